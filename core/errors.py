@@ -1,0 +1,35 @@
+"""The error tree. `api/` and `cli/` translate these at the edge; nothing is appended on error."""
+
+from __future__ import annotations
+
+
+class SkaldError(Exception):
+    """Root of every error Skald raises on purpose."""
+
+
+class InvalidNotation(SkaldError):
+    """A move's text could not be parsed (bad syntax, not a rule violation)."""
+
+
+class IllegalMove(SkaldError):
+    """A well-formed command the rules do not allow in this position."""
+
+
+class VersionConflict(SkaldError):
+    """The stream moved on since the caller read it; nothing was written."""
+
+    def __init__(self, message: str, current: int) -> None:
+        super().__init__(message)
+        self.current = current
+
+
+class NotFound(SkaldError):
+    """An unknown game, seat or thing."""
+
+
+class Forbidden(SkaldError):
+    """The caller may not do this (not its turn, not its decision to undo, wrong token)."""
+
+
+class Unauthorized(Forbidden):
+    """No valid credentials were presented."""

@@ -1,0 +1,98 @@
+"""The `Rules` protocol every game implements, and the registry that finds games by name.
+
+The engine does the shared checks once (game over, whose turn, versions); a game's module
+only knows its rules: `initial` state from the creation event, `start` events (deals,
+shuffles), `decide` (the only place rules are checked), `evolve` (pure, total), the legal
+commands, who may act, the outcome, and its notation (`parse(format(c)) == c`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar, Protocol
+
+from core.errors import NotFound
+from core.rng import Rng
+from events.common import GameCreated, Outcome
+from events.secret import Secret
+
+
+class Rules(Protocol):
+    """What a game provides to the engine."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    event_types: ClassVar[tuple[type, ...]]
+
+    def initial(self, created: GameCreated) -> Any:
+        """The state right after creation, before any start events."""
+
+    def start(self, state: Any, rng: Rng) -> tuple[Any, ...]:
+        """The system events that open the game (shuffles, deals)."""
+
+    def decide(self, state: Any, seat: int, command: Any, rng: Rng) -> tuple[Any, ...]:
+        """Validate `command` for `seat`; return its events or raise IllegalMove."""
+
+    def evolve(self, state: Any, event: Any) -> Any:
+        """Apply one event; pure and total."""
+
+    def legal(self, state: Any, seat: int) -> Iterable[Any]:
+        """Every command `seat` may make now."""
+
+    def to_act(self, state: Any) -> frozenset[int]:
+        """The seats that may make a decision now."""
+
+    def outcome(self, state: Any) -> Outcome | None:
+        """The outcome once the game is over, else None."""
+
+    def parse(self, text: str) -> Any:
+        """A command from its notation; raises InvalidNotation."""
+
+    def format(self, command: Any) -> str:
+        """The notation of a command."""
+
+    def hide_move(self, state: Any, seat: int, command: Any, rng: Rng) -> Secret[str] | None:
+        """The move's notation as a Secret when it must not be public, else None."""
+
+
+class BaseRules:
+    """Defaults a game may inherit: public moves."""
+
+    def hide_move(self, state: Any, seat: int, command: Any, rng: Rng) -> Secret[str] | None:
+        """Moves are public unless a game says otherwise."""
+        return None
+
+
+_REGISTRY: dict[str, Callable[[], Rules]] = {}
+
+
+def register(name: str) -> Callable[[Callable[[], Rules]], Callable[[], Rules]]:
+    """Class decorator: make a Rules implementation available by name."""
+
+    def wrap(factory: Callable[[], Rules]) -> Callable[[], Rules]:
+        _REGISTRY[name] = factory
+        return factory
+
+    return wrap
+
+
+# Built-in games load on first use, so the engine never names a game in its code paths.
+BUILTIN_GAMES = {"beowulf": "core.beowulf.rules"}
+
+
+def get_rules(name: str) -> Rules:
+    """The rules registered under `name`."""
+    if name not in _REGISTRY and name in BUILTIN_GAMES:
+        importlib.import_module(BUILTIN_GAMES[name])
+    try:
+        return _REGISTRY[name]()
+    except KeyError:
+        raise NotFound(f"unknown game {name!r} (known: {', '.join(game_names())})") from None
+
+
+def game_names() -> tuple[str, ...]:
+    """Names of every known game."""
+    return tuple(sorted(set(BUILTIN_GAMES) | set(_REGISTRY)))

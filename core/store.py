@@ -1,0 +1,232 @@
+"""The event store: SQLAlchemy Core over a SQLite file (default, WAL) or PostgreSQL.
+
+The only module that talks SQL. A stream is an ordered, gapless sequence of records
+starting at seq 1. `append(stream, records, expected_version)` is one transaction: the
+stream's version row is moved from `expected_version` to the new version with a
+compare-and-set, then the records are inserted; a stale version or a duplicate seq raises
+`VersionConflict` and writes nothing. Records are opaque to the store: the engine encodes
+events and computes the hash chain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+import sqlalchemy as sa
+from sqlalchemy import event as sa_event
+from sqlalchemy.engine import Engine as SqlEngine
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from core.errors import NotFound, SkaldError, VersionConflict
+
+metadata = sa.MetaData()
+
+streams = sa.Table(
+    "streams",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("kind", sa.String(64), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("title", sa.Text, nullable=False, default=""),
+)
+
+events = sa.Table(
+    "events",
+    metadata,
+    sa.Column("stream_id", sa.String(64), sa.ForeignKey("streams.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("actor", sa.String(64), nullable=False),
+    sa.Column("kind", sa.String(128), nullable=False),
+    sa.Column("payload", sa.Text, nullable=False),
+    sa.Column("prev_hash", sa.String(64), nullable=False),
+    sa.Column("hash", sa.String(64), nullable=False),
+)
+
+DEFAULT_URL = "sqlite:///skald.db"
+
+
+class StoredRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """One row of a stream as the store keeps it."""
+
+    stream: str
+    seq: int
+    recorded_at: datetime
+    actor: str
+    kind: str
+    payload: str
+    prev_hash: str
+    hash: str
+
+
+class StreamInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """A stream's header row."""
+
+    id: str
+    kind: str
+    version: int
+    created_at: datetime
+    title: str = ""
+
+
+class StoreError(SkaldError):
+    """The database could not be reached or used."""
+
+
+def _utc(moment: datetime) -> datetime:
+    # Every backend hands back the same aware UTC value, so canonical bytes (and hashes)
+    # do not depend on where the event was stored.
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _make_engine(url: str) -> SqlEngine:
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    if not url.startswith("sqlite"):
+        return sa.create_engine(url, pool_pre_ping=True)
+    engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+    @sa_event.listens_for(engine, "connect")
+    def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+        cursor = dbapi_connection.cursor()
+        if ":memory:" not in url and url not in ("sqlite://", "sqlite:///"):
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @sa_event.listens_for(engine, "begin")
+    def _sqlite_begin(connection: Any) -> None:
+        # Writers take the lock up front (IMMEDIATE), so concurrent writers queue instead of
+        # failing on a lock upgrade; readers keep a plain snapshot under WAL.
+        writing = connection.get_execution_options().get("skald_write", False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
+
+    return engine
+
+
+class EventStore:
+    """Streams of records in one SQL database."""
+
+    def __init__(self, url: str = DEFAULT_URL) -> None:
+        self.url = url
+        self.engine = _make_engine(url)
+        self._writer = self.engine.execution_options(skald_write=True)
+        try:
+            metadata.create_all(self.engine)
+        except OperationalError as error:
+            raise StoreError(f"cannot open the event store at {url}: {error.orig}") from None
+
+    @property
+    def dialect(self) -> str:
+        """`sqlite` or `postgresql`."""
+        return self.engine.dialect.name
+
+    def append(self, stream: str, records: Sequence[StoredRecord], expected_version: int,
+               kind: str = "", title: str = "") -> int:
+        """Append `records` (seqs expected_version+1 ...) atomically; return the new version."""
+        if not records:
+            raise ValueError("append needs at least one record")
+        new_version = expected_version + len(records)
+        expected_seqs = list(range(expected_version + 1, new_version + 1))
+        if [r.seq for r in records] != expected_seqs or any(r.stream != stream for r in records):
+            raise ValueError(f"records must be seqs {expected_seqs} of stream {stream!r}")
+        try:
+            with self._writer.begin() as conn:
+                self._advance_version(conn, stream, expected_version, new_version, kind, title,
+                                      records[0].recorded_at)
+                conn.execute(events.insert(), [self._row(r) for r in records])
+        except IntegrityError:
+            raise self._conflict(stream, expected_version) from None
+        return new_version
+
+    def _advance_version(self, conn: sa.Connection, stream: str, expected: int, new: int,
+                         kind: str, title: str, created_at: datetime) -> None:
+        if expected == 0:
+            conn.execute(streams.insert().values(
+                id=stream, kind=kind, version=new, created_at=_utc(created_at), title=title))
+            return
+        moved = conn.execute(
+            streams.update()
+            .where(streams.c.id == stream, streams.c.version == expected)
+            .values(version=new)
+        )
+        if moved.rowcount != 1:
+            raise self._conflict(stream, expected, conn)
+
+    def _conflict(self, stream: str, expected: int,
+                  conn: sa.Connection | None = None) -> VersionConflict:
+        current = self._version(conn, stream) if conn is not None else self.version(stream)
+        return VersionConflict(
+            f"stream {stream} is at version {current}, not {expected}; reload and try again",
+            current,
+        )
+
+    @staticmethod
+    def _row(record: StoredRecord) -> dict[str, Any]:
+        row = msgspec.structs.asdict(record)
+        row["stream_id"] = row.pop("stream")
+        row["recorded_at"] = _utc(record.recorded_at)
+        return row
+
+    @staticmethod
+    def _version(conn: sa.Connection, stream: str) -> int:
+        found = conn.execute(sa.select(streams.c.version).where(streams.c.id == stream))
+        return int(found.scalar() or 0)
+
+    def version(self, stream: str) -> int:
+        """The stream's last seq, 0 when it does not exist."""
+        with self.engine.connect() as conn:
+            return self._version(conn, stream)
+
+    def read(self, stream: str, from_seq: int = 1, to_seq: int | None = None
+             ) -> list[StoredRecord]:
+        """Records with from_seq <= seq <= to_seq, in order."""
+        query = (
+            sa.select(events)
+            .where(events.c.stream_id == stream, events.c.seq >= from_seq)
+            .order_by(events.c.seq)
+        )
+        if to_seq is not None:
+            query = query.where(events.c.seq <= to_seq)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).mappings().all()
+        return [
+            StoredRecord(
+                stream=row["stream_id"], seq=row["seq"], recorded_at=_utc(row["recorded_at"]),
+                actor=row["actor"], kind=row["kind"], payload=row["payload"],
+                prev_hash=row["prev_hash"], hash=row["hash"],
+            )
+            for row in rows
+        ]
+
+    def info(self, stream: str) -> StreamInfo:
+        """The stream's header; NotFound when it does not exist."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(streams).where(streams.c.id == stream)).mappings().first()
+        if row is None:
+            raise NotFound(f"no game or stream with id {stream!r}")
+        return StreamInfo(id=row["id"], kind=row["kind"], version=row["version"],
+                          created_at=_utc(row["created_at"]), title=row["title"] or "")
+
+    def list_streams(self, kind: str | None = None, limit: int = 50, offset: int = 0
+                     ) -> list[StreamInfo]:
+        """Stream headers, newest first."""
+        query = sa.select(streams).order_by(streams.c.created_at.desc(), streams.c.id)
+        if kind is not None:
+            query = query.where(streams.c.kind == kind)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query.limit(limit).offset(offset)).mappings().all()
+        return [StreamInfo(id=r["id"], kind=r["kind"], version=r["version"],
+                           created_at=_utc(r["created_at"]), title=r["title"] or "")
+                for r in rows]
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()

@@ -1,0 +1,49 @@
+"""Per-game view functions, found by game name like the rules are.
+
+A game's projection module provides `view(state, viewer) -> Struct` (a pure function of the
+rules state and the viewer: only what that viewer is entitled to) and `render(view) -> str`
+(a readable terminal rendering), and registers them with `@register_views(name)`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from core.errors import NotFound
+from events.viewer import Viewer
+
+
+class GameViews(Protocol):
+    """What a game's projection module provides."""
+
+    def view(self, state: Any, viewer: Viewer) -> Any:
+        """What `viewer` sees of the rules state."""
+
+    def render(self, view: Any) -> str:
+        """A readable text rendering of a view."""
+
+
+_VIEWS: dict[str, Callable[[], GameViews]] = {}
+BUILTIN_VIEWS = {"beowulf": "projections.beowulf"}
+
+
+def register_views(name: str) -> Callable[[Callable[[], GameViews]], Callable[[], GameViews]]:
+    """Decorator: make a game's views available by name."""
+
+    def wrap(factory: Callable[[], GameViews]) -> Callable[[], GameViews]:
+        _VIEWS[name] = factory
+        return factory
+
+    return wrap
+
+
+def views_for(game: str) -> GameViews:
+    """The views registered for `game`."""
+    if game not in _VIEWS and game in BUILTIN_VIEWS:
+        importlib.import_module(BUILTIN_VIEWS[game])
+    try:
+        return _VIEWS[game]()
+    except KeyError:
+        raise NotFound(f"no views for game {game!r}") from None

@@ -1,0 +1,133 @@
+"""The Table: the one facade through which games are played and read by the CLI and API.
+
+Everything it returns is already projected for its viewer: views via the game's
+`view(state, viewer)`, logs and move results via the generic redaction. After the game,
+the reveal policy (table option `reveal`: `end`, the default, or `referee`) decides
+whether every viewer sees every hidden value and the seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from core.chain import ChainReport, verify_records
+from core.engine import Engine, resolve_seat
+from core.rules import get_rules
+from core.state import GameState
+from events.common import Outcome
+from events.envelope import Envelope
+from events.secret import redact
+from events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
+from projections.registry import views_for
+
+
+
+class TableView(msgspec.Struct, frozen=True, kw_only=True):
+    """A game as one viewer sees it at one seq."""
+
+    id: str
+    game: str
+    seq: int
+    viewer: str
+    players: tuple[str, ...]
+    to_act: tuple[int, ...]
+    outcome: Outcome | None
+    state: Any
+
+
+class Table:
+    """Plays and reads games, projecting every payload for its viewer."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # -- who is looking ----------------------------------------------------------------
+
+    def viewer(self, game_id: str, who: str | None) -> Viewer:
+        """A viewer from `spectator`, `referee`, a player name or a seat index."""
+        if who in (None, "", "spectator"):
+            return SPECTATOR
+        if who == "referee":
+            return REFEREE
+        players = self.engine.load(game_id).players
+        seat = resolve_seat(players, who)
+        return seat_viewer(seat, players[seat])
+
+    def seat(self, game_id: str, who: str | int) -> int:
+        """A seat index from a player name or index."""
+        return resolve_seat(self.engine.load(game_id).players, who)
+
+    def _effective(self, state: GameState, viewer: Viewer) -> Viewer:
+        policy = state.option("reveal", "end")
+        if state.outcome is not None and policy == "end":
+            return Viewer(viewer.name, viewer.seats, referee=True)
+        return viewer
+
+    # -- reading -----------------------------------------------------------------------
+
+    def show(self, game_id: str, viewer: Viewer, at: int | None = None) -> TableView:
+        """The game as `viewer` sees it after seq `at` (default: now)."""
+        state = self.engine.load(game_id, at)
+        rules = get_rules(state.game)
+        view = views_for(state.game).view(state.rules, viewer)
+        to_act = () if state.outcome else tuple(sorted(rules.to_act(state.rules)))
+        return TableView(id=game_id, game=state.game, seq=state.version, viewer=viewer.name,
+                         players=state.players, to_act=to_act, outcome=state.outcome,
+                         state=view)
+
+    def render(self, table_view: TableView) -> str:
+        """A readable rendering of a view."""
+        return views_for(table_view.game).render(table_view.state)
+
+    def log(self, game_id: str, viewer: Viewer, from_seq: int = 1, to_seq: int | None = None
+            ) -> list[Envelope[Any]]:
+        """The events in a range, redacted for `viewer`."""
+        state = self.engine.load(game_id)
+        effective = self._effective(state, viewer)
+        return [redact(env, effective) for env in self.engine.envelopes(game_id, from_seq, to_seq)]
+
+    def legal(self, game_id: str, seat: int) -> list[str]:
+        """The seat's legal moves in notation (empty when it is not the seat's turn)."""
+        state = self.engine.load(game_id)
+        rules = get_rules(state.game)
+        if state.outcome is not None or seat not in rules.to_act(state.rules):
+            return []
+        return [rules.format(command) for command in rules.legal(state.rules, seat)]
+
+    def verify(self, game_id: str) -> ChainReport:
+        """Check the stored chain and commitments of a game."""
+        info = self.engine.store.info(game_id)
+        return verify_records(game_id, info.kind, self.engine.store.read(game_id))
+
+    # -- writing -----------------------------------------------------------------------
+
+    def create(self, game: str, players: Sequence[str], seed: str | None = None,
+               options: Mapping[str, str] | None = None) -> str:
+        """Create a game and return its id."""
+        return self.engine.create(game, players, seed=seed, options=options).id
+
+    def move(self, game_id: str, seat: int, notation: str, expected_seq: int | None = None
+             ) -> list[Envelope[Any]]:
+        """Play a move for `seat`; returns the appended events as that seat sees them."""
+        return self._as_seat(game_id, seat,
+                             self.engine.execute(game_id, seat, notation, expected_seq))
+
+    def undo(self, game_id: str, seat: int, expected_seq: int | None = None
+             ) -> list[Envelope[Any]]:
+        """Undo the last decision for `seat`."""
+        return self._as_seat(game_id, seat, self.engine.undo(game_id, seat, expected_seq))
+
+    def redo(self, game_id: str, seat: int, expected_seq: int | None = None
+             ) -> list[Envelope[Any]]:
+        """Redo the last undone decision for `seat`."""
+        return self._as_seat(game_id, seat, self.engine.redo(game_id, seat, expected_seq))
+
+    def _as_seat(self, game_id: str, seat: int, envelopes: list[Envelope[Any]]
+                 ) -> list[Envelope[Any]]:
+        state = self.engine.load(game_id)
+        viewer = self._effective(state, seat_viewer(seat, state.players[seat]))
+        return [redact(env, viewer) for env in envelopes]
+
