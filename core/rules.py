@@ -9,6 +9,7 @@ commands, who may act, the outcome, and its notation (`parse(format(c)) == c`).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, Protocol
 
@@ -80,12 +81,23 @@ def register(name: str) -> Callable[[Callable[[], Rules]], Callable[[], Rules]]:
 
 
 # Built-in games load on first use, so the engine never names a game in its code paths.
-BUILTIN_GAMES = {"beowulf": "core.beowulf.rules"}
+BUILTIN_GAMES = {
+    "beowulf": "core.beowulf.rules",
+    "beast": "core.beast.rules",
+    "hagar": "core.hagar.rules",
+}
+
+
+def _installed(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(BUILTIN_GAMES[name]) is not None
+    except ModuleNotFoundError:
+        return False
 
 
 def get_rules(name: str) -> Rules:
     """The rules registered under `name`."""
-    if name not in _REGISTRY and name in BUILTIN_GAMES:
+    if name not in _REGISTRY and name in BUILTIN_GAMES and _installed(name):
         importlib.import_module(BUILTIN_GAMES[name])
     try:
         return _REGISTRY[name]()
@@ -95,4 +107,5 @@ def get_rules(name: str) -> Rules:
 
 def game_names() -> tuple[str, ...]:
     """Names of every known game."""
-    return tuple(sorted(set(BUILTIN_GAMES) | set(_REGISTRY)))
+    builtin = {name for name in BUILTIN_GAMES if _installed(name)}
+    return tuple(sorted(builtin | set(_REGISTRY)))

@@ -26,7 +26,11 @@ class GameViews(Protocol):
 
 
 _VIEWS: dict[str, Callable[[], GameViews]] = {}
-BUILTIN_VIEWS = {"beowulf": "projections.beowulf"}
+BUILTIN_VIEWS = {
+    "beowulf": "projections.beowulf",
+    "beast": "projections.beast",
+    "hagar": "projections.hagar",
+}
 
 
 def register_views(name: str) -> Callable[[Callable[[], GameViews]], Callable[[], GameViews]]:
