@@ -13,9 +13,9 @@ from typing import Any
 import msgspec
 
 from core.codec import decoder_for, event_tag
+from core.store import StoredRecord
 from events.envelope import GENESIS, chain_hash
 from events.secret import secrets_in
-from core.store import StoredRecord
 
 
 class ChainReport(msgspec.Struct, frozen=True, kw_only=True):

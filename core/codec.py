@@ -16,8 +16,8 @@ from events.envelope import Envelope
 def decoder_for(game: str) -> msgspec.json.Decoder[Any]:
     """The typed decoder for every event a game's stream may hold."""
     rules = get_rules(game)
-    union = Union[(*CommonEvent.__args__, *rules.event_types)]  # type: ignore[valid-type]  # noqa: UP007
-    return msgspec.json.Decoder(union)
+    members: tuple[Any, ...] = (*CommonEvent.__args__, *rules.event_types)
+    return msgspec.json.Decoder(Union[members])  # noqa: UP007
 
 
 def encode_event(event: Any) -> str:

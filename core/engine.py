@@ -33,6 +33,19 @@ UNDO_POLICIES = ("author", "anyone", "off")
 REVEAL_POLICIES = ("end", "referee")
 
 
+# Kept inside a tuple so that test clocks (freezegun) patching module-level `datetime`
+# names leave it alone: recorded times are always plain datetimes, which encode everywhere.
+_PLAIN_DATETIME = (datetime,)
+
+
+def plain_utc(moment: datetime) -> datetime:
+    """An aware UTC datetime of the builtin class, whatever the clock handed us."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return _PLAIN_DATETIME[0](moment.year, moment.month, moment.day, moment.hour,
+                              moment.minute, moment.second, moment.microsecond, tzinfo=UTC)
+
+
 def utc_now() -> datetime:
     """The default clock."""
     return datetime.now(UTC)
@@ -226,7 +239,7 @@ class Engine:
                 events: Sequence[Any], actors: Sequence[str], expected_version: int | None = None,
                 kind: str = "", title: str = "") -> list[tuple[Envelope[Any], GameState]]:
         """Seal, fold and store a batch; finish the game when the rules say it is over."""
-        now = self.clock()
+        now = plain_utc(self.clock())
         version = state.version if state else 0
         prev_hash = state.last_hash if state else "0" * 64
         sealed: list[tuple[Envelope[Any], GameState]] = []

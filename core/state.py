@@ -58,8 +58,8 @@ def fold(rules: Rules, state: GameState | None, envelope: Envelope[Any]) -> Game
     """Apply one stored event to the engine state."""
     event = envelope.event
     if isinstance(event, GameCreated):
-        state = GameState(id=envelope.stream, game=event.game, players=event.players, options=event.options,
-                          seed=event.seed, rules=rules.initial(event))
+        state = GameState(id=envelope.stream, game=event.game, players=event.players,
+                          options=event.options, seed=event.seed, rules=rules.initial(event))
     elif state is None:
         raise ValueError(f"seq {envelope.seq}: a stream must start with skald.game_created")
     else:

@@ -24,7 +24,6 @@ from events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
 from projections.registry import views_for
 
 
-
 class TableView(msgspec.Struct, frozen=True, kw_only=True):
     """A game as one viewer sees it at one seq."""
 

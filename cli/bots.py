@@ -1,0 +1,36 @@
+"""`skald autoplay`: random legal bots play whole games into the store."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cli.app import DbOption, command, open_table, print_json
+from projections.autoplay import autoplay_many
+
+
+@command("autoplay")
+def autoplay(
+    game: Annotated[str, typer.Argument(help="Game name.")],
+    players: Annotated[int, typer.Option(help="Number of players.")],
+    seed: Annotated[str | None, typer.Option(help="Base seed; game k uses SEED/k.")] = None,
+    games: Annotated[int, typer.Option(help="How many games to play.")] = 1,
+    json: Annotated[bool, typer.Option("--json", help="One JSON line per game.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Play games with random legal bots, each bot seeing only its own seat's view."""
+    table = open_table(db)
+    for number, result in enumerate(autoplay_many(table, game, players, games, seed), start=1):
+        if json:
+            print_json(result)
+            continue
+        state = table.engine.load(result.id)
+        if result.outcome is None:
+            summary = "stopped without an outcome"
+        else:
+            scores = ", ".join(f"{name} {score}" for name, score
+                               in zip(state.players, result.outcome.scores, strict=True))
+            winners = " & ".join(state.players[s] for s in result.outcome.winners)
+            summary = f"winner {winners} ({scores})"
+        typer.echo(f"[{number}/{games}] {result.id}: {result.events} events, {summary}")

@@ -1,0 +1,69 @@
+"""Commands that read history: log, replay, verify."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cli.app import AsOption, DbOption, JsonFlag, command, open_table, print_json
+from cli.play import IdArg, render_table_view
+from events.common import GameFinished, MoveMade
+from projections.describe import describe_line
+
+
+@command("log")
+def log(game_id: IdArg, as_: AsOption = None,
+        from_seq: Annotated[int, typer.Option("--from", help="First seq.")] = 1,
+        to_seq: Annotated[int | None, typer.Option("--to", help="Last seq.")] = None,
+        json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
+        db: DbOption = None) -> None:
+    """Print the game's events as a viewer may see them (default: spectator)."""
+    table = open_table(db)
+    viewer = table.viewer(game_id, as_)
+    state = table.engine.load(game_id)
+    for envelope in table.log(game_id, viewer, from_seq, to_seq):
+        if json:
+            print_json(envelope)
+        else:
+            typer.echo(describe_line(envelope, state.players, state.game))
+
+
+@command("replay")
+def replay(game_id: IdArg, as_: AsOption = None,
+           to: Annotated[int | None, typer.Option("--to", help="Stop after this seq.")] = None,
+           boards: Annotated[bool, typer.Option(
+               "--boards/--no-boards", help="Draw the board after every decision.")] = False,
+           db: DbOption = None) -> None:
+    """Rebuild the game from its log event by event, showing what the viewer saw."""
+    table = open_table(db)
+    viewer = table.viewer(game_id, as_)
+    state = table.engine.load(game_id)
+    envelopes = table.log(game_id, viewer, 1, to)
+    for index, envelope in enumerate(envelopes):
+        typer.echo(describe_line(envelope, state.players, state.game))
+        decision_ends = index + 1 == len(envelopes) or isinstance(
+            envelopes[index + 1].event, MoveMade)
+        if boards and decision_ends:
+            typer.echo(table.render(table.show(game_id, viewer, envelope.seq)))
+    last = envelopes[-1].seq if envelopes else None
+    if last is not None:
+        typer.echo("")
+        typer.echo(render_table_view(table, table.show(game_id, viewer, last)))
+    if envelopes and isinstance(envelopes[-1].event, GameFinished):
+        typer.echo(f"replayed {len(envelopes)} events to the end of the game")
+
+
+@command("verify")
+def verify(game_id: IdArg, json: JsonFlag = False, db: DbOption = None) -> None:
+    """Check the stored hash chain and every commitment; exit 1 naming the first bad seq."""
+    table = open_table(db)
+    report = table.verify(game_id)
+    if json:
+        print_json(report)
+    elif report.ok:
+        typer.echo(f"ok: {report.checked} events, chain intact, head {report.head}")
+    else:
+        typer.echo(f"TAMPERED at seq {report.bad_seq}: {report.reason}", err=True)
+    if not report.ok:
+        raise typer.Exit(1)

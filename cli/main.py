@@ -1,0 +1,11 @@
+"""Entry point of the `skald` console script: the app with every command module loaded."""
+
+from __future__ import annotations
+
+from cli import bots, history, play, score  # noqa: F401  (each registers its commands)
+from cli.app import app
+
+__all__ = ["app"]
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,119 @@
+"""Commands that start and play games: new, show, legal, move, undo, redo."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from cli.app import AsOption, DbOption, JsonFlag, command, open_table, print_json
+from core.errors import InvalidNotation
+from core.rules import game_names
+from events.envelope import Envelope
+from projections.describe import describe_line
+from projections.table import Table, TableView
+
+IdArg = Annotated[str, typer.Argument(help="The game id printed by `skald new`.")]
+SeatOption = Annotated[str, typer.Option("--as", help="The seat acting: a name or 0-based index.")]
+ExpectOption = Annotated[
+    int | None,
+    typer.Option("--expect", help="Fail with a version conflict unless the game is at this seq."),
+]
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    """`K=V` pairs into a dict."""
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise InvalidNotation(f"option {pair!r}: expected KEY=VALUE")
+        options[key.strip()] = value.strip()
+    return options
+
+
+@command("new")
+def new(
+    game: Annotated[str, typer.Argument(help="Game name: " + ", ".join(game_names()) + ".")],
+    players: Annotated[str, typer.Option(help="Comma-separated player names, in seat order.")],
+    seed: Annotated[str | None, typer.Option(help="Secret seed (default: random).")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", help="Table option K=V (undo=author|anyone|off, reveal=end|referee, "
+                         "and game options). Repeatable.")] = None,
+    db: DbOption = None,
+) -> None:
+    """Create a game and print its id alone."""
+    table = open_table(db)
+    names = [name.strip() for name in players.split(",") if name.strip()]
+    typer.echo(table.create(game, names, seed=seed, options=parse_options(option or [])))
+
+
+def render_table_view(table: Table, shown: TableView) -> str:
+    """Header, the game's rendering, and the outcome when it is over."""
+    header = f"{shown.game} {shown.id} at seq {shown.seq}, seen by {shown.viewer}"
+    lines = [header]
+    if shown.outcome is not None:
+        ranking = "; ".join(
+            f"{place}. " + ", ".join(f"{shown.players[s]} ({shown.outcome.scores[s]})"
+                                     for s in group)
+            for place, group in enumerate(shown.outcome.ranking, start=1))
+        lines.append(f"game over ({shown.outcome.termination}): {ranking}")
+    elif shown.to_act:
+        lines.append("to act: " + ", ".join(shown.players[s] for s in shown.to_act))
+    lines.append(table.render(shown))
+    return "\n".join(lines)
+
+
+@command("show")
+def show(game_id: IdArg, as_: AsOption = None,
+         at: Annotated[int | None, typer.Option(help="Show the game after this seq.")] = None,
+         json: JsonFlag = False, db: DbOption = None) -> None:
+    """Show the game as one viewer sees it (default: spectator)."""
+    table = open_table(db)
+    shown = table.show(game_id, table.viewer(game_id, as_), at)
+    if json:
+        print_json(shown)
+    else:
+        typer.echo(render_table_view(table, shown))
+
+
+@command("legal")
+def legal(game_id: IdArg, as_: SeatOption, json: JsonFlag = False, db: DbOption = None) -> None:
+    """List the seat's legal moves in the game's notation."""
+    table = open_table(db)
+    moves = table.legal(game_id, table.seat(game_id, as_))
+    if json:
+        print_json(moves)
+    else:
+        typer.echo("\n".join(moves) if moves else "(no legal moves: not this seat's turn)")
+
+
+def _print_appended(table: Table, game_id: str, envelopes: list[Envelope[Any]]) -> None:
+    state = table.engine.load(game_id)
+    for envelope in envelopes:
+        typer.echo(describe_line(envelope, state.players, state.game))
+
+
+@command("move")
+def move(game_id: IdArg, notation: Annotated[str, typer.Argument(help="The move, in notation.")],
+         as_: SeatOption, expect: ExpectOption = None, db: DbOption = None) -> None:
+    """Play one move for a seat; prints the events it appended, as that seat sees them."""
+    table = open_table(db)
+    _print_appended(table, game_id, table.move(game_id, table.seat(game_id, as_), notation,
+                                                expect))
+
+
+@command("undo")
+def undo(game_id: IdArg, as_: SeatOption, expect: ExpectOption = None, db: DbOption = None
+         ) -> None:
+    """Take back the last decision (table policy decides who may)."""
+    table = open_table(db)
+    _print_appended(table, game_id, table.undo(game_id, table.seat(game_id, as_), expect))
+
+
+@command("redo")
+def redo(game_id: IdArg, as_: SeatOption, expect: ExpectOption = None, db: DbOption = None
+         ) -> None:
+    """Re-apply the decision just undone, if nothing happened since."""
+    table = open_table(db)
+    _print_appended(table, game_id, table.redo(game_id, table.seat(game_id, as_), expect))

@@ -1,0 +1,64 @@
+"""Random legal bots playing whole games through the Table, each seeing only its own view.
+
+A bot is handed its seat's projected view and the list of its legal moves in notation and
+answers with one of them; it never touches the engine's full state. Bot choices come from
+their own seeded `random.Random`, so an autoplay run is reproducible from its seeds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import msgspec
+
+from events.common import Outcome
+from projections.table import Table
+
+Bot = Callable[[Any, list[str], random.Random], str]
+PLAYER_NAMES = ("Ann", "Bob", "Cid", "Dag", "Eir", "Fro")
+
+
+class AutoplayResult(msgspec.Struct, frozen=True, kw_only=True):
+    """One finished (or abandoned) autoplayed game."""
+
+    id: str
+    events: int
+    outcome: Outcome | None
+
+
+def random_bot(view: Any, legal: list[str], rnd: random.Random) -> str:
+    """Pick uniformly among the legal moves; the view is there for smarter bots."""
+    del view
+    return rnd.choice(legal)
+
+
+def autoplay(table: Table, game: str, players: int, seed: str | None = None,
+             bot_seed: int = 0, bot: Bot = random_bot, max_decisions: int = 100_000,
+             options: dict[str, str] | None = None) -> AutoplayResult:
+    """Create a game and let bots play it to the end."""
+    names = PLAYER_NAMES[:players] if players <= len(PLAYER_NAMES) else tuple(
+        f"P{i + 1}" for i in range(players))
+    game_id = table.create(game, names, seed=seed, options=options)
+    rnd = random.Random(bot_seed)
+    for _ in range(max_decisions):
+        current = table.show(game_id, table.viewer(game_id, "spectator"))
+        if current.outcome is not None or not current.to_act:
+            break
+        seat = current.to_act[0]
+        own_view = table.show(game_id, table.viewer(game_id, str(seat)))
+        legal = table.legal(game_id, seat)
+        if not legal:
+            break
+        table.move(game_id, seat, bot(own_view.state, legal, rnd))
+    final = table.engine.load(game_id)
+    return AutoplayResult(id=game_id, events=final.version, outcome=final.outcome)
+
+
+def autoplay_many(table: Table, game: str, players: int, games: int, seed: str | None
+                  ) -> Iterator[AutoplayResult]:
+    """Play `games` games; game k uses seed `{seed}/{k}` when a seed is given."""
+    for k in range(games):
+        game_seed = f"{seed}/{k}" if seed is not None else None
+        yield autoplay(table, game, players, seed=game_seed, bot_seed=k)

@@ -1,0 +1,61 @@
+"""Shared fixtures: real stores (a SQLite file, and a real PostgreSQL server when
+SKALD_TEST_PG_URL points at one) and tables over them. CI sets SKALD_REQUIRE_PG=1 so a
+missing server fails the run instead of skipping the PostgreSQL half."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+import tests.toy_game  # noqa: F401  (registers the toy game)
+from core.engine import Engine
+from core.store import EventStore, metadata
+from projections.table import Table
+
+PG_URL = os.environ.get("SKALD_TEST_PG_URL")
+BACKENDS = ["sqlite", "postgresql"]
+
+
+def _pg_or_skip() -> str:
+    if PG_URL:
+        return PG_URL
+    if os.environ.get("SKALD_REQUIRE_PG"):
+        pytest.fail("SKALD_REQUIRE_PG is set but SKALD_TEST_PG_URL is not")
+    pytest.skip("no PostgreSQL server (set SKALD_TEST_PG_URL; see .ci/postgres.sh)")
+
+
+def fresh_store_url(backend: str, tmp_path: object) -> str:
+    """A URL of an empty store on `backend`."""
+    if backend == "sqlite":
+        return f"sqlite:///{tmp_path}/skald.db"
+    url = _pg_or_skip()
+    store = EventStore(url)
+    metadata.drop_all(store.engine)
+    store.dispose()
+    return url
+
+
+@pytest.fixture(params=BACKENDS)
+def store_url(request: pytest.FixtureRequest, tmp_path: object) -> str:
+    return fresh_store_url(request.param, tmp_path)
+
+
+@pytest.fixture
+def store(store_url: str) -> Iterator[EventStore]:
+    store = EventStore(store_url)
+    yield store
+    store.dispose()
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: object) -> Iterator[EventStore]:
+    store = EventStore(f"sqlite:///{tmp_path}/skald.db")
+    yield store
+    store.dispose()
+
+
+@pytest.fixture
+def table(sqlite_store: EventStore) -> Table:
+    return Table(Engine(sqlite_store))
