@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from core.codec import decoder_for, event_tag
+from core.codec import decoder_for, encode_event, event_tag
 from core.store import StoredRecord
 from events.envelope import GENESIS, chain_hash
 from events.secret import secrets_in
@@ -52,6 +52,8 @@ def _problem(decoder: msgspec.json.Decoder[Any], record: StoredRecord, expected_
         event = decoder.decode(record.payload)
     except msgspec.DecodeError as error:
         return f"the stored event cannot be decoded: {error}"
+    if encode_event(event) != record.payload:
+        return "the stored event is not in canonical form (bytes were changed)"
     if event_tag(event) != record.kind:
         return f"stored kind {record.kind!r} does not match the event's tag {event_tag(event)!r}"
     recomputed = chain_hash(prev_hash, record.stream, record.seq, record.recorded_at,
@@ -59,6 +61,8 @@ def _problem(decoder: msgspec.json.Decoder[Any], record: StoredRecord, expected_
     if recomputed != record.hash:
         return "hash mismatch: the event or its envelope was changed after it was written"
     for secret in secrets_in(event):
-        if secret.known and not secret.verifies():
+        if not secret.known:
+            return f"the stored event lacks the hidden value for {secret.commitment[:12]}…"
+        if not secret.verifies():
             return f"a hidden value does not match its commitment {secret.commitment[:12]}…"
     return ""

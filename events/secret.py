@@ -51,7 +51,12 @@ class Secret(msgspec.Struct, Generic[T], frozen=True, kw_only=True):
 
     def verifies(self) -> bool:
         """True when the carried value and salt match the commitment."""
-        return self.salt is not None and commitment_of(self.value, self.salt) == self.commitment
+        if self.salt is None:
+            return False
+        try:
+            return commitment_of(self.value, self.salt) == self.commitment
+        except (ValueError, TypeError):  # a salt that is not hex, a value that cannot encode
+            return False
 
     def get(self) -> T:
         """The value; raises if this copy was redacted (a bug: reducers see full events)."""

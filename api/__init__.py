@@ -1,0 +1,1 @@
+"""The FastAPI service: routers per resource, the only HTTP code."""

@@ -1,0 +1,126 @@
+"""Tamper evidence and the generic redaction, through the toy game on both backends."""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+
+from core.engine import Engine
+from core.store import EventStore, events
+from events.secret import Secret, redact, seal, secrets_in
+from events.viewer import REFEREE, SPECTATOR, seat_viewer
+from projections.table import Table
+
+
+@pytest.fixture
+def played(store: EventStore) -> tuple[Table, str]:
+    table = Table(Engine(store))
+    game_id = table.create("toy", ["Ann", "Bob"], seed="chain")
+    table.move(game_id, 0, "draw")
+    table.move(game_id, 1, "bet 2")
+    return table, game_id
+
+
+def tamper(store: EventStore, game_id: str, seq: int, old: str, new: str) -> None:
+    with store.engine.begin() as conn:
+        payload = conn.execute(sa.select(events.c.payload).where(
+            events.c.stream_id == game_id, events.c.seq == seq)).scalar_one()
+        assert old in payload
+        conn.execute(events.update().where(events.c.stream_id == game_id, events.c.seq == seq)
+                     .values(payload=payload.replace(old, new, 1)))
+
+
+def test_intact_chain_verifies(played: tuple[Table, str]) -> None:
+    table, game_id = played
+    report = table.verify(game_id)
+    assert report.ok and report.checked == 8 and report.bad_seq is None
+
+
+def test_changed_public_byte_names_the_seq(played: tuple[Table, str]) -> None:
+    table, game_id = played
+    tamper(table.engine.store, game_id, 8, '"amount":2', '"amount":3')
+    report = table.verify(game_id)
+    assert not report.ok and report.bad_seq == 8 and "hash" in report.reason
+
+
+def test_changed_hidden_value_names_the_seq(played: tuple[Table, str]) -> None:
+    table, game_id = played
+    stored = table.engine.envelopes(game_id, 6, 6)[0].event.card
+    tamper(table.engine.store, game_id, 6, f'"value":{stored.value}',
+           f'"value":{stored.value % 9 + 1}')
+    report = table.verify(game_id)
+    assert report.bad_seq == 6 and "commitment" in report.reason
+
+
+def test_every_single_byte_change_is_caught(sqlite_store: EventStore) -> None:
+    table = Table(Engine(sqlite_store))
+    game_id = table.create("toy", ["Ann", "Bob"], seed="bytes")
+    table.move(game_id, 0, "bet 1")
+    record = sqlite_store.read(game_id)[2]
+    for index in range(len(record.payload)):
+        original = record.payload
+        changed = original[:index] + chr((ord(original[index]) + 1) % 128) + original[index + 1:]
+        with sqlite_store.engine.begin() as conn:
+            conn.execute(events.update().where(events.c.stream_id == game_id,
+                                               events.c.seq == 3).values(payload=changed))
+        report = table.verify(game_id)
+        assert report.bad_seq == 3, (index, changed)
+    with sqlite_store.engine.begin() as conn:
+        conn.execute(events.update().where(events.c.stream_id == game_id, events.c.seq == 3)
+                     .values(payload=record.payload))
+    assert table.verify(game_id).ok
+
+
+def test_reordered_events_are_caught(played: tuple[Table, str]) -> None:
+    table, game_id = played
+    store = table.engine.store
+    with store.engine.begin() as conn:
+        conn.execute(events.update().where(events.c.stream_id == game_id, events.c.seq == 7)
+                     .values(seq=99))
+        conn.execute(events.update().where(events.c.stream_id == game_id, events.c.seq == 8)
+                     .values(seq=7))
+        conn.execute(events.update().where(events.c.stream_id == game_id, events.c.seq == 99)
+                     .values(seq=8))
+    assert table.verify(game_id).bad_seq == 7
+
+
+def test_redaction_seals_only_what_the_viewer_may_not_see() -> None:
+    secret = seal(5, {1}, "00" * 16)
+    assert secret.verifies()
+    assert redact(secret, seat_viewer(1)) is secret
+    assert redact(secret, REFEREE) is secret
+    sealed = redact(secret, seat_viewer(0))
+    assert sealed == Secret(audience=frozenset({1}), commitment=secret.commitment)
+    assert redact((secret, [secret]), SPECTATOR) == (sealed, [sealed])
+    assert list(secrets_in({"a": (secret,)})) == [secret]
+
+
+def test_logs_hide_other_seats_cards(played: tuple[Table, str]) -> None:
+    table, game_id = played
+    bob = table.log(game_id, table.viewer(game_id, "Bob"))
+    ann_cards = [env.event.card for env in bob
+                 if type(env.event).__name__ == "CardDealt" and env.event.seat == 0]
+    assert ann_cards and all(not card.known for card in ann_cards)
+    ann = table.log(game_id, table.viewer(game_id, "Ann"))
+    assert all(env.event.card.known for env in ann
+               if type(env.event).__name__ == "CardDealt" and env.event.seat == 0)
+
+
+def test_move_results_are_redacted_for_the_mover(played: tuple[Table, str]) -> None:
+    table, game_id = played
+    appended = table.move(game_id, 0, "draw")
+    assert appended[-1].event.card.known
+    spectator_copy = table.log(game_id, SPECTATOR, appended[-1].seq)[0]
+    assert not spectator_copy.event.card.known
+
+
+def test_everything_is_revealed_after_the_game_by_default(sqlite_store: EventStore) -> None:
+    table = Table(Engine(sqlite_store))
+    revealing = table.create("toy", ["Ann", "Bob"], seed="end")
+    private = table.create("toy", ["Ann", "Bob"], seed="end", options={"reveal": "referee"})
+    for game_id in (revealing, private):
+        for turn in range(6):
+            table.move(game_id, turn % 2, "bet 1")
+    spectator_secrets = [s for env in table.log(revealing, SPECTATOR) for s in secrets_in(env)]
+    assert spectator_secrets and all(s.known and s.verifies() for s in spectator_secrets)
+    assert not any(s.known for env in table.log(private, SPECTATOR) for s in secrets_in(env))

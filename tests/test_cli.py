@@ -1,0 +1,101 @@
+"""The CLI contract of DESIGN.md, driven through Typer's runner on a real SQLite file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path}/cli.db"
+
+
+def skald(db: str, *args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, [*args, "--db", db])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def new_toy(db: str) -> str:
+    code, out, _ = skald(db, "new", "toy", "--players", "Ann,Bob", "--seed", "cli")
+    assert code == 0
+    return out.strip()
+
+
+def test_new_prints_the_id_alone(db: str) -> None:
+    game_id = new_toy(db)
+    assert game_id.isalnum() and len(game_id) == 16
+
+
+def test_move_show_legal_log_round(db: str) -> None:
+    game_id = new_toy(db)
+    code, out, _ = skald(db, "legal", game_id, "--as", "Ann")
+    assert code == 0 and "bet 1" in out.splitlines()
+    code, out, _ = skald(db, "move", game_id, "bet 2", "--as", "Ann")
+    assert code == 0 and "bet 2" in out
+    code, out, _ = skald(db, "show", game_id, "--as", "1", "--json")
+    shown = json.loads(out)
+    assert shown["seq"] == 6 and shown["to_act"] == [1] and shown["state"]["bets"] == [2, 0]
+    code, out, _ = skald(db, "log", game_id, "--json")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["seq"] for line in lines] == list(range(1, 7))
+    assert all(line["event"]["card"]["value"] is None
+               for line in lines if line["event"]["type"] == "toy.card_dealt")
+
+
+def test_show_at_an_earlier_seq(db: str) -> None:
+    game_id = new_toy(db)
+    skald(db, "move", game_id, "bet 2", "--as", "Ann")
+    code, out, _ = skald(db, "show", game_id, "--at", "4", "--json")
+    assert code == 0 and json.loads(out)["state"]["bets"] == [0, 0]
+
+
+def test_errors_are_one_line_with_exit_codes(db: str) -> None:
+    game_id = new_toy(db)
+    cases = [
+        (("move", game_id, "bet 9", "--as", "Ann"), 4, "bets are 1 to 5"),
+        (("move", game_id, "fly", "--as", "Ann"), 3, "'fly'"),
+        (("move", game_id, "bet 1", "--as", "Bob"), 7, "not Bob's turn"),
+        (("move", game_id, "bet 1", "--as", "Zed"), 6, "no seat 'Zed'"),
+        (("move", game_id, "bet 1", "--as", "Ann", "--expect", "3"), 5, "not 3"),
+        (("show", "nosuchgame"), 6, "nosuchgame"),
+        (("undo", game_id, "--as", "Ann"), 4, "nothing to undo"),
+    ]
+    for args, code, text in cases:
+        got_code, out, err = skald(db, *args)
+        assert (got_code, out) == (code, ""), args
+        assert err.startswith("error: ") and text in err and err.count("\n") == 1, err
+    code, out, _ = skald(db, "log", game_id, "--json")
+    assert len(out.splitlines()) == 4  # nothing was appended by any failure
+
+
+def test_undo_redo_commands(db: str) -> None:
+    game_id = new_toy(db)
+    skald(db, "move", game_id, "bet 2", "--as", "Ann")
+    code, out, _ = skald(db, "undo", game_id, "--as", "Ann")
+    assert code == 0 and "undone" in out
+    code, out, _ = skald(db, "redo", game_id, "--as", "0")
+    assert code == 0 and "redone" in out
+
+
+def test_verify_and_autoplay(db: str) -> None:
+    code, out, _ = skald(db, "autoplay", "toy", "--players", "3", "--games", "2", "--seed",
+                         "x", "--json")
+    results = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(results) == 2
+    assert all(r["outcome"]["termination"] == "completed" for r in results)
+    for result in results:
+        code, out, _ = skald(db, "verify", result["id"])
+        assert code == 0 and out.startswith("ok:")
+
+
+def test_new_rejects_bad_options(db: str) -> None:
+    code, _, err = skald(db, "new", "toy", "--players", "A,B", "--option", "undo")
+    assert code == 3 and "KEY=VALUE" in err
