@@ -1,0 +1,257 @@
+"""Checking commands and deriving their events (rulebook "Turn Sequence", "Special Abilities").
+
+`decide` is the only place the rules are checked. After a turn's last event it also
+decides what comes next: the act ends at once when the last space is filled (then an
+optional follow-up of the filling tile is forfeited: the act ended "immediately"), or when
+no seat could do anything but pass; otherwise the placed tile's optional follow-up is
+offered (Golden Statue swap, Temptation/Courage removal) when it has a target, or the
+next seat's turn begins. Placing a Good Counsel tile is only possible by moving a figure.
+When several tiles in hand share a face, the earliest-act copy is played.
+"""
+
+from __future__ import annotations
+
+from functools import reduce
+
+from core.beowulf.acts import close_act, deal, pile_index
+from core.beowulf.commands import (
+    CashTreasure,
+    Command,
+    Counsel,
+    Draw,
+    Keep,
+    Pass,
+    PlaceFigure,
+    PlayTile,
+    Refill,
+    Remove,
+    Skip,
+    Swap,
+)
+from core.beowulf.evolve import evolve
+from core.beowulf.figures import KINDS, colour_of
+from core.beowulf.notation import format_command
+from core.beowulf.options import could_act, has_action, may_draw, may_place_figure, may_play_tile
+from core.beowulf.state import (
+    HAND_TARGET,
+    BeowulfState,
+    free_squares,
+    geometry,
+    hand_tile,
+    is_free,
+    kind_count,
+    squares_with,
+)
+from core.beowulf.tiles import tile
+from core.errors import IllegalMove
+from core.rng import Rng
+from events.base import Event
+from events.beowulf import (
+    AbilityDeclined,
+    AbilityOffered,
+    FigureMoved,
+    FigurePlaced,
+    RefillDeclined,
+    TileDrawn,
+    TilePlaced,
+    TileRemoved,
+    TilesSwapped,
+    TreasureCashed,
+    TurnBegan,
+    TurnPassed,
+)
+from events.secret import seal
+
+REMOVES = {"temptation": "courage", "courage": "temptation"}
+
+
+class _Check:
+    """Builds IllegalMove messages naming the command, the seat and the position."""
+
+    def __init__(self, state: BeowulfState, seat: int, command: Command) -> None:
+        self.state, self.seat, self.command = state, seat, command
+
+    def fail(self, reason: str) -> IllegalMove:
+        where = f"act {self.state.act}, {self.state.phase}"
+        return IllegalMove(f"{format_command(self.command)!r} by {colour_of(self.seat)} "
+                           f"(seat {self.seat}, {where}): {reason}")
+
+    def square(self, name: str) -> int:
+        index = geometry(self.state).index(name)
+        if index is None:
+            raise self.fail(f"{name} is not on the {self.state.rows}x{self.state.cols} board "
+                            f"(columns A-{chr(64 + self.state.cols)}, rows 1-{self.state.rows})")
+        return index
+
+    def free(self, name: str) -> int:
+        index = self.square(name)
+        if not is_free(self.state, index):
+            raise self.fail(f"{name} is not a free space")
+        return index
+
+    def in_hand(self, face: str) -> str:
+        tile_id = hand_tile(self.state, self.seat, face)
+        if tile_id is None:
+            hand = " ".join(tile(t).face for t in self.state.hands[self.seat]) or "empty"
+            raise self.fail(f"no {face} tile in hand (hand: {hand})")
+        return tile_id
+
+
+def decide(state: BeowulfState, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
+    """Validate `command` for `seat` and return its events; raises IllegalMove."""
+    check = _Check(state, seat, command)
+    if state.phase == "refill":
+        return _refill(state, seat, command, check, rng)
+    if state.phase != "play":
+        raise check.fail("the game is not in play")
+    if seat != state.turn:
+        raise check.fail(f"it is {colour_of(state.turn)}'s turn")
+    if state.pending is not None:
+        return _follow_up(state, seat, command, check, rng)
+    match command:
+        case PlaceFigure(kind=kind, at=at):
+            if not may_place_figure(state, seat):
+                raise check.fail("after drawing a tile a tile must be played, not a figure")
+            if kind not in KINDS or kind_count(state, seat, kind) == 0:
+                raise check.fail(f"no {kind} left in the supply")
+            return _conclude(state, seat, (FigurePlaced(seat=seat, kind=kind,
+                                                        at=_name(state, check.free(at))),), rng)
+        case Draw():
+            if not may_draw(state, seat):
+                raise check.fail(_why_no_draw(state, seat))
+            index = pile_index(state)
+            drawn = seal(state.pile[0], frozenset({seat}), rng.salt(f"act{state.act}/tile{index}"))
+            return (TileDrawn(seat=seat, act=state.act, tile=drawn),)
+        case PlayTile() | CashTreasure() | Counsel():
+            if not may_play_tile(state):
+                raise check.fail("draw a tile first: tiles are played without a draw only "
+                                 "when the pile is exhausted")
+            return _play(state, seat, command, check, rng)
+        case Pass():
+            if has_action(state, seat):
+                raise check.fail("passing is only allowed when nothing else can be done")
+            return (TurnPassed(seat=seat), *_next_turn(state, seat, rng))
+    raise check.fail("not possible now")
+
+
+def _play(state: BeowulfState, seat: int, command: Command, check: _Check, rng: Rng
+          ) -> tuple[Event, ...]:
+    match command:
+        case CashTreasure(tile=face):
+            tile_id = check.in_hand(face)
+            if tile(tile_id).ability != "treasure":
+                raise check.fail(f"{face} is not a Treasure tile")
+            cashed = TreasureCashed(seat=seat, tile=tile_id, points=tile(tile_id).treasure)
+            return _conclude(state, seat, (cashed,), rng)
+        case Counsel(tile=face, source=source, target=target):
+            tile_id = check.in_hand(face)
+            if tile(tile_id).ability != "good_counsel":
+                raise check.fail(f"{face} is not a Good Counsel tile")
+            origin = check.square(source)
+            figure = state.figures[origin]
+            if figure is None or figure.seat != seat:
+                raise check.fail(f"there is no {colour_of(seat)} figure on {source}")
+            destination = check.free(target)
+            if destination not in geometry(state).neighbours(origin):
+                raise check.fail(f"{target} is not orthogonally adjacent to {source}")
+            return _conclude(state, seat, (
+                FigureMoved(seat=seat, source=source, target=target),
+                TilePlaced(seat=seat, tile=tile_id, at=source)), rng)
+        case PlayTile(tile=face, at=at):
+            return _place_tile(state, seat, check.in_hand(face), at, check, rng)
+    raise check.fail("not a tile play")
+
+
+def _place_tile(state: BeowulfState, seat: int, tile_id: str, at: str, check: _Check,
+                rng: Rng) -> tuple[Event, ...]:
+    ability = tile(tile_id).ability
+    if ability == "good_counsel":
+        raise check.fail("Good Counsel is played only by moving a figure: "
+                         "counsel FACE FROM TO")
+    square = check.square(at)
+    events: tuple[Event, ...] = ()
+    occupant = state.tiles[square]
+    if ability == "drunkenness" and occupant is not None and tile(occupant).ability == "beer":
+        events = (TileRemoved(seat=seat, tile=occupant, at=at),)
+    else:
+        check.free(at)
+    events += (TilePlaced(seat=seat, tile=tile_id, at=at),)
+    return _conclude(state, seat, events, rng, offer=_offer(state, seat, tile_id, square))
+
+
+def _offer(state: BeowulfState, seat: int, tile_id: str, square: int) -> AbilityOffered | None:
+    ability = tile(tile_id).ability
+    if ability in REMOVES:
+        has_target = bool(squares_with(state, REMOVES[ability]))
+    elif ability == "golden_statue":
+        has_target = sum(t is not None for t in state.tiles) >= 2
+    else:
+        has_target = False
+    if not has_target or ability is None:
+        return None
+    return AbilityOffered(seat=seat, ability=ability, source=_name(state, square))
+
+
+def _follow_up(state: BeowulfState, seat: int, command: Command, check: _Check, rng: Rng
+               ) -> tuple[Event, ...]:
+    pending = state.pending or ""
+    match command:
+        case Skip():
+            return _conclude(state, seat, (AbilityDeclined(seat=seat, ability=pending),), rng)
+        case Swap(first=first, second=second) if pending == "golden_statue":
+            one, two = check.square(first), check.square(second)
+            for name, index in ((first, one), (second, two)):
+                if state.tiles[index] is None or index == state.pending_source:
+                    raise check.fail(f"{name} holds no other tile to swap")
+            if one == two:
+                raise check.fail("swap two different tiles")
+            return _conclude(state, seat, (TilesSwapped(seat=seat, first=first,
+                                                        second=second),), rng)
+        case Remove(at=at) if pending in REMOVES:
+            target = state.tiles[check.square(at)]
+            if target is None or tile(target).ability != REMOVES[pending]:
+                raise check.fail(f"{at} holds no {REMOVES[pending].title()} tile")
+            return _conclude(state, seat, (TileRemoved(seat=seat, tile=target, at=at),), rng)
+    follow = "swap SQ SQ" if pending == "golden_statue" else "remove SQ"
+    raise check.fail(f"the {pending.replace('_', ' ')} just placed asks for {follow} or skip")
+
+
+def _refill(state: BeowulfState, seat: int, command: Command, check: _Check, rng: Rng
+            ) -> tuple[Event, ...]:
+    if seat != state.refills[0]:
+        raise check.fail(f"{colour_of(state.refills[0])} chooses whether to refill first")
+    match command:
+        case Refill():
+            count = min(HAND_TARGET - len(state.hands[seat]), len(state.pile))
+            return (deal(seat, state.act, state.pile[:count], pile_index(state), rng),)
+        case Keep():
+            return (RefillDeclined(seat=seat),)
+    raise check.fail("between acts a seat below two tiles chooses refill or keep")
+
+
+def _conclude(state: BeowulfState, seat: int, events: tuple[Event, ...], rng: Rng,
+              offer: AbilityOffered | None = None) -> tuple[Event, ...]:
+    after = reduce(evolve, events, state)
+    if not free_squares(after):
+        return events + close_act(after, seat, "the last space was filled", rng)
+    if offer is not None:
+        return (*events, offer)
+    return events + _next_turn(after, seat, rng)
+
+
+def _next_turn(state: BeowulfState, seat: int, rng: Rng) -> tuple[Event, ...]:
+    if not any(could_act(state, other) for other in range(state.seats)):
+        return close_act(state, seat, "no player could play", rng)
+    return (TurnBegan(seat=(seat + 1) % state.seats),)
+
+
+def _name(state: BeowulfState, square: int) -> str:
+    return geometry(state).name(square)
+
+
+def _why_no_draw(state: BeowulfState, seat: int) -> str:
+    if state.drawn:
+        return "a tile was already drawn this turn; play a tile"
+    if not state.pile:
+        return "the pile is exhausted; play a tile from hand without drawing"
+    return "with no tile in hand and no figure the only move is pass"

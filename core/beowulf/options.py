@@ -1,0 +1,59 @@
+"""What a seat could do now (rulebook "Turn Sequence", "Good Counsel", "Special Abilities").
+
+Shared by `decide` (checks) and `legal` (enumeration) so they cannot drift apart.
+Passing: the rulebook lets a seat pass when it has no tile in hand and no figure; a seat
+that drew (or, with the pile exhausted, holds) only Good Counsel tiles it cannot use has
+nothing legal either, so it passes too. Pass is legal exactly when nothing else is.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from core.beowulf.state import BeowulfState, free_squares, geometry, has_figures, is_free
+from core.beowulf.tiles import tile
+
+
+def counsel_moves(state: BeowulfState, seat: int) -> tuple[tuple[int, int], ...]:
+    """(from, to) pairs: an own figure and an orthogonally adjacent empty space."""
+    board = geometry(state)
+    return tuple((square, target)
+                 for square, figure in enumerate(state.figures)
+                 if figure is not None and figure.seat == seat
+                 for target in board.neighbours(square) if is_free(state, target))
+
+
+def tile_playable(state: BeowulfState, seat: int, tile_id: str) -> bool:
+    """True when the tile can be played now (Good Counsel needs a movable own figure)."""
+    if tile(tile_id).ability == "good_counsel":
+        return bool(counsel_moves(state, seat))
+    return bool(free_squares(state)) or tile(tile_id).ability in ("treasure", "drunkenness")
+
+
+def may_draw(state: BeowulfState, seat: int) -> bool:
+    """Draw: the turn's first action, pile not exhausted, seat not in the pass case."""
+    return (not state.drawn and bool(state.pile)
+            and (bool(state.hands[seat]) or has_figures(state, seat)))
+
+
+def may_play_tile(state: BeowulfState) -> bool:
+    """A tile is played after a draw, or without one when the pile is exhausted."""
+    return state.drawn or not state.pile
+
+
+def may_place_figure(state: BeowulfState, seat: int) -> bool:
+    """Place a figure: not after a draw, and only with a figure in the supply."""
+    return not state.drawn and has_figures(state, seat)
+
+
+def has_action(state: BeowulfState, seat: int) -> bool:
+    """True when the seat, on its turn and with no follow-up pending, can do anything but pass."""
+    if may_place_figure(state, seat) or may_draw(state, seat):
+        return True
+    return may_play_tile(state) and any(tile_playable(state, seat, t)
+                                        for t in state.hands[seat])
+
+
+def could_act(state: BeowulfState, seat: int) -> bool:
+    """True when the seat, at the start of a turn, would have anything but a pass."""
+    return has_action(replace(state, drawn=False, pending=None), seat)

@@ -1,0 +1,148 @@
+"""Components (rulebook "Components", "Tiles", "Special Abilities"): boards and tile sets.
+
+The per-act boards and tiles are data in `tiles.toml`, validated into msgspec Structs on
+load. The rulebook does not list them, so they are reconstructed (and marked so in the
+data). Each physical tile gets a stable id: the act's Roman numeral and a running number
+(`"II07"`). A tile's *face* is its short text form, used in notation and on the board:
+the signed value and an ability letter, e.g. `+3`, `-2`, `0#` (Throat), `+1$3` (value +1,
+treasure 3); see `ABILITY_CODES`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from importlib import resources
+from typing import Literal
+
+import msgspec
+
+Ability = Literal[
+    "temptation", "courage", "treasure", "drunkenness", "beer", "golden_statue",
+    "good_counsel", "royal_dragon_horn", "betrayal", "throat",
+]
+ABILITIES: tuple[str, ...] = Ability.__args__  # type: ignore[attr-defined]
+
+# One character per ability; "$" is followed by the treasure value.
+ABILITY_CODES: dict[str, str] = {
+    "temptation": "t", "courage": "c", "treasure": "$", "drunkenness": "d", "beer": "b",
+    "golden_statue": "s", "good_counsel": "g", "royal_dragon_horn": "h", "betrayal": "x",
+    "throat": "#",
+}
+CODE_ABILITIES = {code: ability for ability, code in ABILITY_CODES.items()}
+ROMAN = {1: "I", 2: "II", 3: "III"}
+FACE_PATTERN = re.compile(r"^([+-]?\d{1,2})(?:([tcdbsghx#])|\$(\d{1,2}))?$")
+
+
+class TileKind(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One face in an act's tile set, and how many copies of it there are."""
+
+    value: int
+    count: int
+    ability: Ability | None = None
+    treasure: int = 0
+
+
+class ActSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One act: its board and its tiles."""
+
+    act: int
+    name: str
+    rows: int
+    cols: int
+    printed_throats: tuple[str, ...]
+    tiles: tuple[TileKind, ...]
+    reconstructed: bool = False
+
+
+class TileSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The whole of `tiles.toml`."""
+
+    acts: tuple[ActSpec, ...]
+    reconstructed: bool = False
+
+
+class Tile(msgspec.Struct, frozen=True):
+    """One physical tile: stable id, act (its back colour), value, ability, treasure value."""
+
+    id: str
+    act: int
+    value: int
+    ability: Ability | None = None
+    treasure: int = 0
+
+    @property
+    def face(self) -> str:
+        """The short text form of the tile's face."""
+        return face_of(self.value, self.ability, self.treasure)
+
+
+def face_of(value: int, ability: str | None, treasure: int = 0) -> str:
+    """`+3`, `-2x`, `0#`, `+1$3`: signed value, then the ability code."""
+    text = f"{value:+d}" if value else "0"
+    if ability == "treasure":
+        return f"{text}${treasure}"
+    return text + (ABILITY_CODES[ability] if ability else "")
+
+
+def parse_face(text: str) -> str | None:
+    """The canonical face for `text` (`3` -> `+3`), or None when it is not a face."""
+    match = FACE_PATTERN.match(text)
+    if not match:
+        return None
+    value, code, treasure = int(match[1]), match[2], match[3]
+    if treasure is not None:
+        return face_of(value, "treasure", int(treasure))
+    return face_of(value, CODE_ABILITIES[code] if code else None)
+
+
+def _validate(tile_set: TileSet) -> None:
+    if tuple(a.act for a in tile_set.acts) != (1, 2, 3):
+        raise ValueError("tiles.toml must describe acts 1, 2 and 3 in order")
+    for act in tile_set.acts:
+        for kind in act.tiles:
+            if kind.count < 1:
+                raise ValueError(f"act {act.act}: tile {kind} needs a positive count")
+            if kind.ability == "throat" and kind.value != 0:
+                raise ValueError(f"act {act.act}: a Throat tile has no value, not {kind.value}")
+            if (kind.ability == "treasure") != (kind.treasure > 0):
+                raise ValueError(f"act {act.act}: only Treasure tiles carry a treasure value")
+
+
+@functools.cache
+def tile_set() -> TileSet:
+    """The validated component data."""
+    raw = resources.files("core.beowulf").joinpath("tiles.toml").read_bytes()
+    loaded = msgspec.convert(tomllib.loads(raw.decode()), TileSet)
+    _validate(loaded)
+    return loaded
+
+
+def act_spec(act: int) -> ActSpec:
+    """The board and tiles of one act (1-3)."""
+    return tile_set().acts[act - 1]
+
+
+@functools.cache
+def catalog() -> dict[str, Tile]:
+    """Every physical tile by id, in act order."""
+    tiles: dict[str, Tile] = {}
+    for spec in tile_set().acts:
+        number = 0
+        for kind in spec.tiles:
+            for _ in range(kind.count):
+                number += 1
+                tile_id = f"{ROMAN[spec.act]}{number:02d}"
+                tiles[tile_id] = Tile(tile_id, spec.act, kind.value, kind.ability, kind.treasure)
+    return tiles
+
+
+def tile(tile_id: str) -> Tile:
+    """One tile by id."""
+    return catalog()[tile_id]
+
+
+def act_tiles(act: int) -> tuple[str, ...]:
+    """The ids of an act's tiles, unshuffled."""
+    return tuple(t.id for t in catalog().values() if t.act == act)
