@@ -1,0 +1,172 @@
+"""What each viewer sees of a Beowulf game, and its terminal rendering.
+
+Rulebook "Setup"/"Beginning Acts II and III": the board, the figures in front of each
+player and the saga points are public; so are the backs of the tiles in every hand
+(their act, by colour) and the size of the pile. A seat sees its own hand's faces; a
+spectator sees only the public part; the referee sees every hand and the pile's order.
+`view` is a pure function of the rules state and the viewer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from core.beowulf.board import Geometry
+from core.beowulf.figures import COLOURS, KIND_LETTERS, KINDS
+from core.beowulf.state import BeowulfState
+from core.beowulf.tiles import ABILITY_CODES, ROMAN, act_spec, tile
+from events.viewer import Viewer
+from projections.registry import register_views
+
+OWNER_LETTERS = {"brown": "b", "green": "g", "gray": "y", "blue": "l"}
+
+
+class TileView(msgspec.Struct, frozen=True):
+    """A tile on the board."""
+
+    at: str
+    face: str
+    value: int
+    ability: str | None
+
+
+class FigureView(msgspec.Struct, frozen=True):
+    """A figure on the board."""
+
+    at: str
+    owner: str
+    kind: str
+
+
+class SeatView(msgspec.Struct, frozen=True, kw_only=True):
+    """One seat as the viewer sees it; `hand` is None when its faces are hidden."""
+
+    seat: int
+    colour: str
+    points: int
+    supply: dict[str, int]
+    hand_backs: tuple[int, ...]
+    hand: tuple[str, ...] | None = None
+
+
+class BeowulfView(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything one viewer may know of the game now."""
+
+    viewer: str
+    act: int
+    phase: str
+    rows: int
+    cols: int
+    printed_throats: tuple[str, ...]
+    tiles: tuple[TileView, ...]
+    figures: tuple[FigureView, ...]
+    pile_size: int
+    seats: tuple[SeatView, ...]
+    to_act: tuple[int, ...]
+    drawn: bool
+    pending: str | None
+    pile: tuple[str, ...] | None = None
+
+
+def view(state: BeowulfState, viewer: Viewer) -> BeowulfView:
+    """The part of `state` that `viewer` is entitled to."""
+    board = Geometry(state.rows, state.cols)
+    tiles = tuple(TileView(board.name(sq), tile(t).face, tile(t).value, tile(t).ability)
+                  for sq, t in enumerate(state.tiles) if t is not None)
+    figures = tuple(FigureView(board.name(sq), COLOURS[f.seat], f.kind)
+                    for sq, f in enumerate(state.figures) if f is not None)
+    seats = tuple(_seat(state, seat, viewer) for seat in range(state.seats))
+    if state.phase == "refill":
+        to_act = state.refills[:1]
+    else:
+        to_act = (state.turn,) if state.phase == "play" else ()
+    return BeowulfView(
+        viewer=viewer.name, act=state.act, phase=state.phase, rows=state.rows, cols=state.cols,
+        printed_throats=tuple(board.name(sq) for sq in sorted(state.printed)),
+        tiles=tiles, figures=figures, pile_size=len(state.pile), seats=seats, to_act=to_act,
+        drawn=state.drawn, pending=state.pending,
+        pile=tuple(tile(t).face for t in state.pile) if viewer.referee else None,
+    )
+
+
+def _seat(state: BeowulfState, seat: int, viewer: Viewer) -> SeatView:
+    hand = state.hands[seat]
+    visible = viewer.sees(frozenset({seat}))
+    return SeatView(
+        seat=seat, colour=COLOURS[seat], points=state.points[seat],
+        supply=dict(zip(KINDS, state.supply[seat], strict=True)),
+        hand_backs=tuple(sorted(tile(t).act for t in hand)),
+        hand=tuple(tile(t).face for t in hand) if visible else None,
+    )
+
+
+def render(current: BeowulfView) -> str:
+    """A terminal board with coordinates, a legend, hands and saga points."""
+    if current.act == 0:
+        return "Beowulf: not started"
+    lines = [_title(current), *_grid(current), _legend(current)]
+    for seat in current.seats:
+        supply = " ".join(f"{KIND_LETTERS[k]}{n}" for k, n in seat.supply.items())
+        backs = ",".join(ROMAN[a] for a in seat.hand_backs) or "-"
+        hand = " ".join(seat.hand) if seat.hand is not None else f"{len(seat.hand_backs)} tiles"
+        marker = ">" if seat.seat in current.to_act else " "
+        lines.append(f"{marker} {seat.colour:<6} {seat.points:>4} saga points  supply {supply}"
+                     f"  hand {hand or '(empty)'} (backs {backs})")
+    if current.pile is not None:
+        lines.append("pile (top first): " + (" ".join(current.pile) or "(empty)"))
+    return "\n".join(lines)
+
+
+def _title(current: BeowulfView) -> str:
+    name = act_spec(current.act).name
+    status = {"play": "to play", "refill": "chooses refill or keep", "over": "game over",
+              "between": "between acts"}.get(current.phase, current.phase)
+    who = ", ".join(current.seats[s].colour for s in current.to_act)
+    extra = " (drew: must play a tile)" if current.drawn else ""
+    if current.pending:
+        extra = f" (may use {current.pending.replace('_', ' ')}: swap/remove or skip)"
+    return (f"Beowulf — Act {ROMAN[current.act]}: {name} — {who} {status}{extra} — "
+            f"pile {current.pile_size}")
+
+
+def _grid(current: BeowulfView) -> list[str]:
+    cells: dict[str, str] = {at: "##" for at in current.printed_throats}
+    cells.update({t.at: t.face for t in current.tiles})
+    cells.update({f.at: OWNER_LETTERS[f.owner] + KIND_LETTERS[f.kind] for f in current.figures})
+    board = Geometry(current.rows, current.cols)
+    header = "    " + "".join(f"{chr(65 + c):>5}" for c in range(current.cols))
+    rows = [header]
+    for r in range(current.rows):
+        row = "".join(f"{cells.get(board.name(r * current.cols + c), '.'):>5}"
+                      for c in range(current.cols))
+        rows.append(f"{r + 1:>3} {row}")
+    return rows
+
+
+def _legend(current: BeowulfView) -> str:
+    del current
+    abilities = " ".join(f"{code}={name.replace('_', ' ')}" for name, code
+                         in ABILITY_CODES.items())
+    owners = " ".join(f"{letter}={colour}" for colour, letter in OWNER_LETTERS.items())
+    kinds = " ".join(f"{letter}={kind}" for kind, letter in KIND_LETTERS.items())
+    return f"legend: figures {owners} + {kinds}; ## printed throat; tiles value+{abilities}"
+
+
+class BeowulfViews:
+    """The registered view functions."""
+
+    def view(self, state: Any, viewer: Viewer) -> BeowulfView:
+        """What `viewer` sees."""
+        return view(state, viewer)
+
+    def render(self, current: Any) -> str:
+        """The terminal rendering."""
+        return render(current)
+
+
+@register_views("beowulf")
+def beowulf_views() -> BeowulfViews:
+    """The Beowulf views."""
+    return BeowulfViews()
