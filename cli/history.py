@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from cli.app import AsOption, DbOption, JsonFlag, command, open_table, print_json
 from cli.play import IdArg, render_table_view
+from core.signing import load_receipt
 from events.common import GameFinished, MoveMade
 from projections.describe import describe_line
 
@@ -55,10 +57,16 @@ def replay(game_id: IdArg, as_: AsOption = None,
 
 
 @command("verify")
-def verify(game_id: IdArg, json: JsonFlag = False, db: DbOption = None) -> None:
+def verify(game_id: IdArg,
+           receipt: Annotated[Path | None, typer.Option(
+               help="A receipt from `skald receipt`: also prove the log extends it.")] = None,
+           json: JsonFlag = False, db: DbOption = None) -> None:
     """Check the stored hash chain and every commitment; exit 1 naming the first bad seq."""
     table = open_table(db)
-    report = table.verify(game_id)
+    if receipt is None:
+        report = table.verify(game_id)
+    else:
+        report = table.verify_receipt(game_id, load_receipt(receipt.read_bytes()))
     if json:
         print_json(report)
     elif report.ok:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cli import bots, history, play, score  # noqa: F401  (each registers its commands)
+from cli import audit, bots, demo, history, play, score  # noqa: F401  (register commands)
 from cli.app import app
 
 __all__ = ["app"]

@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from core.codec import decoder_for, encode_event, event_tag
+from core.signing import Receipt, signature_valid
 from core.store import StoredRecord
 from events.envelope import GENESIS, chain_hash
 from events.secret import secrets_in
@@ -37,7 +38,7 @@ def verify_records(stream: str, game: str, records: Sequence[StoredRecord]) -> C
         problem = _problem(decoder, record, expected_seq, prev_hash)
         if problem:
             return ChainReport(stream=stream, checked=expected_seq - 1, ok=False,
-                               bad_seq=record.seq, reason=problem, head=prev_hash)
+                               bad_seq=expected_seq, reason=problem, head=prev_hash)
         prev_hash = record.hash
     return ChainReport(stream=stream, checked=len(records), ok=True, head=prev_hash)
 
@@ -66,3 +67,31 @@ def _problem(decoder: msgspec.json.Decoder[Any], record: StoredRecord, expected_
         if not secret.verifies():
             return f"a hidden value does not match its commitment {secret.commitment[:12]}…"
     return ""
+
+
+def verify_receipt(stream: str, game: str, records: Sequence[StoredRecord],
+                   receipt: Receipt, trusted_key: str | None = None) -> ChainReport:
+    """Prove the stored log extends what a seat was shown in `receipt`."""
+    if receipt.stream != stream:
+        return ChainReport(stream=stream, checked=0, ok=False, bad_seq=None,
+                           reason=f"the receipt is for game {receipt.stream}, not {stream}")
+    if not signature_valid(receipt, trusted_key):
+        return ChainReport(stream=stream, checked=0, ok=False, bad_seq=receipt.seq,
+                           reason="the receipt's signature is not valid")
+    upto = [record for record in records if record.seq <= receipt.seq]
+    report = verify_records(stream, game, upto)
+    if not report.ok:
+        return report
+    if report.checked < receipt.seq:
+        return ChainReport(stream=stream, checked=report.checked, ok=False,
+                           bad_seq=report.checked + 1,
+                           reason=f"the store has lost events: the receipt covers seq "
+                                  f"{receipt.seq}, the store ends at {report.checked}")
+    if report.head != receipt.head:
+        return ChainReport(stream=stream, checked=report.checked, ok=False,
+                           bad_seq=receipt.seq,
+                           reason=f"history was rewritten at or before seq {receipt.seq}: "
+                                  f"the head there is "
+                                  f"{report.head[:12]}…, the receipt signed {receipt.head[:12]}…")
+    return verify_records(stream, game, records)
+

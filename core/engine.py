@@ -22,15 +22,24 @@ from core.codec import decoder_for, encode_event, event_tag
 from core.errors import Forbidden, IllegalMove, InvalidNotation, NotFound, VersionConflict
 from core.rng import Rng, salt
 from core.rules import Rules, get_rules
-from core.state import GameState, fold
+from core.state import GameState, effective_seed, fold
 from core.store import EventStore, StoredRecord
-from events.common import DecisionRedone, DecisionUndone, GameCreated, GameFinished, MoveMade
+from events.common import (
+    DecisionRedone,
+    DecisionUndone,
+    EntropyAdded,
+    GameCreated,
+    GameFinished,
+    MoveMade,
+)
 from events.envelope import SYSTEM, Envelope, seal_envelope
 from events.secret import seal
 
 Clock = Callable[[], datetime]
 UNDO_POLICIES = ("author", "anyone", "off")
 REVEAL_POLICIES = ("end", "referee")
+ENTROPY_POLICIES = ("off", "seats")
+ENTROPY_PREFIX = "entropy "
 
 
 # Kept inside a tuple so that test clocks (freezegun) patching module-level `datetime`
@@ -71,6 +80,13 @@ def to_envelope(record: StoredRecord, game: str) -> Envelope[Any]:
         raise CorruptRecord(record.seq, f"undecodable event: {error}") from None
     return Envelope(stream=record.stream, seq=record.seq, recorded_at=record.recorded_at,
                     actor=record.actor, event=event, prev_hash=record.prev_hash, hash=record.hash)
+
+
+def to_act(rules: Rules, state: GameState) -> frozenset[int]:
+    """The seats that may act now: entropy owers first, then whoever the rules say."""
+    if state.outcome is not None:
+        return frozenset()
+    return state.awaiting_entropy or rules.to_act(state.rules)
 
 
 class CorruptRecord(IllegalMove):
@@ -156,6 +172,8 @@ class Engine:
         options = dict(options or {})
         if options.get("undo", "author") not in UNDO_POLICIES:
             raise IllegalMove(f"undo policy must be one of {', '.join(UNDO_POLICIES)}")
+        if options.get("entropy", "off") not in ENTROPY_POLICIES:
+            raise IllegalMove(f"entropy policy must be one of {', '.join(ENTROPY_POLICIES)}")
         if options.get("reveal", "end") not in REVEAL_POLICIES:
             raise IllegalMove(f"reveal policy must be one of {', '.join(REVEAL_POLICIES)}")
         seed = seed if seed is not None else secrets.token_hex(32)
@@ -167,7 +185,8 @@ class Engine:
         )
         state = GameState(id=game_id, game=game, players=players, options=created.options,
                           seed=created.seed, rules=rules.initial(created))
-        opening = rules.start(state.rules, Rng(seed_bytes))
+        # With entropy=seats the opening draws wait until every seat has mixed in its own.
+        opening = () if state.awaiting_entropy else rules.start(state.rules, Rng(seed_bytes))
         actors = [SYSTEM] * (1 + len(opening))
         envelopes = self._append(rules, game_id, None, (created, *opening), actors,
                                  expected_version=0, kind=game, title=", ".join(players))
@@ -177,12 +196,15 @@ class Engine:
                 expected_version: int | None = None) -> list[Envelope[Any]]:
         """Play one decision for `seat`; `command` is a command or its notation."""
         state, rules = self._writable(game_id, expected_version)
-        if seat not in rules.to_act(state.rules):
+        waiting = to_act(rules, state)
+        if seat not in waiting:
             raise Forbidden(f"it is not {state.players[seat]}'s turn "
-                            f"(waiting for {self._names(state, rules.to_act(state.rules))})")
+                            f"(waiting for {self._names(state, waiting)})")
+        if state.awaiting_entropy:
+            return self._add_entropy(rules, state, seat, command)
         if isinstance(command, str):
             command = rules.parse(command)
-        rng = Rng(state.seed.get().encode())
+        rng = Rng(state.seed_bytes())
         events = rules.decide(state.rules, seat, command, rng)
         hidden = rules.hide_move(state.rules, seat, command, rng)
         marker = MoveMade(seat=seat, move=None if hidden else rules.format(command),
@@ -190,6 +212,20 @@ class Engine:
         batch = (marker, *events)
         return [env for env, _ in self._append(rules, game_id, state, batch,
                                                [str(seat)] * len(batch))]
+
+    def _add_entropy(self, rules: Rules, state: GameState, seat: int, command: Any
+                     ) -> list[Envelope[Any]]:
+        if not isinstance(command, str) or not command.startswith(ENTROPY_PREFIX) or \
+                not command.removeprefix(ENTROPY_PREFIX).strip():
+            raise InvalidNotation(f"{command!r}: this table waits for each seat's entropy; "
+                                  f"send '{ENTROPY_PREFIX}TEXT' with any text of your own")
+        text = command.removeprefix(ENTROPY_PREFIX).strip()
+        events: list[Any] = [EntropyAdded(seat=seat, entropy=text)]
+        if state.awaiting_entropy == {seat}:
+            mixed = (*state.entropy, (seat, text))
+            events += rules.start(state.rules, Rng(effective_seed(state.seed.get(), mixed)))
+        actors = [str(seat)] + [SYSTEM] * (len(events) - 1)
+        return [env for env, _ in self._append(rules, state.id, state, events, actors)]
 
     def undo(self, game_id: str, seat: int, expected_version: int | None = None
              ) -> list[Envelope[Any]]:

@@ -9,6 +9,8 @@ stops there. Redo re-applies an undone decision while nothing else has happened 
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from typing import Any
 
 import msgspec
@@ -17,13 +19,14 @@ from core.rules import Rules
 from events.common import (
     DecisionRedone,
     DecisionUndone,
+    EntropyAdded,
     GameCreated,
     GameFinished,
     MoveMade,
     Outcome,
 )
 from events.envelope import GENESIS, Envelope
-from events.secret import Secret
+from events.secret import Secret, canonical
 
 
 class UndoEntry(msgspec.Struct, frozen=True):
@@ -48,10 +51,29 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     undo: tuple[UndoEntry, ...] = ()
     redo: tuple[UndoEntry, ...] = ()
     outcome: Outcome | None = None
+    entropy: tuple[tuple[int, str], ...] = ()
 
     def option(self, name: str, default: str) -> str:
         """A table option by name."""
         return dict(self.options).get(name, default)
+
+    @property
+    def awaiting_entropy(self) -> frozenset[int]:
+        """Seats that still owe entropy before the first draw (table option entropy=seats)."""
+        if self.option("entropy", "off") != "seats":
+            return frozenset()
+        return frozenset(range(len(self.players))) - {seat for seat, _ in self.entropy}
+
+    def seed_bytes(self) -> bytes:
+        """The key of every random draw: the secret seed, mixed with the seats' entropy."""
+        return effective_seed(self.seed.get(), self.entropy)
+
+
+def effective_seed(seed: str, entropy: tuple[tuple[int, str], ...]) -> bytes:
+    """The seed alone, or HMAC-SHA256(seed, canonical(sorted contributions)) with entropy."""
+    if not entropy:
+        return seed.encode()
+    return hmac.new(seed.encode(), canonical(sorted(entropy)), hashlib.sha256).digest()
 
 
 def fold(rules: Rules, state: GameState | None, envelope: Envelope[Any]) -> GameState:
@@ -80,6 +102,8 @@ def _apply(rules: Rules, state: GameState, event: Any) -> GameState:
             top = state.redo[-1]
             return replace(state, rules=top.after, redo=state.redo[:-1],
                            undo=(*state.undo, UndoEntry(top.seat, top.before)))
+        case EntropyAdded(seat=seat, entropy=entropy):
+            return replace(state, entropy=(*state.entropy, (seat, entropy)), undo=(), redo=())
         case GameFinished(outcome=outcome):
             return replace(state, outcome=outcome, undo=(), redo=())
         case _:

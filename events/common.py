@@ -44,6 +44,14 @@ class MoveMade(Event, frozen=True, tag="skald.move_made"):
     hidden_move: Secret[str] | None = None
 
 
+class EntropyAdded(Event, frozen=True, tag="skald.entropy_added"):
+    """A seat mixed its own entropy into the game's seed after seeing the seed commitment."""
+
+    barrier = True
+    seat: int
+    entropy: str
+
+
 class DecisionUndone(Event, frozen=True, tag="skald.decision_undone"):
     """`seat` took back the last decision (made by `author`)."""
 
@@ -64,4 +72,6 @@ class GameFinished(Event, frozen=True, tag="skald.game_finished"):
     outcome: Outcome
 
 
-CommonEvent = GameCreated | MoveMade | DecisionUndone | DecisionRedone | GameFinished
+CommonEvent = (
+    GameCreated | EntropyAdded | MoveMade | DecisionUndone | DecisionRedone | GameFinished
+)

@@ -13,14 +13,24 @@ from typing import Any
 
 import msgspec
 
-from core.chain import ChainReport, verify_records
-from core.engine import Engine, resolve_seat
+from core.chain import ChainReport, verify_receipt, verify_records
+from core.engine import (
+    ENTROPY_PREFIX,
+    CorruptRecord,
+    Engine,
+    resolve_seat,
+    to_act,
+    to_envelope,
+)
+from core.errors import Forbidden
 from core.rules import get_rules
+from core.signing import Receipt, Signer
 from core.state import GameState
 from events.common import Outcome
 from events.envelope import Envelope
 from events.secret import redact
 from events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
+from projections.audit import AuditReport, build_audit
 from projections.registry import views_for
 
 
@@ -40,8 +50,16 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
 class Table:
     """Plays and reads games, projecting every payload for its viewer."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, signer: Signer | None = None) -> None:
         self.engine = engine
+        self._signer = signer
+
+    @property
+    def signer(self) -> Signer:
+        """The service's signing key, loaded on first use."""
+        if self._signer is None:
+            self._signer = Signer()
+        return self._signer
 
     # -- who is looking ----------------------------------------------------------------
 
@@ -72,9 +90,9 @@ class Table:
         state = self.engine.load(game_id, at)
         rules = get_rules(state.game)
         view = views_for(state.game).view(state.rules, viewer)
-        to_act = () if state.outcome else tuple(sorted(rules.to_act(state.rules)))
+        waiting = tuple(sorted(to_act(rules, state)))
         return TableView(id=game_id, game=state.game, seq=state.version, viewer=viewer.name,
-                         players=state.players, to_act=to_act, outcome=state.outcome,
+                         players=state.players, to_act=waiting, outcome=state.outcome,
                          state=view)
 
     def render(self, table_view: TableView) -> str:
@@ -92,14 +110,41 @@ class Table:
         """The seat's legal moves in notation (empty when it is not the seat's turn)."""
         state = self.engine.load(game_id)
         rules = get_rules(state.game)
-        if state.outcome is not None or seat not in rules.to_act(state.rules):
+        if seat not in to_act(rules, state):
             return []
+        if state.awaiting_entropy:
+            return [f"{ENTROPY_PREFIX}TEXT"]
         return [rules.format(command) for command in rules.legal(state.rules, seat)]
 
     def verify(self, game_id: str) -> ChainReport:
         """Check the stored chain and commitments of a game."""
         info = self.engine.store.info(game_id)
         return verify_records(game_id, info.kind, self.engine.store.read(game_id))
+
+    def verify_receipt(self, game_id: str, receipt: Receipt) -> ChainReport:
+        """Prove the stored log extends what a seat was shown in `receipt`."""
+        info = self.engine.store.info(game_id)
+        return verify_receipt(game_id, info.kind, self.engine.store.read(game_id), receipt,
+                              trusted_key=self.signer.public_key)
+
+    def receipt(self, game_id: str) -> Receipt:
+        """A signed receipt for the game's current head."""
+        state = self.engine.load(game_id)
+        return self.signer.receipt(game_id, state.version, state.last_hash)
+
+    def audit(self, game_id: str, viewer: Viewer) -> AuditReport:
+        """The audit report: for everyone after the game (reveal=end), the referee any time."""
+        state = self.engine.load(game_id)
+        if not self._effective(state, viewer).referee:
+            raise Forbidden("the audit is open to everyone after the game (reveal=end) and "
+                            "to the referee at any time")
+        envelopes = []
+        for record in self.engine.store.read(game_id):
+            try:
+                envelopes.append(to_envelope(record, state.game))
+            except CorruptRecord:
+                break  # the chain report names it; the audit covers the readable prefix
+        return build_audit(game_id, state.game, envelopes, self.verify(game_id), state.outcome)
 
     # -- writing -----------------------------------------------------------------------
 

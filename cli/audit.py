@@ -1,0 +1,69 @@
+"""Commands that settle disputes: audit, receipt, import."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cli.app import AsOption, DbOption, command, open_table, print_json
+from cli.play import IdArg
+from core.errors import InvalidNotation, NotFound
+from core.importer import import_text
+from projections.audit_render import FORMATS, render_audit
+
+
+@command("audit")
+def audit(game_id: IdArg, as_: AsOption = "referee",
+          format: Annotated[str, typer.Option(
+              "--format", help="md, json or html.")] = "md",
+          output: Annotated[Path | None, typer.Option(
+              "--output", "-o", help="Write the report to this file.")] = None,
+          db: DbOption = None) -> None:
+    """The post-game audit: every hidden value, who knew what when, every decision
+    re-derived from the rules and the seed, the chain and commitments. Exit 1 on anomalies."""
+    if format not in FORMATS:
+        raise InvalidNotation(f"--format {format!r}: choose one of {', '.join(FORMATS)}")
+    table = open_table(db)
+    report = table.audit(game_id, table.viewer(game_id, as_))
+    text = render_audit(report, format)
+    if output is None:
+        typer.echo(text, nl=not text.endswith("\n"))
+    else:
+        output.write_text(text)
+        typer.echo(f"wrote {output}: verdict {report.verdict}", err=True)
+    if report.verdict != "clean":
+        raise typer.Exit(1)
+
+
+@command("receipt")
+def receipt(game_id: IdArg, db: DbOption = None) -> None:
+    """Print a signed receipt (Ed25519) for the game's current head, to keep."""
+    print_json(open_table(db).receipt(game_id))
+
+
+@command("import")
+def import_game(
+    file: Annotated[Path, typer.Argument(help="A referee JSON-lines log or a notation file.")],
+    json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Import a game played elsewhere, replaying it through the rules; the first illegal
+    event is reported with its rule and nothing after it is accepted. Exit 1 if any was."""
+    try:
+        text = file.read_text()
+    except FileNotFoundError:
+        raise NotFound(f"no file {file}") from None
+    result = import_text(open_table(db).engine, text)
+    if json:
+        print_json(result)
+    else:
+        typer.echo(f"imported {result.id}: {result.accepted} of {result.total} "
+                   f"{'lines' if result.format == 'notation' else 'events'} accepted")
+        if result.finding is not None:
+            finding = result.finding
+            typer.echo(f"REJECTED at seq {finding.seq}: {finding.rule}"
+                       + (f" ({finding.detail})" if finding.detail else ""), err=True)
+    if result.finding is not None:
+        raise typer.Exit(1)

@@ -1,0 +1,167 @@
+"""`skald import`: bring in a game played elsewhere and replay it through the rules.
+
+Two formats. A JSON-lines log as `skald log --as referee --json` writes it: the chain and
+commitments are checked and every decision is re-derived with the revealed seed; the
+records before the first anomaly are stored under the log's own stream id (so its hashes
+and receipts stay valid) and nothing after it is accepted. Or the game's notation, one move
+a line, after a header (`# game: beowulf`, `# players: Ann, Bob`, `# seed: S`, optional
+`# option: K=V` lines); a line may start with `NAME:` to say who moves, otherwise the only
+seat to act moves. Play stops at the first illegal line, which is reported with its rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from core.chain import verify_records
+from core.codec import decoder_for, encode_event, event_tag
+from core.engine import Engine, resolve_seat, to_act
+from core.errors import IllegalMove, InvalidNotation, NotFound, SkaldError
+from core.rederive import Finding, rederive
+from core.rules import get_rules
+from core.store import StoredRecord
+from events.envelope import Envelope
+
+
+class ImportResult(msgspec.Struct, frozen=True, kw_only=True):
+    """What an import stored and the first anomaly, if any."""
+
+    id: str
+    format: str
+    total: int
+    accepted: int
+    finding: Finding | None = None
+
+    @property
+    def clean(self) -> bool:
+        """True when everything was accepted."""
+        return self.finding is None
+
+
+def import_text(engine: Engine, text: str) -> ImportResult:
+    """Import a log or a notation file (told apart by the first non-blank character)."""
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        return import_jsonl(engine, text)
+    return import_notation(engine, text)
+
+
+def _game_of(first_line: str) -> str:
+    try:
+        head = msgspec.json.decode(first_line)
+        game = head["event"]["game"]
+    except (msgspec.DecodeError, KeyError, TypeError):
+        raise InvalidNotation("line 1: a log starts with the skald.game_created envelope, "
+                              "as `skald log --as referee --json` writes it") from None
+    if not isinstance(game, str):
+        raise InvalidNotation("line 1: the game name must be a string")
+    return game
+
+
+def import_jsonl(engine: Engine, text: str) -> ImportResult:
+    """Import a referee JSON-lines log."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise InvalidNotation("the log is empty")
+    game = _game_of(lines[0])
+    get_rules(game)
+    decoder = msgspec.json.Decoder(Envelope[Any])
+    envelopes: list[Envelope[Any]] = []
+    finding: Finding | None = None
+    for number, line in enumerate(lines, start=1):
+        try:
+            raw = decoder.decode(line)
+            event = decoder_for(game).decode(msgspec.json.encode(raw.event))
+        except msgspec.DecodeError as error:
+            finding = Finding(seq=number, rule="undecodable log line", detail=str(error))
+            break
+        envelopes.append(msgspec.structs.replace(raw, event=event))
+    stream = envelopes[0].stream if envelopes else ""
+    if stream and engine.store.version(stream):
+        raise IllegalMove(f"game {stream} is already in the store; nothing was imported")
+    records = [_record(envelope) for envelope in envelopes]
+    chain = verify_records(stream, game, records)
+    if not chain.ok and chain.bad_seq is not None:
+        finding = _earliest(finding, Finding(seq=chain.bad_seq, rule="hash chain",
+                                             detail=chain.reason))
+    derived = rederive(game, envelopes)
+    if derived.findings:
+        finding = _earliest(finding, derived.findings[0])
+    # Positions, not seqs: a reordered log must not smuggle a later record into the prefix.
+    accepted = records if finding is None else records[: max(finding.seq - 1, 0)]
+    if accepted:
+        engine.store.append(stream, accepted, 0, kind=game,
+                            title=", ".join(envelopes[0].event.players))
+    return ImportResult(id=stream, format="jsonl", total=len(lines), accepted=len(accepted),
+                        finding=finding)
+
+
+def _earliest(current: Finding | None, new: Finding) -> Finding:
+    return new if current is None or new.seq < current.seq else current
+
+
+def _record(envelope: Envelope[Any]) -> StoredRecord:
+    return StoredRecord(stream=envelope.stream, seq=envelope.seq,
+                        recorded_at=envelope.recorded_at, actor=envelope.actor,
+                        kind=event_tag(envelope.event), payload=encode_event(envelope.event),
+                        prev_hash=envelope.prev_hash, hash=envelope.hash)
+
+
+def _header(lines: list[str]) -> tuple[dict[str, str], dict[str, str], list[tuple[int, str]]]:
+    header: dict[str, str] = {}
+    options: dict[str, str] = {}
+    moves: list[tuple[int, str]] = []
+    for number, line in enumerate(lines, start=1):
+        text = line.strip()
+        if not text:
+            continue
+        if text.startswith("#"):
+            key, sep, value = text.lstrip("#").partition(":")
+            key, value = key.strip().lower(), value.strip()
+            if sep and key == "option":
+                name, eq, setting = value.partition("=")
+                if not eq:
+                    raise InvalidNotation(f"line {number}: option {value!r}: expected K=V")
+                options[name.strip()] = setting.strip()
+            elif sep and key in ("game", "players", "seed"):
+                header[key] = value
+            continue
+        moves.append((number, text))
+    for key in ("game", "players"):
+        if key not in header:
+            raise InvalidNotation(f"the notation file has no '# {key}: ...' header line")
+    return header, options, moves
+
+
+def import_notation(engine: Engine, text: str) -> ImportResult:
+    """Play a notation file move by move into a new game."""
+    header, options, moves = _header(text.splitlines())
+    players = [name.strip() for name in header["players"].split(",") if name.strip()]
+    state = engine.create(header["game"], players, seed=header.get("seed"), options=options)
+    rules = get_rules(state.game)
+    accepted = 0
+    for number, line in moves:
+        state = engine.load(state.id)
+        try:
+            seat, move = _seat_and_move(rules, state, line, number)
+            engine.execute(state.id, seat, move)
+        except SkaldError as error:
+            finding = Finding(seq=state.version + 1, rule=str(error),
+                              detail=f"line {number}: {line}")
+            return ImportResult(id=state.id, format="notation", total=len(moves),
+                                accepted=accepted, finding=finding)
+        accepted += 1
+    return ImportResult(id=state.id, format="notation", total=len(moves), accepted=accepted)
+
+
+def _seat_and_move(rules: Any, state: Any, line: str, number: int) -> tuple[int, str]:
+    name, sep, rest = line.partition(":")
+    if sep and name.strip() in state.players:
+        return resolve_seat(state.players, name.strip()), rest.strip()
+    waiting = sorted(to_act(rules, state))
+    if len(waiting) != 1:
+        raise NotFound(f"line {number}: say who moves ('NAME: move'); waiting for "
+                       f"{', '.join(state.players[s] for s in waiting) or 'nobody'}")
+    return waiting[0], line

@@ -1,0 +1,193 @@
+"""The post-game audit report: everything revealed, who knew what when, every decision
+re-derived from the rules and the seed, every undo, the chain and every commitment checked.
+
+It ends with a verdict: `clean`, or `anomalies` with each one named by its seq. Access is
+the Table's business (everyone after the game under reveal=end, the referee at any time);
+this module only builds the report from a full log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import msgspec
+
+from core.chain import ChainReport
+from core.codec import event_tag
+from core.rederive import Finding, Rederivation, rederive
+from events.common import DecisionRedone, DecisionUndone, GameCreated, Outcome
+from events.envelope import Envelope
+from events.secret import Secret, secrets_in
+from projections.describe import describe_event
+
+
+class AuditEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """One event with its hidden values shown."""
+
+    seq: int
+    recorded_at: datetime
+    actor: str
+    kind: str
+    text: str
+    hidden_values: int
+    random: bool
+
+
+class Learned(msgspec.Struct, frozen=True, kw_only=True):
+    """A hidden value a seat was entitled to see, and when."""
+
+    seq: int
+    kind: str
+    value: str
+
+
+class SeatKnowledge(msgspec.Struct, frozen=True, kw_only=True):
+    """One seat's knowledge timeline."""
+
+    seat: int
+    player: str
+    learned: tuple[Learned, ...]
+
+
+class UndoRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """One undo or redo and who asked for it."""
+
+    seq: int
+    action: str
+    asked_by: str
+    author: str
+
+
+class CommitmentCheck(msgspec.Struct, frozen=True, kw_only=True):
+    """All commitments: how many, and which failed (by seq)."""
+
+    checked: int
+    failed: tuple[int, ...]
+    inconsistent_reveals: tuple[int, ...]
+
+
+class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
+    """The whole audit of one game."""
+
+    id: str
+    game: str
+    players: tuple[str, ...]
+    seed: str | None
+    seed_commitment: str
+    entropy: tuple[tuple[int, str], ...]
+    outcome: Outcome | None
+    chain: ChainReport
+    commitments: CommitmentCheck
+    rederivation: Rederivation
+    undos: tuple[UndoRecord, ...]
+    knowledge: tuple[SeatKnowledge, ...]
+    events: tuple[AuditEvent, ...]
+    verdict: str
+    anomalies: tuple[Finding, ...]
+
+
+def build_audit(game_id: str, game: str, envelopes: Sequence[Envelope[Any]],
+                chain: ChainReport, outcome: Outcome | None) -> AuditReport:
+    """The audit of a full (referee) log."""
+    created = envelopes[0].event if envelopes else None
+    if not isinstance(created, GameCreated):
+        raise ValueError("an audit needs a log that starts with skald.game_created")
+    players = created.players
+    rederivation = rederive(game, envelopes)
+    commitments = _check_commitments(envelopes)
+    anomalies = _anomalies(chain, commitments, rederivation)
+    return AuditReport(
+        id=game_id, game=game, players=players,
+        seed=created.seed.value if created.seed.known else None,
+        seed_commitment=created.seed.commitment,
+        entropy=tuple((env.event.seat, env.event.entropy) for env in envelopes
+                      if event_tag(env.event) == "skald.entropy_added"),
+        outcome=outcome, chain=chain, commitments=commitments, rederivation=rederivation,
+        undos=_undos(envelopes, players),
+        knowledge=_knowledge(envelopes, players),
+        events=tuple(_audit_event(env, players, game) for env in envelopes),
+        verdict="clean" if not anomalies else "anomalies",
+        anomalies=anomalies,
+    )
+
+
+def _player(players: tuple[str, ...], actor: str | int) -> str:
+    text = str(actor)
+    return players[int(text)] if text.isdigit() and int(text) < len(players) else text
+
+
+def _audit_event(envelope: Envelope[Any], players: tuple[str, ...], game: str) -> AuditEvent:
+    return AuditEvent(
+        seq=envelope.seq, recorded_at=envelope.recorded_at,
+        actor=_player(players, envelope.actor), kind=event_tag(envelope.event),
+        text=describe_event(envelope.event, players, game),
+        hidden_values=sum(1 for _ in secrets_in(envelope.event)),
+        random=bool(getattr(envelope.event, "barrier", False)),
+    )
+
+
+def _check_commitments(envelopes: Sequence[Envelope[Any]]) -> CommitmentCheck:
+    failed: list[int] = []
+    inconsistent: list[int] = []
+    values: dict[str, bytes] = {}
+    checked = 0
+    for envelope in envelopes:
+        for secret in secrets_in(envelope.event):
+            checked += 1
+            if not secret.verifies():
+                failed.append(envelope.seq)
+                continue
+            encoded = msgspec.json.encode(secret.value, order="deterministic")
+            if values.setdefault(secret.commitment, encoded) != encoded:
+                inconsistent.append(envelope.seq)
+    return CommitmentCheck(checked=checked, failed=tuple(failed),
+                           inconsistent_reveals=tuple(inconsistent))
+
+
+def _anomalies(chain: ChainReport, commitments: CommitmentCheck,
+               rederivation: Rederivation) -> tuple[Finding, ...]:
+    found: list[Finding] = []
+    if not chain.ok and chain.bad_seq is not None:
+        found.append(Finding(seq=chain.bad_seq, rule="hash chain", detail=chain.reason))
+    found += [Finding(seq=seq, rule="a hidden value does not match its commitment")
+              for seq in commitments.failed]
+    found += [Finding(seq=seq, rule="a revealed value differs from the value committed earlier")
+              for seq in commitments.inconsistent_reveals]
+    found += rederivation.findings
+    return tuple(sorted(found, key=lambda finding: finding.seq))
+
+
+def _undos(envelopes: Sequence[Envelope[Any]], players: tuple[str, ...]
+           ) -> tuple[UndoRecord, ...]:
+    records = []
+    for envelope in envelopes:
+        event = envelope.event
+        if isinstance(event, DecisionUndone):
+            records.append(UndoRecord(seq=envelope.seq, action="undo",
+                                      asked_by=_player(players, event.seat),
+                                      author=_player(players, event.author)))
+        elif isinstance(event, DecisionRedone):
+            records.append(UndoRecord(seq=envelope.seq, action="redo",
+                                      asked_by=_player(players, event.seat),
+                                      author=_player(players, event.seat)))
+    return tuple(records)
+
+
+def _knowledge(envelopes: Sequence[Envelope[Any]], players: tuple[str, ...]
+               ) -> tuple[SeatKnowledge, ...]:
+    learned: list[list[Learned]] = [[] for _ in players]
+    for envelope in envelopes:
+        for secret in secrets_in(envelope.event):
+            for seat in sorted(secret.audience):
+                if 0 <= seat < len(players):
+                    learned[seat].append(Learned(seq=envelope.seq,
+                                                 kind=event_tag(envelope.event),
+                                                 value=_value_text(secret)))
+    return tuple(SeatKnowledge(seat=seat, player=players[seat], learned=tuple(items))
+                 for seat, items in enumerate(learned))
+
+
+def _value_text(secret: Secret[Any]) -> str:
+    return msgspec.json.encode(secret.value).decode() if secret.known else "‹hidden›"

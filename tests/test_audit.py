@@ -1,0 +1,197 @@
+"""Provable fairness through the toy game: seat entropy, re-derivation, receipts, imports,
+and the audit report's verdicts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+import sqlalchemy as sa
+
+from core.engine import Engine
+from core.errors import Forbidden, InvalidNotation
+from core.importer import import_text
+from core.rederive import rederive
+from core.signing import Signer
+from core.store import EventStore, events
+from events.envelope import seal_envelope
+from events.viewer import REFEREE, SPECTATOR
+from projections.audit_render import render_audit
+from projections.table import Table
+
+MOVES = ["bet 1", "draw", "bet 2", "draw", "bet 1", "bet 3"]
+
+
+@pytest.fixture
+def signed_table(sqlite_store: EventStore, tmp_path: Path) -> Table:
+    return Table(Engine(sqlite_store), Signer(tmp_path / "key"))
+
+
+def play(table: Table, options: dict[str, str] | None = None, moves: int = 6) -> str:
+    game_id = table.create("toy", ["Ann", "Bob"], seed="audit", options=options)
+    for turn, move in enumerate(MOVES[:moves]):
+        table.move(game_id, turn % 2, move)
+    return game_id
+
+
+def referee_jsonl(table: Table, game_id: str) -> list[str]:
+    return [msgspec.json.encode(env).decode() for env in table.log(game_id, REFEREE)]
+
+
+def test_clean_game_audits_clean(signed_table: Table) -> None:
+    game_id = play(signed_table)
+    report = signed_table.audit(game_id, SPECTATOR)
+    assert report.verdict == "clean" and report.anomalies == ()
+    assert report.rederivation.decisions == 6 and report.rederivation.random_events >= 5
+    assert report.seed == "audit" and report.chain.ok
+    ann = report.knowledge[0]
+    assert ann.player == "Ann" and [item.seq for item in ann.learned][:1] == [3]
+    for fmt in ("md", "json", "html"):
+        assert "clean" in render_audit(report, fmt)
+
+
+def test_audit_before_the_end_is_for_the_referee(signed_table: Table) -> None:
+    game_id = play(signed_table, moves=2)
+    with pytest.raises(Forbidden):
+        signed_table.audit(game_id, signed_table.viewer(game_id, "Ann"))
+    assert signed_table.audit(game_id, REFEREE).verdict == "clean"
+
+
+def test_undos_are_listed_with_who_asked(signed_table: Table) -> None:
+    game_id = signed_table.create("toy", ["Ann", "Bob"], seed="u", options={"undo": "anyone"})
+    signed_table.move(game_id, 0, "bet 2")
+    signed_table.undo(game_id, 1)
+    report = signed_table.audit(game_id, REFEREE)
+    assert [(u.action, u.asked_by, u.author) for u in report.undos] == [("undo", "Bob", "Ann")]
+    assert report.verdict == "clean"
+
+
+def test_seat_entropy_is_mixed_in_before_the_first_draw(signed_table: Table) -> None:
+    plain = signed_table.create("toy", ["Ann", "Bob"], seed="e")
+    mixed = signed_table.create("toy", ["Ann", "Bob"], seed="e", options={"entropy": "seats"})
+    assert signed_table.legal(mixed, 0) == ["entropy TEXT"]
+    with pytest.raises(InvalidNotation, match="entropy"):
+        signed_table.move(mixed, 0, "bet 1")
+    signed_table.move(mixed, 0, "entropy dice-from-my-pocket")
+    assert signed_table.show(mixed, SPECTATOR).to_act == (1,)
+    signed_table.move(mixed, 1, "entropy 42")
+    engine = signed_table.engine
+    assert engine.load(mixed).rules.deck != engine.load(plain).rules.deck
+    for turn, move in enumerate(MOVES):
+        signed_table.move(mixed, turn % 2, move)
+    report = signed_table.audit(mixed, SPECTATOR)
+    assert report.verdict == "clean"
+    assert report.entropy == ((0, "dice-from-my-pocket"), (1, "42"))
+
+
+def test_receipt_catches_a_rewritten_history(signed_table: Table) -> None:
+    game_id = play(signed_table, moves=3)
+    receipt = signed_table.receipt(game_id)
+    for turn, move in enumerate(MOVES[3:], start=3):
+        signed_table.move(game_id, turn % 2, move)
+    assert signed_table.verify_receipt(game_id, receipt).ok
+    rewrite_bet_and_rehash(signed_table.engine.store, game_id, seq=6)
+    assert signed_table.verify(game_id).ok  # the forger recomputed every hash...
+    report = signed_table.verify_receipt(game_id, receipt)
+    assert not report.ok and report.bad_seq == receipt.seq and "rewritten" in report.reason
+    forged = msgspec.structs.replace(receipt, head="0" * 64)
+    assert "signature" in signed_table.verify_receipt(game_id, forged).reason
+
+
+def rewrite_bet_and_rehash(store: EventStore, game_id: str, seq: int) -> None:
+    """A forger who changes a bet and recomputes the whole chain after it."""
+    table = Table(Engine(store))
+    envelopes = table.engine.envelopes(game_id)
+    prev = envelopes[seq - 2].hash
+    with store.engine.begin() as conn:
+        for envelope in envelopes[seq - 1:]:
+            event = envelope.event
+            if envelope.seq == seq:
+                event = msgspec.structs.replace(event, amount=event.amount % 5 + 1)
+            new = seal_envelope(game_id, envelope.seq, envelope.recorded_at, envelope.actor,
+                                event, prev)
+            conn.execute(events.update().where(events.c.stream_id == game_id,
+                                               events.c.seq == envelope.seq).values(
+                payload=msgspec.json.encode(event).decode(), prev_hash=prev, hash=new.hash))
+            prev = new.hash
+
+
+def test_rehashed_forgery_is_caught_by_rederivation(signed_table: Table) -> None:
+    game_id = play(signed_table)
+    rewrite_bet_and_rehash(signed_table.engine.store, game_id, seq=6)
+    report = signed_table.audit(game_id, REFEREE)
+    assert report.chain.ok and report.verdict == "anomalies"
+    assert report.anomalies[0].seq == 6
+    assert "differs from what the rules derive" in report.anomalies[0].rule
+
+
+def test_import_of_a_clean_log_keeps_its_hashes(signed_table: Table, tmp_path: Path) -> None:
+    game_id = play(signed_table)
+    lines = referee_jsonl(signed_table, game_id)
+    other = Engine(EventStore(f"sqlite:///{tmp_path}/other.db"))
+    result = import_text(other, "\n".join(lines))
+    assert result.clean and result.accepted == len(lines) and result.id == game_id
+    assert Table(other).verify(game_id).ok
+    assert other.load(game_id).outcome == signed_table.engine.load(game_id).outcome
+
+
+def test_import_stops_at_a_changed_draw(signed_table: Table, tmp_path: Path) -> None:
+    game_id = play(signed_table)
+    rewrite_draw(signed_table.engine.store, game_id)
+    lines = referee_jsonl(signed_table, game_id)
+    other = Engine(EventStore(f"sqlite:///{tmp_path}/other.db"))
+    result = import_text(other, "\n".join(lines))
+    assert result.finding is not None and result.finding.seq == 8
+    assert result.accepted == 7 and other.store.version(game_id) == 7
+
+
+def rewrite_draw(store: EventStore, game_id: str) -> None:
+    """Swap Bob's drawn card for another (with a valid commitment), recompute the chain."""
+    from events.secret import seal
+
+    table = Table(Engine(store))
+    envelopes = table.engine.envelopes(game_id)
+    prev = envelopes[6].hash
+    with store.engine.begin() as conn:
+        for envelope in envelopes[7:]:
+            event = envelope.event
+            if envelope.seq == 8:
+                card = event.card
+                event = msgspec.structs.replace(
+                    event, card=seal(card.value % 9 + 1, card.audience, card.salt))
+            new = seal_envelope(game_id, envelope.seq, envelope.recorded_at, envelope.actor,
+                                event, prev)
+            conn.execute(events.update().where(events.c.stream_id == game_id,
+                                               events.c.seq == envelope.seq).values(
+                payload=msgspec.json.encode(event).decode(), prev_hash=prev, hash=new.hash))
+            prev = new.hash
+
+
+def test_import_rejects_a_reordered_log(signed_table: Table, tmp_path: Path) -> None:
+    game_id = play(signed_table)
+    lines = referee_jsonl(signed_table, game_id)
+    lines[8], lines[9] = lines[9], lines[8]
+    result = import_text(Engine(EventStore(f"sqlite:///{tmp_path}/o.db")), "\n".join(lines))
+    assert result.finding is not None and result.finding.seq == 9
+
+
+def test_import_of_notation(tmp_path: Path) -> None:
+    engine = Engine(EventStore(f"sqlite:///{tmp_path}/n.db"))
+    text = "# game: toy\n# players: Ann, Bob\n# seed: n\nbet 1\nBob: draw\nbet 9\nbet 1\n"
+    result = import_text(engine, text)
+    assert (result.accepted, result.total) == (2, 4)
+    assert result.finding is not None and "bets are 1 to 5" in result.finding.rule
+    assert "line 6" in result.finding.detail
+    assert engine.load(result.id).version == 8
+
+
+def test_rederive_flags_an_event_nobody_decided(sqlite_store: EventStore) -> None:
+    table = Table(Engine(sqlite_store))
+    game_id = play(table, moves=2)
+    envelopes = table.engine.envelopes(game_id)
+    shuffled = [envelopes[0], envelopes[2], envelopes[1], *envelopes[3:]]
+    found = rederive("toy", shuffled)
+    assert found.findings[0].seq == 3
+    with sqlite_store.engine.begin() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(events)).scalar() > 0
