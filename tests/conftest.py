@@ -8,10 +8,11 @@ import os
 from collections.abc import Iterator
 
 import pytest
+import sqlalchemy as sa
 
 import tests.toy_game  # noqa: F401  (registers the toy game)
 from core.engine import Engine
-from core.store import EventStore, metadata
+from core.store import EventStore
 from projections.table import Table
 
 PG_URL = os.environ.get("SKALD_TEST_PG_URL")
@@ -31,9 +32,11 @@ def fresh_store_url(backend: str, tmp_path: object) -> str:
     if backend == "sqlite":
         return f"sqlite:///{tmp_path}/skald.db"
     url = _pg_or_skip()
-    store = EventStore(url)
-    metadata.drop_all(store.engine)
-    store.dispose()
+    engine = sa.create_engine(url)
+    existing = sa.MetaData()
+    existing.reflect(engine)  # every table, including ones other modules add to the schema
+    existing.drop_all(engine)
+    engine.dispose()
     return url
 
 
