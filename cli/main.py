@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cli.serve  # noqa: F401  (serve, bench)
 from cli import audit, bots, demo, history, play, score  # noqa: F401  (register commands)
 from cli.app import app
 

@@ -48,6 +48,9 @@ events = sa.Table(
 )
 
 DEFAULT_URL = "sqlite:///skald.db"
+# PostgreSQL: every append notifies this channel with "stream:version" inside its own
+# transaction, so listeners (core/feed.py) hear of it exactly when it commits.
+NOTIFY_CHANNEL = "skald_events"
 
 
 class StoredRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -142,6 +145,9 @@ class EventStore:
                 self._advance_version(conn, stream, expected_version, new_version, kind, title,
                                       records[0].recorded_at)
                 conn.execute(events.insert(), [self._row(r) for r in records])
+                if conn.dialect.name == "postgresql":
+                    conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL,
+                                                             f"{stream}:{new_version}")))
         except IntegrityError:
             raise self._conflict(stream, expected_version) from None
         return new_version

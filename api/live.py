@@ -1,0 +1,120 @@
+"""Live updates: waking Server-Sent-Event streams when their game gets new events.
+
+Each process keeps the waiting streams per game. Three things wake them: an append made by
+this process (`publish`), a PostgreSQL notification of an append made by any process
+(`core.feed`), and a poll timer (SQLite has no notifications; on PostgreSQL the timer is
+a safety net for notifications lost while reconnecting). A wake-up is only a hint: the
+stream then reads the log from its last seq, redacted for its viewer, so nothing is lost,
+repeated or reordered whichever way it was woken.
+
+Wire format: one SSE message per event, `id:` its seq (so a reconnecting client's
+Last-Event-ID resumes right after it), `data:` the envelope as `GET /log` returns it.
+Comment lines keep idle connections open. The stream ends after the game's last event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import defaultdict
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import msgspec
+from starlette.concurrency import run_in_threadpool
+
+from core.feed import listen_for_appends
+from core.store import EventStore
+from events.common import GameFinished
+from events.envelope import Envelope
+from events.viewer import Viewer
+from projections.table import Table
+
+
+class LiveFeed:
+    """Per-process registry of streams waiting for a game's next events."""
+
+    def __init__(self, store: EventStore, poll_interval: float | None = None) -> None:
+        self.store = store
+        self.notifies = store.dialect == "postgresql"
+        self.poll_interval = poll_interval or (2.0 if self.notifies else 0.2)
+        self._waiters: defaultdict[str, set[asyncio.Event]] = defaultdict(set)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.listening = threading.Event()
+
+    def start(self) -> None:
+        """Bind to the running event loop; on PostgreSQL, start listening for appends."""
+        self._loop = asyncio.get_running_loop()
+        if self.notifies and self._thread is None:
+            self._thread = threading.Thread(
+                target=listen_for_appends, name="skald-listen", daemon=True,
+                args=(self.store.url, lambda stream, _v: self.publish(stream), self._stop,
+                      self.listening))
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Stop listening."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+            self._thread = None
+
+    def publish(self, stream: str) -> None:
+        """Wake the streams waiting on `stream`; safe from any thread."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._wake, stream)
+
+    def _wake(self, stream: str) -> None:
+        for waiter in self._waiters.get(stream, ()):
+            waiter.set()
+
+    @contextmanager
+    def subscription(self, stream: str) -> Iterator[asyncio.Event]:
+        """An event set when `stream` may have new events (register before reading)."""
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        waiter = asyncio.Event()
+        self._waiters[stream].add(waiter)
+        try:
+            yield waiter
+        finally:
+            self._waiters[stream].discard(waiter)
+            if not self._waiters[stream]:
+                del self._waiters[stream]
+
+
+def sse_message(envelope: Envelope[Any]) -> bytes:
+    """One envelope as an SSE message."""
+    return b"id: %d\ndata: %s\n\n" % (envelope.seq, msgspec.json.encode(envelope))
+
+
+async def event_stream(table: Table, feed: LiveFeed, game_id: str, viewer: Viewer,
+                       after: int, keepalive: float = 15.0) -> AsyncIterator[bytes]:
+    """The game's events after seq `after` as `viewer` sees them, then live ones."""
+    last, idle, caught_up = after, 0.0, False
+    yield b": skald events for %s\n\n" % game_id.encode()
+    while True:
+        with feed.subscription(game_id) as woken:
+            batch = await run_in_threadpool(table.log, game_id, viewer, last + 1)
+            if batch:
+                for envelope in batch:
+                    yield sse_message(envelope)
+                last, idle = batch[-1].seq, 0.0
+                if isinstance(batch[-1].event, GameFinished):
+                    return
+                continue
+            if not caught_up:  # resumed after the end of a finished game: nothing will come
+                caught_up = True
+                if (await run_in_threadpool(table.engine.load, game_id)).outcome is not None:
+                    return
+            try:
+                await asyncio.wait_for(woken.wait(), feed.poll_interval)
+            except TimeoutError:
+                idle += feed.poll_interval
+                if idle >= keepalive:
+                    idle = 0.0
+                    yield b": keep-alive\n\n"

@@ -1,0 +1,71 @@
+"""The FastAPI application: `create_app(url)`, and `app_from_env` for uvicorn workers.
+
+`skald serve` runs `uvicorn api.main:app_from_env --factory`, so every worker process
+builds its own app over the store named by SKALD_DB (default: the SQLite file
+`skald.db`). Processes share nothing but the database: the store's compare-and-set
+orders concurrent moves, and PostgreSQL notifications carry live updates between them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+import core.access  # noqa: F401  (its table joins the store's metadata before create_all)
+from api import errors
+from api.deps import Services
+from api.live import LiveFeed
+from api.responses import MsgspecJSON
+from api.routes import events, games, moves
+from api.schemas import HealthOut
+from core.access import TokenStore
+from core.engine import Engine
+from core.store import DEFAULT_URL, EventStore
+from projections.table import Table
+
+DESCRIPTION = """Event-sourced game logs for board games with hidden information.
+
+Create a game with `POST /games`: the answer holds one bearer token per seat and one for
+the referee, shown once. Send a token as `Authorization: Bearer TOKEN`: a seat's token
+shows that seat's view and lets it act; the referee's shows everything; no token shows
+what a spectator sees. Hidden values the caller may not see are replaced by commitments.
+Every error has the same body: `{"error", "message"}`, plus `current_seq` on 409.
+"""
+
+
+def create_app(url: str | None = None, poll_interval: float | None = None) -> FastAPI:
+    """An app serving the store at `url` (default: SKALD_DB, else the SQLite default)."""
+    store = EventStore(url or os.environ.get("SKALD_DB") or DEFAULT_URL)
+    services = Services(table=Table(Engine(store)), tokens=TokenStore(store),
+                        feed=LiveFeed(store, poll_interval))
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        services.feed.start()
+        try:
+            yield
+        finally:
+            services.feed.stop()
+            store.dispose()
+
+    app = FastAPI(title="Skald", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    app.state.services = services
+    errors.install(app)
+    app.include_router(games.router)
+    app.include_router(moves.router)
+    app.include_router(events.router)
+
+    @app.get("/health", response_model=HealthOut, tags=["service"])
+    def health() -> MsgspecJSON:
+        """Answers without touching the store (the benchmark's do-nothing baseline)."""
+        return MsgspecJSON({"ok": True})
+
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """The uvicorn factory: the store comes from SKALD_DB."""
+    return create_app()

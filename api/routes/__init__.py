@@ -1,0 +1,1 @@
+"""One router per resource: games (and what callers read of them), moves, live events."""

@@ -1,0 +1,96 @@
+"""Games: create (with the seats' tokens), list, summary, and what the caller sees of one:
+its view at a seq, its log, its legal moves."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from api.deps import CallerDep, GameId, SeatDep, ServicesDep, TableDep
+from api.responses import MsgspecJSON, errors
+from api.schemas import (
+    MAX_SEQ,
+    CreatedGame,
+    GamePage,
+    GameSummary,
+    LegalOut,
+    LogOut,
+    NewGame,
+    TableViewOut,
+)
+from core.errors import NotFound
+from events.viewer import SPECTATOR
+
+router = APIRouter(prefix="/games", tags=["games"])
+AtSeq = Annotated[int | None, Query(ge=1, le=MAX_SEQ,
+                                    description="Replay: as it was right after this seq.")]
+
+
+@router.post("", status_code=201, response_model=CreatedGame, responses=errors(404, 422))
+def create_game(body: NewGame, services: ServicesDep) -> MsgspecJSON:
+    """Create a game. The response holds each seat's token and the referee's, shown once."""
+    table = services.table
+    game_id = table.create(body.game, body.players, seed=body.seed, options=body.options)
+    state = table.engine.load(game_id)
+    issued = services.tokens.issue(game_id, len(state.players))
+    seats = [{"seat": seat, "name": name, "token": token}
+             for seat, (name, token) in enumerate(zip(state.players, issued.seats, strict=True))]
+    return MsgspecJSON({"id": game_id, "game": state.game, "seq": state.version,
+                        "seats": seats, "referee_token": issued.referee}, status_code=201)
+
+
+@router.get("", response_model=GamePage, responses=errors(422))
+def list_games(
+    table: TableDep,
+    game: Annotated[str | None, Query(max_length=64, description="Only this game.")] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
+) -> MsgspecJSON:
+    """Games, newest first, a page at a time."""
+    found = table.engine.store.list_streams(kind=game, limit=limit + 1, offset=offset)
+    items = [{"id": s.id, "game": s.kind, "title": s.title, "seq": s.version,
+              "created_at": s.created_at} for s in found[:limit]]
+    next_offset = offset + limit if len(found) > limit else None
+    return MsgspecJSON({"items": items, "limit": limit, "offset": offset,
+                        "next_offset": next_offset})
+
+
+@router.get("/{game_id}", response_model=GameSummary, responses=errors(404, 422))
+def game_summary(game_id: GameId, table: TableDep) -> MsgspecJSON:
+    """What anyone may know about a game: players, seq, whose turn, the outcome."""
+    shown = table.show(game_id, SPECTATOR)
+    created = table.engine.store.info(game_id).created_at
+    return MsgspecJSON({"id": shown.id, "game": shown.game, "players": shown.players,
+                        "seq": shown.seq, "created_at": created, "to_act": shown.to_act,
+                        "outcome": shown.outcome})
+
+
+@router.get("/{game_id}/view", response_model=TableViewOut, responses=errors(401, 404, 422))
+def view(caller: CallerDep, table: TableDep, at: AtSeq = None) -> MsgspecJSON:
+    """The game as the caller sees it: a seat, the referee, or (no token) a spectator."""
+    return MsgspecJSON(table.show(caller.game_id, caller.viewer, at))
+
+
+@router.get("/{game_id}/log", response_model=LogOut, responses=errors(401, 404, 422))
+def log(
+    caller: CallerDep,
+    table: TableDep,
+    from_seq: Annotated[int, Query(alias="from", ge=1, le=MAX_SEQ,
+                                   description="First seq.")] = 1,
+    at: AtSeq = None,
+) -> MsgspecJSON:
+    """The events from `from` to `at` (default: the latest), redacted for the caller."""
+    if at is not None and at > table.engine.load(caller.game_id).version:
+        raise NotFound(f"game {caller.game_id} has no seq {at} yet")
+    events = table.log(caller.game_id, caller.viewer, from_seq, at)
+    return MsgspecJSON({"id": caller.game_id, "viewer": caller.viewer.name, "events": events})
+
+
+@router.get("/{game_id}/legal", response_model=LegalOut, responses=errors(401, 403, 404, 422))
+def legal(caller: SeatDep, table: TableDep) -> MsgspecJSON:
+    """The caller's legal moves in the game's notation; needs a seat's token."""
+    assert caller.seat is not None
+    seq = table.engine.load(caller.game_id).version
+    moves = table.legal(caller.game_id, caller.seat)
+    return MsgspecJSON({"seat": caller.seat, "seq": seq, "moves": moves})

@@ -1,0 +1,49 @@
+"""Acting at the table: a move, undo, redo. Each needs a seat's token, appends through
+the engine (compare-and-set on `expected_seq`), and answers 201 with the appended events
+as the acting seat sees them. Nothing is appended on any error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from api.deps import FeedDep, GameId, SeatDep, TableDep
+from api.live import LiveFeed
+from api.responses import MsgspecJSON, errors
+from api.schemas import AppendedOut, MoveRequest, TableAction
+from events.envelope import Envelope
+
+router = APIRouter(prefix="/games/{game_id}", tags=["moves"])
+ERRORS = errors(401, 403, 404, 409, 422)
+
+
+def appended(feed: LiveFeed, game_id: str, envelopes: list[Envelope[Any]]) -> MsgspecJSON:
+    """Wake this process's live streams and answer with the new events."""
+    feed.publish(game_id)
+    return MsgspecJSON({"seq": envelopes[-1].seq, "events": envelopes}, status_code=201)
+
+
+@router.post("/moves", status_code=201, response_model=AppendedOut, responses=ERRORS)
+def move(game_id: GameId, body: MoveRequest, caller: SeatDep, table: TableDep,
+         feed: FeedDep) -> MsgspecJSON:
+    """Play one move for the caller's seat."""
+    assert caller.seat is not None
+    return appended(feed, game_id,
+                    table.move(game_id, caller.seat, body.move, body.expected_seq))
+
+
+@router.post("/undo", status_code=201, response_model=AppendedOut, responses=ERRORS)
+def undo(game_id: GameId, body: TableAction, caller: SeatDep, table: TableDep,
+         feed: FeedDep) -> MsgspecJSON:
+    """Take back the last decision (the table's undo policy decides who may)."""
+    assert caller.seat is not None
+    return appended(feed, game_id, table.undo(game_id, caller.seat, body.expected_seq))
+
+
+@router.post("/redo", status_code=201, response_model=AppendedOut, responses=ERRORS)
+def redo(game_id: GameId, body: TableAction, caller: SeatDep, table: TableDep,
+         feed: FeedDep) -> MsgspecJSON:
+    """Re-apply the decision just undone, if nothing happened since."""
+    assert caller.seat is not None
+    return appended(feed, game_id, table.redo(game_id, caller.seat, body.expected_seq))

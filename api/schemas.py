@@ -1,0 +1,244 @@
+"""Request bodies and the documented shape of every response.
+
+Requests are pydantic models (FastAPI validates them; a malformed body is a 422).
+Responses are built from the engine's msgspec Structs and encoded by msgspec
+(`api.responses.MsgspecJSON`); the pydantic models here only describe them for the
+OpenAPI document, field for field, so the document matches the bytes sent.
+Game-specific parts (an event's fields, a view's state) are open objects: their shape
+belongs to each game.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+MAX_SEQ = 2**31 - 1  # the store's seq column is a 32-bit integer
+PlayerName = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f]+$")]
+OptionText = Annotated[str, Field(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
+Seq = Annotated[int, Field(ge=0, le=MAX_SEQ)]
+
+TOKEN = "q4Zb1vZ2m0yCwJ8l9yq0U9kq9b3Zp1WnX8cTt5bVx0E"
+SECRET_EXAMPLE: dict[str, Any] = {"audience": [1], "commitment": "9f2c…e41a", "value": None,
+                                  "salt": None}
+ENVELOPE_EXAMPLE: dict[str, Any] = {
+    "stream": "3f9a1c2b7d4e5f60", "seq": 5, "recorded_at": "2025-01-01T12:00:00Z",
+    "actor": "0", "event": {"type": "skald.move_made", "seat": 0, "move": "bet 2",
+                            "hidden_move": None},
+    "prev_hash": "ab12…", "hash": "cd34…",
+}
+
+
+class Example(BaseModel):
+    """Base: examples live in the model's JSON schema."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewGame(Example):
+    """A game to create: the game's name, players in seat order, optional seed and options."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"game": "beowulf", "players": ["Ann", "Bob"]},
+        {"game": "beowulf", "players": ["Ann", "Bob", "Cid"], "seed": "club night 7",
+         "options": {"undo": "anyone"}},
+    ]})
+
+    game: str = Field(min_length=1, max_length=64, description="A known game's name.")
+    players: list[PlayerName] = Field(min_length=1, max_length=16,
+                                      description="Player names in seat order (seat 0 first).")
+    seed: OptionText | None = Field(None, description="Secret seed (default: random); "
+                                                      "revealed after the game.")
+    options: dict[OptionText, OptionText] = Field(
+        default_factory=dict, max_length=32,
+        description="Table options: undo=author|anyone|off, reveal=end|referee, game options.")
+
+
+class MoveRequest(Example):
+    """One decision in the game's notation, and the seq the caller last saw."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"move": "bet 2", "expected_seq": 4}]})
+
+    move: str = Field(min_length=1, max_length=500, description="The move, in notation.")
+    expected_seq: Seq | None = Field(
+        None, description="Fail with 409 unless the game is at this seq (recommended).")
+
+
+class TableAction(Example):
+    """Undo or redo, guarded by the seq the caller last saw."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"expected_seq": 6}]})
+
+    expected_seq: Seq | None = Field(None, description="Fail with 409 unless the game is "
+                                                       "at this seq.")
+
+
+class SeatToken(BaseModel):
+    """A seat's bearer token, shown once."""
+
+    seat: int
+    name: str
+    token: str
+
+
+class CreatedGame(BaseModel):
+    """A new game and its tokens; the tokens are never shown again."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{
+        "id": "3f9a1c2b7d4e5f60", "game": "beowulf", "seq": 4,
+        "seats": [{"seat": 0, "name": "Ann", "token": TOKEN},
+                  {"seat": 1, "name": "Bob", "token": TOKEN[::-1]}],
+        "referee_token": TOKEN.upper()}]})
+
+    id: str
+    game: str
+    seq: int
+    seats: list[SeatToken]
+    referee_token: str
+
+
+class OutcomeOut(BaseModel):
+    """How a game ended: ranking is groups of tied seats, best first."""
+
+    termination: str
+    ranking: list[list[int]]
+    scores: list[int]
+    tiebreaks: list[int]
+
+
+class GameSummary(BaseModel):
+    """What anyone may know about a game."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{
+        "id": "3f9a1c2b7d4e5f60", "game": "beowulf", "players": ["Ann", "Bob"], "seq": 7,
+        "created_at": "2025-01-01T12:00:00Z", "to_act": [1], "outcome": None}]})
+
+    id: str
+    game: str
+    players: list[str]
+    seq: int
+    created_at: datetime
+    to_act: list[int]
+    outcome: OutcomeOut | None
+
+
+class GameListItem(BaseModel):
+    """One line of the game list."""
+
+    id: str
+    game: str
+    title: str = Field(description="The players, comma-separated.")
+    seq: int
+    created_at: datetime
+
+
+class GamePage(BaseModel):
+    """A page of games, newest first; `next_offset` is null on the last page."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{
+        "items": [{"id": "3f9a1c2b7d4e5f60", "game": "beowulf", "title": "Ann, Bob",
+                   "seq": 7, "created_at": "2025-01-01T12:00:00Z"}],
+        "limit": 50, "offset": 0, "next_offset": None}]})
+
+    items: list[GameListItem]
+    limit: int
+    offset: int
+    next_offset: int | None
+
+
+class TableViewOut(BaseModel):
+    """The game as the caller sees it after `seq`; `state` is the game's own view."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{
+        "id": "3f9a1c2b7d4e5f60", "game": "toy", "seq": 4, "viewer": "Ann",
+        "players": ["Ann", "Bob"], "to_act": [0], "outcome": None,
+        "state": {"hand": [7], "hand_sizes": [1, 1], "bets": [0, 0], "deck_size": 7}}]})
+
+    id: str
+    game: str
+    seq: int
+    viewer: str
+    players: list[str]
+    to_act: list[int]
+    outcome: OutcomeOut | None
+    state: Any
+
+
+class EnvelopeOut(BaseModel):
+    """One logged event. Hidden values the caller may not see are replaced by
+    `{"audience", "commitment", "value": null, "salt": null}`."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        ENVELOPE_EXAMPLE,
+        {**ENVELOPE_EXAMPLE, "seq": 4, "actor": "system",
+         "event": {"type": "toy.card_dealt", "seat": 1, "card": SECRET_EXAMPLE}},
+    ]})
+
+    stream: str
+    seq: int
+    recorded_at: datetime
+    actor: str = Field(description="The acting seat's index, or `system`.")
+    event: dict[str, Any] = Field(description="The event; `type` is its stable tag.")
+    prev_hash: str
+    hash: str
+
+
+class LogOut(BaseModel):
+    """A range of the log as the caller sees it."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{
+        "id": "3f9a1c2b7d4e5f60", "viewer": "Ann", "events": [ENVELOPE_EXAMPLE]}]})
+
+    id: str
+    viewer: str
+    events: list[EnvelopeOut]
+
+
+class LegalOut(BaseModel):
+    """The caller's legal moves now (empty when it is not the caller's turn)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{
+        "seat": 0, "seq": 4, "moves": ["bet 1", "bet 2", "draw"]}]})
+
+    seat: int
+    seq: int
+    moves: list[str]
+
+
+class AppendedOut(BaseModel):
+    """The events a move, undo or redo appended, as the caller sees them; `seq` is the new
+    head, to send as the next `expected_seq`."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{
+        "seq": 5, "events": [ENVELOPE_EXAMPLE]}]})
+
+    seq: int
+    events: list[EnvelopeOut]
+
+
+class ErrorOut(BaseModel):
+    """Every error: a stable code, a readable message naming the input; `current_seq` on
+    409; `detail` lists the fields of a malformed request."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"error": "version_conflict", "current_seq": 7,
+         "message": "game 3f9a1c2b7d4e5f60 is at seq 7, not 5; reload and try again"},
+        {"error": "illegal_move", "message": "bet 9: bets are 1 to 5"},
+    ]})
+
+    error: str = Field(description="invalid_notation, illegal_move, malformed, "
+                                   "version_conflict, not_found, forbidden, unauthorized, "
+                                   "store_unavailable or internal")
+    message: str
+    current_seq: int | None = None
+    detail: list[dict[str, Any]] | None = None
+
+
+class HealthOut(BaseModel):
+    """The process answers."""
+
+    ok: bool

@@ -1,0 +1,33 @@
+"""`skald serve`: the HTTP service on uvicorn."""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated
+
+import typer
+
+from cli.app import DbOption, command
+from core.store import DEFAULT_URL
+
+
+@command("serve")
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    workers: Annotated[int, typer.Option(min=1, help="Worker processes (they share only "
+                                                     "the database).")] = 1,
+    log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    db: DbOption = None,
+) -> None:
+    """Serve the HTTP API (OpenAPI document at /docs) over the event store."""
+    import uvicorn
+
+    import core.access  # noqa: F401  (its table is created with the store's)
+    from core.store import EventStore
+
+    url = db or os.environ.get("SKALD_DB") or DEFAULT_URL
+    EventStore(url).dispose()  # create the tables once, before workers race to
+    os.environ["SKALD_DB"] = url  # read by every worker's app factory
+    uvicorn.run("api.main:app_from_env", factory=True, host=host, port=port,
+                workers=workers, log_level=log_level)

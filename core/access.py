@@ -1,0 +1,96 @@
+"""Seat and referee tokens: bearer secrets handed out once at game creation, kept as hashes.
+
+A token is 32 random bytes (url-safe text); the store keeps only its SHA-256, so a leaked
+database does not let anyone act for a seat. A plain hash is enough because the tokens
+are random, not passwords. A grant names the game and the seat it speaks for (`None`:
+the referee). Grants never change, so each process caches the ones it has looked up.
+Tokens are issued right after the game's first append (the foreign key needs the stream);
+should that second transaction fail the game exists without tokens and nobody can act
+in it, which is safe.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+
+import msgspec
+import sqlalchemy as sa
+
+from core.store import EventStore, metadata
+
+seat_tokens = sa.Table(
+    "seat_tokens",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("stream_id", sa.String(64), sa.ForeignKey("streams.id"), nullable=False,
+              index=True),
+    sa.Column("seat", sa.Integer, nullable=True),  # NULL: the referee
+)
+
+
+class Grant(msgspec.Struct, frozen=True):
+    """What a token lets its bearer do: act for `seat` in `game_id` (seat None: referee)."""
+
+    game_id: str
+    seat: int | None
+
+    @property
+    def referee(self) -> bool:
+        """True for the referee's token."""
+        return self.seat is None
+
+
+class IssuedTokens(msgspec.Struct, frozen=True):
+    """The plain tokens of a new game, returned once and never stored."""
+
+    seats: tuple[str, ...]
+    referee: str
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class TokenStore:
+    """Issues and checks the bearer tokens of games kept in one EventStore."""
+
+    def __init__(self, store: EventStore, cache_size: int = 4096) -> None:
+        self.engine = store.engine
+        metadata.create_all(self.engine, tables=[seat_tokens])
+        self._cache: dict[str, Grant] = {}
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+
+    def issue(self, game_id: str, seats: int) -> IssuedTokens:
+        """New tokens for every seat and the referee of `game_id`."""
+        issued = IssuedTokens(seats=tuple(secrets.token_urlsafe(32) for _ in range(seats)),
+                              referee=secrets.token_urlsafe(32))
+        rows = [{"token_hash": token_hash(token), "stream_id": game_id, "seat": seat}
+                for seat, token in enumerate(issued.seats)]
+        rows.append({"token_hash": token_hash(issued.referee), "stream_id": game_id,
+                     "seat": None})
+        with self.engine.begin() as conn:
+            conn.execute(seat_tokens.insert(), rows)
+        return issued
+
+    def grant(self, game_id: str, token: str) -> Grant | None:
+        """The grant of `token` in `game_id`, or None when it is not one of that game's."""
+        digest = token_hash(token)
+        with self._lock:
+            cached = self._cache.get(digest)
+        if cached is None:
+            query = sa.select(seat_tokens.c.stream_id, seat_tokens.c.seat).where(
+                seat_tokens.c.token_hash == digest)
+            with self.engine.connect() as conn:
+                row = conn.execute(query).first()
+            if row is None:
+                return None
+            cached = Grant(game_id=row.stream_id, seat=row.seat)
+            with self._lock:
+                if len(self._cache) >= self._cache_size:
+                    self._cache.clear()
+                self._cache[digest] = cached
+        return cached if cached.game_id == game_id else None

@@ -1,0 +1,47 @@
+"""Hearing of appends made by other processes: PostgreSQL LISTEN on the store's channel.
+
+`EventStore.append` notifies `NOTIFY_CHANNEL` with `stream:version` inside its
+transaction, so a notification arrives only once the events are committed and readable.
+`listen_for_appends` runs in a thread of its own, on a dedicated connection (LISTEN needs
+one that stays open, outside the pool), and reconnects after a failure. Listeners must
+treat a notification as a hint to read the store, and also poll now and then: anything
+sent while the connection was down is lost. SQLite has no such channel; its readers poll.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+import psycopg
+import sqlalchemy as sa
+
+from core.store import NOTIFY_CHANNEL
+
+log = logging.getLogger(__name__)
+
+
+def libpq_url(url: str) -> str:
+    """A SQLAlchemy PostgreSQL URL as psycopg itself accepts it."""
+    parsed = sa.engine.make_url(url).set(drivername="postgresql")
+    return parsed.render_as_string(hide_password=False)
+
+
+def listen_for_appends(url: str, on_append: Callable[[str, int], None],
+                       stop: threading.Event, ready: threading.Event | None = None,
+                       timeout: float = 0.5) -> None:
+    """Call `on_append(stream, version)` for every committed append until `stop` is set."""
+    while not stop.is_set():
+        try:
+            with psycopg.connect(libpq_url(url), autocommit=True) as conn:
+                conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                if ready is not None:
+                    ready.set()
+                while not stop.is_set():
+                    for note in conn.notifies(timeout=timeout):
+                        stream, _, version = note.payload.rpartition(":")
+                        on_append(stream, int(version))
+        except psycopg.Error as error:
+            log.warning("listening for appends failed (%s); retrying in 1 s", error)
+            stop.wait(1.0)
