@@ -56,11 +56,17 @@ class Game:
 
 
 def tile_id(face: str, act: int | None = None, used: set[str] | None = None) -> str:
-    """The id of a catalog tile with `face` (not yet in `used`)."""
-    for tile in catalog().values():
-        if tile.face == face and (act is None or tile.act == act) and tile.id not in (used or ()):
-            return tile.id
-    raise KeyError(face)
+    """The id of a catalog tile with `face`, preferring one not in `used`.
+
+    Pictures may show more copies of a face than the box holds (fillers like `0#`);
+    then ids repeat, which only the tests' boards do.
+    """
+    matches = [t.id for t in catalog().values()
+               if t.face == face and (act is None or t.act == act)]
+    if not matches:
+        raise KeyError(face)
+    fresh = [m for m in matches if m not in (used or ())]
+    return (fresh or matches)[0]
 
 
 def board_state(picture: str, act: int = 1, seats: int = 2,
@@ -120,4 +126,26 @@ def random_playout(players: int, seed: str, bot_seed: int = 0,
     raise AssertionError("game did not finish")
 
 
-__all__ = ["Game", "board_state", "face_of", "random_playout", "tile_id"]
+__all__ = ["Game", "board_state", "cell", "face_of", "hand_faces", "random_playout", "tile_id"]
+
+
+def cell(state: BeowulfState, name: str) -> str:
+    """What is on a square: a tile face, `owner:kind`, or `.`."""
+    from core.beowulf.board import Geometry
+    from core.beowulf.figures import COLOURS
+    from core.beowulf.tiles import tile
+
+    index = Geometry(state.rows, state.cols).index(name)
+    assert index is not None
+    figure = state.figures[index]
+    if figure is not None:
+        return f"{COLOURS[figure.seat]}:{figure.kind}"
+    tile_id = state.tiles[index]
+    return tile(tile_id).face if tile_id is not None else "."
+
+
+def hand_faces(state: BeowulfState, seat: int) -> list[str]:
+    """The faces in a seat's hand."""
+    from core.beowulf.tiles import tile
+
+    return sorted(tile(t).face for t in state.hands[seat])
