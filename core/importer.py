@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from core.chain import verify_records
+from core.chain import ChainReport, verify_records
 from core.codec import decoder_for, encode_event, event_tag
 from core.engine import Engine, resolve_seat, to_act
 from core.errors import IllegalMove, InvalidNotation, NotFound, SkaldError
@@ -60,8 +60,20 @@ def _game_of(first_line: str) -> str:
     return game
 
 
-def import_jsonl(engine: Engine, text: str) -> ImportResult:
-    """Import a referee JSON-lines log."""
+class ParsedLog(msgspec.Struct, frozen=True, kw_only=True):
+    """A decoded JSON-lines log, its stored form, and what checking it found."""
+
+    game: str
+    stream: str
+    lines: int
+    envelopes: tuple[Envelope[Any], ...]
+    records: tuple[StoredRecord, ...]
+    chain: ChainReport
+    finding: Finding | None
+
+
+def read_jsonl(text: str) -> ParsedLog:
+    """Decode and check a referee JSON-lines log: chain, commitments, rules re-derivation."""
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines:
         raise InvalidNotation("the log is empty")
@@ -79,9 +91,7 @@ def import_jsonl(engine: Engine, text: str) -> ImportResult:
             break
         envelopes.append(msgspec.structs.replace(raw, event=event))
     stream = envelopes[0].stream if envelopes else ""
-    if stream and engine.store.version(stream):
-        raise IllegalMove(f"game {stream} is already in the store; nothing was imported")
-    records = [_record(envelope) for envelope in envelopes]
+    records = tuple(_record(envelope) for envelope in envelopes)
     chain = verify_records(stream, game, records)
     if not chain.ok and chain.bad_seq is not None:
         finding = _earliest(finding, Finding(seq=chain.bad_seq, rule="hash chain",
@@ -89,12 +99,22 @@ def import_jsonl(engine: Engine, text: str) -> ImportResult:
     derived = rederive(game, envelopes)
     if derived.findings:
         finding = _earliest(finding, derived.findings[0])
+    return ParsedLog(game=game, stream=stream, lines=len(lines), envelopes=tuple(envelopes),
+                     records=records, chain=chain, finding=finding)
+
+
+def import_jsonl(engine: Engine, text: str) -> ImportResult:
+    """Import a referee JSON-lines log; only the records before the first anomaly are kept."""
+    log = read_jsonl(text)
+    if log.stream and engine.store.version(log.stream):
+        raise IllegalMove(f"game {log.stream} is already in the store; nothing was imported")
+    finding = log.finding
     # Positions, not seqs: a reordered log must not smuggle a later record into the prefix.
-    accepted = records if finding is None else records[: max(finding.seq - 1, 0)]
+    accepted = log.records if finding is None else log.records[: max(finding.seq - 1, 0)]
     if accepted:
-        engine.store.append(stream, accepted, 0, kind=game,
-                            title=", ".join(envelopes[0].event.players))
-    return ImportResult(id=stream, format="jsonl", total=len(lines), accepted=len(accepted),
+        engine.store.append(log.stream, accepted, 0, kind=log.game,
+                            title=", ".join(log.envelopes[0].event.players))
+    return ImportResult(id=log.stream, format="jsonl", total=log.lines, accepted=len(accepted),
                         finding=finding)
 
 

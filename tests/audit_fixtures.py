@@ -1,0 +1,126 @@
+"""Builds the audit fixtures in fixtures/audit/: one clean recorded game per game and
+doctored copies, each with the verdict it must get (fixtures/audit/expected.json).
+
+Run `python -m tests.audit_fixtures` to rebuild them. The doctored logs are made by a
+careful forger (tests/forgery.py): every hash after the change is recomputed, so only
+the rules re-derivation can catch them — except the plain reorder, which the chain catches.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from core.beowulf.tiles import catalog
+from core.engine import Engine
+from core.store import EventStore
+from events.envelope import Envelope
+from events.secret import seal
+from events.viewer import REFEREE
+from projections.autoplay import autoplay
+from projections.table import Table
+from tests.forgery import forge, jsonl, rehash
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "audit"
+Builder = Callable[[list[Envelope[Any]]], tuple[list[Envelope[Any]], dict[str, Any]]]
+
+
+def recorded_game(game: str, players: int, seed: str) -> list[Envelope[Any]]:
+    """A finished autoplayed game's referee log, with a fixed clock."""
+    table = Table(Engine(EventStore("sqlite://"),
+                         clock=lambda: datetime(2026, 11, 1, 20, 0, tzinfo=UTC)))
+    result = autoplay(table, game, players, seed=seed, bot_seed=7)
+    return table.log(result.id, REFEREE)
+
+
+def first(envelopes: list[Envelope[Any]], tag: str, after: int = 0) -> Envelope[Any]:
+    """The first envelope with event tag `tag` after seq `after`."""
+    return next(env for env in envelopes if env.seq > after
+                and type(env.event).__struct_config__.tag == tag)
+
+
+def beowulf_undrawn_tile(log: list[Envelope[Any]]) -> tuple[list[Envelope[Any]], dict[str, Any]]:
+    """A seat plays a tile it never drew: its move and the placed tile are rewritten."""
+    placed = first(log, "beowulf.tile_placed", after=40)
+    marker = log[placed.seq - 2]
+    hand_faces = {catalog()[t].face for t in _hand_before(log, placed.seq, placed.event.seat)}
+    act = catalog()[placed.event.tile].act
+    stranger = next(t for t, spec in catalog().items() if spec.act == act
+                    and spec.face not in hand_faces and spec.ability is None)
+    face = catalog()[stranger].face
+    square = marker.event.move.split()[-1]
+    doctored = forge(log, marker.seq,
+                     lambda e: msgspec.structs.replace(e, move=f"play {face} {square}"))
+    doctored = forge(doctored, placed.seq,
+                     lambda e: msgspec.structs.replace(e, tile=stranger))
+    return doctored, {"seq": marker.seq, "rule": f"no {face} tile in hand"}
+
+
+def _hand_before(log: list[Envelope[Any]], seq: int, seat: int) -> list[str]:
+    from core.rules import get_rules
+    from core.state import fold
+
+    rules, state = get_rules("beowulf"), None
+    for env in log[: seq - 2]:
+        state = fold(rules, state, env)
+    assert state is not None
+    return list(state.rules.hands[seat])
+
+
+def beowulf_changed_draw(log: list[Envelope[Any]]) -> tuple[list[Envelope[Any]], dict[str, Any]]:
+    """A drawn tile is swapped for another of the same act, with a valid commitment."""
+    drawn = first(log, "beowulf.tile_drawn", after=30)
+    secret = drawn.event.tile
+    act = catalog()[secret.value].act
+    other = next(t for t, spec in catalog().items() if spec.act == act and t != secret.value)
+    doctored = forge(log, drawn.seq, lambda e: msgspec.structs.replace(
+        e, tile=seal(other, secret.audience, secret.salt)))
+    return doctored, {"seq": drawn.seq, "rule": "differs from what the rules derive"}
+
+
+def beowulf_reordered(log: list[Envelope[Any]]) -> tuple[list[Envelope[Any]], dict[str, Any]]:
+    """Two decisions swapped in place, hashes untouched: the chain breaks."""
+    doctored = list(log)
+    doctored[20], doctored[21] = doctored[21], doctored[20]
+    return doctored, {"seq": 21, "rule": "hash chain"}
+
+
+def beowulf_reordered_rehashed(log: list[Envelope[Any]]
+                               ) -> tuple[list[Envelope[Any]], dict[str, Any]]:
+    """Two decisions swapped and the chain recomputed: the rules catch it."""
+    moves = [i for i, env in enumerate(log) if type(env.event).__name__ == "MoveMade"]
+    a, b = moves[5], moves[6]
+    reordered = log[:a] + log[b:moves[7]] + log[a:b] + log[moves[7]:]
+    return rehash(reordered), {"seq": a + 1, "rule": "acted out of turn"}
+
+
+DOCTORS: dict[str, Builder] = {
+    "beowulf_undrawn_tile": beowulf_undrawn_tile,
+    "beowulf_changed_draw": beowulf_changed_draw,
+    "beowulf_reordered": beowulf_reordered,
+    "beowulf_reordered_rehashed": beowulf_reordered_rehashed,
+}
+
+
+def build() -> dict[str, Any]:
+    """Write every fixture and return the expected verdicts."""
+    FIXTURES.mkdir(parents=True, exist_ok=True)
+    clean = recorded_game("beowulf", 2, "fixture-beowulf")
+    (FIXTURES / "beowulf_clean.jsonl").write_text(jsonl(clean))
+    expected: dict[str, Any] = {"beowulf_clean.jsonl": {"verdict": "clean"}}
+    for name, doctor in DOCTORS.items():
+        doctored, verdict = doctor(clean)
+        (FIXTURES / f"{name}.jsonl").write_text(jsonl(doctored))
+        expected[f"{name}.jsonl"] = {"verdict": "anomalies", **verdict}
+    (FIXTURES / "expected.json").write_text(json.dumps(expected, indent=2) + "\n")
+    return expected
+
+
+if __name__ == "__main__":
+    for file, verdict in build().items():
+        print(f"{file}: {verdict}")
