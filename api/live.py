@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import defaultdict
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -93,9 +93,13 @@ def sse_message(envelope: Envelope[Any]) -> bytes:
 
 
 async def event_stream(table: Table, feed: LiveFeed, game_id: str, viewer: Viewer,
-                       after: int, keepalive: float = 15.0) -> AsyncIterator[bytes]:
-    """The game's events after seq `after` as `viewer` sees them, then live ones."""
-    last, idle, caught_up = after, 0.0, False
+                       after: int, disconnected: Callable[[], Awaitable[bool]],
+                       keepalive: float = 15.0) -> AsyncIterator[bytes]:
+    """The game's events after seq `after` as `viewer` sees them, then live ones, until
+    the game ends or the client goes away (checked at least every second: a write to a
+    closed connection would only fail at the next keep-alive)."""
+    last, caught_up = after, False
+    slice_ = min(feed.poll_interval, 1.0)
     yield b": skald events for %s\n\n" % game_id.encode()
     while True:
         with feed.subscription(game_id) as woken:
@@ -103,7 +107,7 @@ async def event_stream(table: Table, feed: LiveFeed, game_id: str, viewer: Viewe
             if batch:
                 for envelope in batch:
                     yield sse_message(envelope)
-                last, idle = batch[-1].seq, 0.0
+                last = batch[-1].seq
                 if isinstance(batch[-1].event, GameFinished):
                     return
                 continue
@@ -111,10 +115,13 @@ async def event_stream(table: Table, feed: LiveFeed, game_id: str, viewer: Viewe
                 caught_up = True
                 if (await run_in_threadpool(table.engine.load, game_id)).outcome is not None:
                     return
-            try:
-                await asyncio.wait_for(woken.wait(), feed.poll_interval)
-            except TimeoutError:
-                idle += feed.poll_interval
-                if idle >= keepalive:
-                    idle = 0.0
-                    yield b": keep-alive\n\n"
+            waited = 0.0
+            while not woken.is_set() and waited < feed.poll_interval:
+                if await disconnected():
+                    return
+                try:
+                    await asyncio.wait_for(woken.wait(), slice_)
+                except TimeoutError:
+                    waited += slice_
+                    if waited % keepalive < slice_:
+                        yield b": keep-alive\n\n"

@@ -67,5 +67,7 @@ def create_app(url: str | None = None, poll_interval: float | None = None) -> Fa
 
 
 def app_from_env() -> FastAPI:
-    """The uvicorn factory: the store comes from SKALD_DB."""
-    return create_app()
+    """The uvicorn factory: the store comes from SKALD_DB; SKALD_LIVE_POLL (seconds)
+    overrides how often live streams poll (default 0.2 on SQLite, 2 on PostgreSQL)."""
+    poll = os.environ.get("SKALD_LIVE_POLL")
+    return create_app(poll_interval=float(poll) if poll else None)

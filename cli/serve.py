@@ -30,4 +30,5 @@ def serve(
     EventStore(url).dispose()  # create the tables once, before workers race to
     os.environ["SKALD_DB"] = url  # read by every worker's app factory
     uvicorn.run("api.main:app_from_env", factory=True, host=host, port=port,
-                workers=workers, log_level=log_level)
+                workers=workers, log_level=log_level,
+                timeout_graceful_shutdown=5)  # live streams would hold shutdown forever

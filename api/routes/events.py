@@ -48,6 +48,7 @@ async def events(
     then live as they are appended by any process."""
     caller = await run_in_threadpool(identify, services, game_id, request, token)
     after = last_event_id if last_event_id is not None else from_seq - 1
-    stream = event_stream(services.table, services.feed, game_id, caller.viewer, after)
+    stream = event_stream(services.table, services.feed, game_id, caller.viewer, after,
+                          request.is_disconnected)
     return StreamingResponse(stream, media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
