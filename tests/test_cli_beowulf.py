@@ -1,0 +1,88 @@
+"""Beowulf from the command line, as a new user runs it: the real `skald` process on a
+SQLite file — new, show, legal, move, undo, score, autoplay, verify after a changed byte."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def run(tmp_path: Path, *args: str, code: int = 0) -> str:
+    done = subprocess.run([sys.executable, "-m", "cli.main", *args],
+                          capture_output=True, text=True, cwd=tmp_path,
+                          env={"SKALD_DB": f"sqlite:///{tmp_path}/skald.db", "PATH": "/usr/bin"},
+                          check=False)
+    assert done.returncode == code, (args, done.stdout, done.stderr)
+    return done.stdout if code == 0 else done.stderr
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> str:
+    return run(tmp_path, "new", "beowulf", "--players", "Ann,Bob", "--seed", "cli").strip()
+
+
+def test_each_seat_sees_only_its_own_hand(tmp_path: Path, game: str) -> None:
+    ann = json.loads(run(tmp_path, "show", game, "--as", "Ann", "--json"))["state"]
+    bob = json.loads(run(tmp_path, "show", game, "--as", "Bob", "--json"))["state"]
+    assert ann["seats"][0]["hand"] and ann["seats"][1]["hand"] is None
+    assert bob["seats"][1]["hand"] and bob["seats"][0]["hand"] is None
+    assert ann["seats"][1]["hand_backs"] == [1, 1]
+    spectator = json.loads(run(tmp_path, "show", game, "--json"))["state"]
+    assert all(seat["hand"] is None for seat in spectator["seats"])
+    text = run(tmp_path, "show", game, "--as", "Ann")
+    assert "A" in text and "saga" in text
+
+
+def test_draw_then_play_then_undo(tmp_path: Path, game: str) -> None:
+    assert "draw" in run(tmp_path, "legal", game, "--as", "Ann").splitlines()
+    run(tmp_path, "move", game, "draw", "--as", "Ann")
+    legal = run(tmp_path, "legal", game, "--as", "Ann").splitlines()
+    assert legal and all(move.startswith("play") for move in legal)
+    error = run(tmp_path, "move", game, "place beowulf A1", "--as", "Ann", code=4)
+    assert error.startswith("error: ") and "place beowulf A1" in error
+    run(tmp_path, "move", game, legal[0], "--as", "Ann")
+    before = json.loads(run(tmp_path, "show", game, "--json"))["state"]
+    run(tmp_path, "undo", game, "--as", "Ann")
+    after = json.loads(run(tmp_path, "show", game, "--json"))["state"]
+    assert len(after["tiles"]) == len(before["tiles"]) - 1
+    assert "cannot be taken back" in run(tmp_path, "undo", game, "--as", "Ann", code=4)
+
+
+def test_score_gives_the_rulebook_numbers(tmp_path: Path) -> None:
+    scored = json.loads(run(tmp_path, "score", str(FIXTURES / "beowulf/hungarian_example.json"),
+                            "--json"))
+    assert [f["points"] for f in scored["figures"]] == [9, -1, -2, -2]
+    assert scored["totals"] == {"green": 9, "brown": -1, "gray": -2, "blue": -2}
+
+
+def test_autoplay_games_verify_and_a_changed_byte_is_named(tmp_path: Path) -> None:
+    lines = run(tmp_path, "autoplay", "beowulf", "--players", "4", "--games", "2", "--seed",
+                "t", "--json").splitlines()
+    results = [json.loads(line) for line in lines]
+    assert all(r["outcome"]["termination"] == "completed" for r in results)
+    for result in results:
+        assert run(tmp_path, "verify", result["id"]).startswith("ok:")
+    target = results[0]["id"]
+    with sqlite3.connect(tmp_path / "skald.db") as db:
+        (payload,) = db.execute("SELECT payload FROM events WHERE stream_id=? AND seq=40",
+                                (target,)).fetchone()
+        index = payload.index('"seat":') + len('"seat":')
+        changed = payload[:index] + str((int(payload[index]) + 1) % 4) + payload[index + 1:]
+        db.execute("UPDATE events SET payload=? WHERE stream_id=? AND seq=40",
+                   (changed, target))
+    assert "seq 40" in run(tmp_path, "verify", target, code=1)
+    assert run(tmp_path, "verify", results[1]["id"]).startswith("ok:")
+
+
+def test_replay_to_a_seq_shows_that_moment(tmp_path: Path, game: str) -> None:
+    run(tmp_path, "move", game, "place beowulf A1", "--as", "Ann")
+    replay = run(tmp_path, "replay", game, "--to", "7")
+    assert "place beowulf A1" in replay and "at seq 7" in replay
+    assert "turn_began" not in replay
