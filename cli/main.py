@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import cli.serve  # noqa: F401  (serve, bench)
-from cli import audit, bots, demo, history, play, score  # noqa: F401  (register commands)
+from cli import (  # noqa: F401  (each module registers its commands)
+    audit,
+    bench_engine,
+    bots,
+    demo,
+    history,
+    play,
+    score,
+)
 from cli.app import app
 
 __all__ = ["app"]

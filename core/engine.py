@@ -147,6 +147,11 @@ class Engine:
             raise NotFound(f"game {game_id} has no seq {to_seq} (last seq is {last})")
         return state
 
+    def clear_cache(self) -> None:
+        """Forget every cached state (the next load replays from the store)."""
+        with self._lock:
+            self._cache.clear()
+
     def _remember(self, game_id: str, state: GameState) -> None:
         with self._lock:
             current = self._cache.get(game_id)
