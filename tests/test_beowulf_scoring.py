@@ -35,6 +35,22 @@ def test_hungarian_four_figure_example() -> None:
     assert report.totals == {"brown": -1, "green": 9, "gray": -2, "blue": -2}
 
 
+def test_english_full_seven_figure_example() -> None:
+    # Reconstructed from the figures' listed numbers (the picture is not in the text):
+    #      A     B     C      D     E     F
+    #  1  bD-A  gD-B  +1$3   -1    -1     .
+    #  2  bW-C  +6    0#     0h     .    +5     C's row: the Throat hides +5 and the Horn
+    #  3  +4    +3    -6     +1    -1    gT-D
+    #  4  -4    bD-E  yC-F   +2     .    -2     F's column: the Throat hides the +1 Treasure
+    #  5  -1    +3    0g     yT-G   .    +5     G: the Horn in its column makes 3 + 1 diamonds
+    # E4, E5 and F1 must stay empty for every figure's sum to hold on a 5x6 board.
+    report = score_position(load("english_example.json"))
+    expected = {"A1": (-2, 1, -2), "B1": (11, 1, 11), "A2": (5, 4, 20), "F3": (9, 3, 27),
+                "B4": (8, 1, 8), "C4": (-10, 2, -20), "D5": (9, 4, 36)}
+    assert {f.at: (f.sum, f.diamonds, f.points) for f in report.figures} == expected
+    assert report.totals == {"brown": 26, "green": 38, "gray": 16}
+
+
 def test_report_json_shape() -> None:
     report = score_position(load("hungarian_example.json"))
     data = json.loads(msgspec.json.encode(report))
