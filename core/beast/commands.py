@@ -1,0 +1,225 @@
+"""Beast commands and their notation (`parse(format(c)) == c`).
+
+Grammar (one command per line; card and character names as printed, spaces allowed):
+
+    draft CARD [@HUNTER]     keep a card from your pack (2 players: for which hunter)
+    place LOC                place (or return) a hunter in a settlement, e.g. `place A1`
+    play CARD                play a card from hand (action, ability, item, talent)
+    react CARD | decline     answer a hunter's card with a reaction, or let it resolve
+    pass | end | flee CARD   pass the turn, end it after playing, discard a card to move 1
+    choose K                 pick effect K (1-based) of a "choose one" card
+    step D                   one step: N, E, S, W (the Beast also X = No Movement)
+    stop                     end a move (or the summons' actions) early
+    skip                     ignore the next optional effect
+    do                       resolve the next effect that needs no choice
+    search LOC               search a location
+    attack TARGET [+K]       TARGET: beast, a hunter, a summon (Wolf1), LOC/kind
+                             (B2/sheep), LOC/tower; +K spends K ancient powers
+    summon LOC | rally       place a summon, or let every summon act
+    SUMMON step D | SUMMON attack TARGET | SUMMON ability [D ...] | SUMMON rest
+    take CARD | take deck    gain a face-up item/talent or the deck's top card
+    trap ZONE HABITAT        set a trap, e.g. `trap North forest`
+    copy CARD                play the half of an action card in the common discard
+    upgrade NAME | done      unlock an upgrade at night, or finish upgrading
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from core.errors import InvalidNotation
+
+
+class Draft(msgspec.Struct, frozen=True):
+    card: str
+    hunter: str = ""
+
+
+class Place(msgspec.Struct, frozen=True):
+    location: str
+
+
+class Play(msgspec.Struct, frozen=True):
+    card: str
+
+
+class React(msgspec.Struct, frozen=True):
+    card: str
+
+
+class Decline(msgspec.Struct, frozen=True):
+    pass
+
+
+class Pass(msgspec.Struct, frozen=True):
+    pass
+
+
+class End(msgspec.Struct, frozen=True):
+    pass
+
+
+class Flee(msgspec.Struct, frozen=True):
+    card: str
+
+
+class Choose(msgspec.Struct, frozen=True):
+    index: int
+
+
+class StepTo(msgspec.Struct, frozen=True):
+    direction: str
+
+
+class Stop(msgspec.Struct, frozen=True):
+    pass
+
+
+class Skip(msgspec.Struct, frozen=True):
+    pass
+
+
+class Do(msgspec.Struct, frozen=True):
+    pass
+
+
+class Search(msgspec.Struct, frozen=True):
+    location: str
+
+
+class Attack(msgspec.Struct, frozen=True):
+    target: str
+    powers: int = 0
+
+
+class PlaceSummon(msgspec.Struct, frozen=True):
+    location: str
+
+
+class Rally(msgspec.Struct, frozen=True):
+    pass
+
+
+class SummonAct(msgspec.Struct, frozen=True):
+    summon: str
+    verb: str
+    args: tuple[str, ...] = ()
+
+
+class Take(msgspec.Struct, frozen=True):
+    card: str
+
+
+class SetTrap(msgspec.Struct, frozen=True):
+    zone: str
+    habitat: str
+
+
+class CopyCard(msgspec.Struct, frozen=True):
+    card: str
+
+
+class Upgrade(msgspec.Struct, frozen=True):
+    name: str
+
+
+class Done(msgspec.Struct, frozen=True):
+    pass
+
+
+Command = (Draft | Place | Play | React | Decline | Pass | End | Flee | Choose | StepTo | Stop
+           | Skip | Do | Search | Attack | PlaceSummon | Rally | SummonAct | Take | SetTrap
+           | CopyCard | Upgrade | Done)
+
+_BARE: dict[str, Any] = {"decline": Decline(), "pass": Pass(), "end": End(), "stop": Stop(),
+                         "skip": Skip(), "do": Do(), "rally": Rally(), "done": Done()}
+_NAMED: dict[str, Any] = {"place": Place, "play": Play, "react": React, "flee": Flee,
+                          "search": Search, "summon": PlaceSummon, "take": Take,
+                          "copy": CopyCard, "upgrade": Upgrade}
+DIRECTION_WORDS = ("N", "E", "S", "W", "X")
+SUMMON_VERBS = ("step", "attack", "ability", "rest")
+
+
+def parse(text: str) -> Any:
+    """A command from its notation; InvalidNotation names the input and the position."""
+    line = " ".join(text.split())
+    if not line:
+        raise InvalidNotation("empty move: expected a command such as 'play Rush' or 'step N'")
+    head, _, rest = line.partition(" ")
+    if head in _BARE and not rest:
+        return _BARE[head]
+    if head in _NAMED:
+        return _NAMED[head](_needs(text, rest, head))
+    if head == "draft":
+        card, _, hunter = _needs(text, rest, head).partition(" @")
+        return Draft(card.strip(), hunter.strip())
+    if head == "choose" and rest.isdigit():
+        return Choose(int(rest))
+    if head == "step" and rest in DIRECTION_WORDS:
+        return StepTo(rest)
+    if head == "attack":
+        return _attack(text, rest)
+    if head == "trap":
+        zone, _, habitat = _needs(text, rest, head).rpartition(" ")
+        if not zone:
+            raise InvalidNotation(f"{text!r}: expected 'trap ZONE HABITAT' at word 2")
+        return SetTrap(zone, habitat)
+    words = line.split(" ")
+    if len(words) >= 2 and words[1] in SUMMON_VERBS:
+        return _summon_act(text, words)
+    raise InvalidNotation(f"{text!r}: unknown command at word 1 ({head!r}); see the grammar "
+                          "in core/beast/commands.py")
+
+
+def _needs(text: str, rest: str, head: str) -> str:
+    if not rest:
+        raise InvalidNotation(f"{text!r}: '{head}' needs an argument at word 2")
+    return rest
+
+
+def _attack(text: str, rest: str) -> Attack:
+    target = _needs(text, rest, "attack")
+    powers = 0
+    if " +" in target:
+        target, _, bonus = target.rpartition(" +")
+        if not bonus.isdigit():
+            raise InvalidNotation(f"{text!r}: expected '+K' (ancient powers) at the end")
+        powers = int(bonus)
+    return Attack(target, powers)
+
+
+def _summon_act(text: str, words: list[str]) -> SummonAct:
+    summon, verb, args = words[0], words[1], tuple(words[2:])
+    if verb == "step" and (len(args) != 1 or args[0] not in DIRECTION_WORDS[:4]):
+        raise InvalidNotation(f"{text!r}: expected '{summon} step N|E|S|W' at word 3")
+    if verb == "attack" and len(args) != 1:
+        raise InvalidNotation(f"{text!r}: expected '{summon} attack TARGET' at word 3")
+    if verb == "rest" and args:
+        raise InvalidNotation(f"{text!r}: '{summon} rest' takes nothing after word 2")
+    return SummonAct(summon, verb, args)
+
+
+def format_command(command: Any) -> str:
+    """The notation of a command."""
+    match command:
+        case Draft(card=card, hunter=hunter):
+            return f"draft {card} @{hunter}" if hunter else f"draft {card}"
+        case Choose(index=index):
+            return f"choose {index}"
+        case StepTo(direction=direction):
+            return f"step {direction}"
+        case Attack(target=target, powers=powers):
+            return f"attack {target} +{powers}" if powers else f"attack {target}"
+        case SetTrap(zone=zone, habitat=habitat):
+            return f"trap {zone} {habitat}"
+        case SummonAct(summon=summon, verb=verb, args=args):
+            return " ".join((summon, verb, *args))
+    for word, bare in _BARE.items():
+        if command == bare:
+            return word
+    for word, kind in _NAMED.items():
+        if type(command) is kind:
+            return f"{word} {msgspec.structs.astuple(command)[0]}"
+    raise InvalidNotation(f"not a Beast command: {command!r}")

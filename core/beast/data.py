@@ -1,0 +1,365 @@
+"""Beast game content, loaded from the TOML files beside this module into msgspec Structs.
+
+Maps, contracts, character mats and cards are data; what the rulebook does not give is
+marked `reconstructed = true` in the files and can be replaced without touching code.
+Map geometry (roads by compass direction, zones, distances) is derived here once.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from collections import deque
+from pathlib import Path
+
+import msgspec
+
+HERE = Path(__file__).parent
+DIRECTIONS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+HABITATS = ("settlement", "forest", "swamp", "cave")
+HABITAT_CODES = {"S": "settlement", "F": "forest", "W": "swamp", "C": "cave"}
+CENTRE_HABITATS = frozenset({"forest", "swamp", "cave"})
+
+
+class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One effect primitive (see cards.toml for the vocabulary)."""
+
+    op: str
+    n: int = 1
+    range: int = 0
+    zone: bool = False
+    where: str = ""
+
+
+class Side(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What playing a card (or one half of an action card) does."""
+
+    effects: tuple[Effect, ...]
+    mode: str = "seq"
+    needs: str = ""
+    cost: int = 0
+    react: str = ""
+
+
+class ActionCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An action card: the top half for hunters, the bottom half for the Beast."""
+
+    name: str
+    top: Side
+    bottom: Side
+    reconstructed: bool = False
+
+
+class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An ability card, item or beastly talent."""
+
+    name: str
+    effects: tuple[Effect, ...]
+    owner: str = ""
+    mode: str = "seq"
+    needs: str = ""
+    cost: int = 0
+    react: str = ""
+    reconstructed: bool = False
+
+    @property
+    def side(self) -> Side:
+        """The card's effects as a Side."""
+        return Side(effects=self.effects, mode=self.mode, needs=self.needs, cost=self.cost,
+                    react=self.react)
+
+
+class Cards(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """All cards of the game."""
+
+    action: tuple[ActionCard, ...]
+    ability: tuple[Card, ...]
+    item: tuple[Card, ...]
+    talent: tuple[Card, ...]
+
+
+class Upgrade(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One upgrade slot of a character mat."""
+
+    name: str
+    cost: int
+    kind: str
+    passive: str = ""
+    effects: tuple[Effect, ...] = ()
+    reconstructed: bool = False
+
+
+class SummonKind(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A Beast's summons: how many, where they may be placed, their unique ability."""
+
+    name: str
+    count: int
+    habitat: str
+    ability: Effect
+
+
+class BeastMat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A Beast character mat."""
+
+    name: str
+    health: int
+    habitat: str
+    summon: SummonKind
+    upgrades: tuple[Upgrade, ...]
+    reconstructed: bool = False
+
+
+class HunterMat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A hunter character mat."""
+
+    name: str
+    health: int
+    upgrades: tuple[Upgrade, ...]
+    reconstructed: bool = False
+
+
+class FirstTime(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The rulebook's first-game characters and starting action cards."""
+
+    beast: str
+    hunters: tuple[str, ...]
+    cards: tuple[tuple[str, ...], ...]
+
+
+class Characters(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """All character mats and the first-time setups."""
+
+    beast: tuple[BeastMat, ...]
+    hunter: tuple[HunterMat, ...]
+    first_time: dict[str, FirstTime]
+
+
+class Night(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One night's contract requirements (alternatives) and rewards for each side."""
+
+    beast: tuple[tuple[str, int], ...]
+    beast_reward: tuple[Effect, ...]
+    hunters: tuple[tuple[str, int], ...]
+    hunter_reward: tuple[Effect, ...]
+
+
+class Contract(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A contract: map, length, win thresholds, starting grudges, nightly rewards."""
+
+    name: str
+    title: str
+    map: str
+    days: int
+    settler_kills: int
+    beast_lives: int
+    beast_grudges: int
+    hunter_grudges: int
+    night: tuple[Night, ...]
+    reconstructed: bool = False
+
+
+class Piece(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An animal or settler kind: health and the Beast's grudge reward."""
+
+    health: int
+    grudges: int
+    settler: bool
+
+
+class MapData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A map side as written in maps.toml."""
+
+    name: str
+    title: str
+    grid: tuple[str, ...]
+    zones: tuple[str, ...]
+    zone_names: dict[str, str]
+    blocked: tuple[str, ...]
+    pieces: dict[str, tuple[str, ...]]
+    reconstructed: bool = False
+
+
+class MapsFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    map: tuple[MapData, ...]
+    pieces: dict[str, Piece]
+
+
+class ContractsFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    contract: tuple[Contract, ...]
+
+
+class Board(msgspec.Struct, frozen=True):
+    """A map with its geometry derived: locations, base habitats, roads, zones."""
+
+    name: str
+    title: str
+    cols: int
+    rows: int
+    locations: tuple[str, ...]
+    centre: str
+    habitat: dict[str, str]
+    roads: dict[str, dict[str, str]]
+    zones: dict[str, tuple[str, ...]]
+    zone_names: dict[str, str]
+    pieces: dict[str, tuple[str, ...]]
+
+    def zones_of(self, location: str) -> tuple[str, ...]:
+        """The zones a location belongs to (the centre: every adjacent zone)."""
+        return tuple(z for z, members in self.zones.items() if location in members)
+
+    def neighbours(self, location: str) -> tuple[str, ...]:
+        """Locations one road away."""
+        return tuple(self.roads[location].values())
+
+    def nearby(self, location: str) -> tuple[str, ...]:
+        """The location itself and every location one road away."""
+        return (location, *self.neighbours(location))
+
+    def within(self, location: str, steps: int) -> tuple[str, ...]:
+        """Every location at most `steps` roads away, the location itself first."""
+        return tuple(loc for loc, d in self.distances(location).items() if d <= steps)
+
+    def distances(self, start: str) -> dict[str, int]:
+        """Road distances from `start` (breadth first)."""
+        seen = {start: 0}
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            for there in self.neighbours(here):
+                if there not in seen:
+                    seen[there] = seen[here] + 1
+                    queue.append(there)
+        return seen
+
+
+def name_of(col: int, row: int) -> str:
+    """A location's name from its 0-based column and row (A1 is the north-west corner)."""
+    return f"{chr(ord('A') + col)}{row + 1}"
+
+
+def _board(data: MapData) -> Board:
+    cells = [row.split() for row in data.grid]
+    zone_cells = [row.split() for row in data.zones]
+    rows, cols = len(cells), len(cells[0])
+    habitat: dict[str, str] = {}
+    zone_of: dict[str, str] = {}
+    centre = ""
+    for r in range(rows):
+        for c in range(cols):
+            code = cells[r][c]
+            if code == ".":
+                continue
+            loc = name_of(c, r)
+            if code == "*":
+                centre = loc
+                habitat[loc] = "centre"
+            else:
+                habitat[loc] = HABITAT_CODES[code]
+                zone_of[loc] = zone_cells[r][c]
+    blocked = {frozenset(pair.split("-")) for pair in data.blocked}
+    roads: dict[str, dict[str, str]] = {}
+    for loc in habitat:
+        col, row = ord(loc[0]) - ord("A"), int(loc[1:]) - 1
+        roads[loc] = {}
+        for direction, (dc, dr) in DIRECTIONS.items():
+            c, r = col + dc, row + dr
+            if 0 <= c < cols and 0 <= r < rows:
+                there = name_of(c, r)
+                if there in habitat and frozenset((loc, there)) not in blocked:
+                    roads[loc][direction] = there
+    zones: dict[str, list[str]] = {}
+    for loc, zone in zone_of.items():
+        zones.setdefault(zone, []).append(loc)
+    for there in roads[centre].values():
+        zones[zone_of[there]].append(centre)
+    return Board(name=data.name, title=data.title, cols=cols, rows=rows,
+                 locations=tuple(habitat), centre=centre, habitat=habitat, roads=roads,
+                 zones={z: tuple(dict.fromkeys(m)) for z, m in sorted(zones.items())},
+                 zone_names=data.zone_names, pieces=data.pieces)
+
+
+def _load(name: str, kind: type[msgspec.Struct]) -> msgspec.Struct:
+    with open(HERE / name, "rb") as handle:
+        return msgspec.convert(tomllib.load(handle), kind)
+
+
+@functools.cache
+def boards() -> dict[str, Board]:
+    """Every map by name."""
+    data = _load("maps.toml", MapsFile)
+    assert isinstance(data, MapsFile)
+    return {m.name: _board(m) for m in data.map}
+
+
+@functools.cache
+def pieces() -> dict[str, Piece]:
+    """Animal and settler kinds by name."""
+    data = _load("maps.toml", MapsFile)
+    assert isinstance(data, MapsFile)
+    return data.pieces
+
+
+@functools.cache
+def contracts() -> dict[str, Contract]:
+    """Every contract by name."""
+    data = _load("contracts.toml", ContractsFile)
+    assert isinstance(data, ContractsFile)
+    return {c.name: c for c in data.contract}
+
+
+@functools.cache
+def characters() -> Characters:
+    """Every character mat."""
+    data = _load("characters.toml", Characters)
+    assert isinstance(data, Characters)
+    return data
+
+
+@functools.cache
+def cards() -> Cards:
+    """Every card."""
+    data = _load("cards.toml", Cards)
+    assert isinstance(data, Cards)
+    return data
+
+
+@functools.cache
+def beast_mat(name: str) -> BeastMat:
+    """A Beast mat by name."""
+    return {b.name: b for b in characters().beast}[name]
+
+
+@functools.cache
+def hunter_mat(name: str) -> HunterMat:
+    """A hunter mat by name."""
+    return {h.name: h for h in characters().hunter}[name]
+
+
+@functools.cache
+def card_index() -> dict[str, tuple[str, ActionCard | Card]]:
+    """Every card by name, with its kind (action, ability, item, talent)."""
+    index: dict[str, tuple[str, ActionCard | Card]] = {}
+    every = cards()
+    for kind, group in (("action", every.action), ("ability", every.ability),
+                        ("item", every.item), ("talent", every.talent)):
+        for card in group:
+            index[card.name] = (kind, card)
+    return index
+
+
+def side_of(name: str, beast: bool) -> Side:
+    """What playing card `name` does for the Beast or a hunter."""
+    _, card = card_index()[name]
+    if isinstance(card, ActionCard):
+        return card.bottom if beast else card.top
+    return card.side
+
+
+def kind_of(name: str) -> str:
+    """action, ability, item or talent."""
+    return card_index()[name][0]
+
+
+def abilities_of(owner: str) -> tuple[str, ...]:
+    """The ability cards printed for a character."""
+    return tuple(c.name for c in cards().ability if c.owner == owner)

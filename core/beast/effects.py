@@ -1,0 +1,470 @@
+"""The effect engine: one interpreter for the small vocabulary of effect primitives.
+
+A card being resolved is a `Frame` on the stack. `effect_options` enumerates every command
+that may resolve (part of) its pending effects right now, and `run_effect` turns one of
+them into events. `decide` validates by membership in the same enumeration, so `legal`
+and `decide` cannot disagree. Hunter options never depend on the Beast's hidden state;
+only the consequences (a search's result, trails) do, and those are public events.
+
+Rulebook sections: Beast movement, Hunter movement & trails, Revealing, Searching,
+Attacking, Ancient Powers, Nearby, Watchtowers, Summons, Gain item / beastly talent,
+Traps, Transforming locations, Playing Cards (choose one, in any order, then, copy).
+Decisions where the text is silent: a summon placed while all are on the map moves the
+first one; a watchtower placed while all six are out moves the oldest; the movement deck
+holds ten of each direction and eight No Movement cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.beast.commands import (
+    Attack,
+    Choose,
+    CopyCard,
+    Do,
+    PlaceSummon,
+    Rally,
+    Search,
+    SetTrap,
+    Skip,
+    StepTo,
+    Stop,
+    SummonAct,
+    Take,
+)
+from core.beast.data import HABITATS, Effect, beast_mat, pieces, side_of
+from core.beast.state import BEAST, BeastState, Frame
+from core.beast.tx import Tx
+from events.beast import (
+    BeastMoved,
+    BeastRestored,
+    BeastRevealed,
+    CardCopied,
+    CardGained,
+    Damaged,
+    EffectChosen,
+    EffectProgressed,
+    GrudgesGained,
+    Healed,
+    HunterLooted,
+    HunterMoved,
+    Killed,
+    LocationsTransformed,
+    PowersGained,
+    Searched,
+    Step,
+    SummonActed,
+    SummonMoved,
+    SummonPlaced,
+    TrailsPlaced,
+    TrapCard,
+    TrapSet,
+    TrapTriggered,
+    WatchtowerPlaced,
+    ZoneDisclosed,
+)
+
+MOVEMENT_DECK = {"N": 10, "E": 10, "S": 10, "W": 10, "X": 8}
+WATCHTOWERS = 6
+ANCIENT_POWERS = 3
+TRAPS_PER_ZONE = 3
+NO_CHOICE = ("reveal", "transform", "grudge", "power", "heal", "watchtower", "divine", "draw")
+
+
+# -- where things are ------------------------------------------------------------------
+
+
+def destinations(state: BeastState, hand: int, frame: Frame, effect: Effect) -> list[str]:
+    """The directions a hand may step now (the Beast may also play X = No Movement)."""
+    here = state.hands[hand].location
+    allowed = {loc for z in frame.zones for loc in state.board.zones[z]} if effect.zone else None
+    options = [d for d, there in state.board.roads[here].items()
+               if allowed is None or there in allowed]
+    if hand != BEAST:
+        return options
+    shares = bool(state.hunters_at(here)) or any(
+        pieces()[state.pieces[i].kind].settler for i in state.living_pieces(here))
+    if not shares:
+        options.append("X")
+    used = {d: sum(1 for s in state.active if s.direction == d) for d in MOVEMENT_DECK}
+    return [d for d in options if used[d] < MOVEMENT_DECK[d]]
+
+
+def stride(state: BeastState, frame: Frame, effect: Effect) -> int:
+    """Steps a move effect allows (plus stride upgrades on card effects)."""
+    bonus = 0 if frame.slot in ("start", "flee") else state.passive(frame.hand, "stride")
+    return effect.n + bonus
+
+
+def targets(state: BeastState, attacker: int, locations: tuple[str, ...],
+            summon: bool = False) -> list[str]:
+    """Attack targets on `locations` for the Beast (or a summon) or a hunter."""
+    found: list[str] = []
+    if attacker == BEAST:
+        for loc in locations:
+            kinds = dict.fromkeys(state.pieces[i].kind for i in state.living_pieces(loc))
+            found += [f"{loc}/{kind}" for kind in kinds]
+            found += [state.hands[h].character for h in state.hunters_at(loc)]
+            if loc in state.towers:
+                found.append(f"{loc}/tower")
+        return found
+    if not state.hidden and state.standee in locations:
+        found.append("beast")
+    found += [s.name for s in state.summons if s.location and s.location in locations]
+    return found
+
+
+def _in_range(state: BeastState, hand: int, reach: int) -> tuple[str, ...]:
+    return state.board.within(state.hands[hand].location, reach)
+
+
+# -- options ---------------------------------------------------------------------------
+
+
+def effect_options(state: BeastState) -> list[Any]:
+    """Every command that may resolve the top frame's effects now."""
+    frame = state.frames[-1]
+    if frame.mode == "choose" and len(frame.pending) == len(frame.effects) > 1:
+        return [Choose(i + 1) for i in frame.pending]
+    if frame.current >= 0:
+        return _continue_options(state, frame, frame.effects[frame.current])
+    indices = frame.pending if frame.mode == "any" else frame.pending[:1]
+    options: list[Any] = []
+    for index in indices:
+        options += [c for c in _start_options(state, frame, frame.effects[index])
+                    if c not in options]
+    if frame.pending and (frame.mode != "then" or not _start_options(
+            state, frame, frame.effects[frame.pending[0]])):
+        options.append(Skip())
+    return options
+
+
+def _continue_options(state: BeastState, frame: Frame, effect: Effect) -> list[Any]:
+    if effect.op == "move":
+        return [*(StepTo(d) for d in destinations(state, frame.hand, frame, effect)), Stop()]
+    return [*_summon_acts(state, frame), Stop()]
+
+
+def _start_options(state: BeastState, frame: Frame, effect: Effect) -> list[Any]:  # noqa: C901
+    hand = frame.hand
+    match effect.op:
+        case "move":
+            return [*(StepTo(d) for d in destinations(state, hand, frame, effect)), Stop()]
+        case "search":
+            return [Search(loc) for loc in _search_range(state, hand, effect)]
+        case "attack":
+            reach = _in_range(state, hand, effect.range)
+            powers = state.hands[hand].powers
+            return [Attack(t, k) for t in targets(state, hand, reach) for k in range(powers + 1)]
+        case "summon":
+            return _summon_options(state)
+        case "item" | "talent":
+            row: tuple[str, ...] = getattr(state, f"{effect.op}_row")
+            deck: tuple[str, ...] = getattr(state, f"{effect.op}_deck")
+            return [*(Take(c) for c in dict.fromkeys(row)), *([Take("deck")] if deck else [])]
+        case "trap":
+            counts = {z: sum(1 for zone, _ in state.traps if zone == z) for z in state.board.zones}
+            return [SetTrap(state.board.zone_names[z], h) for z, n in counts.items()
+                    if n < TRAPS_PER_ZONE for h in HABITATS]
+        case "copy":
+            return [CopyCard(c) for c in dict.fromkeys(state.discard)
+                    if not any(e.op == "copy" for e in side_of(c, hand == BEAST).effects)]
+        case op if op in NO_CHOICE:
+            return [Do()]
+    return []
+
+
+def _search_range(state: BeastState, hand: int, effect: Effect) -> list[str]:
+    reach = _in_range(state, hand, effect.range)
+    if effect.where != "trail":
+        return list(reach)
+    trails = {state.active[i].location for i in state.trailed} | {state.standee}
+    return [loc for loc in reach if loc in trails]
+
+
+def _summon_options(state: BeastState) -> list[Any]:
+    mat = beast_mat(state.beast.character)
+    near = state.board.within(state.beast.location, 2)
+    options: list[Any] = [PlaceSummon(loc) for loc in near
+                          if state.is_habitat(loc, mat.summon.habitat)]
+    if any(s.location for s in state.summons):
+        options.append(Rally())
+    return options
+
+
+def _summon_acts(state: BeastState, frame: Frame) -> list[Any]:
+    ability = beast_mat(state.beast.character).summon.ability
+    options: list[Any] = []
+    for summon in state.summons:
+        if not summon.location or summon.name in frame.acted:
+            continue
+        here = summon.location
+        options += [SummonAct(summon.name, "step", (d,)) for d in state.board.roads[here]]
+        options += [SummonAct(summon.name, "attack", (t,))
+                    for t in targets(state, BEAST, (here,), summon=True)]
+        if ability.op == "move":
+            options += [SummonAct(summon.name, "ability", (loc,))
+                        for loc in state.board.within(here, ability.n) if loc != here]
+        else:
+            options.append(SummonAct(summon.name, "ability"))
+        options.append(SummonAct(summon.name, "rest"))
+    return options
+
+
+# -- running ---------------------------------------------------------------------------
+
+
+def run_effect(tx: Tx, command: Any) -> None:
+    """Turn one (already validated) effect command into events."""
+    state = tx.state
+    frame = state.frames[-1]
+    if isinstance(command, Choose):
+        tx.emit(EffectChosen(command.index - 1))
+        return
+    if isinstance(command, Skip):
+        tx.emit(EffectProgressed(frame.pending[0], True))
+        return
+    index = frame.current if frame.current >= 0 else next(
+        i for i in (frame.pending if frame.mode == "any" else frame.pending[:1])
+        if command in _start_options(state, frame, frame.effects[i]))
+    effect = frame.effects[index]
+    if effect.op == "move":
+        _move(tx, frame, index, effect, command)
+    elif effect.op == "summon":
+        _summon(tx, frame, index, command)
+    elif isinstance(command, CopyCard):
+        # The copying card's effect is done before the copied card goes on top of it.
+        tx.emit(EffectProgressed(index, True), CardCopied(hand=frame.hand, card=command.card))
+    else:
+        _one_shot(tx, frame, effect, command)
+        if not tx.over:
+            tx.emit(EffectProgressed(index, True))
+
+
+def _move(tx: Tx, frame: Frame, index: int, effect: Effect, command: Any) -> None:
+    if isinstance(command, StepTo):
+        step(tx, frame.hand, command.direction)
+        done = frame.progress + 1 >= stride(tx.state, frame, effect)
+        tx.emit(EffectProgressed(index, done))
+    else:
+        tx.emit(EffectProgressed(index, True))
+        done = True
+    if done and frame.hand == BEAST and tx.state.hidden:
+        tx.emit(_trails(tx.state, _beast_trails(tx.state)))
+
+
+def step(tx: Tx, hand: int, direction: str) -> None:
+    """One step of a hand: hidden for the Beast, with trails for a hunter."""
+    state = tx.state
+    here = state.hands[hand].location
+    there = here if direction == "X" else state.board.roads[here][direction]
+    if hand == BEAST:
+        tx.emit(BeastMoved(card=tx.seal(Step(direction, there), frozenset({state.beast.seat}))))
+        return
+    tx.emit(HunterMoved(hand=hand, location=there))
+    if tx.state.hidden:
+        state = tx.state
+        tx.emit(_trails(state, _untrailed(state, {there}) | _tower_trails(state)))
+
+
+def _untrailed(state: BeastState, locations: set[str]) -> set[int]:
+    return {i for i, card in enumerate(state.active)
+            if card.direction != "X" and i not in state.trailed and card.location in locations}
+
+
+def _tower_trails(state: BeastState) -> set[int]:
+    manned = [t for t in state.towers if state.hunters_at(t)]
+    return _untrailed(state, {loc for t in manned for loc in state.board.nearby(t)})
+
+
+def _beast_trails(state: BeastState) -> set[int]:
+    occupied = {card.location for card in state.active
+                if state.hunters_at(card.location) or any(
+                    pieces()[state.pieces[i].kind].settler
+                    for i in state.living_pieces(card.location))}
+    return _untrailed(state, occupied) | _tower_trails(state)
+
+
+def _trails(state: BeastState, cards: set[int]) -> TrailsPlaced:
+    ordered = tuple(sorted(cards))
+    return TrailsPlaced(cards=ordered, locations=tuple(state.active[i].location for i in ordered))
+
+
+def reveal(tx: Tx, cause: str) -> None:
+    """Reveal the Beast (if hidden), then trigger the traps it stands in."""
+    state = tx.state
+    if not state.hidden:
+        return
+    where = state.beast.location
+    tx.emit(BeastRevealed(cards=state.active, location=where, cause=cause))
+    while not tx.over:
+        state = tx.state
+        hit = next((i for i, (zone, trap) in enumerate(state.traps)
+                    if where in state.board.zones[zone] and state.is_habitat(where, trap.habitat)),
+                   None)
+        if hit is None:
+            return
+        zone, trap = state.traps[hit]
+        tx.emit(TrapTriggered(zone=zone, index=hit, card=trap.card, habitat=trap.habitat))
+        damage(tx, "beast", "beast", trap.damage, "trap")
+
+
+def damage(tx: Tx, kind: str, ref: str, amount: int, by: str) -> None:
+    """Deal damage to one target and resolve a death."""
+    tx.emit(Damaged(kind=kind, ref=ref, amount=amount, by=by))
+    state = tx.state
+    if kind == "beast":
+        if state.beast.wounds >= state.max_health(BEAST):
+            tx.emit(Killed(kind=kind, ref=ref, by=by))
+            if not tx.over:
+                tx.emit(BeastRestored())
+    elif kind == "hunter":
+        hand = int(ref)
+        if state.hands[hand].wounds >= state.max_health(hand):
+            held = state.hands[hand].actions
+            tx.emit(Killed(kind=kind, ref=ref, by=by))
+            if by == "beast":
+                tx.emit(GrudgesGained(hand=BEAST, amount=1))
+                if held:
+                    tx.emit(HunterLooted(hand=hand, card=held[tx.draw(len(held))]))
+    elif kind == "piece":
+        piece = state.pieces[int(ref)]
+        if piece.wounds >= pieces()[piece.kind].health:
+            tx.emit(Killed(kind=kind, ref=ref, by=by))
+            if by == "beast" and not tx.over:
+                tx.emit(GrudgesGained(hand=BEAST, amount=pieces()[piece.kind].grudges))
+    else:
+        tx.emit(Killed(kind=kind, ref=ref, by=by))
+
+
+def strike(tx: Tx, attacker: int, target: str, amount: int, by: str, at: tuple[str, ...]) -> None:
+    """Resolve an attack on a target named in notation."""
+    state = tx.state
+    if target == "beast":
+        damage(tx, "beast", "beast", amount, by)
+        return
+    hunter = state.hand_named(target)
+    if hunter is not None:
+        damage(tx, "hunter", str(hunter), amount, by)
+        return
+    if any(s.name == target for s in state.summons):
+        damage(tx, "summon", target, amount, by)
+        return
+    loc, _, kind = target.partition("/")
+    if kind == "tower":
+        damage(tx, "tower", loc, amount, by)
+        return
+    index = next(i for i in state.living_pieces(loc) if state.pieces[i].kind == kind)
+    damage(tx, "piece", str(index), amount, by)
+
+
+def _one_shot(tx: Tx, frame: Frame, effect: Effect, command: Any) -> None:  # noqa: C901
+    state = tx.state
+    hand = frame.hand
+    where = state.hands[hand].location
+    match command:
+        case Search(location=location):
+            found = location == state.beast.location
+            tx.emit(Searched(hand=hand, location=location, found=found))
+            if found:
+                reveal(tx, "search")
+        case Attack(target=target, powers=powers):
+            if hand == BEAST:
+                reveal(tx, "attack")
+                if tx.over:
+                    return
+            if powers:
+                tx.emit(PowersGained(hand=hand, amount=-powers))
+            amount = effect.n + tx.state.passive(hand, "damage") + powers
+            by = "beast" if hand == BEAST else f"hunter:{hand}"
+            strike(tx, hand, target, amount, by, ())
+        case Take(card=card):
+            deck: tuple[str, ...] = getattr(state, f"{effect.op}_deck")
+            from_row = card != "deck"
+            name = card if from_row else deck[0]
+            audience = frozenset(range(state.players)) if from_row else state.team(hand)
+            tx.emit(CardGained(hand=hand, deck=effect.op, card=tx.seal(name, audience),
+                               from_row=from_row))
+        case SetTrap(zone=zone_name, habitat=habitat):
+            zone = next(z for z, n in state.board.zone_names.items() if n == zone_name)
+            tx.emit(TrapSet(zone=zone, trap=tx.seal(TrapCard(frame.card, habitat, effect.n),
+                                                     state.hunter_seats)))
+        case Do():
+            _no_choice(tx, hand, where, effect)
+
+
+def _no_choice(tx: Tx, hand: int, where: str, effect: Effect) -> None:
+    state = tx.state
+    match effect.op:
+        case "reveal":
+            reveal(tx, "card")
+        case "transform":
+            places = (where,) if effect.range == 0 else state.board.nearby(where)
+            habitat = beast_mat(state.beast.character).habitat if hand == BEAST else "settlement"
+            tx.emit(LocationsTransformed(locations=places, habitat=habitat))
+        case "grudge":
+            tx.emit(GrudgesGained(hand=hand, amount=effect.n))
+        case "power":
+            supply = ANCIENT_POWERS - sum(h.powers for h in state.hands)
+            if min(effect.n, supply) > 0:
+                tx.emit(PowersGained(hand=hand, amount=min(effect.n, supply)))
+        case "heal":
+            amount = min(effect.n, state.hands[hand].wounds)
+            if amount:
+                tx.emit(Healed(hand=hand, amount=amount))
+        case "watchtower":
+            if where not in state.towers:
+                moved = state.towers[0] if len(state.towers) >= WATCHTOWERS else ""
+                tx.emit(WatchtowerPlaced(location=where, moved_from=moved))
+                if tx.state.hidden:
+                    tx.emit(_trails(tx.state, _tower_trails(tx.state)))
+        case "divine":
+            tx.emit(ZoneDisclosed(zones=tuple(state.board.zone_names[z] for z in
+                                              state.board.zones_of(state.beast.location))))
+        case "draw":
+            for _ in range(min(effect.n, len(state.action_deck))):
+                card = tx.state.action_deck[0]
+                tx.emit(CardGained(hand=hand, deck="action",
+                                   card=tx.seal(card, state.team(hand)), from_row=False))
+
+
+def _summon(tx: Tx, frame: Frame, index: int, command: Any) -> None:
+    state = tx.state
+    match command:
+        case PlaceSummon(location=location):
+            free = [s for s in state.summons if not s.location]
+            chosen = (free or list(state.summons))[0]
+            tx.emit(SummonPlaced(summon=chosen.name, location=location),
+                    EffectProgressed(index, True))
+        case Rally():
+            tx.emit(EffectProgressed(index, False))
+        case Stop():
+            tx.emit(EffectProgressed(index, True))
+        case SummonAct():
+            _summon_act(tx, command)
+            if tx.over:
+                return
+            state = tx.state
+            top = state.frames[-1]
+            waiting = [s for s in state.summons if s.location and s.name not in top.acted]
+            if not waiting:
+                tx.emit(EffectProgressed(index, True))
+
+
+def _summon_act(tx: Tx, command: SummonAct) -> None:
+    state = tx.state
+    here = state.summon_at(command.summon)
+    ability = beast_mat(state.beast.character).summon.ability
+    if command.verb == "step":
+        tx.emit(SummonMoved(summon=command.summon,
+                            location=state.board.roads[here][command.args[0]]))
+    elif command.verb == "attack":
+        strike(tx, BEAST, command.args[0], 1, f"summon:{command.summon}", (here,))
+    elif command.verb == "ability" and ability.op == "move":
+        tx.emit(SummonMoved(summon=command.summon, location=command.args[0]))
+    elif command.verb == "ability":
+        habitat = beast_mat(state.beast.character).habitat
+        tx.emit(LocationsTransformed(locations=(here,), habitat=habitat))
+    if not tx.over:
+        tx.emit(SummonActed(summon=command.summon))

@@ -1,0 +1,375 @@
+"""The round structure: start, placement, dawn (draft), day (turns, pass, flee), night.
+
+`phase_options` enumerates the commands outside card resolution; `run_phase` turns one
+into events; `settle` advances everything that needs no decision (a resolved card, an
+ended turn, the night's rewards and reset, the next dawn's shuffle and deal).
+Rulebook sections: Setup, Player starting positions, Phase 1: Dawn, Phase 2: Day,
+Phase 3: Night, Player Death, Reactions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.beast.commands import (
+    Decline,
+    Done,
+    Draft,
+    End,
+    Flee,
+    Pass,
+    Place,
+    Play,
+    React,
+    Upgrade,
+)
+from core.beast.data import (
+    Effect,
+    beast_mat,
+    card_index,
+    cards,
+    characters,
+    hunter_mat,
+    kind_of,
+    side_of,
+)
+from core.beast.effects import ANCIENT_POWERS, destinations, effect_options
+from core.beast.evolve import FLEE_MOVE
+from core.beast.state import BEAST, BeastState, Frame
+from core.beast.tx import Tx
+from events.beast import (
+    CardDiscarded,
+    CardDrafted,
+    CardPlayed,
+    CardResolved,
+    CardSetAside,
+    DayBegan,
+    DeckShuffled,
+    GrudgesGained,
+    HandDealt,
+    Healed,
+    HunterPlaced,
+    NightFell,
+    NightReset,
+    PackDealt,
+    PacksPassed,
+    PowersGained,
+    ReactionWindowClosed,
+    ReactionWindowOpened,
+    RewardEarned,
+    RowDealt,
+    TurnEnded,
+    Upgraded,
+    UpgradesDone,
+)
+
+PACK_SIZES = {2: 6, 3: 4, 4: 3}
+ROW = 3
+
+
+def acting_hand(state: BeastState) -> int | None:
+    """The hand whose decision the game waits for (None during the draft or at the end)."""
+    if state.winner:
+        return None
+    if state.window:
+        return BEAST
+    if state.frames:
+        return state.frames[-1].hand
+    if state.phase in ("place", "respawn", "upgrade") and state.queue:
+        return state.queue[0]
+    if state.phase == "day":
+        return state.turn
+    return None
+
+
+def to_act(state: BeastState) -> frozenset[int]:
+    """The seats that may decide now."""
+    hand = acting_hand(state)
+    if hand is not None:
+        return frozenset({state.hands[hand].seat})
+    if state.phase == "draft" and not state.winner:
+        return frozenset(seat for seat, left in enumerate(state.picks) if left > 0)
+    return frozenset()
+
+
+def options(state: BeastState, seat: int) -> list[Any]:
+    """Every command `seat` may make now."""
+    if seat not in to_act(state):
+        return []
+    if state.phase == "draft" and acting_hand(state) is None:
+        return _draft_options(state, seat)
+    hand = acting_hand(state)
+    assert hand is not None
+    if state.window:
+        return _reaction_options(state)
+    if state.frames:
+        return effect_options(state)
+    if state.phase in ("place", "respawn"):
+        return [Place(loc) for loc in state.settlements()]
+    if state.phase == "upgrade":
+        return _upgrade_options(state, hand)
+    return _turn_options(state, hand)
+
+
+# -- draft -----------------------------------------------------------------------------
+
+
+def hunter_quota(state: BeastState) -> int:
+    """2 players: how many drafted cards each of the two hunters receives."""
+    sizes = [PACK_SIZES[2]] * 2
+    kept = [0, 0]
+    while any(sizes):
+        for seat in (0, 1):
+            take = min(2 if seat else 1, sizes[seat])
+            kept[seat] += take
+            sizes[seat] -= take
+        sizes = [sizes[1], sizes[0]]
+    return kept[1] // 2
+
+
+def _draft_options(state: BeastState, seat: int) -> list[Any]:
+    pack = dict.fromkeys(state.packs[seat])
+    if seat == state.beast.seat:
+        return [Draft(card) for card in pack]
+    own = [h for h in state.hunters if state.hands[h].seat == seat]
+    if len(own) == 1:
+        return [Draft(card) for card in pack]
+    quota = hunter_quota(state)
+    return [Draft(card, state.hands[h].character) for card in pack for h in own
+            if len(state.hands[h].actions) < quota]
+
+
+def draft_hand(state: BeastState, seat: int, command: Draft) -> int:
+    """The hand a drafted card goes to."""
+    if command.hunter:
+        hand = state.hand_named(command.hunter)
+        assert hand is not None
+        return hand
+    if seat == state.beast.seat:
+        return BEAST
+    return next(h for h in state.hunters if state.hands[h].seat == seat)
+
+
+# -- day -------------------------------------------------------------------------------
+
+
+def slot_of(card: str) -> str:
+    """The symbol a card is played with: ability cards use the ability slot."""
+    return "ability" if kind_of(card) == "ability" else "any"
+
+
+def _playable(state: BeastState, hand: int, card: str) -> bool:
+    side = side_of(card, hand == BEAST)
+    held = state.hands[hand]
+    if side.react or slot_of(card) in state.slots or side.cost > held.grudges:
+        return False
+    return not side.needs or state.is_habitat(held.location, side.needs)
+
+
+def _turn_options(state: BeastState, hand: int) -> list[Any]:
+    held = state.hands[hand]
+    every = dict.fromkeys((*held.actions, *held.abilities, *held.extras))
+    plays: list[Any] = [Play(card) for card in every if _playable(state, hand, card)]
+    if state.slots:
+        return [*plays, End()]
+    flee_frame = Frame(hand=hand, card="", slot="flee", effects=FLEE_MOVE, mode="seq",
+                       pending=(0,), zones=())
+    flees: list[Any] = ([Flee(card) for card in every]
+                        if destinations(state, hand, flee_frame, FLEE_MOVE[0]) else [])
+    mine = len(held.actions)
+    fewer = any(len(state.hands[h].actions) < mine for h in range(len(state.hands))
+                if h != hand and not state.hands[h].dead)
+    passes: list[Any] = [Pass()] if not fewer or not (plays or flees) else []
+    return [*plays, *flees, *passes]
+
+
+def _reaction_options(state: BeastState) -> list[Any]:
+    beast = state.beast
+    return [*(React(card) for card in dict.fromkeys(beast.extras)
+              if side_of(card, True).react == state.window
+              and side_of(card, True).cost <= beast.grudges), Decline()]
+
+
+def _upgrade_options(state: BeastState, hand: int) -> list[Any]:
+    held = state.hands[hand]
+    mat = beast_mat(held.character) if hand == BEAST else hunter_mat(held.character)
+    return [*(Upgrade(u.name) for u in mat.upgrades
+              if u.name not in held.upgrades and u.cost <= held.grudges), Done()]
+
+
+# -- running ---------------------------------------------------------------------------
+
+
+def run_phase(tx: Tx, seat: int, command: Any) -> None:
+    """Turn a validated non-effect command into events."""
+    state = tx.state
+    hand = acting_hand(state)
+    match command:
+        case Draft(card=card):
+            target = draft_hand(state, seat, command)
+            tx.emit(CardDrafted(seat=seat, hand=target, card=tx.seal(card, state.team(target))))
+        case Place(location=location):
+            assert hand is not None
+            tx.emit(HunterPlaced(hand=hand, location=location))
+        case React(card=card):
+            _pay(tx, BEAST, card)
+            tx.emit(CardPlayed(hand=BEAST, card=card, slot="reaction"))
+        case Decline():
+            tx.emit(ReactionWindowClosed())
+        case Play(card=card):
+            assert hand is not None
+            _play(tx, hand, card)
+        case Flee(card=card):
+            assert hand is not None
+            tx.emit(CardDiscarded(hand=hand, card=card))
+            tx.emit(CardPlayed(hand=hand, card="", slot="flee"))
+        case Pass():
+            assert hand is not None
+            tx.emit(TurnEnded(hand=hand, passed=True))
+        case End():
+            assert hand is not None
+            tx.emit(TurnEnded(hand=hand, passed=False))
+        case Upgrade(name=name):
+            assert hand is not None
+            tx.emit(Upgraded(hand=hand, upgrade=name))
+        case Done():
+            assert hand is not None
+            tx.emit(UpgradesDone(hand=hand))
+
+
+def _pay(tx: Tx, hand: int, card: str) -> None:
+    cost = side_of(card, hand == BEAST).cost
+    if cost:
+        tx.emit(GrudgesGained(hand=hand, amount=-cost))
+
+
+def is_trap_item(card: str) -> bool:
+    """Trap items are played face down (the Beast must not learn which trap)."""
+    if card not in card_index():
+        return False
+    return kind_of(card) == "item" and any(e.op == "trap" for e in side_of(card, False).effects)
+
+
+def _play(tx: Tx, hand: int, card: str) -> None:
+    state = tx.state
+    _pay(tx, hand, card)
+    if is_trap_item(card):
+        tx.emit(CardPlayed(hand=hand, card="trap", slot="any",
+                           hidden=tx.seal(card, state.hunter_seats)))
+    else:
+        tx.emit(CardPlayed(hand=hand, card=card, slot=slot_of(card)))
+    if hand == BEAST:
+        return
+    ops = {e.op for e in side_of(card, False).effects}
+    if "search" in ops:
+        tx.emit(ReactionWindowOpened(trigger="search"))
+    elif "attack" in ops and not tx.state.hidden:
+        tx.emit(ReactionWindowOpened(trigger="attack"))
+
+
+# -- what happens by itself ------------------------------------------------------------
+
+
+def settle(tx: Tx) -> None:
+    """Advance through everything that needs no decision."""
+    while not tx.over and _advance(tx):
+        pass
+
+
+def _advance(tx: Tx) -> bool:  # noqa: C901 - one branch per automatic step
+    state = tx.state
+    if state.window:
+        return False
+    if state.frames:
+        frame = state.frames[-1]
+        if frame.current >= 0 or frame.pending:
+            return False
+        # A trap item stays face down: its name must not reach the Beast here either.
+        tx.emit(CardResolved(card="trap" if is_trap_item(frame.card) else frame.card))
+        if frame.slot == "flee":
+            tx.emit(TurnEnded(hand=frame.hand, passed=False))
+        return True
+    if state.phase == "day":
+        if state.passes >= len(state.hands):
+            _night(tx)
+            return True
+        if len(state.slots) >= 2:
+            tx.emit(TurnEnded(hand=state.turn, passed=False))
+            return True
+        if state.hands[state.turn].dead and not state.slots:
+            tx.emit(TurnEnded(hand=state.turn, passed=True))
+            return True
+        return False
+    if state.phase == "dawn":
+        _dawn(tx)
+        return True
+    if state.phase == "draft" and not any(state.picks):
+        if any(state.packs):
+            n = state.players
+            packs = tuple(state.packs[(seat - 1) % n] for seat in range(n))
+            tx.emit(PacksPassed(packs=tuple(tx.seal(p, frozenset({seat}))
+                                            for seat, p in enumerate(packs))))
+        else:
+            if state.aside:
+                tx.emit(HandDealt(hand=BEAST, cards=tx.seal((state.aside,),
+                                                             frozenset({state.beast.seat}))))
+            tx.emit(DayBegan(day=state.day + 1))
+        return True
+    return False
+
+
+def _dawn(tx: Tx) -> None:
+    state = tx.state
+    every = tuple(card.name for card in cards().action)
+    nobody: frozenset[int] = frozenset()
+    if state.first_time and state.day == 0:
+        setup = characters().first_time["large" if state.players == 4 else "small"]
+        dealt = [c for hand in setup.cards for c in hand]
+        rest = tx.shuffle([c for c in every if c not in dealt])
+        tx.emit(DeckShuffled(deck="action", order=tx.seal(rest, nobody)))
+        for hand, hand_cards in enumerate(setup.cards[:len(state.hands)]):
+            tx.emit(HandDealt(hand=hand, cards=tx.seal(hand_cards, state.team(hand))))
+        tx.emit(DayBegan(day=1))
+        return
+    order = tx.shuffle(every)
+    tx.emit(DeckShuffled(deck="action", order=tx.seal(order, nobody)))
+    if state.players == 4:
+        tx.emit(CardSetAside(card=tx.seal(order[0], frozenset({state.beast.seat}))))
+    for seat in range(state.players):
+        pack = tx.state.action_deck[:PACK_SIZES[state.players]]
+        tx.emit(PackDealt(seat=seat, pack=tx.seal(pack, frozenset({seat}))))
+
+
+def _night(tx: Tx) -> None:
+    state = tx.state
+    tx.emit(NightFell(night=state.day))
+    if tx.over:
+        return
+    nights = state.terms.night
+    if state.day - 1 < len(nights):
+        night = nights[state.day - 1]
+        if any(state.stat(name) >= least for name, least in night.beast):
+            tx.emit(RewardEarned(side="beast", night=state.day))
+            _reward(tx, (BEAST,), night.beast_reward)
+        if any(state.stat(name) >= least for name, least in night.hunters):
+            tx.emit(RewardEarned(side="hunters", night=state.day))
+            living = tuple(h for h in state.hunters if not state.hands[h].dead)
+            _reward(tx, living, night.hunter_reward)
+    tx.emit(NightReset())
+    for deck in ("item", "talent"):
+        pile: tuple[str, ...] = getattr(tx.state, f"{deck}_deck")
+        tx.emit(RowDealt(deck=deck, cards=pile[:ROW]))
+
+
+def _reward(tx: Tx, hands: tuple[int, ...], rewards: tuple[Effect, ...]) -> None:
+    for hand in hands:
+        for reward in rewards:
+            state = tx.state
+            if reward.op == "grudge":
+                tx.emit(GrudgesGained(hand=hand, amount=reward.n))
+            elif reward.op == "power":
+                amount = min(reward.n, ANCIENT_POWERS - sum(h.powers for h in state.hands))
+                if amount > 0:
+                    tx.emit(PowersGained(hand=hand, amount=amount))
+            elif reward.op == "heal" and state.hands[hand].wounds:
+                tx.emit(Healed(hand=hand, amount=min(reward.n, state.hands[hand].wounds)))

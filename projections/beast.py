@@ -1,0 +1,261 @@
+"""What each viewer sees of a Beast game, and a readable terminal rendering.
+
+Entitlements (rulebook: "One vs Many", "Beast movement", "Traps"):
+- everyone: the standee (last known location), how many movement cards are active, the
+  trails, hunters, pieces, summons, watchtowers, trap counts per zone, hand sizes, the
+  face-up rows and the common discard;
+- the Beast's seat: its actual location, its active movement cards, its hand and talents;
+- every hunter seat (one team): every hunter's hand and items, and the traps' cards and
+  habitats;
+- a seat's own draft pack; the referee everything. Deck orders are nobody's.
+A hunter's view is built without reading the Beast's location or cards at all.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from core.beast.flow import acting_hand, is_trap_item, to_act
+from core.beast.state import BEAST, BeastState
+from events.beast import Step
+from events.viewer import Viewer
+from projections.registry import register_views
+
+
+class HandView(msgspec.Struct, frozen=True, kw_only=True):
+    """One character as the viewer may see it; None where it may not."""
+
+    character: str
+    seat: int
+    health: int
+    wounds: int
+    grudges: int
+    powers: int
+    location: str | None
+    action_count: int
+    actions: tuple[str, ...] | None
+    abilities: tuple[str, ...]
+    extra_count: int
+    extras: tuple[str, ...] | None
+    upgrades: tuple[str, ...]
+    dead: bool
+
+
+class TrapView(msgspec.Struct, frozen=True):
+    """A face-down trap; card and habitat for the hunters only."""
+
+    zone: str
+    card: str | None
+    habitat: str | None
+
+
+class FrameView(msgspec.Struct, frozen=True):
+    """A card being resolved."""
+
+    character: str
+    card: str
+    pending: tuple[str, ...]
+
+
+class BeastView(msgspec.Struct, frozen=True, kw_only=True):
+    """A Beast game as one viewer sees it."""
+
+    viewer: str
+    role: str
+    contract: str
+    map: str
+    day: int
+    phase: str
+    acting: str | None
+    waiting: tuple[int, ...]
+    standee: str
+    active_count: int
+    active: tuple[Step, ...] | None
+    beast_location: str | None
+    trails: tuple[tuple[str, int], ...]
+    hands: tuple[HandView, ...]
+    pieces: tuple[tuple[str, str, int], ...]
+    summons: tuple[tuple[str, str], ...]
+    towers: tuple[str, ...]
+    traps: tuple[TrapView, ...]
+    habitats: tuple[tuple[str, str], ...]
+    item_row: tuple[str, ...]
+    talent_row: tuple[str, ...]
+    decks: tuple[tuple[str, int], ...]
+    discard: tuple[str, ...]
+    pack: tuple[str, ...] | None
+    frames: tuple[FrameView, ...]
+    window: str
+    stats: tuple[tuple[str, int], ...]
+    lives: int
+    winner: str
+
+
+def role_of(state: BeastState, viewer: Viewer) -> str:
+    """referee, beast, hunters or spectator."""
+    if viewer.referee:
+        return "referee"
+    if state.hands and state.beast.seat in viewer.seats:
+        return "beast"
+    if not viewer.seats.isdisjoint(state.hunter_seats):
+        return "hunters"
+    return "spectator"
+
+
+def _hand(state: BeastState, index: int, role: str) -> HandView:
+    hand = state.hands[index]
+    own = role == "referee" or (role == "beast" and index == BEAST) or (
+        role == "hunters" and index != BEAST)
+    located = index != BEAST or role in ("beast", "referee")
+    return HandView(character=hand.character, seat=hand.seat, health=state.max_health(index),
+                    wounds=hand.wounds, grudges=hand.grudges, powers=hand.powers,
+                    location=hand.location if located else None,
+                    action_count=len(hand.actions), actions=hand.actions if own else None,
+                    abilities=hand.abilities, extra_count=len(hand.extras),
+                    extras=hand.extras if own else None, upgrades=hand.upgrades,
+                    dead=hand.dead)
+
+
+def _trails(state: BeastState) -> tuple[tuple[str, int], ...]:
+    counts: dict[str, int] = {}
+    for index in state.trailed:
+        location = state.active[index].location
+        counts[location] = counts.get(location, 0) + 1
+    return tuple(sorted(counts.items()))
+
+
+def _frames(state: BeastState, role: str) -> tuple[FrameView, ...]:
+    views = []
+    for frame in state.frames:
+        secret = is_trap_item(frame.card) if frame.card else False
+        shown = frame.card if not secret or role in ("hunters", "referee") else "trap"
+        pending = tuple(frame.effects[i].op for i in frame.pending)
+        views.append(FrameView(state.hands[frame.hand].character, shown or frame.slot, pending))
+    return tuple(views)
+
+
+def beast_view(state: BeastState, viewer: Viewer) -> BeastView:
+    """What `viewer` may see."""
+    role = role_of(state, viewer)
+    beast_eyes = role in ("beast", "referee")
+    hunter_eyes = role in ("hunters", "referee")
+    seat = viewer.seat
+    pack = None
+    if state.packs and seat is not None and seat < len(state.packs):
+        pack = state.packs[seat]
+    if role == "referee":
+        pack = None
+    acting = acting_hand(state)
+    return BeastView(
+        viewer=viewer.name, role=role, contract=state.contract, map=state.map, day=state.day,
+        phase=state.phase, acting=state.hands[acting].character if acting is not None else None,
+        waiting=tuple(sorted(to_act(state))), standee=state.standee,
+        active_count=len(state.active), active=state.active if beast_eyes else None,
+        beast_location=state.beast.location if beast_eyes and state.hands else None,
+        trails=_trails(state), hands=tuple(_hand(state, i, role) for i in range(len(state.hands))),
+        pieces=tuple((p.location, p.kind, p.wounds) for p in state.pieces if p.alive),
+        summons=tuple((s.name, s.location) for s in state.summons if s.location),
+        towers=state.towers,
+        traps=tuple(TrapView(state.board.zone_names[zone],
+                             trap.card if hunter_eyes else None,
+                             trap.habitat if hunter_eyes else None)
+                    for zone, trap in state.traps),
+        habitats=state.habitats, item_row=state.item_row, talent_row=state.talent_row,
+        decks=(("action", len(state.action_deck)), ("item", len(state.item_deck)),
+               ("talent", len(state.talent_deck))),
+        discard=state.discard, pack=pack, frames=_frames(state, role), window=state.window,
+        stats=state.stats, lives=state.lives, winner=state.winner)
+
+
+def render_view(view: BeastView) -> str:
+    """The map as a grid and the table around it."""
+    from core.beast.data import boards, contracts
+
+    if not view.map:
+        return "Beast: not set up yet"
+    board = boards()[view.map]
+    habitats = dict(board.habitat) | dict(view.habitats)
+    trails = dict(view.trails)
+    lines = [f"Beast - {contracts()[view.contract].title} on {board.title}; day {view.day}, "
+             f"{view.phase}; viewing as {view.viewer} ({view.role})"]
+    header = "    " + "".join(f"{chr(65 + c):<14}" for c in range(board.cols))
+    lines.append(header)
+    for row in range(board.rows):
+        cells = []
+        for col in range(board.cols):
+            loc = f"{chr(65 + col)}{row + 1}"
+            cells.append(f"{_cell(view, loc, habitats, trails):<14}" if loc in habitats
+                         else f"{'~~':<14}")
+        lines.append(f"{row + 1:>2}  " + "".join(cells).rstrip())
+    lines.append("key: S settlement F forest W swamp C cave * centre; b last known Beast, "
+                 "B Beast (actual), ~n trails, T watchtower, f/n farmer/noble, s/o/r "
+                 "sheep/boar/bear, hunters by initials")
+    hidden = "revealed" if view.active_count == 0 else f"{view.active_count} active movement cards"
+    lines.append(f"Beast {view.hands[0].character}: last known {view.standee}, {hidden}"
+                 + (f"; actual {view.beast_location}" if view.beast_location else "")
+                 + (f"; cards {' '.join(s.direction for s in view.active)}" if view.active
+                    else ""))
+    for hand in view.hands:
+        lines.append(_hand_line(hand))
+    if view.summons:
+        lines.append("summons: " + ", ".join(f"{n} at {loc}" for n, loc in view.summons))
+    if view.traps:
+        lines.append("traps: " + ", ".join(
+            f"{t.zone}" + (f" ({t.card}, {t.habitat})" if t.card else " (face down)")
+            for t in view.traps))
+    lines.append(f"items: {', '.join(view.item_row) or '-'}; talents: "
+                 f"{', '.join(view.talent_row) or '-'}; discard: {', '.join(view.discard) or '-'}")
+    if view.pack is not None:
+        lines.append(f"your draft pack: {', '.join(view.pack) or '(empty)'}")
+    for frame in view.frames:
+        lines.append(f"resolving {frame.card} for {frame.character}: "
+                     f"{', '.join(frame.pending) or 'done'}")
+    if view.window:
+        lines.append(f"reaction window open ({view.window})")
+    if view.stats:
+        lines.append("so far: " + ", ".join(f"{k} {v}" for k, v in view.stats))
+    lines.append(f"winner: {view.winner}" if view.winner else f"to act: {view.acting or 'draft'}")
+    return "\n".join(lines)
+
+
+PIECE_CODES = {"farmer": "f", "noble": "n", "sheep": "s", "boar": "o", "bear": "r"}
+HABITAT_LETTERS = {"settlement": "S", "forest": "F", "swamp": "W", "cave": "C", "centre": "*"}
+
+
+def _cell(view: BeastView, loc: str, habitats: dict[str, str], trails: dict[str, int]) -> str:
+    marks = HABITAT_LETTERS[habitats[loc]]
+    marks += "".join(PIECE_CODES[kind] for where, kind, _ in view.pieces if where == loc)
+    if view.standee == loc:
+        marks += " b"
+    if view.beast_location == loc:
+        marks += " B"
+    marks += "".join(f" {h.character[:2]}" for h in view.hands[1:] if h.location == loc)
+    marks += "".join(f" {n}" for n, where in view.summons if where == loc)
+    if loc in view.towers:
+        marks += " T"
+    if trails.get(loc):
+        marks += f" ~{trails[loc]}"
+    return marks
+
+
+def _hand_line(hand: HandView) -> str:
+    cards = ", ".join(hand.actions) if hand.actions is not None else f"{hand.action_count} cards"
+    extras = ", ".join(hand.extras) if hand.extras is not None else f"{hand.extra_count} hidden"
+    where = "dead" if hand.dead else (hand.location or "?")
+    return (f"  {hand.character} (seat {hand.seat}) at {where}: {hand.wounds}/{hand.health} "
+            f"wounds, {hand.grudges} grudges, {hand.powers} powers; actions: {cards}; "
+            f"abilities: {', '.join(hand.abilities) or '-'}; extra: {extras}"
+            + (f"; upgrades: {', '.join(hand.upgrades)}" if hand.upgrades else ""))
+
+
+@register_views("beast")
+class BeastViews:
+    """The Beast views for the registry."""
+
+    def view(self, state: BeastState, viewer: Viewer) -> BeastView:
+        """What `viewer` sees."""
+        return beast_view(state, viewer)
+
+    def render(self, view: BeastView) -> str:
+        """A readable rendering (a hunter's never shows where the Beast is)."""
+        return render_view(view)

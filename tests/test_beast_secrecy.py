@@ -1,0 +1,143 @@
+"""Visibility is the feature: what the hunters (and the Beast) may and may not learn.
+
+Non-interference: two games that differ only in the Beast's hidden path, with the same
+public consequences, give the hunters identical views, legal moves and redacted logs
+(commitments differ by construction, so they are compared as placeholders). The Beast
+never sees a trap's card or habitat before it triggers.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import msgspec
+
+from core.beast.data import cards
+from core.beast.state import BEAST, BeastState
+from core.rules import get_rules
+from events.beast import BeastMoved, CardDrafted, CardPlayed, PackDealt, TrapSet
+from events.common import MoveMade
+from events.secret import Secret, canonical, redact
+from events.viewer import SPECTATOR, Viewer
+from projections.beast import beast_view, render_view
+from tests.test_beast_playouts import random_game
+from tests.test_beast_support import BeastGame, day_one
+
+RULES = get_rules("beast")
+HEX = re.compile(rb'"[0-9a-f]{64}"')
+
+
+def hunters_of(state: BeastState) -> Viewer:
+    return Viewer("hunters", state.hunter_seats)
+
+
+def public_log(log: list[Any], viewer: Viewer) -> bytes:
+    """A redacted log with commitments replaced by a placeholder."""
+    return HEX.sub(b'"#"', canonical([redact(event, viewer) for event in log]))
+
+
+def walk(path: tuple[str, ...]) -> Any:
+    game = day_one(beast_steps=path, places=("A1", "E5"))
+    game.do("pass")                                  # the Beast
+    game.do("play Rush", "step S", "stop", "end")    # Helga A1 -> A2, far from the Beast
+    game.do("play Adapt", "do", "step N", "end")     # Assar E5 -> E4
+    return game
+
+
+def test_hunters_cannot_tell_two_hidden_paths_apart() -> None:
+    north_south, south_north = walk(("N", "S")), walk(("S", "N"))
+    assert north_south.state.beast.location == south_north.state.beast.location == "C3"
+    assert north_south.state.active != south_north.state.active
+    for seat_viewer in (hunters_of(north_south.state), Viewer("Bob", frozenset({1})),
+                        SPECTATOR):
+        assert beast_view(north_south.state, seat_viewer) == beast_view(south_north.state,
+                                                                         seat_viewer)
+        assert public_log(north_south.log, seat_viewer) == public_log(south_north.log,
+                                                                      seat_viewer)
+    for seat in (1, 2):
+        assert north_south.legal(seat) == south_north.legal(seat)
+    beast = Viewer("Ann", frozenset({0}))
+    assert beast_view(north_south.state, beast) != beast_view(south_north.state, beast)
+
+
+def _perturbed(state: BeastState, rnd: random.Random) -> BeastState:
+    """The same public position with the Beast's hidden facts changed."""
+    replace = msgspec.structs.replace
+    locations = state.board.locations
+    active = tuple(card if i in state.trailed else type(card)(rnd.choice("NESWX"),
+                                                              rnd.choice(locations))
+                   for i, card in enumerate(state.active))
+    actions = tuple(rnd.choice(cards().action).name for _ in state.beast.actions)
+    extras = tuple(rnd.choice(cards().talent).name for _ in state.beast.extras)
+    where = state.standee if not state.active else rnd.choice(locations)
+    beast = replace(state.beast, location=where, actions=actions, extras=extras)
+    return replace(state, active=active, hands=(beast, *state.hands[1:]))
+
+
+def test_hunter_views_and_legal_moves_never_depend_on_the_beasts_hidden_facts() -> None:
+    rnd = random.Random(7)
+    checked = 0
+    for players in (2, 3, 4):
+        game = BeastGame(players, seed=f"perturb/{players}")
+        chooser = random.Random(players)
+        while RULES.outcome(game.state) is None:
+            seat = game.seat()
+            if seat != BEAST and game.state.hands and game.state.phase != "draft":
+                other = _perturbed(game.state, rnd)
+                viewer = hunters_of(game.state)
+                assert beast_view(game.state, viewer) == beast_view(other, viewer)
+                assert RULES.to_act(game.state) == RULES.to_act(other)
+                assert list(RULES.legal(game.state, seat)) == list(RULES.legal(other, seat))
+                checked += 1
+            command = chooser.choice(list(RULES.legal(game.state, seat)))
+            game.do(RULES.format(command), seat=seat)
+    assert checked > 300
+
+
+def test_hidden_values_stay_sealed_for_those_outside_their_audience() -> None:
+    for players in (2, 3, 4):
+        game = random_game(players, seed=200 + players)
+        hunters = hunters_of(game.state)
+        beast = Viewer("beast", frozenset({0}))
+        for event in game.log:
+            for_hunters, for_beast = redact(event, hunters), redact(event, beast)
+            match event:
+                case BeastMoved():
+                    assert not for_hunters.card.known and for_beast.card.known
+                case TrapSet():
+                    assert not for_beast.trap.known and for_hunters.trap.known
+                case CardPlayed(hidden=Secret()):
+                    assert not for_beast.hidden.known
+                case CardDrafted(seat=0):
+                    assert not for_hunters.card.known
+                case CardDrafted():
+                    assert not for_beast.card.known and for_hunters.card.known
+                case PackDealt(seat=seat):
+                    assert redact(event, Viewer("x", frozenset({seat}))).pack.known
+                    other = Viewer("y", frozenset({(seat + 1) % players}))
+                    assert not redact(event, other).pack.known
+                case MoveMade(hidden_move=Secret(audience=audience)):
+                    assert audience in ({0}, game.state.hunter_seats)
+        rows = [line.split() for line in render_view(beast_view(game.state, hunters)).splitlines()
+                if re.match(r"^\s*\d+  ", line)]
+        assert rows and not any("B" in cells[1:] for cells in rows)
+
+
+def test_the_beast_never_sees_a_trap_before_it_triggers() -> None:
+    game = day_one(hunters="Varja,Iona")
+    game.edit(turn=1)
+    game.edit_hand(1, extras=("Bear Trap",), grudges=1)
+    before = len(game.log)
+    game.do("play Bear Trap", "trap West swamp")
+    beast = Viewer("Ann", frozenset({0}))
+    seen = public_log(game.log[before:], beast)
+    assert b"swamp" not in seen and b"Bear Trap" not in seen
+    view = beast_view(game.state, beast)
+    assert view.traps[0].zone == "West" and view.traps[0].card is None
+    assert view.traps[0].habitat is None
+    assert "Bear Trap" not in render_view(view) and "swamp" not in render_view(view).split(
+        "traps:")[1].split("\n")[0]
+    mates = beast_view(game.state, Viewer("Cid", frozenset({2})))
+    assert mates.traps[0].card == "Bear Trap" and mates.traps[0].habitat == "swamp"
