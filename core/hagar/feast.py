@@ -1,0 +1,67 @@
+"""The Loot Feast (rulebook "Loot Feast"): who may call it and how the loot is scored.
+
+Only loot at home (printed value +1) and on the ship (printed value) counts; carried loot
+counts nothing. Each foreign woman is first matched with the best remaining counted piece,
+which then does not count (among equally good pieces a non-gift goes first: the gift keeps
+its chance of the wife's sympathy). Every remaining gift gets one rune-stick throw, 0-2
+points. Called by a Viking with 7 pieces home (table option `feast_at`); reconstructed so
+that every game ends: also callable by anyone once every city is plundered out, and
+the only move left once the table's optional round limit (`max_rounds`) is reached.
+"""
+
+from __future__ import annotations
+
+from core.hagar.components import PIECES
+from core.hagar.state import HagarState, Viking
+
+
+def counted(viking: Viking) -> tuple[tuple[int, int], ...]:
+    """(piece, value) for every piece that counts: home +1, ship as printed."""
+    return (tuple((p, PIECES[p].value + 1) for p in viking.home)
+            + tuple((p, PIECES[p].value) for p in viking.cargo))
+
+
+def cancelled(viking: Viking) -> tuple[int, ...]:
+    """The pieces the foreign women cancel, best first."""
+    pieces = counted(viking)
+    women = sum(1 for p, _ in pieces if PIECES[p].category == "woman")
+    rest = [(p, v) for p, v in pieces if PIECES[p].category != "woman"]
+    rest.sort(key=lambda item: (-item[1], PIECES[item[0]].gift, item[0]))
+    return tuple(p for p, _ in rest[:women])
+
+
+def judged_gifts(viking: Viking) -> tuple[int, ...]:
+    """The counted, uncancelled gifts that earn a sympathy throw."""
+    gone = set(cancelled(viking))
+    return tuple(p for p, _ in counted(viking) if PIECES[p].gift and p not in gone)
+
+
+def score(viking: Viking, sympathy: dict[int, int]) -> int:
+    """The Viking's feast total."""
+    gone = set(cancelled(viking))
+    return sum(value + sympathy.get(p, 0) for p, value in counted(viking) if p not in gone)
+
+
+def feast_reason(state: HagarState, seat: int) -> str:
+    """Why `seat` may call the feast now, or '' when it may not."""
+    options = state.options
+    if len(state.vikings[seat].home) >= options.feast_at:
+        return f"{options.feast_at} pieces home"
+    if not state.loot_left():
+        return "nothing left to plunder"
+    if round_limit(state):
+        return f"round limit {options.max_rounds} reached"
+    return ""
+
+
+def round_limit(state: HagarState) -> bool:
+    """True once the table's optional round limit is reached."""
+    return 0 < state.options.max_rounds <= state.rounds
+
+
+def ranking(scores: tuple[int, ...], tiebreaks: tuple[int, ...]
+            ) -> tuple[tuple[int, ...], ...]:
+    """Seats grouped by (score, tiebreak), best first."""
+    keys = sorted({(s, t) for s, t in zip(scores, tiebreaks, strict=True)}, reverse=True)
+    return tuple(tuple(seat for seat in range(len(scores))
+                       if (scores[seat], tiebreaks[seat]) == key) for key in keys)

@@ -1,0 +1,188 @@
+"""What each viewer sees of a game of Hägar, and a terminal rendering of it.
+
+A seat sees every public thing (positions, how many pieces each Viking carries, has on his
+ship and at home, arrows, the city stack sizes, the last throw) and the identity of its
+own pieces only. A spectator sees the public part; the referee sees everything, including
+the order of the city stacks and of the fate deck. After the feast all loot is face up.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from core.hagar.components import BOARD, CARDS, PIECES
+from core.hagar.feast import feast_reason
+from core.hagar.state import Crossing, HagarState, Leg, Result, Throw, Viking
+from events.viewer import Viewer
+from projections.registry import register_views
+
+
+class LootView(msgspec.Struct, frozen=True, kw_only=True):
+    """One piece, face up, with its slot on the collector's card (1-based)."""
+
+    slot: int
+    piece: int
+    kind: str
+    name: str
+    value: int
+    gift: bool
+
+
+class Holdings(msgspec.Struct, frozen=True, kw_only=True):
+    """A collector's card face up: field 1 (carried), field 2 (ship), field 3 (home)."""
+
+    seat: int
+    carried: tuple[LootView, ...]
+    cargo: tuple[LootView, ...]
+    home: tuple[LootView, ...]
+
+
+class VikingView(msgspec.Struct, frozen=True, kw_only=True):
+    """A Viking and his ship as everyone sees them."""
+
+    seat: int
+    at: str
+    ship: str
+    aboard: bool
+    carried: int
+    cargo: int
+    home: int
+    arrows: int
+    wounded: bool
+    robbed_camp: bool
+    must: str
+    misses_turns: int
+
+
+class CityView(msgspec.Struct, frozen=True, kw_only=True):
+    city: str
+    loot: int
+    vikings: tuple[int, ...]
+
+
+class HagarView(msgspec.Struct, frozen=True, kw_only=True):
+    """A game of Hägar as one viewer may see it."""
+
+    viewer: str
+    turn: int
+    phase: str
+    rounds: int
+    throw: Throw | None
+    leg: Leg | None
+    crossing: Crossing | None
+    ambush_targets: tuple[int, ...]
+    pending_card: str | None
+    feast_callable: bool
+    vikings: tuple[VikingView, ...]
+    holdings: tuple[Holdings, ...]
+    cities: tuple[CityView, ...]
+    camp_chests: int
+    roadside: tuple[tuple[str, int], ...]
+    deck: int
+    discard: tuple[str, ...]
+    removed: int
+    result: Result | None = None
+    sympathy: tuple[tuple[int, int], ...] = ()
+    stacks: tuple[tuple[str, tuple[LootView, ...]], ...] | None = None
+    deck_order: tuple[str, ...] | None = None
+
+
+def _loot(pieces: tuple[int, ...]) -> tuple[LootView, ...]:
+    return tuple(LootView(slot=i, piece=p, kind=PIECES[p].kind, name=PIECES[p].name,
+                          value=PIECES[p].value, gift=PIECES[p].gift)
+                 for i, p in enumerate(pieces, start=1))
+
+
+def _holdings(seat: int, viking: Viking) -> Holdings:
+    return Holdings(seat=seat, carried=_loot(viking.carried), cargo=_loot(viking.cargo),
+                    home=_loot(viking.home))
+
+
+def _public(seat: int, viking: Viking) -> VikingView:
+    return VikingView(seat=seat, at=viking.at, ship=viking.ship, aboard=viking.aboard,
+                      carried=len(viking.carried), cargo=len(viking.cargo),
+                      home=len(viking.home), arrows=len(viking.arrows),
+                      wounded=viking.wounded, robbed_camp=viking.robbed_camp,
+                      must=viking.must, misses_turns=viking.skip)
+
+
+def view(state: HagarState, viewer: Viewer) -> HagarView:
+    """Only what `viewer` is entitled to."""
+    everything = viewer.referee or state.revealed
+    visible = range(state.players) if everything else sorted(viewer.seats)
+    return HagarView(
+        viewer=viewer.name, turn=state.turn, phase=state.phase, rounds=state.rounds,
+        throw=state.throw, leg=state.leg, crossing=state.crossing,
+        ambush_targets=state.targets,
+        pending_card=CARDS[state.card].kind if state.card >= 0 else None,
+        feast_callable=state.phase == "throw" and bool(feast_reason(state, state.turn)),
+        vikings=tuple(_public(s, v) for s, v in enumerate(state.vikings)),
+        holdings=tuple(_holdings(s, state.vikings[s]) for s in visible),
+        cities=tuple(CityView(city=c, loot=len(state.stack(c)), vikings=state.on_foot_at(c))
+                     for c in BOARD.cities),
+        camp_chests=len(state.camp),
+        roadside=tuple((space, len(pieces)) for space, pieces in state.roadside),
+        deck=len(state.deck), discard=tuple(CARDS[c].kind for c in state.discard),
+        removed=len(state.removed), result=state.result, sympathy=state.sympathy,
+        stacks=tuple((c, _loot(state.stack(c))) for c in BOARD.cities) if viewer.referee
+        else None,
+        deck_order=tuple(CARDS[c].kind for c in state.deck) if viewer.referee else None,
+    )
+
+
+def _pieces(pieces: tuple[LootView, ...]) -> str:
+    return ", ".join(f"{p.slot}:{p.name} {p.value}" for p in pieces) or "-"
+
+
+def render(hagar: HagarView) -> str:
+    """A readable terminal rendering."""
+    lines = [f"Hägar ruft zum Beutefest: round {hagar.rounds + 1}, seat {hagar.turn} to act "
+             f"({hagar.phase})"]
+    if hagar.throw is not None:
+        t = hagar.throw
+        bolt = f", {t.lightning} lightning" if t.lightning else ""
+        lines.append(f"last throw (seat {t.seat}): {t.points} points / {t.waves} waves{bolt}")
+    if hagar.crossing is not None:
+        c = hagar.crossing
+        called = f": even {c.even}, odd {c.odd}" if c.even else ""
+        lines.append(f"crossroads at {c.space}{called}")
+    if hagar.pending_card:
+        lines.append(f"fate card drawn: {hagar.pending_card}")
+    if hagar.ambush_targets:
+        lines.append(f"ambush possible on seats {list(hagar.ambush_targets)}")
+    if hagar.feast_callable:
+        lines.append("the Loot Feast may be called")
+    lines.append("Vikings:")
+    for v in hagar.vikings:
+        place = f"aboard at {v.ship}" if v.aboard else f"on foot at {v.at}, ship at {v.ship}"
+        marks = (f", arrows {v.arrows}" if v.arrows else "") + (" WOUNDED" if v.wounded else "")
+        lines.append(f"  seat {v.seat}: {place}; carried {v.carried}, ship {v.cargo}, "
+                     f"home {v.home}{marks}")
+    for h in hagar.holdings:
+        lines.append(f"  loot of seat {h.seat}: carried [{_pieces(h.carried)}] ship "
+                     f"[{_pieces(h.cargo)}] home [{_pieces(h.home)}]")
+    cities = ", ".join(f"{c.city} {c.loot}" for c in hagar.cities if c.loot)
+    lines.append(f"cities: {cities or 'all plundered'}; camp chests {hagar.camp_chests}")
+    if hagar.roadside:
+        lines.append("roadside: " + ", ".join(f"{s} {n}" for s, n in hagar.roadside))
+    lines.append(f"fate deck {hagar.deck}, discards {len(hagar.discard)}")
+    if hagar.result is not None:
+        scores = ", ".join(f"seat {s}: {p}" for s, p in enumerate(hagar.result.scores))
+        lines.append(f"feast scores: {scores}; winners {list(hagar.result.ranking[0])}")
+    return "\n".join(lines)
+
+
+class HagarViews:
+    """The view functions registered for `hagar`."""
+
+    def view(self, state: HagarState, viewer: Viewer) -> HagarView:
+        return view(state, viewer)
+
+    def render(self, view: HagarView) -> str:
+        return render(view)
+
+
+@register_views("hagar")
+def hagar_views() -> HagarViews:
+    """The factory the registry calls."""
+    return HagarViews()
