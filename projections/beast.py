@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import msgspec
 
+from core.beast.data import beast_mat
 from core.beast.flow import acting_hand, is_trap_item, to_act
 from core.beast.state import BEAST, BeastState
 from events.beast import Step
@@ -84,6 +85,7 @@ class BeastView(msgspec.Struct, frozen=True, kw_only=True):
     decks: tuple[tuple[str, int], ...]
     discard: tuple[str, ...]
     pack: tuple[str, ...] | None
+    aside: str | None
     frames: tuple[FrameView, ...]
     window: str
     stats: tuple[tuple[str, int], ...]
@@ -163,7 +165,8 @@ def beast_view(state: BeastState, viewer: Viewer) -> BeastView:
         habitats=state.habitats, item_row=state.item_row, talent_row=state.talent_row,
         decks=(("action", len(state.action_deck)), ("item", len(state.item_deck)),
                ("talent", len(state.talent_deck))),
-        discard=state.discard, pack=pack, frames=_frames(state, role), window=state.window,
+        discard=state.discard, pack=pack, aside=state.aside if beast_eyes else None,
+        frames=_frames(state, role), window=state.window,
         stats=state.stats, lives=state.lives, winner=state.winner)
 
 
@@ -191,7 +194,9 @@ def render_view(view: BeastView) -> str:
                  "B Beast (actual), ~n trails, T watchtower, f/n farmer/noble, s/o/r "
                  "sheep/boar/bear, hunters by initials")
     hidden = "revealed" if view.active_count == 0 else f"{view.active_count} active movement cards"
-    lines.append(f"Beast {view.hands[0].character}: last known {view.standee}, {hidden}"
+    trail = beast_mat(view.hands[0].character).trail
+    lines.append(f"Beast {view.hands[0].character} ({trail} trails): last known "
+                 f"{view.standee}, {hidden}"
                  + (f"; actual {view.beast_location}" if view.beast_location else "")
                  + (f"; cards {' '.join(s.direction for s in view.active)}" if view.active
                     else ""))
@@ -205,6 +210,8 @@ def render_view(view: BeastView) -> str:
             for t in view.traps))
     lines.append(f"items: {', '.join(view.item_row) or '-'}; talents: "
                  f"{', '.join(view.talent_row) or '-'}; discard: {', '.join(view.discard) or '-'}")
+    if view.aside:
+        lines.append(f"set aside for you after the draft: {view.aside}")
     if view.pack is not None:
         lines.append(f"your draft pack: {', '.join(view.pack) or '(empty)'}")
     for frame in view.frames:

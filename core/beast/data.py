@@ -104,6 +104,7 @@ class BeastMat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str
     health: int
     habitat: str
+    trail: str
     summon: SummonKind
     upgrades: tuple[Upgrade, ...]
     reconstructed: bool = False

@@ -52,6 +52,7 @@ from events.beast import (
     Killed,
     LocationsTransformed,
     PowersGained,
+    ReactionWindowOpened,
     Searched,
     Step,
     SummonActed,
@@ -236,6 +237,11 @@ def run_effect(tx: Tx, command: Any) -> None:
     elif isinstance(command, CopyCard):
         # The copying card's effect is done before the copied card goes on top of it.
         tx.emit(EffectProgressed(index, True), CardCopied(hand=frame.hand, card=command.card))
+        ops = {e.op for e in side_of(command.card, frame.hand == BEAST).effects}
+        if frame.hand != BEAST and "search" in ops:
+            tx.emit(ReactionWindowOpened(trigger="search"))
+        elif frame.hand != BEAST and "attack" in ops and not tx.state.hidden:
+            tx.emit(ReactionWindowOpened(trigger="attack"))
     else:
         _one_shot(tx, frame, effect, command)
         if not tx.over:

@@ -38,6 +38,7 @@ from core.beast.evolve import FLEE_MOVE
 from core.beast.state import BEAST, BeastState, Frame
 from core.beast.tx import Tx
 from events.beast import (
+    BeastRevealed,
     CardDiscarded,
     CardDrafted,
     CardPlayed,
@@ -271,9 +272,13 @@ def _play(tx: Tx, hand: int, card: str) -> None:
 
 
 def settle(tx: Tx) -> None:
-    """Advance through everything that needs no decision."""
+    """Advance through everything that needs no decision; at the end, show the cards."""
     while not tx.over and _advance(tx):
         pass
+    if tx.over and tx.state.active:
+        state = tx.state
+        tx.emit(BeastRevealed(cards=state.active, location=state.beast.location,
+                              cause="game_end"))
 
 
 def _advance(tx: Tx) -> bool:  # noqa: C901 - one branch per automatic step
