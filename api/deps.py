@@ -9,7 +9,7 @@ The game is looked up first, so an unknown game is a 404 whatever the token.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
 from fastapi import Depends, Path, Request
@@ -102,4 +102,6 @@ def get_seat(caller: Annotated[Caller, Depends(get_caller)]) -> Caller:
 
 
 CallerDep = Annotated[Caller, Depends(get_caller)]
+# For `openapi_extra=` of read routes: the token is optional (none: a spectator).
+OPTIONAL_TOKEN: dict[str, Any] = {"security": [{}]}  # FastAPI appends this to the bearer scheme
 SeatDep = Annotated[Caller, Depends(get_seat)]

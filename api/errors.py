@@ -1,7 +1,9 @@
 """The one mapping from Skald's error tree to HTTP statuses and the JSON error model.
 
 Malformed requests (FastAPI's validation errors) use the same model with `error:
-"malformed"`, so a client parses every failure one way.
+"malformed"`, and so do the router's own answers (unknown path, method not allowed),
+so a client parses every failure one way. A 405 lists in `Allow` the methods of every
+route on that path (Starlette names only the first route's).
 """
 
 from __future__ import annotations
@@ -10,6 +12,9 @@ import logging
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from sqlalchemy.exc import DBAPIError
+from starlette.exceptions import HTTPException
+from starlette.routing import Match
 
 from api.responses import MsgspecJSON
 from core.errors import (
@@ -65,7 +70,34 @@ async def _malformed(_request: Request, error: Exception) -> MsgspecJSON:
                         "detail": detail}, status_code=422)
 
 
+async def _http_error(request: Request, error: Exception) -> MsgspecJSON:
+    assert isinstance(error, HTTPException)
+    headers = dict(error.headers or {})
+    if error.status_code == 405:
+        allowed: set[str] = set()
+        for route in request.app.router.routes:
+            if route.matches(request.scope)[0] != Match.NONE:
+                allowed |= set(getattr(route, "methods", None) or ())
+        headers["Allow"] = ", ".join(sorted(allowed))
+    if error.status_code == 400:  # FastAPI's "error parsing the body": malformed
+        return MsgspecJSON({"error": "malformed", "message": f"malformed request: "
+                                                             f"{error.detail}"}, status_code=422)
+    code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
+    return MsgspecJSON({"error": code, "message": str(error.detail)},
+                       status_code=error.status_code, headers=headers)
+
+
+async def _database_error(_request: Request, error: Exception) -> MsgspecJSON:
+    # The store raises these only when the database itself fails (down, full, dropped).
+    log.error("database error: %s", error)
+    return MsgspecJSON({"error": "store_unavailable",
+                        "message": "the event store is unavailable; try again"},
+                       status_code=503)
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers on `app`."""
     app.add_exception_handler(SkaldError, _skald_error)
     app.add_exception_handler(RequestValidationError, _malformed)
+    app.add_exception_handler(HTTPException, _http_error)
+    app.add_exception_handler(DBAPIError, _database_error)

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -25,6 +26,7 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 
 import core.access  # noqa: F401  (creates the token table with the store's)
 from core.engine import Engine
@@ -75,9 +77,23 @@ def toy_server(url: str, poll: str = "0.2") -> Iterator[str]:
         yield base
 
 
-def prepare(url: str) -> None:
-    """Create the tables once, before several servers start on one database."""
-    EventStore(url).dispose()
+@contextmanager
+def private_postgres(tmp_path: Path) -> Iterator[str]:
+    """A database of its own on the test cluster (other suites drop the shared one's
+    tables), with the tables created once, before several servers start on it."""
+    shared = sa.engine.make_url(fresh_store_url("postgresql", tmp_path))
+    name = f"skald_api_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(shared, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f"CREATE DATABASE {name}"))
+    url = shared.set(database=name).render_as_string(hide_password=False)
+    try:
+        EventStore(url).dispose()
+        yield url
+    finally:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        admin.dispose()
 
 
 class Subscriber:
@@ -174,10 +190,9 @@ def test_sse_streams_each_viewer_its_own_events_live_and_resumes(tmp_path: Path)
 
 @pytest.mark.postgres
 def test_two_servers_one_postgres_live_updates_cross_processes(tmp_path: Path) -> None:
-    url = fresh_store_url("postgresql", tmp_path)
-    prepare(url)
     # Polling every 60 s: only a notification can deliver within the test's timeout.
-    with toy_server(url, poll="60") as first, toy_server(url, poll="60") as second:
+    with private_postgres(tmp_path) as url, toy_server(url, poll="60") as first, \
+            toy_server(url, poll="60") as second:
         game = create(first)
         ann, bob = (seat["token"] for seat in game["seats"])
         watcher = Subscriber(first, game["id"], bob)
@@ -218,21 +233,21 @@ def check_one_winner(responses: list[httpx.Response], expected: int) -> int:
 
 @pytest.mark.postgres
 def test_concurrent_moves_on_two_servers_have_one_winner(tmp_path: Path) -> None:
-    url = fresh_store_url("postgresql", tmp_path)
-    prepare(url)
-    with toy_server(url) as first, toy_server(url) as second:
-        game = create(first)
-        tokens = [seat["token"] for seat in game["seats"]]
-        seq = game["seq"]
-        for decision in range(6):
-            seq = check_one_winner(race([first, second], game["id"], tokens[decision % 2],
-                                        "bet 1", seq, racers=8), seq)
-    store = EventStore(url)
-    try:
-        report = Table(Engine(store)).verify(game["id"])
-        records = store.read(game["id"])
-    finally:
-        store.dispose()
+    with private_postgres(tmp_path) as url:
+        with toy_server(url) as first, toy_server(url) as second:
+            game = create(first)
+            tokens = [seat["token"] for seat in game["seats"]]
+            seq = game["seq"]
+            for decision in range(6):
+                seq = check_one_winner(race([first, second], game["id"],
+                                            tokens[decision % 2], "bet 1", seq, racers=8),
+                                       seq)
+        store = EventStore(url)
+        try:
+            report = Table(Engine(store)).verify(game["id"])
+            records = store.read(game["id"])
+        finally:
+            store.dispose()
     assert report.ok, report.reason
     assert [r.seq for r in records] == list(range(1, seq + 1))
     assert sum(r.kind == "skald.move_made" for r in records) == 6
@@ -241,11 +256,10 @@ def test_concurrent_moves_on_two_servers_have_one_winner(tmp_path: Path) -> None
 @pytest.mark.postgres
 @pytest.mark.skipif("beowulf" not in game_names(), reason="Beowulf is not installed")
 def test_skald_serve_with_two_workers(tmp_path: Path) -> None:
-    url = fresh_store_url("postgresql", tmp_path)
     port = free_port()
-    command = [sys.executable, "-m", "cli.main", "serve", "--port", str(port),
-               "--workers", "2", "--db", url, "--log-level", "warning"]
-    with running(command, port, url) as base:
+    with private_postgres(tmp_path) as url, running(
+            [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--workers", "2",
+             "--db", url, "--log-level", "warning"], port, url) as base:
         game = create(base, "beowulf")
         seq = game["seq"]
         for _ in range(3):

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from api.deps import Credentials, GameId, ServicesDep, identify
+from api.deps import OPTIONAL_TOKEN, Credentials, GameId, ServicesDep, identify
 from api.live import event_stream
 from api.responses import errors
 from api.schemas import MAX_SEQ
@@ -30,6 +30,7 @@ SSE_EXAMPLE = ('id: 5\ndata: {"stream":"3f9a1c2b7d4e5f60","seq":5,"recorded_at":
                      "content": {"text/event-stream": {"schema": {"type": "string"},
                                                        "example": SSE_EXAMPLE}}},
                **errors(401, 404, 422)},
+    openapi_extra=OPTIONAL_TOKEN,
 )
 async def events(
     game_id: GameId,

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from api.deps import CallerDep, GameId, SeatDep, ServicesDep, TableDep
+from api.deps import OPTIONAL_TOKEN, CallerDep, GameId, SeatDep, ServicesDep, TableDep
 from api.responses import MsgspecJSON, errors
 from api.schemas import (
     MAX_SEQ,
@@ -66,13 +66,15 @@ def game_summary(game_id: GameId, table: TableDep) -> MsgspecJSON:
                         "outcome": shown.outcome})
 
 
-@router.get("/{game_id}/view", response_model=TableViewOut, responses=errors(401, 404, 422))
+@router.get("/{game_id}/view", response_model=TableViewOut, responses=errors(401, 404, 422),
+            openapi_extra=OPTIONAL_TOKEN)
 def view(caller: CallerDep, table: TableDep, at: AtSeq = None) -> MsgspecJSON:
     """The game as the caller sees it: a seat, the referee, or (no token) a spectator."""
     return MsgspecJSON(table.show(caller.game_id, caller.viewer, at))
 
 
-@router.get("/{game_id}/log", response_model=LogOut, responses=errors(401, 404, 422))
+@router.get("/{game_id}/log", response_model=LogOut, responses=errors(401, 404, 422),
+            openapi_extra=OPTIONAL_TOKEN)
 def log(
     caller: CallerDep,
     table: TableDep,
