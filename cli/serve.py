@@ -1,4 +1,4 @@
-"""`skald serve`: the HTTP service on uvicorn."""
+"""`skald serve`: the HTTP service on uvicorn; `skald bench`: its throughput, measured."""
 
 from __future__ import annotations
 
@@ -32,3 +32,20 @@ def serve(
     uvicorn.run("api.main:app_from_env", factory=True, host=host, port=port,
                 workers=workers, log_level=log_level,
                 timeout_graceful_shutdown=5)  # live streams would hold shutdown forever
+@command("bench")
+def bench(
+    clients: Annotated[int, typer.Option(help="Concurrent HTTP clients.")] = 16,
+    seconds: Annotated[float, typer.Option(help="Measuring time per backend.")] = 10.0,
+    game: Annotated[str, typer.Option(help="Game the clients autoplay.")] = "beowulf",
+    players: Annotated[int, typer.Option(help="Seats per game.")] = 2,
+    pg: Annotated[str | None, typer.Option(
+        envvar="SKALD_BENCH_PG", help="PostgreSQL URL to measure too (its tables are "
+                                      "used as they are).")] = None,
+    workers: Annotated[int, typer.Option(help="uvicorn workers of the server.")] = 1,
+) -> None:
+    """Autoplay games through HTTP against `skald serve`; print moves/s and latencies."""
+    from api.bench import run_benchmark
+
+    for line in run_benchmark(clients=clients, seconds=seconds, game=game, players=players,
+                              pg_url=pg, workers=workers):
+        typer.echo(line)
