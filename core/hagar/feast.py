@@ -1,7 +1,8 @@
 """The Loot Feast (rulebook "Loot Feast"): who may call it and how the loot is scored.
 
 Only loot at home (printed value +1) and on the ship (printed value) counts; carried loot
-counts nothing. Each foreign woman is first matched with the best remaining counted piece,
+counts nothing. Bad loot and foreign women "count for nothing at all", so they get no home
+bonus either. Each foreign woman is first matched with the best remaining counted piece,
 which then does not count (among equally good pieces a non-gift goes first: the gift keeps
 its chance of the wife's sympathy). Every remaining gift gets one rune-stick throw, 0-2
 points. Called by a Viking with 7 pieces home (table option `feast_at`); reconstructed so
@@ -16,8 +17,8 @@ from core.hagar.state import HagarState, Viking
 
 
 def counted(viking: Viking) -> tuple[tuple[int, int], ...]:
-    """(piece, value) for every piece that counts: home +1, ship as printed."""
-    return (tuple((p, PIECES[p].value + 1) for p in viking.home)
+    """(piece, value) for every piece that counts: home +1 (if worth anything), ship as printed."""
+    return (tuple((p, PIECES[p].value + (PIECES[p].value > 0)) for p in viking.home)
             + tuple((p, PIECES[p].value) for p in viking.cargo))
 
 

@@ -10,7 +10,8 @@ third Viking into a city, a third ship into a harbour (home harbours take any nu
 ship into a home harbour without its Viking aboard, the camp except along its arrows.
 Storm drift passes crossroads and storms and may not enter any harbour. A ship sailing
 without its Viking goes to another harbour (rulebook: "have his ship sail to another
-harbour while he is travelling on land"), stopping early only where it must.
+harbour while he is travelling on land"): it must reach a harbour with this throw, and a
+storm or crossroads on the way stops it short, so that route is closed to it.
 """
 
 from __future__ import annotations
