@@ -248,7 +248,12 @@ def _cell(view: BeastView, loc: str, habitats: dict[str, str], trails: dict[str,
 def _hand_line(hand: HandView) -> str:
     cards = ", ".join(hand.actions) if hand.actions is not None else f"{hand.action_count} cards"
     extras = ", ".join(hand.extras) if hand.extras is not None else f"{hand.extra_count} hidden"
-    where = "dead" if hand.dead else (hand.location or "?")
+    if hand.dead:
+        where = "dead"
+    elif hand.location is None:
+        where = "hidden location"
+    else:
+        where = hand.location or "(not placed)"
     return (f"  {hand.character} (seat {hand.seat}) at {where}: {hand.wounds}/{hand.health} "
             f"wounds, {hand.grudges} grudges, {hand.powers} powers; actions: {cards}; "
             f"abilities: {', '.join(hand.abilities) or '-'}; extra: {extras}"

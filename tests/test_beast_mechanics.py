@@ -203,3 +203,35 @@ def test_the_draft_deals_keeps_and_passes_by_player_count(players: int, beast_ca
     assert game.state.phase == "day" and game.state.aside == ""
     assert len(game.hand(BEAST).actions) == beast_cards
     assert tuple(len(game.hand(h).actions) for h in game.state.hunters) == hunter_cards
+
+
+def test_seer_makes_the_beast_tell_its_zone() -> None:
+    game = day_one(beast_steps=("E", "E"))                      # D3, E3: the East zone
+    game.edit(turn=1)
+    game.do("play Seer")
+    events = game.do("do")
+    assert [e.zones for e in events if type(e).__name__ == "ZoneDisclosed"] == [("East",)]
+
+
+def test_track_searches_only_trails_and_the_standee_within_two_steps() -> None:
+    game = day_one(hunters="Assar,Helga")
+    game.edit_hand(BEAST, actions=("Rush",))
+    game.do("play Rush", "step E", "step N", "stop", "end")     # D3, D2; standee C3
+    game.edit_hand(1, location="D4")
+    game.edit(trailed=(0,))                                      # a trail on D3
+    game.do("play Track", "decline", "stop")
+    assert sorted(game.legal()) == ["search C3", "search D3", "skip"]
+    game.do("search D3")
+    assert game.state.hidden
+
+
+def test_dark_dealings_gains_a_face_up_talent_or_a_secret_one() -> None:
+    game = day_one()
+    row = game.state.talent_row
+    game.do("play Dark Dealings", f"take {row[1]}")
+    assert row[1] in game.hand(BEAST).extras and row[1] not in game.state.talent_row
+    game = day_one()
+    top = game.state.talent_deck[0]
+    events = game.do("play Dark Dealings", "take deck")
+    gained = next(e for e in events if type(e).__name__ == "CardGained")
+    assert gained.card.audience == frozenset({0}) and top in game.hand(BEAST).extras

@@ -141,3 +141,41 @@ def test_the_beast_never_sees_a_trap_before_it_triggers() -> None:
         "traps:")[1].split("\n")[0]
     mates = beast_view(game.state, Viewer("Cid", frozenset({2})))
     assert mates.traps[0].card == "Bear Trap" and mates.traps[0].habitat == "swamp"
+
+
+def _hunters_perturbed(state: BeastState, rnd: random.Random) -> BeastState:
+    """The same position with the hunters' secrets (hands, items, traps, packs) changed."""
+    replace = msgspec.structs.replace
+    hands = [state.hands[0]]
+    for hand in state.hands[1:]:
+        hands.append(replace(hand, actions=tuple(rnd.choice(cards().action).name
+                                                 for _ in hand.actions),
+                             extras=tuple(rnd.choice(cards().item).name for _ in hand.extras)))
+    traps = tuple((zone, type(trap)(rnd.choice(cards().item).name,
+                                    rnd.choice(("forest", "swamp", "cave", "settlement"))))
+                  for zone, trap in state.traps)
+    packs = tuple(pack if seat == 0 else tuple(rnd.choice(cards().action).name for _ in pack)
+                  for seat, pack in enumerate(state.packs))
+    return replace(state, hands=tuple(hands), traps=traps, packs=packs)
+
+
+def test_the_beasts_view_and_moves_never_depend_on_the_hunters_secrets() -> None:
+    rnd = random.Random(11)
+    checked = 0
+    for players in (2, 3, 4):
+        game = BeastGame(players, seed=f"beast-side/{players}")
+        chooser = random.Random(players)
+        while RULES.outcome(game.state) is None:
+            seat = game.seat()
+            if game.state.hands:
+                other = _hunters_perturbed(game.state, rnd)
+                beast = Viewer("beast", frozenset({0}))
+                assert beast_view(game.state, beast) == beast_view(other, beast)
+                both = _perturbed(other, rnd)
+                assert beast_view(game.state, SPECTATOR) == beast_view(both, SPECTATOR)
+                if seat == BEAST:
+                    assert list(RULES.legal(game.state, 0)) == list(RULES.legal(other, 0))
+                    checked += 1
+            command = chooser.choice(list(RULES.legal(game.state, seat)))
+            game.do(RULES.format(command), seat=seat)
+    assert checked > 200

@@ -17,6 +17,8 @@ import msgspec
 HERE = Path(__file__).parent
 DIRECTIONS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 HABITATS = ("settlement", "forest", "swamp", "cave")
+EFFECT_OPS = ("move", "search", "attack", "reveal", "summon", "transform", "item", "talent",
+              "draw", "grudge", "power", "heal", "watchtower", "trap", "copy", "divine")
 HABITAT_CODES = {"S": "settlement", "F": "forest", "W": "swamp", "C": "cave"}
 CENTRE_HABITATS = frozenset({"forest", "swamp", "cave"})
 
@@ -321,6 +323,12 @@ def cards() -> Cards:
     """Every card."""
     data = _load("cards.toml", Cards)
     assert isinstance(data, Cards)
+    sides = [side for a in data.action for side in (a.top, a.bottom)]
+    sides += [c.side for c in (*data.ability, *data.item, *data.talent)]
+    for side in sides:
+        unknown = [e.op for e in side.effects if e.op not in EFFECT_OPS]
+        if unknown or side.mode not in ("seq", "then", "any", "choose"):
+            raise ValueError(f"cards.toml: unknown effect {unknown} or mode {side.mode!r}")
     return data
 
 
