@@ -1,0 +1,130 @@
+"""Hägar components as data, notation round-trips and errors, and per-viewer views."""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from core.errors import IllegalMove, InvalidNotation
+from core.hagar.components import BOARD, CARDS, CHESTS, PIECES, STICKS
+from core.hagar.state import Leg
+from core.rules import get_rules
+from events.viewer import REFEREE, SPECTATOR, seat_viewer
+from projections.hagar import render, view
+from projections.registry import views_for
+from tests.test_hagar_support import RULES, aboard, on_foot, play, random_playout, table
+
+DATA = Path(__file__).parents[1] / "core" / "hagar"
+
+
+def test_components_follow_the_rulebook_and_mark_what_is_reconstructed() -> None:
+    counts = Counter(p.kind for p in PIECES)
+    assert len(PIECES) == 39
+    assert [counts[k] for k in ("weapons", "gold", "game", "wine")] == [4, 4, 4, 4]
+    assert [counts[k] for k in ("clothes", "jewellery", "perfume")] == [3, 3, 3]
+    assert [counts[k] for k in ("cheese", "cuckoo-clock", "foreign-woman")] == [4, 4, 3]
+    assert [PIECES[c].value for c in CHESTS] == [8, 8, 8]
+    assert all(p.value == 0 for p in PIECES if p.category in ("bad", "woman"))
+    assert len(CARDS) == 33
+    assert {c.kind for c in CARDS} >= {"dragon", "odin", "arrow"}
+    assert all(0 <= f.points <= 2 for s in STICKS for f in s.faces)
+    assert all(any(f.lightning for f in s.faces) for s in STICKS)
+    assert sum(BOARD.spaces[c].loot for c in BOARD.cities) == 36
+    assert len(BOARD.homes) == 2 and BOARD.land["camp"] == ("by-2",)
+    assert {"paris", "madrid", "zurich", "minsk", "venice"} <= set(BOARD.cities)
+    for name in ("board", "loot", "fate", "sticks"):
+        with (DATA / f"{name}.toml").open("rb") as handle:
+            assert tomllib.load(handle)["reconstructed"] is True
+
+
+def test_every_space_is_reachable_and_the_sea_has_no_dead_ends() -> None:
+    for home in BOARD.homes:
+        assert set(BOARD.distances("sail", home)) >= set(BOARD.harbours)
+    for space, links in BOARD.water.items():
+        if BOARD.kind(space) == "sea":
+            assert len(links) >= 2, space
+    for harbour in BOARD.harbours:
+        assert BOARD.water[harbour] and BOARD.land[harbour]
+    for city in BOARD.cities:
+        assert any(BOARD.distances("walk", city).get(h) is not None for h in BOARD.harbours)
+
+
+def test_setup_deals_the_loot_hidden_and_shuffles_the_fate_deck() -> None:
+    game = random_playout(2, seed="setup", bot_seed=0, limit=0)
+    dealt, shuffled = game.events
+    assert dealt.stacks.audience == frozenset() and shuffled.deck.audience == frozenset()
+    state = game.state
+    assert sorted(p for s in state.stacks for p in s) == [p for p in range(39)
+                                                            if p not in CHESTS]
+    assert [len(state.stack(c)) for c in BOARD.cities] == [BOARD.spaces[c].loot
+                                                            for c in BOARD.cities]
+    assert state.camp == CHESTS and sorted(state.deck) == list(range(33))
+    assert state.phase == "setup" and set(map(RULES.format, RULES.legal(state, 0))) == {
+        "start fjord-west", "start fjord-east"}
+    with pytest.raises(IllegalMove, match="'start london-port'"):
+        play(state, "start london-port")
+    state, _ = play(state, "start fjord-east")
+    state, _ = play(state, "start fjord-east")
+    assert state.phase == "throw" and state.turn == 0
+    assert all(v.aboard and v.ship == "fjord-east" for v in state.vikings)
+    assert get_rules("hagar").title.startswith("Hägar")
+
+
+def test_every_legal_command_round_trips_through_its_notation() -> None:
+    game = random_playout(3, seed="notation", bot_seed=2)
+    seen = set()
+    for state in game.states:
+        if RULES.outcome(state) is not None:
+            continue
+        (seat,) = RULES.to_act(state)
+        for command in RULES.legal(state, seat):
+            text = RULES.format(command)
+            assert RULES.parse(text) == command
+            seen.add(text.split()[0])
+    assert {"start", "throw", "walk", "sail", "feast"} <= seen
+
+
+@pytest.mark.parametrize("text", ["", "fly paris", "walk", "walk atlantis", "shoot -1",
+                                  "jettison 0", "force 1", "announce paris-port"])
+def test_bad_notation_names_the_input(text: str) -> None:
+    with pytest.raises(InvalidNotation) as error:
+        RULES.parse(text)
+    assert repr(text) in str(error.value)
+
+
+def test_rule_violations_name_the_input_and_the_position() -> None:
+    state = table([aboard("north-6"), aboard("fjord-east")], phase="move",
+                  leg=Leg(mode="any", points=1, waves=7))
+    with pytest.raises(IllegalMove) as error:
+        play(state, "sail paris-port")
+    assert "'sail paris-port'" in str(error.value) and "aboard at north-6" in str(error.value)
+    with pytest.raises(IllegalMove, match=r"'throw' .*not now"):
+        play(state, "throw")
+
+
+def test_views_show_only_the_viewers_own_loot() -> None:
+    state = table([on_foot("fr-1", "paris-port", carried=(3,), cargo=(4,), home=(5,)),
+                   aboard("fjord-east", cargo=CHESTS[:2])], camp=CHESTS[2:],
+                  stacks={"paris": (8, 9)})
+    mine = view(state, seat_viewer(0))
+    assert [h.seat for h in mine.holdings] == [0]
+    assert [p.piece for p in mine.holdings[0].carried] == [3]
+    assert mine.vikings[1].cargo == 2 and mine.stacks is None and mine.deck_order is None
+    assert view(state, SPECTATOR).holdings == ()
+    referee = view(state, REFEREE)
+    assert len(referee.holdings) == 2 and referee.stacks is not None
+    assert referee.deck_order is not None and len(referee.deck_order) == 33
+    text = render(mine)
+    assert "fr-1" in text and PIECES[3].name in text and "Byzantine" not in text
+    assert views_for("hagar").render(views_for("hagar").view(state, SPECTATOR))
+
+
+def test_after_the_feast_everyone_sees_everything() -> None:
+    state = table([aboard("fjord-west", home=tuple(range(7))), aboard("fjord-east", cargo=(8,))])
+    state, _ = play(state, "feast")
+    spectator = view(state, SPECTATOR)
+    assert len(spectator.holdings) == 2 and spectator.result is not None
+    assert "feast scores" in render(spectator)
