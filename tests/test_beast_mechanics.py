@@ -55,7 +55,7 @@ def test_choose_one_effect_resolves_only_the_chosen_one() -> None:
     game = day_one(hunters="Iona,Helga")
     game.edit(turn=1)
     game.edit_hand(1, actions=("Hidden Passage",), location="A1")
-    game.do("play Hidden Passage", "decline")
+    game.do("play Hidden Passage")
     assert game.legal() == ["choose 1", "choose 2"]
     game.do("choose 2")
     assert game.legal() == ["search A1", "skip"]
@@ -67,7 +67,7 @@ def test_in_any_order_lets_the_search_come_before_the_move() -> None:
     game = day_one(hunters="Iona,Helga")
     game.edit(turn=1)
     game.edit_hand(1, actions=("Haste",), location="A1")
-    game.do("play Haste", "decline")
+    game.do("play Haste")
     assert "search A1" in game.legal() and "step S" in game.legal()
     game.do("search A1", "step S")
     assert game.hand(1).location == "A2" and not game.state.frames
@@ -159,14 +159,14 @@ def test_the_beast_dies_once_per_life() -> None:
     game.edit(turn=1, active=(), standee="C3")
     game.edit_hand(BEAST, wounds=9)
     game.edit_hand(1, location="C3")
-    game.do("play Cleave", "decline")
+    game.do("play Cleave")
     events = game.do("attack beast")
     assert Killed(kind="beast", ref="beast", by="hunter:1") in events
     assert BeastRestored() in events and not game.state.winner
     game.edit_hand(BEAST, wounds=9)
     game.edit_hand(1, abilities=("Cleave",))
     game.edit(slots=())
-    game.do("play Cleave", "decline", "attack beast")
+    game.do("play Cleave", "attack beast")
     assert game.state.winner == "hunters" and game.state.reason == "beast_killed"
 
 
@@ -219,7 +219,7 @@ def test_track_searches_only_trails_and_the_standee_within_two_steps() -> None:
     game.do("play Rush", "step E", "step N", "stop", "end")     # D3, D2; standee C3
     game.edit_hand(1, location="D4")
     game.edit(trailed=(0,))                                      # a trail on D3
-    game.do("play Track", "decline", "stop")
+    game.do("play Track", "stop")
     assert sorted(game.legal()) == ["search C3", "search D3", "skip"]
     game.do("search D3")
     assert game.state.hidden

@@ -110,6 +110,7 @@ def test_search_and_reveal_then_hunt_wounds_the_beast() -> None:
     game.edit_hand(1, location="C2", actions=("Rush",))
     game.do("play Rush", "step E", "stop")                     # Iona now on D2
     assert game.state.slots == ("any",) and game.state.turn == 1
+    game.edit_hand(BEAST, extras=("Regrowth",))                # a talent: it might react
     game.do("play Hunt")
     assert game.state.window == "search"
     game.do("decline")
@@ -127,7 +128,7 @@ def test_search_and_reveal_then_hunt_wounds_the_beast() -> None:
 def test_a_missed_search_keeps_the_beast_hidden_and_the_attack_has_no_target() -> None:
     game = rushed()
     game.edit_hand(1, location="D3")
-    game.do("play Hunt", "decline")
+    game.do("play Hunt")                                       # no talents: no window
     events = game.do("search D3")
     assert Searched(hand=1, location="D3", found=False) in events
     assert game.state.hidden
@@ -222,7 +223,7 @@ def test_silver_arrow_moves_then_attacks_a_nearby_wolf() -> None:
     game.edit(summons=tuple(s if i else type(s)(s.name, "B3")
                             for i, s in enumerate(game.state.summons)))
     game.edit_hand(1, location="D3")
-    game.do("play Silver Arrow", "decline", "step W")                     # D3 -> C3: B3 is nearby
+    game.do("play Silver Arrow", "step W")   # D3 -> C3: B3 is nearby
     events = game.do("attack Wolf1")
     assert any(type(e).__name__ == "Killed" and e.ref == "Wolf1" for e in events)
 

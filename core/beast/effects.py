@@ -10,14 +10,30 @@ Rulebook sections: Beast movement, Hunter movement & trails, Revealing, Searchin
 Attacking, Ancient Powers, Nearby, Watchtowers, Summons, Gain item / beastly talent,
 Traps, Transforming locations, Playing Cards (choose one, in any order, then, copy).
 Decisions where the text is silent: a summon placed while all are on the map moves the
-first one; a watchtower placed while all six are out moves the oldest; the movement deck
-holds ten of each direction and eight No Movement cards.
+first one; a watchtower placed while all six are out moves the oldest; an effect of a
+"then" card that has nothing to act on may be skipped (else the card could never end).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from core.beast.board import (
+    ANCIENT_POWERS,
+    NO_CHOICE,
+    TRAPS_PER_ZONE,
+    WATCHTOWERS,
+    beast_trails,
+    destinations,
+    in_range,
+    reveal,
+    step,
+    stride,
+    strike,
+    targets,
+    tower_trails,
+    trails_event,
+)
 from core.beast.commands import (
     Attack,
     Choose,
@@ -33,92 +49,28 @@ from core.beast.commands import (
     SummonAct,
     Take,
 )
-from core.beast.data import HABITATS, Effect, beast_mat, pieces, side_of
+from core.beast.data import HABITATS, Effect, beast_mat, side_of
 from core.beast.state import BEAST, BeastState, Frame
 from core.beast.tx import Tx
 from events.beast import (
-    BeastMoved,
-    BeastRestored,
-    BeastRevealed,
     CardCopied,
     CardGained,
-    Damaged,
     EffectChosen,
     EffectProgressed,
     GrudgesGained,
     Healed,
-    HunterLooted,
-    HunterMoved,
-    Killed,
     LocationsTransformed,
     PowersGained,
     ReactionWindowOpened,
     Searched,
-    Step,
     SummonActed,
     SummonMoved,
     SummonPlaced,
-    TrailsPlaced,
     TrapCard,
     TrapSet,
-    TrapTriggered,
     WatchtowerPlaced,
     ZoneDisclosed,
 )
-
-MOVEMENT_DECK = {"N": 10, "E": 10, "S": 10, "W": 10, "X": 8}
-WATCHTOWERS = 6
-ANCIENT_POWERS = 3
-TRAPS_PER_ZONE = 3
-NO_CHOICE = ("reveal", "transform", "grudge", "power", "heal", "watchtower", "divine", "draw")
-
-
-# -- where things are ------------------------------------------------------------------
-
-
-def destinations(state: BeastState, hand: int, frame: Frame, effect: Effect) -> list[str]:
-    """The directions a hand may step now (the Beast may also play X = No Movement)."""
-    here = state.hands[hand].location
-    allowed = {loc for z in frame.zones for loc in state.board.zones[z]} if effect.zone else None
-    options = [d for d, there in state.board.roads[here].items()
-               if allowed is None or there in allowed]
-    if hand != BEAST:
-        return options
-    shares = bool(state.hunters_at(here)) or any(
-        pieces()[state.pieces[i].kind].settler for i in state.living_pieces(here))
-    if not shares:
-        options.append("X")
-    used = {d: sum(1 for s in state.active if s.direction == d) for d in MOVEMENT_DECK}
-    return [d for d in options if used[d] < MOVEMENT_DECK[d]]
-
-
-def stride(state: BeastState, frame: Frame, effect: Effect) -> int:
-    """Steps a move effect allows (plus stride upgrades on card effects)."""
-    bonus = 0 if frame.slot in ("start", "flee") else state.passive(frame.hand, "stride")
-    return effect.n + bonus
-
-
-def targets(state: BeastState, attacker: int, locations: tuple[str, ...],
-            summon: bool = False) -> list[str]:
-    """Attack targets on `locations` for the Beast (or a summon) or a hunter."""
-    found: list[str] = []
-    if attacker == BEAST:
-        for loc in locations:
-            kinds = dict.fromkeys(state.pieces[i].kind for i in state.living_pieces(loc))
-            found += [f"{loc}/{kind}" for kind in kinds]
-            found += [state.hands[h].character for h in state.hunters_at(loc)]
-            if loc in state.towers:
-                found.append(f"{loc}/tower")
-        return found
-    if not state.hidden and state.standee in locations:
-        found.append("beast")
-    found += [s.name for s in state.summons if s.location and s.location in locations]
-    return found
-
-
-def _in_range(state: BeastState, hand: int, reach: int) -> tuple[str, ...]:
-    return state.board.within(state.hands[hand].location, reach)
-
 
 # -- options ---------------------------------------------------------------------------
 
@@ -155,7 +107,7 @@ def _start_options(state: BeastState, frame: Frame, effect: Effect) -> list[Any]
         case "search":
             return [Search(loc) for loc in _search_range(state, hand, effect)]
         case "attack":
-            reach = _in_range(state, hand, effect.range)
+            reach = in_range(state, hand, effect.range)
             powers = state.hands[hand].powers
             return [Attack(t, k) for t in targets(state, hand, reach) for k in range(powers + 1)]
         case "summon":
@@ -177,7 +129,7 @@ def _start_options(state: BeastState, frame: Frame, effect: Effect) -> list[Any]
 
 
 def _search_range(state: BeastState, hand: int, effect: Effect) -> list[str]:
-    reach = _in_range(state, hand, effect.range)
+    reach = in_range(state, hand, effect.range)
     if effect.where != "trail":
         return list(reach)
     trails = {state.active[i].location for i in state.trailed} | {state.standee}
@@ -203,7 +155,7 @@ def _summon_acts(state: BeastState, frame: Frame) -> list[Any]:
         here = summon.location
         options += [SummonAct(summon.name, "step", (d,)) for d in state.board.roads[here]]
         options += [SummonAct(summon.name, "attack", (t,))
-                    for t in targets(state, BEAST, (here,), summon=True)]
+                    for t in targets(state, BEAST, (here,))]
         if ability.op == "move":
             options += [SummonAct(summon.name, "ability", (loc,))
                         for loc in state.board.within(here, ability.n) if loc != here]
@@ -211,6 +163,24 @@ def _summon_acts(state: BeastState, frame: Frame) -> list[Any]:
             options.append(SummonAct(summon.name, "ability"))
         options.append(SummonAct(summon.name, "rest"))
     return options
+
+
+def may_react(state: BeastState) -> bool:
+    """Whether the Beast could hold a reaction, judged from public facts only: it holds a
+    talent (their number is public, their names may not be) or a reaction ability."""
+    beast = state.beast
+    return bool(beast.extras) or any(side_of(a, True).react for a in beast.abilities)
+
+
+def open_window(tx: Tx, hand: int, card: str) -> None:
+    """Let the Beast answer a hunter's searching card, or an attack on it while revealed."""
+    if hand == BEAST or not may_react(tx.state):
+        return
+    ops = {e.op for e in side_of(card, False).effects}
+    if "search" in ops:
+        tx.emit(ReactionWindowOpened(trigger="search"))
+    elif "attack" in ops and not tx.state.hidden:
+        tx.emit(ReactionWindowOpened(trigger="attack"))
 
 
 # -- running ---------------------------------------------------------------------------
@@ -237,11 +207,7 @@ def run_effect(tx: Tx, command: Any) -> None:
     elif isinstance(command, CopyCard):
         # The copying card's effect is done before the copied card goes on top of it.
         tx.emit(EffectProgressed(index, True), CardCopied(hand=frame.hand, card=command.card))
-        ops = {e.op for e in side_of(command.card, frame.hand == BEAST).effects}
-        if frame.hand != BEAST and "search" in ops:
-            tx.emit(ReactionWindowOpened(trigger="search"))
-        elif frame.hand != BEAST and "attack" in ops and not tx.state.hidden:
-            tx.emit(ReactionWindowOpened(trigger="attack"))
+        open_window(tx, frame.hand, command.card)
     else:
         _one_shot(tx, frame, effect, command)
         if not tx.over:
@@ -257,112 +223,7 @@ def _move(tx: Tx, frame: Frame, index: int, effect: Effect, command: Any) -> Non
         tx.emit(EffectProgressed(index, True))
         done = True
     if done and frame.hand == BEAST and tx.state.hidden:
-        tx.emit(_trails(tx.state, _beast_trails(tx.state)))
-
-
-def step(tx: Tx, hand: int, direction: str) -> None:
-    """One step of a hand: hidden for the Beast, with trails for a hunter."""
-    state = tx.state
-    here = state.hands[hand].location
-    there = here if direction == "X" else state.board.roads[here][direction]
-    if hand == BEAST:
-        tx.emit(BeastMoved(card=tx.seal(Step(direction, there), frozenset({state.beast.seat}))))
-        return
-    tx.emit(HunterMoved(hand=hand, location=there))
-    if tx.state.hidden:
-        state = tx.state
-        tx.emit(_trails(state, _untrailed(state, {there}) | _tower_trails(state)))
-
-
-def _untrailed(state: BeastState, locations: set[str]) -> set[int]:
-    return {i for i, card in enumerate(state.active)
-            if card.direction != "X" and i not in state.trailed and card.location in locations}
-
-
-def _tower_trails(state: BeastState) -> set[int]:
-    manned = [t for t in state.towers if state.hunters_at(t)]
-    return _untrailed(state, {loc for t in manned for loc in state.board.nearby(t)})
-
-
-def _beast_trails(state: BeastState) -> set[int]:
-    occupied = {card.location for card in state.active
-                if state.hunters_at(card.location) or any(
-                    pieces()[state.pieces[i].kind].settler
-                    for i in state.living_pieces(card.location))}
-    return _untrailed(state, occupied) | _tower_trails(state)
-
-
-def _trails(state: BeastState, cards: set[int]) -> TrailsPlaced:
-    ordered = tuple(sorted(cards))
-    return TrailsPlaced(cards=ordered, locations=tuple(state.active[i].location for i in ordered))
-
-
-def reveal(tx: Tx, cause: str) -> None:
-    """Reveal the Beast (if hidden), then trigger the traps it stands in."""
-    state = tx.state
-    if not state.hidden:
-        return
-    where = state.beast.location
-    tx.emit(BeastRevealed(cards=state.active, location=where, cause=cause))
-    while not tx.over:
-        state = tx.state
-        hit = next((i for i, (zone, trap) in enumerate(state.traps)
-                    if where in state.board.zones[zone] and state.is_habitat(where, trap.habitat)),
-                   None)
-        if hit is None:
-            return
-        zone, trap = state.traps[hit]
-        tx.emit(TrapTriggered(zone=zone, index=hit, card=trap.card, habitat=trap.habitat))
-        damage(tx, "beast", "beast", trap.damage, "trap")
-
-
-def damage(tx: Tx, kind: str, ref: str, amount: int, by: str) -> None:
-    """Deal damage to one target and resolve a death."""
-    tx.emit(Damaged(kind=kind, ref=ref, amount=amount, by=by))
-    state = tx.state
-    if kind == "beast":
-        if state.beast.wounds >= state.max_health(BEAST):
-            tx.emit(Killed(kind=kind, ref=ref, by=by))
-            if not tx.over:
-                tx.emit(BeastRestored())
-    elif kind == "hunter":
-        hand = int(ref)
-        if state.hands[hand].wounds >= state.max_health(hand):
-            held = state.hands[hand].actions
-            tx.emit(Killed(kind=kind, ref=ref, by=by))
-            if by == "beast":
-                tx.emit(GrudgesGained(hand=BEAST, amount=1))
-                if held:
-                    tx.emit(HunterLooted(hand=hand, card=held[tx.draw(len(held))]))
-    elif kind == "piece":
-        piece = state.pieces[int(ref)]
-        if piece.wounds >= pieces()[piece.kind].health:
-            tx.emit(Killed(kind=kind, ref=ref, by=by))
-            if by == "beast" and not tx.over:
-                tx.emit(GrudgesGained(hand=BEAST, amount=pieces()[piece.kind].grudges))
-    else:
-        tx.emit(Killed(kind=kind, ref=ref, by=by))
-
-
-def strike(tx: Tx, attacker: int, target: str, amount: int, by: str, at: tuple[str, ...]) -> None:
-    """Resolve an attack on a target named in notation."""
-    state = tx.state
-    if target == "beast":
-        damage(tx, "beast", "beast", amount, by)
-        return
-    hunter = state.hand_named(target)
-    if hunter is not None:
-        damage(tx, "hunter", str(hunter), amount, by)
-        return
-    if any(s.name == target for s in state.summons):
-        damage(tx, "summon", target, amount, by)
-        return
-    loc, _, kind = target.partition("/")
-    if kind == "tower":
-        damage(tx, "tower", loc, amount, by)
-        return
-    index = next(i for i in state.living_pieces(loc) if state.pieces[i].kind == kind)
-    damage(tx, "piece", str(index), amount, by)
+        tx.emit(trails_event(tx.state, beast_trails(tx.state)))
 
 
 def _one_shot(tx: Tx, frame: Frame, effect: Effect, command: Any) -> None:  # noqa: C901
@@ -384,7 +245,7 @@ def _one_shot(tx: Tx, frame: Frame, effect: Effect, command: Any) -> None:  # no
                 tx.emit(PowersGained(hand=hand, amount=-powers))
             amount = effect.n + tx.state.passive(hand, "damage") + powers
             by = "beast" if hand == BEAST else f"hunter:{hand}"
-            strike(tx, hand, target, amount, by, ())
+            strike(tx, target, amount, by)
         case Take(card=card):
             deck: tuple[str, ...] = getattr(state, f"{effect.op}_deck")
             from_row = card != "deck"
@@ -424,7 +285,7 @@ def _no_choice(tx: Tx, hand: int, where: str, effect: Effect) -> None:
                 moved = state.towers[0] if len(state.towers) >= WATCHTOWERS else ""
                 tx.emit(WatchtowerPlaced(location=where, moved_from=moved))
                 if tx.state.hidden:
-                    tx.emit(_trails(tx.state, _tower_trails(tx.state)))
+                    tx.emit(trails_event(tx.state, tower_trails(tx.state)))
         case "divine":
             tx.emit(ZoneDisclosed(zones=tuple(state.board.zone_names[z] for z in
                                               state.board.zones_of(state.beast.location))))
@@ -466,7 +327,7 @@ def _summon_act(tx: Tx, command: SummonAct) -> None:
         tx.emit(SummonMoved(summon=command.summon,
                             location=state.board.roads[here][command.args[0]]))
     elif command.verb == "attack":
-        strike(tx, BEAST, command.args[0], 1, f"summon:{command.summon}", (here,))
+        strike(tx, command.args[0], 1, f"summon:{command.summon}")
     elif command.verb == "ability" and ability.op == "move":
         tx.emit(SummonMoved(summon=command.summon, location=command.args[0]))
     elif command.verb == "ability":

@@ -132,7 +132,7 @@ def _apply(state: BeastState, event: Any) -> BeastState:  # noqa: C901 - one cas
             frame = state.frames[-1]
             if done:
                 return _top(state, pending=tuple(i for i in frame.pending if i != index),
-                            current=-1, progress=0, acted=(), rallying=False)
+                            current=-1, progress=0, acted=())
             return _top(state, current=index, progress=frame.progress + 1)
         case CardResolved():
             return _resolved(state)
@@ -167,7 +167,7 @@ def _apply(state: BeastState, event: Any) -> BeastState:  # noqa: C901 - one cas
             return replace(state, summons=tuple(replace(s, location=location) if s.name == name
                                                 else s for s in state.summons))
         case SummonActed(summon=name):
-            return _top(state, acted=(*state.frames[-1].acted, name), rallying=True)
+            return _top(state, acted=(*state.frames[-1].acted, name))
         case LocationsTransformed(locations=locations, habitat=habitat):
             habitats = dict(state.habitats)
             habitats.update({loc: habitat for loc in locations})

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.beast.board import ANCIENT_POWERS, destinations
 from core.beast.commands import (
     Decline,
     Done,
@@ -33,7 +34,7 @@ from core.beast.data import (
     kind_of,
     side_of,
 )
-from core.beast.effects import ANCIENT_POWERS, destinations, effect_options
+from core.beast.effects import effect_options, open_window
 from core.beast.evolve import FLEE_MOVE
 from core.beast.state import BEAST, BeastState, Frame
 from core.beast.tx import Tx
@@ -56,7 +57,6 @@ from events.beast import (
     PacksPassed,
     PowersGained,
     ReactionWindowClosed,
-    ReactionWindowOpened,
     RewardEarned,
     RowDealt,
     TurnEnded,
@@ -259,13 +259,7 @@ def _play(tx: Tx, hand: int, card: str) -> None:
                            hidden=tx.seal(card, state.hunter_seats)))
     else:
         tx.emit(CardPlayed(hand=hand, card=card, slot=slot_of(card)))
-    if hand == BEAST:
-        return
-    ops = {e.op for e in side_of(card, False).effects}
-    if "search" in ops:
-        tx.emit(ReactionWindowOpened(trigger="search"))
-    elif "attack" in ops and not tx.state.hidden:
-        tx.emit(ReactionWindowOpened(trigger="attack"))
+    open_window(tx, hand, card)
 
 
 # -- what happens by itself ------------------------------------------------------------

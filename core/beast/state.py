@@ -71,7 +71,6 @@ class Frame(msgspec.Struct, frozen=True, kw_only=True):
     progress: int = 0
     zones: tuple[str, ...] = ()
     acted: tuple[str, ...] = ()
-    rallying: bool = False
 
 
 class BeastState(msgspec.Struct, frozen=True, kw_only=True):
