@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.engine import Engine
+from core.errors import IllegalMove
 from core.hagar.state import HagarState
 from core.state import GameState, fold
 from core.store import EventStore
@@ -135,3 +136,16 @@ def test_views_and_logs_ignore_loot_the_viewer_never_held(
     # the two worlds really differ: the referee tells them apart
     assert first.states[0].stacks != second.states[0].stacks
     assert view(first.states[0], REFEREE) != view(second.states[0], REFEREE)
+
+
+def test_undo_takes_back_a_plain_decision_but_not_a_throw() -> None:
+    engine = Engine(EventStore("sqlite://"))
+    game_id = engine.create("hagar", ["astrid", "bjorn"], seed="undo").id
+    engine.execute(game_id, 0, "start fjord-west")
+    engine.undo(game_id, 0)
+    assert engine.load(game_id).rules.vikings[0].at == ""
+    engine.execute(game_id, 0, "start fjord-east")
+    engine.execute(game_id, 1, "start fjord-east")
+    engine.execute(game_id, 0, "throw")
+    with pytest.raises(IllegalMove, match="nothing to undo"):
+        engine.undo(game_id, 0)
