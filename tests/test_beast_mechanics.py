@@ -235,3 +235,14 @@ def test_dark_dealings_gains_a_face_up_talent_or_a_secret_one() -> None:
     events = game.do("play Dark Dealings", "take deck")
     gained = next(e for e in events if type(e).__name__ == "CardGained")
     assert gained.card.audience == frozenset({0}) and top in game.hand(BEAST).extras
+
+
+def test_an_ability_discarded_to_flee_returns_at_night() -> None:
+    game = day_one()
+    game.do("flee Summon Wolf", "step N")
+    assert "Summon Wolf" in game.hand(BEAST).spent
+    assert "Summon Wolf" not in game.state.discard
+    for hand in range(3):
+        game.edit_hand(hand, actions=())
+    game.do("pass", "pass", "pass")
+    assert "Summon Wolf" in game.hand(BEAST).abilities

@@ -142,8 +142,11 @@ def _apply(state: BeastState, event: Any) -> BeastState:  # noqa: C901 - one cas
             return replace(state, window="")
         case CardDiscarded(hand=hand, card=card):
             state = _remove_card(state, hand, card)
-            return replace(state, discard=(*state.discard, card)) if kind_of(card) == "action" \
-                else state
+            if kind_of(card) == "ability":               # back to hand at night
+                return _hand(state, hand, spent=(*state.hands[hand].spent, card))
+            if kind_of(card) == "action":
+                return replace(state, discard=(*state.discard, card))
+            return state
         case TurnEnded(passed=passed):
             return replace(state, turn=(state.turn + 1) % len(state.hands), slots=(),
                            passes=state.passes + 1 if passed else 0)
