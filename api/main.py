@@ -19,7 +19,7 @@ from api import errors
 from api.deps import Services
 from api.live import LiveFeed
 from api.responses import MsgspecJSON
-from api.routes import events, games, moves
+from api.routes import audit, events, games, moves
 from api.schemas import HealthOut
 from core.access import TokenStore
 from core.engine import Engine
@@ -57,6 +57,7 @@ def create_app(url: str | None = None, poll_interval: float | None = None) -> Fa
     app.include_router(games.router)
     app.include_router(moves.router)
     app.include_router(events.router)
+    app.include_router(audit.router)
 
     @app.get("/health", response_model=HealthOut, tags=["service"])
     def health() -> MsgspecJSON:

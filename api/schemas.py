@@ -30,6 +30,10 @@ ENVELOPE_EXAMPLE: dict[str, Any] = {
     "prev_hash": "ab12…", "hash": "cd34…",
 }
 
+RECEIPT_EXAMPLE: dict[str, Any] = {
+    "stream": "3f9a1c2b7d4e5f60", "seq": 5, "head": "cd34…", "public_key": "5b1e…",
+    "signature": "77aa…"}
+
 
 class Example(BaseModel):
     """Base: examples live in the model's JSON schema."""
@@ -209,15 +213,57 @@ class LegalOut(BaseModel):
     moves: list[str]
 
 
+class ReceiptOut(BaseModel):
+    """The service's Ed25519 signature on a chain head: keep it, and `skald verify ID
+    --receipt FILE` later proves the stored log still extends what you were shown."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [RECEIPT_EXAMPLE]})
+
+    stream: str
+    seq: int
+    head: str
+    public_key: str
+    signature: str
+
+
 class AppendedOut(BaseModel):
     """The events a move, undo or redo appended, as the caller sees them; `seq` is the new
-    head, to send as the next `expected_seq`."""
+    head, to send as the next `expected_seq`; `receipt` signs that head."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [{
-        "seq": 5, "events": [ENVELOPE_EXAMPLE]}]})
+        "seq": 5, "events": [ENVELOPE_EXAMPLE], "receipt": RECEIPT_EXAMPLE}]})
 
     seq: int
     events: list[EnvelopeOut]
+    receipt: ReceiptOut
+
+
+class ChainOut(BaseModel):
+    """The stored chain checked: ok, or the first bad seq and why."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{
+        "stream": "3f9a1c2b7d4e5f60", "checked": 42, "ok": True, "bad_seq": None,
+        "reason": "", "head": "cd34…"}]})
+
+    stream: str
+    checked: int
+    ok: bool
+    bad_seq: int | None
+    reason: str
+    head: str
+
+
+class AuditOut(BaseModel):
+    """The audit report (`?format=json`): verdict, anomalies by seq, every check; its
+    parts are documented by `skald audit --format json`."""
+
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{
+        "id": "3f9a1c2b7d4e5f60", "game": "beowulf", "verdict": "clean", "anomalies": []}]})
+
+    id: str
+    game: str
+    verdict: str
+    anomalies: list[dict[str, Any]]
 
 
 class ErrorOut(BaseModel):

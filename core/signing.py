@@ -61,9 +61,18 @@ def _load_or_create(path: Path) -> Ed25519PrivateKey:
     key = Ed25519PrivateKey.generate()
     raw = key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
                             serialization.NoEncryption())
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    # Written aside, then linked into place: the link is atomic and refuses to replace, so
+    # when several workers start at once exactly one key wins and nobody reads half a file.
+    draft = path.with_name(f".{path.name}.{os.getpid()}")
+    descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(descriptor, "w") as handle:
         handle.write(raw.hex() + "\n")
+    try:
+        os.link(draft, path)
+    except FileExistsError:
+        return _load_or_create(path)
+    finally:
+        draft.unlink()
     return key
 
 

@@ -5,6 +5,7 @@ missing server fails the run instead of skipping the PostgreSQL half."""
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 
 import pytest
@@ -16,6 +17,9 @@ from core.store import EventStore
 from projections.table import Table
 
 PG_URL = os.environ.get("SKALD_TEST_PG_URL")
+# Tests (and the servers they start) sign with a throwaway key, never one in the checkout.
+os.environ.setdefault("SKALD_SIGNING_KEY",
+                      os.path.join(tempfile.mkdtemp(prefix="skald-key-"), "signing.key"))
 BACKENDS = ["sqlite", "postgresql"]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from api.main import create_app
 from core.access import seat_tokens, token_hash
+from core.signing import load_receipt, signature_valid
 
 
 class Game:
@@ -287,3 +289,34 @@ def test_health_and_openapi(sqlite_client: TestClient) -> None:
         "ErrorOut")
     assert "examples" in document["components"]["schemas"]["MoveRequest"]
     assert document["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
+
+
+def test_moves_carry_a_receipt_that_verifies(tmp_path: Path) -> None:
+    client = TestClient(create_app(f"sqlite:///{tmp_path}/r.db"))
+    created = client.post("/games", json={"game": "beowulf", "players": ["Ann", "Bob"],
+                                          "seed": "receipt"}).json()
+    ann = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    answer = client.post(f"/games/{created['id']}/moves", headers=ann,
+                         json={"move": "place beowulf A1"}).json()
+    receipt = load_receipt(json.dumps(answer["receipt"]).encode())
+    assert receipt.seq == answer["seq"] and signature_valid(receipt)
+    assert receipt.head == answer["events"][-1]["hash"]
+    assert client.get(f"/games/{created['id']}/receipt").json()["seq"] == answer["seq"]
+    assert client.get(f"/games/{created['id']}/verify").json()["ok"] is True
+
+
+def test_audit_is_for_the_referee_until_the_game_ends(tmp_path: Path) -> None:
+    client = TestClient(create_app(f"sqlite:///{tmp_path}/a.db"))
+    created = client.post("/games", json={"game": "beowulf", "players": ["Ann", "Bob"],
+                                          "seed": "audit"}).json()
+    game = created["id"]
+    ann = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    referee = {"Authorization": f"Bearer {created['referee_token']}"}
+    assert client.get(f"/games/{game}/audit", headers=ann).status_code == 403
+    assert client.get(f"/games/{game}/audit").status_code == 403
+    report = client.get(f"/games/{game}/audit", headers=referee).json()
+    assert report["verdict"] == "clean" and report["seed"] == "audit"
+    page = client.get(f"/games/{game}/audit?format=html", headers=referee)
+    assert page.headers["content-type"].startswith("text/html") and "clean" in page.text
+    markdown = client.get(f"/games/{game}/audit?format=md", headers=referee)
+    assert markdown.text.startswith("# Audit of beowulf")

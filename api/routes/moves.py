@@ -13,15 +13,21 @@ from api.live import LiveFeed
 from api.responses import MsgspecJSON, errors
 from api.schemas import AppendedOut, MoveRequest, TableAction
 from events.envelope import Envelope
+from projections.table import Table
 
 router = APIRouter(prefix="/games/{game_id}", tags=["moves"])
 ERRORS = errors(401, 403, 404, 409, 422)
 
 
-def appended(feed: LiveFeed, game_id: str, envelopes: list[Envelope[Any]]) -> MsgspecJSON:
-    """Wake this process's live streams and answer with the new events."""
+def appended(table: Table, feed: LiveFeed, game_id: str, envelopes: list[Envelope[Any]]
+             ) -> MsgspecJSON:
+    """Wake this process's live streams and answer with the new events and a receipt:
+    the service's signature on the new chain head, for the seat to keep."""
     feed.publish(game_id)
-    return MsgspecJSON({"seq": envelopes[-1].seq, "events": envelopes}, status_code=201)
+    head = envelopes[-1]
+    receipt = table.signer.receipt(game_id, head.seq, head.hash)
+    return MsgspecJSON({"seq": head.seq, "events": envelopes, "receipt": receipt},
+                       status_code=201)
 
 
 @router.post("/moves", status_code=201, response_model=AppendedOut, responses=ERRORS)
@@ -29,7 +35,7 @@ def move(game_id: GameId, body: MoveRequest, caller: SeatDep, table: TableDep,
          feed: FeedDep) -> MsgspecJSON:
     """Play one move for the caller's seat."""
     assert caller.seat is not None
-    return appended(feed, game_id,
+    return appended(table, feed, game_id,
                     table.move(game_id, caller.seat, body.move, body.expected_seq))
 
 
@@ -38,7 +44,7 @@ def undo(game_id: GameId, body: TableAction, caller: SeatDep, table: TableDep,
          feed: FeedDep) -> MsgspecJSON:
     """Take back the last decision (the table's undo policy decides who may)."""
     assert caller.seat is not None
-    return appended(feed, game_id, table.undo(game_id, caller.seat, body.expected_seq))
+    return appended(table, feed, game_id, table.undo(game_id, caller.seat, body.expected_seq))
 
 
 @router.post("/redo", status_code=201, response_model=AppendedOut, responses=ERRORS)
@@ -46,4 +52,4 @@ def redo(game_id: GameId, body: TableAction, caller: SeatDep, table: TableDep,
          feed: FeedDep) -> MsgspecJSON:
     """Re-apply the decision just undone, if nothing happened since."""
     assert caller.seat is not None
-    return appended(feed, game_id, table.redo(game_id, caller.seat, body.expected_seq))
+    return appended(table, feed, game_id, table.redo(game_id, caller.seat, body.expected_seq))

@@ -1,0 +1,48 @@
+"""Settling disputes over HTTP: the audit report (everyone after the game under the
+default reveal policy, the referee at any time), the chain check, and a signed receipt
+of the current head."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query
+from fastapi.responses import HTMLResponse, PlainTextResponse, Response
+
+from api.deps import OPTIONAL_TOKEN, CallerDep, GameId, TableDep
+from api.responses import MsgspecJSON, errors
+from api.schemas import AuditOut, ChainOut, ReceiptOut
+from projections.audit_render import render_audit
+
+router = APIRouter(prefix="/games/{game_id}", tags=["audit"])
+
+
+@router.get("/audit", response_model=AuditOut, responses={
+    **errors(401, 403, 404, 422),
+    200: {"content": {"application/json": {}, "text/markdown": {}, "text/html": {}},
+          "description": "The report; `format` picks JSON, Markdown or HTML."}},
+    openapi_extra=OPTIONAL_TOKEN)
+def audit(caller: CallerDep, table: TableDep,
+          format: Annotated[Literal["json", "md", "html"], Query(
+              description="json (default), md or html.")] = "json") -> Response:
+    """Every hidden value revealed, who knew what when, every decision re-derived from the
+    rules and the seed, the chain and commitments, ending with a verdict."""
+    report = table.audit(caller.game_id, caller.viewer)
+    if format == "json":
+        return MsgspecJSON(report)
+    text = render_audit(report, format)
+    if format == "html":
+        return HTMLResponse(text)
+    return PlainTextResponse(text, media_type="text/markdown")
+
+
+@router.get("/verify", response_model=ChainOut, responses=errors(404, 422))
+def verify(game_id: GameId, table: TableDep) -> MsgspecJSON:
+    """Check the stored hash chain and every commitment; names the first bad seq."""
+    return MsgspecJSON(table.verify(game_id))
+
+
+@router.get("/receipt", response_model=ReceiptOut, responses=errors(404, 422))
+def receipt(game_id: GameId, table: TableDep) -> MsgspecJSON:
+    """A signed receipt for the game's current head."""
+    return MsgspecJSON(table.receipt(game_id))
