@@ -9,7 +9,16 @@ players seat 1 controls two hunters, with 3 one hunter each, with 4 three hunter
 
 Secrecy: the Beast's steps and draft picks are published as hidden notation (MoveMade
 carries a Secret), as are the hunters' picks, trap plays and trap placements. Views cut
-the state per viewer (projections/beast.py); the log is redacted generically.
+the state per viewer (projections/beast.py); the log is redacted generically. When the
+game ends with movement cards still face down, they are shown (BeastRevealed game_end).
+
+Decisions where the rulebook is silent (module docstrings of board/effects/flow list the
+local ones): each active movement card leaves at most one trail; the hunters win by
+reinforcements when the night after the contract's last day falls; the reaction window
+opens only when the Beast holds a talent or reaction ability (public counts), so asking
+never leaks; item and talent decks are not reshuffled when empty; the supply limits of
+ancient powers (3), watchtowers (6) and traps (3 per zone) are enforced, those of
+grudges, wounds, trails and habitat tokens are not.
 """
 
 from __future__ import annotations
