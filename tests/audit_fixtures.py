@@ -99,12 +99,20 @@ def beowulf_reordered_rehashed(log: list[Envelope[Any]]
     return rehash(reordered), {"seq": a + 1, "rule": "acted out of turn"}
 
 
+def hagar_changed_roll(log: list[Envelope[Any]]) -> tuple[list[Envelope[Any]], dict[str, Any]]:
+    """A rune-stick throw is changed (one more point), the chain recomputed."""
+    thrown = first(log, "hagar.sticks_thrown", after=30)
+    doctored = forge(log, thrown.seq, lambda e: msgspec.structs.replace(e, points=e.points + 1))
+    return doctored, {"seq": thrown.seq, "rule": "differs from what the rules derive"}
+
+
 DOCTORS: dict[str, Builder] = {
     "beowulf_undrawn_tile": beowulf_undrawn_tile,
     "beowulf_changed_draw": beowulf_changed_draw,
     "beowulf_reordered": beowulf_reordered,
     "beowulf_reordered_rehashed": beowulf_reordered_rehashed,
 }
+HAGAR_DOCTORS: dict[str, Builder] = {"hagar_changed_roll": hagar_changed_roll}
 
 
 def build() -> dict[str, Any]:
@@ -115,6 +123,13 @@ def build() -> dict[str, Any]:
     expected: dict[str, Any] = {"beowulf_clean.jsonl": {"verdict": "clean"}}
     for name, doctor in DOCTORS.items():
         doctored, verdict = doctor(clean)
+        (FIXTURES / f"{name}.jsonl").write_text(jsonl(doctored))
+        expected[f"{name}.jsonl"] = {"verdict": "anomalies", **verdict}
+    hagar = recorded_game("hagar", 2, "fixture-hagar")
+    (FIXTURES / "hagar_clean.jsonl").write_text(jsonl(hagar))
+    expected["hagar_clean.jsonl"] = {"verdict": "clean"}
+    for name, doctor in HAGAR_DOCTORS.items():
+        doctored, verdict = doctor(hagar)
         (FIXTURES / f"{name}.jsonl").write_text(jsonl(doctored))
         expected[f"{name}.jsonl"] = {"verdict": "anomalies", **verdict}
     (FIXTURES / "expected.json").write_text(json.dumps(expected, indent=2) + "\n")
