@@ -18,6 +18,10 @@ import msgspec
 
 from core.beowulf.tiles import catalog
 from core.engine import Engine
+from core.errors import IllegalMove
+from core.rng import Rng
+from core.rules import get_rules
+from core.state import fold
 from core.store import EventStore
 from events.envelope import Envelope
 from events.secret import seal
@@ -62,9 +66,6 @@ def beowulf_undrawn_tile(log: list[Envelope[Any]]) -> tuple[list[Envelope[Any]],
 
 
 def _hand_before(log: list[Envelope[Any]], seq: int, seat: int) -> list[str]:
-    from core.rules import get_rules
-    from core.state import fold
-
     rules, state = get_rules("beowulf"), None
     for env in log[: seq - 2]:
         state = fold(rules, state, env)
@@ -106,13 +107,52 @@ def hagar_changed_roll(log: list[Envelope[Any]]) -> tuple[list[Envelope[Any]], d
     return doctored, {"seq": thrown.seq, "rule": "differs from what the rules derive"}
 
 
+def beast_illegal_hidden_step(log: list[Envelope[Any]]
+                              ) -> tuple[list[Envelope[Any]], dict[str, Any]]:
+    """The Beast's secret step is rewritten to a direction the map does not allow there;
+    the step's card and its commitments are re-sealed and the chain recomputed."""
+    rules, state = get_rules("beast"), None
+    for env in log:
+        event = env.event
+        hidden = getattr(event, "hidden_move", None)
+        if env.seq > 40 and hidden is not None and hidden.value.startswith("step"):
+            assert state is not None
+            for direction in "NESWX":
+                try:
+                    rules.decide(state.rules, event.seat, rules.parse(f"step {direction}"),
+                                 Rng(state.seed_bytes()))
+                except IllegalMove:
+                    return _rewrite_step(log, env.seq, direction)
+        state = fold(rules, state, env)
+    raise AssertionError("no Beast step with an illegal direction in this game")
+
+
+def _rewrite_step(log: list[Envelope[Any]], seq: int, direction: str
+                  ) -> tuple[list[Envelope[Any]], dict[str, Any]]:
+    def marker(event: Any) -> Any:
+        move = event.hidden_move
+        return msgspec.structs.replace(
+            event, hidden_move=seal(f"step {direction}", move.audience, move.salt))
+
+    def card(event: Any) -> Any:
+        step = event.card
+        moved = msgspec.structs.replace(step.value, direction=direction)
+        return msgspec.structs.replace(event, card=seal(moved, step.audience, step.salt))
+
+    doctored = forge(forge(log, seq, marker), seq + 1, card)
+    return doctored, {"seq": seq, "rule": f"'step {direction}' is not legal"}
+
+
 DOCTORS: dict[str, Builder] = {
     "beowulf_undrawn_tile": beowulf_undrawn_tile,
     "beowulf_changed_draw": beowulf_changed_draw,
     "beowulf_reordered": beowulf_reordered,
     "beowulf_reordered_rehashed": beowulf_reordered_rehashed,
 }
-HAGAR_DOCTORS: dict[str, Builder] = {"hagar_changed_roll": hagar_changed_roll}
+OTHER_GAMES: dict[str, tuple[int, dict[str, Builder]]] = {
+    "hagar": (2, {"hagar_changed_roll": hagar_changed_roll}),
+    "beast": (2, {"beast_illegal_hidden_step": beast_illegal_hidden_step}),
+}
 
 
 def build() -> dict[str, Any]:
@@ -125,13 +165,14 @@ def build() -> dict[str, Any]:
         doctored, verdict = doctor(clean)
         (FIXTURES / f"{name}.jsonl").write_text(jsonl(doctored))
         expected[f"{name}.jsonl"] = {"verdict": "anomalies", **verdict}
-    hagar = recorded_game("hagar", 2, "fixture-hagar")
-    (FIXTURES / "hagar_clean.jsonl").write_text(jsonl(hagar))
-    expected["hagar_clean.jsonl"] = {"verdict": "clean"}
-    for name, doctor in HAGAR_DOCTORS.items():
-        doctored, verdict = doctor(hagar)
-        (FIXTURES / f"{name}.jsonl").write_text(jsonl(doctored))
-        expected[f"{name}.jsonl"] = {"verdict": "anomalies", **verdict}
+    for game, (players, doctors) in OTHER_GAMES.items():
+        recorded = recorded_game(game, players, f"fixture-{game}")
+        (FIXTURES / f"{game}_clean.jsonl").write_text(jsonl(recorded))
+        expected[f"{game}_clean.jsonl"] = {"verdict": "clean"}
+        for name, doctor in doctors.items():
+            doctored, verdict = doctor(recorded)
+            (FIXTURES / f"{name}.jsonl").write_text(jsonl(doctored))
+            expected[f"{name}.jsonl"] = {"verdict": "anomalies", **verdict}
     (FIXTURES / "expected.json").write_text(json.dumps(expected, indent=2) + "\n")
     return expected
 
