@@ -306,6 +306,3 @@ class Engine:
         self.store.append(game_id, records, base, kind=kind, title=title)
         self._remember(game_id, sealed[-1][1])
         return sealed
-
-
-__all__ = ["Engine", "resolve_seat", "to_envelope", "CorruptRecord", "InvalidNotation"]
