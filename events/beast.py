@@ -42,7 +42,9 @@ class GameSetUp(Event, frozen=True, tag="beast.game_set_up"):
 
 
 class DeckShuffled(Event, frozen=True, tag="beast.deck_shuffled"):
-    """A deck (action, item, talent) was shuffled; its order is nobody's to see."""
+    """A deck (action, item, talent) was shuffled; its order is nobody's to see.
+
+    An item or talent deck is shuffled from its face-down discards when it runs out."""
 
     barrier = True
     deck: str
@@ -50,7 +52,7 @@ class DeckShuffled(Event, frozen=True, tag="beast.deck_shuffled"):
 
 
 class RowDealt(Event, frozen=True, tag="beast.row_dealt"):
-    """The face-up item or talent row was refilled from the top of its deck."""
+    """Cards from the top of the item or talent deck were added to its face-up row."""
 
     barrier = True
     deck: str
@@ -182,6 +184,20 @@ class ReactionWindowOpened(Event, frozen=True, tag="beast.reaction_window_opened
 
 class ReactionWindowClosed(Event, frozen=True, tag="beast.reaction_window_closed"):
     """The Beast declined to react (or finished reacting)."""
+
+
+class ReactionsInvited(Event, frozen=True, tag="beast.reactions_invited"):
+    """The Beast's card may be answered by a hunter's reaction before it resolves; the
+    hunters in `hands` (the living ones holding items) are asked in turn."""
+
+    trigger: str
+    hands: tuple[int, ...]
+
+
+class ReactionDeclined(Event, frozen=True, tag="beast.reaction_declined"):
+    """A hunter let the Beast's card resolve; the window closes after the last one."""
+
+    hand: int
 
 
 class CardDiscarded(Event, frozen=True, tag="beast.card_discarded"):
@@ -342,7 +358,8 @@ class RewardEarned(Event, frozen=True, tag="beast.reward_earned"):
 
 
 class NightReset(Event, frozen=True, tag="beast.night_reset"):
-    """Action hands discarded, abilities returned, wounds removed from pieces and towers."""
+    """Action hands and the face-up item and talent rows discarded, abilities returned,
+    wounds removed from pieces and towers."""
 
 
 class Upgraded(Event, frozen=True, tag="beast.upgraded"):
@@ -366,7 +383,8 @@ BeastEvent = (
     GameSetUp | DeckShuffled | RowDealt | BeastMoved | TrailsPlaced | BeastRevealed
     | HunterPlaced | HunterMoved | PackDealt | CardSetAside | CardDrafted | PacksPassed
     | HandDealt | DayBegan | CardPlayed | EffectChosen | EffectProgressed | CardResolved
-    | ReactionWindowOpened | ReactionWindowClosed | CardDiscarded | TurnEnded | Searched
+    | ReactionWindowOpened | ReactionWindowClosed | ReactionsInvited | ReactionDeclined
+    | CardDiscarded | TurnEnded | Searched
     | ZoneDisclosed | Damaged | Killed | HunterLooted | GrudgesGained | PowersGained | Healed
     | CardGained | SummonPlaced | SummonMoved | SummonActed | LocationsTransformed
     | WatchtowerPlaced | TrapSet | TrapTriggered | CardCopied | NightFell | RewardEarned

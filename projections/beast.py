@@ -3,7 +3,8 @@
 Entitlements (rulebook: "One vs Many", "Beast movement", "Traps"):
 - everyone: the standee (last known location), how many movement cards are active, the
   trails, hunters, pieces, summons, watchtowers, trap counts per zone, hand sizes, the
-  face-up rows and the common discard;
+  face-up rows and the common discard, and how many items and talents lie face down in
+  their discards (not which);
 - the Beast's seat: its actual location, its active movement cards, its hand and talents;
 - every hunter seat (one team): every hunter's hand and items, and the traps' cards and
   habitats;
@@ -164,7 +165,8 @@ def beast_view(state: BeastState, viewer: Viewer) -> BeastView:
                     for zone, trap in state.traps),
         habitats=state.habitats, item_row=state.item_row, talent_row=state.talent_row,
         decks=(("action", len(state.action_deck)), ("item", len(state.item_deck)),
-               ("talent", len(state.talent_deck))),
+               ("talent", len(state.talent_deck)), ("item_discard", len(state.item_discard)),
+               ("talent_discard", len(state.talent_discard))),
         discard=state.discard, pack=pack, aside=state.aside if beast_eyes else None,
         frames=_frames(state, role), window=state.window,
         stats=state.stats, lives=state.lives, winner=state.winner)

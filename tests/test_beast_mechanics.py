@@ -94,7 +94,7 @@ def test_grudge_costs_are_paid_and_required() -> None:
 def test_a_hunter_killed_by_the_beast_loses_items_and_grudges_and_returns_at_night() -> None:
     game = day_one()
     game.edit_hand(1, location="C3", wounds=5, extras=("Outpost",), grudges=2)
-    game.do("play Prey Upon", "skip")
+    game.do("play Prey Upon", "decline", "skip")               # Helga holds an item: asked
     events = game.do("attack Helga")
     assert Killed(kind="hunter", ref="1", by="beast") in events
     assert GrudgesGained(hand=BEAST, amount=1) in events
@@ -102,6 +102,7 @@ def test_a_hunter_killed_by_the_beast_loses_items_and_grudges_and_returns_at_nig
     assert loot.card in game.hand(BEAST).actions and len(game.hand(1).actions) == 3
     helga = game.hand(1)
     assert helga.dead and helga.extras == () and helga.grudges == 0 and helga.location == ""
+    assert game.state.item_discard == ("Outpost",)             # face down beside the deck
     game.do("end")
     assert game.state.turn == 2                                 # Helga's turn was skipped
     for hand in range(3):

@@ -7,9 +7,18 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.beast.board import ANCIENT_POWERS, MOVEMENT_DECK, TRAPS_PER_ZONE, WATCHTOWERS
+from core.beast.board import MOVEMENT_DECK, TRAPS_PER_ZONE
 from core.beast.data import pieces
 from core.beast.state import BEAST, BeastState
+from core.beast.supply import (
+    ANCIENT_POWERS,
+    GRUDGE_VALUE,
+    HABITAT_TOKENS,
+    TRAIL_TOKENS,
+    UPGRADE_TOKENS,
+    WATCHTOWERS,
+    wounds_fit,
+)
 from core.rules import get_rules
 from tests.test_beast_support import BeastGame
 
@@ -35,6 +44,13 @@ def check(state: BeastState) -> None:
     for zone in state.board.zones:
         assert sum(1 for z, _ in state.traps if z == zone) <= TRAPS_PER_ZONE
     assert sum(h.powers for h in state.hands) <= ANCIENT_POWERS
+    assert len(state.trailed) <= TRAIL_TOKENS and len(state.habitats) + len(
+        state.traps) <= HABITAT_TOKENS
+    assert sum(h.grudges for h in state.hands) <= GRUDGE_VALUE
+    assert sum(len(h.upgrades) for h in state.hands) <= UPGRADE_TOKENS
+    if not state.winner:
+        assert wounds_fit([h.wounds for h in state.hands if not h.dead]
+                          + [p.wounds for p in state.pieces if p.alive])
     for index, hand in enumerate(state.hands):
         assert hand.grudges >= 0 and hand.powers >= 0
         if index != BEAST and hand.dead:

@@ -4,19 +4,20 @@ may attack, hidden steps and trails, revealing, traps, damage and deaths.
 Rulebook sections: Beast movement (the movement deck, No Movement), Hunter movement &
 trails, Revealing, Attacking, Player Death, Watchtowers, Traps. The movement deck holds
 ten of each direction and eight No Movement cards (reconstructed split of the 48).
+Token supplies (trails, wounds, grudges) are limited as core/beast/supply.py says.
 """
 
 from __future__ import annotations
 
 from core.beast.data import Effect, pieces
 from core.beast.state import BEAST, BeastState, Frame
+from core.beast.supply import gain_grudges, trails_left, wounds_placed
 from core.beast.tx import Tx
 from events.beast import (
     BeastMoved,
     BeastRestored,
     BeastRevealed,
     Damaged,
-    GrudgesGained,
     HunterLooted,
     HunterMoved,
     Killed,
@@ -26,8 +27,6 @@ from events.beast import (
 )
 
 MOVEMENT_DECK = {"N": 10, "E": 10, "S": 10, "W": 10, "X": 8}
-WATCHTOWERS = 6
-ANCIENT_POWERS = 3
 TRAPS_PER_ZONE = 3
 NO_CHOICE = ("reveal", "transform", "grudge", "power", "heal", "watchtower", "divine", "draw")
 
@@ -114,7 +113,8 @@ def beast_trails(state: BeastState) -> set[int]:
 
 
 def trails_event(state: BeastState, cards: set[int]) -> TrailsPlaced:
-    ordered = tuple(sorted(cards))
+    """The trails due on `cards`, as many as the supply holds (the earliest cards first)."""
+    ordered = tuple(sorted(cards))[:max(0, trails_left(state))]
     return TrailsPlaced(cards=ordered, locations=tuple(state.active[i].location for i in ordered))
 
 
@@ -138,7 +138,12 @@ def reveal(tx: Tx, cause: str) -> None:
 
 
 def damage(tx: Tx, kind: str, ref: str, amount: int, by: str) -> None:
-    """Deal damage to one target and resolve a death."""
+    """Deal damage to one target (as many wounds as the supply allows) and resolve a death."""
+    state = tx.state
+    if kind in ("beast", "hunter", "piece"):
+        amount = wounds_placed(state, kind, ref, amount, _health(state, kind, ref))
+        if not amount:
+            return
     tx.emit(Damaged(kind=kind, ref=ref, amount=amount, by=by))
     state = tx.state
     if kind == "beast":
@@ -152,7 +157,7 @@ def damage(tx: Tx, kind: str, ref: str, amount: int, by: str) -> None:
             held = state.hands[hand].actions
             tx.emit(Killed(kind=kind, ref=ref, by=by))
             if by == "beast":
-                tx.emit(GrudgesGained(hand=BEAST, amount=1))
+                gain_grudges(tx, BEAST, 1)
                 if held:
                     tx.emit(HunterLooted(hand=hand, card=held[tx.draw(len(held))]))
     elif kind == "piece":
@@ -160,9 +165,17 @@ def damage(tx: Tx, kind: str, ref: str, amount: int, by: str) -> None:
         if piece.wounds >= pieces()[piece.kind].health:
             tx.emit(Killed(kind=kind, ref=ref, by=by))
             if by == "beast" and not tx.over:
-                tx.emit(GrudgesGained(hand=BEAST, amount=pieces()[piece.kind].grudges))
+                gain_grudges(tx, BEAST, pieces()[piece.kind].grudges)
     else:
         tx.emit(Killed(kind=kind, ref=ref, by=by))
+
+
+def _health(state: BeastState, kind: str, ref: str) -> int:
+    if kind == "beast":
+        return state.max_health(BEAST)
+    if kind == "hunter":
+        return state.max_health(int(ref))
+    return pieces()[state.pieces[int(ref)].kind].health
 
 
 def strike(tx: Tx, target: str, amount: int, by: str) -> None:

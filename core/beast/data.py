@@ -147,7 +147,9 @@ class Night(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Contract(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A contract: map, length, win thresholds, starting grudges, nightly rewards."""
+    """A contract: map, length, win thresholds, starting grudges, nightly rewards, and the
+    animals and settlers its setup section leaves off the map (`leave_off`: a kind such as
+    "bear", a location such as "E5", or one kind on one location, "B2/sheep")."""
 
     name: str
     title: str
@@ -158,7 +160,12 @@ class Contract(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     beast_grudges: int
     hunter_grudges: int
     night: tuple[Night, ...]
+    leave_off: tuple[str, ...] = ()
     reconstructed: bool = False
+
+    def leaves_off(self, location: str, kind: str) -> bool:
+        """True when the setup leaves a piece of `kind` on `location` off the map."""
+        return bool({kind, location, f"{location}/{kind}"} & set(self.leave_off))
 
 
 class Piece(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -307,6 +314,14 @@ def contracts() -> dict[str, Contract]:
     """Every contract by name."""
     data = _load("contracts.toml", ContractsFile)
     assert isinstance(data, ContractsFile)
+    for contract in data.contract:
+        board = boards()[contract.map]
+        for entry in contract.leave_off:
+            loc, _, kind = entry.rpartition("/")
+            if (loc and loc not in board.locations) or (
+                    kind not in pieces() and (loc or kind not in board.locations)):
+                raise ValueError(f"contracts.toml: {contract.name} leave_off {entry!r} names "
+                                 "no piece kind or location of its map")
     return {c.name: c for c in data.contract}
 
 

@@ -11,7 +11,9 @@ Attacking, Ancient Powers, Nearby, Watchtowers, Summons, Gain item / beastly tal
 Traps, Transforming locations, Playing Cards (choose one, in any order, then, copy).
 Decisions where the text is silent: a summon placed while all are on the map moves the
 first one; a watchtower placed while all six are out moves the oldest; an effect of a
-"then" card that has nothing to act on may be skipped (else the card could never end).
+"then" card that has nothing to act on may be skipped (else the card could never end);
+a hunter's reaction item answers a Beast card that has an attack effect (judged from the
+printed card, before anything hidden happens); token supplies as in supply.py.
 """
 
 from __future__ import annotations
@@ -19,10 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 from core.beast.board import (
-    ANCIENT_POWERS,
     NO_CHOICE,
     TRAPS_PER_ZONE,
-    WATCHTOWERS,
     beast_trails,
     destinations,
     in_range,
@@ -51,16 +51,24 @@ from core.beast.commands import (
 )
 from core.beast.data import HABITATS, Effect, beast_mat, side_of
 from core.beast.state import BEAST, BeastState, Frame
+from core.beast.supply import (
+    WATCHTOWERS,
+    gain_grudges,
+    habitat_tokens_left,
+    powers_left,
+    transformable,
+)
 from core.beast.tx import Tx
 from events.beast import (
     CardCopied,
     CardGained,
+    DeckShuffled,
     EffectChosen,
     EffectProgressed,
-    GrudgesGained,
     Healed,
     LocationsTransformed,
     PowersGained,
+    ReactionsInvited,
     ReactionWindowOpened,
     Searched,
     SummonActed,
@@ -115,8 +123,12 @@ def _start_options(state: BeastState, frame: Frame, effect: Effect) -> list[Any]
         case "item" | "talent":
             row: tuple[str, ...] = getattr(state, f"{effect.op}_row")
             deck: tuple[str, ...] = getattr(state, f"{effect.op}_deck")
-            return [*(Take(c) for c in dict.fromkeys(row)), *([Take("deck")] if deck else [])]
+            discards: tuple[str, ...] = getattr(state, f"{effect.op}_discard")
+            return [*(Take(c) for c in dict.fromkeys(row)),
+                    *([Take("deck")] if deck or discards else [])]
         case "trap":
+            if habitat_tokens_left(state) <= 0:
+                return []
             counts = {z: sum(1 for zone, _ in state.traps if zone == z) for z in state.board.zones}
             return [SetTrap(state.board.zone_names[z], h) for z, n in counts.items()
                     if n < TRAPS_PER_ZONE for h in HABITATS]
@@ -172,9 +184,23 @@ def may_react(state: BeastState) -> bool:
     return bool(beast.extras) or any(side_of(a, True).react for a in beast.abilities)
 
 
+def hunters_may_react(state: BeastState) -> tuple[int, ...]:
+    """The hunters who could hold a reaction, judged from public facts only: the living
+    ones holding an item (their number is public, their names may not be)."""
+    return tuple(h for h in state.hunters
+                 if not state.hands[h].dead and state.hands[h].extras)
+
+
 def open_window(tx: Tx, hand: int, card: str) -> None:
-    """Let the Beast answer a hunter's searching card, or an attack on it while revealed."""
-    if hand == BEAST or not may_react(tx.state):
+    """Let the Beast answer a hunter's searching card, or an attack on it while revealed;
+    let the hunters answer a Beast card that attacks. Both triggers are the played card's
+    printed effects, which everyone sees: nothing hidden decides whether a window opens."""
+    if hand == BEAST:
+        asked = hunters_may_react(tx.state)
+        if asked and any(e.op == "attack" for e in side_of(card, True).effects):
+            tx.emit(ReactionsInvited(trigger="attack", hands=asked))
+        return
+    if not may_react(tx.state):
         return
     ops = {e.op for e in side_of(card, False).effects}
     if "search" in ops:
@@ -184,6 +210,18 @@ def open_window(tx: Tx, hand: int, card: str) -> None:
 
 
 # -- running ---------------------------------------------------------------------------
+
+
+def reshuffle(tx: Tx, deck: str) -> None:
+    """An empty item or talent deck becomes its shuffled face-down discards (rulebook:
+    discarded items and talents go face down next to their deck)."""
+    state = tx.state
+    discards: tuple[str, ...] = getattr(state, f"{deck}_discard")
+    if getattr(state, f"{deck}_deck") or not discards:
+        return
+    order = tx.shuffle_as(f"beast/reshuffle/{deck}/{state.shuffles}", discards)
+    tx.emit(DeckShuffled(deck=deck, order=tx.seal(order, frozenset())))
+
 
 
 def run_effect(tx: Tx, command: Any) -> None:
@@ -247,8 +285,11 @@ def _one_shot(tx: Tx, frame: Frame, effect: Effect, command: Any) -> None:  # no
             by = "beast" if hand == BEAST else f"hunter:{hand}"
             strike(tx, target, amount, by)
         case Take(card=card):
-            deck: tuple[str, ...] = getattr(state, f"{effect.op}_deck")
             from_row = card != "deck"
+            if not from_row:
+                reshuffle(tx, effect.op)
+                state = tx.state
+            deck: tuple[str, ...] = getattr(state, f"{effect.op}_deck")
             name = card if from_row else deck[0]
             audience = frozenset(range(state.players)) if from_row else state.team(hand)
             tx.emit(CardGained(hand=hand, deck=effect.op, card=tx.seal(name, audience),
@@ -267,15 +308,16 @@ def _no_choice(tx: Tx, hand: int, where: str, effect: Effect) -> None:
         case "reveal":
             reveal(tx, "card")
         case "transform":
-            places = (where,) if effect.range == 0 else state.board.nearby(where)
+            places = transformable(state, (where,) if effect.range == 0
+                                   else state.board.nearby(where))
             habitat = beast_mat(state.beast.character).habitat if hand == BEAST else "settlement"
-            tx.emit(LocationsTransformed(locations=places, habitat=habitat))
+            if places:
+                tx.emit(LocationsTransformed(locations=places, habitat=habitat))
         case "grudge":
-            tx.emit(GrudgesGained(hand=hand, amount=effect.n))
+            gain_grudges(tx, hand, effect.n)
         case "power":
-            supply = ANCIENT_POWERS - sum(h.powers for h in state.hands)
-            if min(effect.n, supply) > 0:
-                tx.emit(PowersGained(hand=hand, amount=min(effect.n, supply)))
+            if min(effect.n, powers_left(state)) > 0:
+                tx.emit(PowersGained(hand=hand, amount=min(effect.n, powers_left(state))))
         case "heal":
             amount = min(effect.n, state.hands[hand].wounds)
             if amount:
@@ -330,7 +372,7 @@ def _summon_act(tx: Tx, command: SummonAct) -> None:
         strike(tx, command.args[0], 1, f"summon:{command.summon}")
     elif command.verb == "ability" and ability.op == "move":
         tx.emit(SummonMoved(summon=command.summon, location=command.args[0]))
-    elif command.verb == "ability":
+    elif command.verb == "ability" and transformable(state, (here,)):
         habitat = beast_mat(state.beast.character).habitat
         tx.emit(LocationsTransformed(locations=(here,), habitat=habitat))
     if not tx.over:

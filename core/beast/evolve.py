@@ -16,6 +16,7 @@ from core.beast.data import (
     abilities_of,
     beast_mat,
     boards,
+    card_index,
     contracts,
     hunter_mat,
     kind_of,
@@ -53,6 +54,8 @@ from events.beast import (
     PackDealt,
     PacksPassed,
     PowersGained,
+    ReactionDeclined,
+    ReactionsInvited,
     ReactionWindowClosed,
     ReactionWindowOpened,
     RowDealt,
@@ -85,10 +88,12 @@ def _apply(state: BeastState, event: Any) -> BeastState:  # noqa: C901 - one cas
         case DeckShuffled(deck=deck, order=order):
             if deck == "action":
                 return replace(state, action_deck=order.get(), discard=())
-            return replace(state, **{f"{deck}_deck": order.get()})
+            return replace(state, **{f"{deck}_deck": order.get(), f"{deck}_discard": ()},
+                           shuffles=state.shuffles + 1)
         case RowDealt(deck=deck, cards=cards):
             remaining = getattr(state, f"{deck}_deck")[len(cards):]
-            return replace(state, **{f"{deck}_row": cards, f"{deck}_deck": remaining})
+            row = (*getattr(state, f"{deck}_row"), *cards)
+            return replace(state, **{f"{deck}_row": row, f"{deck}_deck": remaining})
         case BeastMoved(card=card):
             step = card.get()
             return _hand(replace(state, active=(*state.active, step)), BEAST,
@@ -139,14 +144,19 @@ def _apply(state: BeastState, event: Any) -> BeastState:  # noqa: C901 - one cas
         case ReactionWindowOpened(trigger=trigger):
             return replace(state, window=trigger)
         case ReactionWindowClosed():
-            return replace(state, window="")
+            return replace(state, window="", reactors=())
+        case ReactionsInvited(trigger=trigger, hands=hands):
+            return replace(state, window=trigger, reactors=hands)
+        case ReactionDeclined(hand=hand):
+            left = tuple(h for h in state.reactors if h != hand)
+            return replace(state, reactors=left, window=state.window if left else "")
         case CardDiscarded(hand=hand, card=card):
             state = _remove_card(state, hand, card)
             if kind_of(card) == "ability":               # back to hand at night
                 return _hand(state, hand, spent=(*state.hands[hand].spent, card))
             if kind_of(card) == "action":
                 return replace(state, discard=(*state.discard, card))
-            return state
+            return _discard_extra(state, card)
         case TurnEnded(passed=passed):
             return replace(state, turn=(state.turn + 1) % len(state.hands), slots=(),
                            passes=state.passes + 1 if passed else 0)
@@ -181,8 +191,10 @@ def _apply(state: BeastState, event: Any) -> BeastState:  # noqa: C901 - one cas
             return replace(state, towers=(*towers, location))
         case TrapSet(zone=zone, trap=trap):
             return replace(state, traps=(*state.traps, (zone, trap.get())))
-        case TrapTriggered(index=index):
-            return replace(state, traps=state.traps[:index] + state.traps[index + 1:])
+        case TrapTriggered(index=index, card=card):
+            state = replace(state, traps=state.traps[:index] + state.traps[index + 1:])
+            is_item = card in card_index() and kind_of(card) == "item"
+            return _discard_extra(state, card) if is_item else state
         case CardCopied(hand=hand, card=card):
             return _push(state, hand, card, "copy")
         case NightFell(night=night):
@@ -250,7 +262,8 @@ def _set_up(state: BeastState, event: GameSetUp) -> BeastState:
              abilities=abilities_of(name), grudges=contract.hunter_grudges)
         for name, seat in zip(event.hunters, event.controllers, strict=True))
     placed = tuple(Piece(kind=kind, location=loc)
-                   for loc in board.locations for kind in board.pieces.get(loc, ()))
+                   for loc in board.locations for kind in board.pieces.get(loc, ())
+                   if not contract.leaves_off(loc, kind))
     summons = tuple(Summon(name=f"{mat.summon.name}{i + 1}") for i in range(mat.summon.count))
     state = replace(state, contract=event.contract, map=contract.map, phase="start",
                     first_time=event.first_time, hands=(beast, *hunters), standee=board.centre,
@@ -299,7 +312,7 @@ def _played(state: BeastState, event: CardPlayed) -> BeastState:
     if event.slot in ("any", "ability"):
         state = replace(state, slots=(*state.slots, event.slot))
     if event.slot == "reaction":
-        state = replace(state, window="")
+        state = replace(state, window="", reactors=())
     return _push(state, event.hand, name, event.slot)
 
 
@@ -315,7 +328,15 @@ def _resolved(state: BeastState) -> BeastState:
         return replace(state, discard=(*state.discard, frame.card))
     if kind == "ability":
         return _hand(state, frame.hand, spent=(*state.hands[frame.hand].spent, frame.card))
-    return state
+    if any(trap.card == frame.card for _, trap in state.traps):
+        return state                               # a set trap stays in play until triggered
+    return _discard_extra(state, frame.card)
+
+
+def _discard_extra(state: BeastState, card: str) -> BeastState:
+    """An item or talent goes face down next to its deck."""
+    pile = f"{kind_of(card)}_discard"
+    return replace(state, **{pile: (*getattr(state, pile), card)})
 
 
 def _damaged(state: BeastState, event: Damaged) -> BeastState:
@@ -341,6 +362,8 @@ def _killed(state: BeastState, event: Killed) -> BeastState:
             return replace(state, phase="over", winner="hunters", reason="beast_killed")
         return state
     if event.kind == "hunter":
+        items = state.hands[int(event.ref)].extras
+        state = replace(state, item_discard=(*state.item_discard, *items))
         state = _hand(state, int(event.ref), dead=True, location="", extras=(), grudges=0)
         return _count(state, "hunter_kills")
     if event.kind == "piece":
@@ -384,7 +407,9 @@ def _night_reset(state: BeastState) -> BeastState:
     dead = tuple(h for h in state.hunters if state.hands[h].dead)
     phase, queue = ("respawn", dead) if dead else ("upgrade", tuple(range(len(hands))))
     return replace(state, hands=hands, pieces=restored, discard=(*state.discard, *discarded),
-                   phase=phase, queue=queue)
+                   phase=phase, queue=queue, item_row=(), talent_row=(),
+                   item_discard=(*state.item_discard, *state.item_row),
+                   talent_discard=(*state.talent_discard, *state.talent_row))
 
 
 def _upgraded(state: BeastState, hand: int, name: str) -> BeastState:

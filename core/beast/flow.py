@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.beast.board import ANCIENT_POWERS, destinations
+from core.beast.board import destinations
 from core.beast.commands import (
     Decline,
     Done,
@@ -34,9 +34,10 @@ from core.beast.data import (
     kind_of,
     side_of,
 )
-from core.beast.effects import effect_options, open_window
+from core.beast.effects import effect_options, open_window, reshuffle
 from core.beast.evolve import FLEE_MOVE
 from core.beast.state import BEAST, BeastState, Frame
+from core.beast.supply import gain_grudges, powers_left, upgrades_left
 from core.beast.tx import Tx
 from events.beast import (
     BeastRevealed,
@@ -56,6 +57,7 @@ from events.beast import (
     PackDealt,
     PacksPassed,
     PowersGained,
+    ReactionDeclined,
     ReactionWindowClosed,
     RewardEarned,
     RowDealt,
@@ -73,7 +75,7 @@ def acting_hand(state: BeastState) -> int | None:
     if state.winner:
         return None
     if state.window:
-        return BEAST
+        return state.reactors[0] if state.reactors else BEAST
     if state.frames:
         return state.frames[-1].hand
     if state.phase in ("place", "respawn", "upgrade") and state.queue:
@@ -102,7 +104,7 @@ def options(state: BeastState, seat: int) -> list[Any]:
     hand = acting_hand(state)
     assert hand is not None
     if state.window:
-        return _reaction_options(state)
+        return _reaction_options(state, hand)
     if state.frames:
         return effect_options(state)
     if state.phase in ("place", "respawn"):
@@ -184,16 +186,20 @@ def _turn_options(state: BeastState, hand: int) -> list[Any]:
     return [*plays, *flees, *passes]
 
 
-def _reaction_options(state: BeastState) -> list[Any]:
-    beast = state.beast
-    return [*(React(card) for card in dict.fromkeys(beast.extras)
-              if side_of(card, True).react == state.window
-              and side_of(card, True).cost <= beast.grudges), Decline()]
+def _reaction_options(state: BeastState, hand: int) -> list[Any]:
+    """The reactions `hand` holds for the open window (its own cards only), or decline."""
+    held = state.hands[hand]
+    beast = hand == BEAST
+    return [*(React(card) for card in dict.fromkeys(held.extras)
+              if side_of(card, beast).react == state.window
+              and side_of(card, beast).cost <= held.grudges), Decline()]
 
 
 def _upgrade_options(state: BeastState, hand: int) -> list[Any]:
     held = state.hands[hand]
     mat = beast_mat(held.character) if hand == BEAST else hunter_mat(held.character)
+    if upgrades_left(state) <= 0:
+        return [Done()]
     return [*(Upgrade(u.name) for u in mat.upgrades
               if u.name not in held.upgrades and u.cost <= held.grudges), Done()]
 
@@ -213,10 +219,14 @@ def run_phase(tx: Tx, seat: int, command: Any) -> None:
             assert hand is not None
             tx.emit(HunterPlaced(hand=hand, location=location))
         case React(card=card):
-            _pay(tx, BEAST, card)
-            tx.emit(CardPlayed(hand=BEAST, card=card, slot="reaction"))
-        case Decline():
+            assert hand is not None
+            _pay(tx, hand, card)
+            tx.emit(CardPlayed(hand=hand, card=card, slot="reaction"))
+        case Decline() if hand == BEAST:
             tx.emit(ReactionWindowClosed())
+        case Decline():
+            assert hand is not None
+            tx.emit(ReactionDeclined(hand=hand))
         case Play(card=card):
             assert hand is not None
             _play(tx, hand, card)
@@ -358,6 +368,12 @@ def _night(tx: Tx) -> None:
     for deck in ("item", "talent"):
         pile: tuple[str, ...] = getattr(tx.state, f"{deck}_deck")
         tx.emit(RowDealt(deck=deck, cards=pile[:ROW]))
+        short = ROW - len(pile[:ROW])
+        if short:
+            reshuffle(tx, deck)
+            pile = getattr(tx.state, f"{deck}_deck")
+            if pile:
+                tx.emit(RowDealt(deck=deck, cards=pile[:short]))
 
 
 def _reward(tx: Tx, hands: tuple[int, ...], rewards: tuple[Effect, ...]) -> None:
@@ -365,9 +381,9 @@ def _reward(tx: Tx, hands: tuple[int, ...], rewards: tuple[Effect, ...]) -> None
         for reward in rewards:
             state = tx.state
             if reward.op == "grudge":
-                tx.emit(GrudgesGained(hand=hand, amount=reward.n))
+                gain_grudges(tx, hand, reward.n)
             elif reward.op == "power":
-                amount = min(reward.n, ANCIENT_POWERS - sum(h.powers for h in state.hands))
+                amount = min(reward.n, powers_left(state))
                 if amount > 0:
                     tx.emit(PowersGained(hand=hand, amount=amount))
             elif reward.op == "heal" and state.hands[hand].wounds:

@@ -14,11 +14,18 @@ game ends with movement cards still face down, they are shown (BeastRevealed gam
 
 Decisions where the rulebook is silent (module docstrings of board/effects/flow list the
 local ones): each active movement card leaves at most one trail; the hunters win by
-reinforcements when the night after the contract's last day falls; the reaction window
-opens only when the Beast holds a talent or reaction ability (public counts), so asking
-never leaks; item and talent decks are not reshuffled when empty; the supply limits of
-ancient powers (3), watchtowers (6) and traps (3 per zone) are enforced, those of
-grudges, wounds, trails and habitat tokens are not.
+reinforcements when the night after the contract's last day falls; the Beast's reaction
+window opens only when it holds a talent or reaction ability, the hunters' only when a
+living hunter holds an item (public counts), so asking never leaks; the hunters asked
+answer one at a time in turn order, and the first reaction played closes the window (a
+reaction is never itself answered). Contracts may leave pieces off the map at setup
+(`leave_off` in contracts.toml). Played, flee-discarded and dead hunters' items, and
+talents, go face down beside their deck (a set trap's item once it triggers; the face-up
+rows at night); an empty deck is shuffled from them when a card is taken from it or the
+row is refilled, labelled `beast/reshuffle/DECK/N` from the shuffle counter in state.
+Every component supply is limited as core/beast/supply.py says (trails 30, grudge value
+30, wound tokens six 3s and six 1s, habitat tokens 27, upgrade tokens 18, watchtowers 6,
+ancient powers 3) and traps to 3 per zone.
 """
 
 from __future__ import annotations

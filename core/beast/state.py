@@ -98,6 +98,9 @@ class BeastState(msgspec.Struct, frozen=True, kw_only=True):
     item_row: tuple[str, ...] = ()
     talent_deck: tuple[str, ...] = ()
     talent_row: tuple[str, ...] = ()
+    item_discard: tuple[str, ...] = ()
+    talent_discard: tuple[str, ...] = ()
+    shuffles: int = 0
     packs: tuple[tuple[str, ...], ...] = ()
     picks: tuple[int, ...] = ()
     quota: tuple[int, ...] = ()
@@ -107,6 +110,7 @@ class BeastState(msgspec.Struct, frozen=True, kw_only=True):
     passes: int = 0
     frames: tuple[Frame, ...] = ()
     window: str = ""
+    reactors: tuple[int, ...] = ()
     queue: tuple[int, ...] = ()
     stats: tuple[tuple[str, int], ...] = ()
     lives: int = 1

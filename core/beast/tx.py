@@ -51,6 +51,10 @@ class Tx:
         """A uniform permutation."""
         return self.rng.shuffle(self._label("shuffle"), items)
 
+    def shuffle_as(self, label: str, items: Sequence[T]) -> tuple[T, ...]:
+        """A uniform permutation under a label the caller derives from a counter in state."""
+        return self.rng.shuffle(label, items)
+
     @property
     def over(self) -> bool:
         """True once the game has a winner."""
