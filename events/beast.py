@@ -207,6 +207,14 @@ class CardDiscarded(Event, frozen=True, tag="beast.card_discarded"):
     card: str
 
 
+class CardDiscardedFaceDown(Event, frozen=True, tag="beast.card_discarded_face_down"):
+    """A hand discarded an item or talent face down (to flee): only its side learns which
+    (rulebook "Card types and Discard": these go face down next to their deck)."""
+
+    hand: int
+    card: Secret[str]
+
+
 class TurnEnded(Event, frozen=True, tag="beast.turn_ended"):
     """A hand's turn ended; `passed` when it passed."""
 
@@ -248,11 +256,12 @@ class Killed(Event, frozen=True, tag="beast.killed"):
 
 
 class HunterLooted(Event, frozen=True, tag="beast.hunter_looted"):
-    """The Beast took a random action card from the hunter it killed."""
+    """The Beast took a random action card from the hunter it killed: the players see
+    which (the Beast takes it, the hunters saw that hand), spectators do not."""
 
     barrier = True
     hand: int
-    card: str
+    card: Secret[str]
 
 
 class GrudgesGained(Event, frozen=True, tag="beast.grudges_gained"):
@@ -384,7 +393,7 @@ BeastEvent = (
     | HunterPlaced | HunterMoved | PackDealt | CardSetAside | CardDrafted | PacksPassed
     | HandDealt | DayBegan | CardPlayed | EffectChosen | EffectProgressed | CardResolved
     | ReactionWindowOpened | ReactionWindowClosed | ReactionsInvited | ReactionDeclined
-    | CardDiscarded | TurnEnded | Searched
+    | CardDiscarded | CardDiscardedFaceDown | TurnEnded | Searched
     | ZoneDisclosed | Damaged | Killed | HunterLooted | GrudgesGained | PowersGained | Healed
     | CardGained | SummonPlaced | SummonMoved | SummonActed | LocationsTransformed
     | WatchtowerPlaced | TrapSet | TrapTriggered | CardCopied | NightFell | RewardEarned

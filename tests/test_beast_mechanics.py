@@ -99,7 +99,8 @@ def test_a_hunter_killed_by_the_beast_loses_items_and_grudges_and_returns_at_nig
     assert Killed(kind="hunter", ref="1", by="beast") in events
     assert GrudgesGained(hand=BEAST, amount=1) in events
     loot = next(e for e in events if isinstance(e, HunterLooted))
-    assert loot.card in game.hand(BEAST).actions and len(game.hand(1).actions) == 3
+    assert loot.card.get() in game.hand(BEAST).actions and len(game.hand(1).actions) == 3
+    assert loot.card.audience == frozenset(range(game.state.players))  # not spectators
     helga = game.hand(1)
     assert helga.dead and helga.extras == () and helga.grudges == 0 and helga.location == ""
     assert game.state.item_discard == ("Outpost",)             # face down beside the deck

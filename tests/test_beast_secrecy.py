@@ -179,3 +179,16 @@ def test_the_beasts_view_and_moves_never_depend_on_the_hunters_secrets() -> None
             command = chooser.choice(list(RULES.legal(game.state, seat)))
             game.do(RULES.format(command), seat=seat)
     assert checked > 200
+
+
+def test_a_talent_discarded_to_flee_stays_face_down_for_the_hunters() -> None:
+    game = day_one()
+    talent = cards().talent[0].name
+    game.edit_hand(BEAST, extras=(talent,))
+    game.do(f"flee {talent}", "step N")
+    assert game.state.talent_discard == (talent,) and talent not in game.state.beast.extras
+    hunters, beast = hunters_of(game.state), Viewer("beast", frozenset({0}))
+    assert talent.encode() not in canonical([redact(e, hunters) for e in game.log])
+    assert talent.encode() not in canonical([redact(e, SPECTATOR) for e in game.log])
+    assert talent.encode() in canonical([redact(e, beast) for e in game.log])
+    assert talent not in render_view(beast_view(game.state, hunters))

@@ -159,7 +159,9 @@ def damage(tx: Tx, kind: str, ref: str, amount: int, by: str) -> None:
             if by == "beast":
                 gain_grudges(tx, BEAST, 1)
                 if held:
-                    tx.emit(HunterLooted(hand=hand, card=held[tx.draw(len(held))]))
+                    taken = held[tx.draw(len(held))]
+                    players = frozenset(range(state.players))
+                    tx.emit(HunterLooted(hand=hand, card=tx.seal(taken, players)))
     elif kind == "piece":
         piece = state.pieces[int(ref)]
         if piece.wounds >= pieces()[piece.kind].health:

@@ -379,6 +379,10 @@ def side_of(name: str, beast: bool) -> Side:
     return card.side
 
 
+# Card kinds discarded face down next to their deck (rulebook "Card types and Discard").
+FACE_DOWN = ("item", "talent")
+
+
 def kind_of(name: str) -> str:
     """action, ability, item or talent."""
     return card_index()[name][0]

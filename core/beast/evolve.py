@@ -30,6 +30,7 @@ from events.beast import (
     BeastRevealed,
     CardCopied,
     CardDiscarded,
+    CardDiscardedFaceDown,
     CardDrafted,
     CardGained,
     CardPlayed,
@@ -150,6 +151,8 @@ def _apply(state: BeastState, event: Any) -> BeastState:  # noqa: C901 - one cas
         case ReactionDeclined(hand=hand):
             left = tuple(h for h in state.reactors if h != hand)
             return replace(state, reactors=left, window=state.window if left else "")
+        case CardDiscardedFaceDown(hand=hand, card=hidden):
+            return _discard_extra(_remove_card(state, hand, hidden.get()), hidden.get())
         case CardDiscarded(hand=hand, card=card):
             state = _remove_card(state, hand, card)
             if kind_of(card) == "ability":               # back to hand at night
@@ -164,7 +167,8 @@ def _apply(state: BeastState, event: Any) -> BeastState:  # noqa: C901 - one cas
             return _damaged(state, event)
         case Killed():
             return _killed(state, event)
-        case HunterLooted(hand=hand, card=card):
+        case HunterLooted(hand=hand, card=taken):
+            card = taken.get()
             state = _hand(state, hand, actions=_without(state.hands[hand].actions, card))
             return _hand(state, BEAST, actions=(*state.beast.actions, card))
         case GrudgesGained(hand=hand, amount=amount):

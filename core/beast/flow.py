@@ -25,6 +25,7 @@ from core.beast.commands import (
     Upgrade,
 )
 from core.beast.data import (
+    FACE_DOWN,
     Effect,
     beast_mat,
     card_index,
@@ -42,6 +43,7 @@ from core.beast.tx import Tx
 from events.beast import (
     BeastRevealed,
     CardDiscarded,
+    CardDiscardedFaceDown,
     CardDrafted,
     CardPlayed,
     CardResolved,
@@ -232,7 +234,10 @@ def run_phase(tx: Tx, seat: int, command: Any) -> None:
             _play(tx, hand, card)
         case Flee(card=card):
             assert hand is not None
-            tx.emit(CardDiscarded(hand=hand, card=card))
+            if kind_of(card) in FACE_DOWN:
+                tx.emit(CardDiscardedFaceDown(hand=hand, card=tx.seal(card, state.team(hand))))
+            else:
+                tx.emit(CardDiscarded(hand=hand, card=card))
             tx.emit(CardPlayed(hand=hand, card="", slot="flee"))
         case Pass():
             assert hand is not None

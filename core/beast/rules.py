@@ -33,8 +33,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from core.beast.commands import Draft, Play, SetTrap, StepTo, format_command, parse
-from core.beast.data import beast_mat, cards, characters, contracts, hunter_mat
+from core.beast.commands import Draft, Flee, Play, SetTrap, StepTo, format_command, parse
+from core.beast.data import (
+    FACE_DOWN,
+    beast_mat,
+    cards,
+    characters,
+    contracts,
+    hunter_mat,
+    kind_of,
+)
 from core.beast.effects import run_effect
 from core.beast.evolve import evolve
 from core.beast.flow import acting_hand, is_trap_item, options, run_phase, settle, to_act
@@ -130,6 +138,9 @@ class BeastRules(BaseRules):
         elif isinstance(command, SetTrap) or (isinstance(command, Play)
                                               and is_trap_item(command.card)):
             audience = state.hunter_seats
+        elif isinstance(command, Flee) and kind_of(command.card) in FACE_DOWN:
+            fleeing = acting_hand(state)
+            audience = state.team(fleeing if fleeing is not None else BEAST)
         if audience is None:
             return None
         return seal(format_command(command), audience, rng.salt(f"beast/move/{state.nonce}"))
