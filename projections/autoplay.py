@@ -36,11 +36,12 @@ def random_bot(view: Any, legal: list[str], rnd: random.Random) -> str:
 
 def autoplay(table: Table, game: str, players: int, seed: str | None = None,
              bot_seed: int = 0, bot: Bot = random_bot, max_decisions: int = 100_000,
-             options: dict[str, str] | None = None) -> AutoplayResult:
+             options: dict[str, str] | None = None, game_id: str | None = None
+             ) -> AutoplayResult:
     """Create a game and let bots play it to the end."""
     names = PLAYER_NAMES[:players] if players <= len(PLAYER_NAMES) else tuple(
         f"P{i + 1}" for i in range(players))
-    game_id = table.create(game, names, seed=seed, options=options)
+    game_id = table.create(game, names, seed=seed, options=options, game_id=game_id)
     rnd = random.Random(bot_seed)
     for _ in range(max_decisions):
         current = table.show(game_id, table.viewer(game_id, "spectator"))

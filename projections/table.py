@@ -149,9 +149,10 @@ class Table:
     # -- writing -----------------------------------------------------------------------
 
     def create(self, game: str, players: Sequence[str], seed: str | None = None,
-               options: Mapping[str, str] | None = None) -> str:
-        """Create a game and return its id."""
-        return self.engine.create(game, players, seed=seed, options=options).id
+               options: Mapping[str, str] | None = None, game_id: str | None = None) -> str:
+        """Create a game and return its id (a fresh random one unless given)."""
+        return self.engine.create(game, players, seed=seed, options=options,
+                                  game_id=game_id).id
 
     def move(self, game_id: str, seat: int, notation: str, expected_seq: int | None = None
              ) -> list[Envelope[Any]]:

@@ -38,7 +38,7 @@ def recorded_game(game: str, players: int, seed: str) -> list[Envelope[Any]]:
     """A finished autoplayed game's referee log, with a fixed clock."""
     table = Table(Engine(EventStore("sqlite://"),
                          clock=lambda: datetime(2026, 11, 1, 20, 0, tzinfo=UTC)))
-    result = autoplay(table, game, players, seed=seed, bot_seed=7)
+    result = autoplay(table, game, players, seed=seed, bot_seed=7, game_id=f"fixture-{game}")
     return table.log(result.id, REFEREE)
 
 
