@@ -12,7 +12,11 @@ from typing import ClassVar
 import msgspec
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    """Base class of all events; subclasses set `tag=` explicitly."""
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", omit_defaults=True):
+    """Base class of all events; subclasses set `tag=` explicitly.
+
+    Fields still at their default are not encoded, so a field added later with a default
+    leaves every stored event's bytes, and so its hash, exactly as they were.
+    """
 
     barrier: ClassVar[bool] = False
