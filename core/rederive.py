@@ -83,7 +83,8 @@ class _Walk:
                 return Finding(seq=seq, rule="wrong actor",
                                detail=f"expected {actor}, found {envelope.actor}")
             self.counts["derived_events"] += 1
-            self.counts["random_events"] += bool(getattr(event, "barrier", False))
+            self.counts["random_events"] += bool(getattr(event, "barrier", False)) and not \
+                isinstance(event, GameFinished)
             return None
         if self.state is None:
             if not isinstance(event, GameCreated):

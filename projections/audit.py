@@ -17,7 +17,14 @@ import msgspec
 from core.chain import ChainReport
 from core.codec import event_tag
 from core.rederive import Finding, Rederivation, rederive
-from events.common import DecisionRedone, DecisionUndone, GameCreated, Outcome
+from events.common import (
+    DecisionRedone,
+    DecisionUndone,
+    EntropyAdded,
+    GameCreated,
+    GameFinished,
+    Outcome,
+)
 from events.envelope import Envelope
 from events.secret import Secret, secrets_in
 from projections.describe import describe_event
@@ -124,8 +131,14 @@ def _audit_event(envelope: Envelope[Any], players: tuple[str, ...], game: str) -
         actor=_player(players, envelope.actor), kind=event_tag(envelope.event),
         text=describe_event(envelope.event, players, game),
         hidden_values=sum(1 for _ in secrets_in(envelope.event)),
-        random=bool(getattr(envelope.event, "barrier", False)),
+        random=_is_chance(envelope.event),
     )
+
+
+def _is_chance(event: Any) -> bool:
+    """A game event that drew, rolled, shuffled or revealed (a barrier), not a meta-event."""
+    return bool(getattr(event, "barrier", False)) and not isinstance(
+        event, GameCreated | EntropyAdded | GameFinished)
 
 
 def _check_commitments(envelopes: Sequence[Envelope[Any]]) -> CommitmentCheck:

@@ -1,4 +1,8 @@
-"""The audit report as Markdown, JSON or a standalone HTML page."""
+"""The audit report as Markdown, JSON or a standalone HTML page.
+
+Markdown and HTML are drawn from the same `Check` lines and sections, so the two never
+say different things; JSON is the report itself.
+"""
 
 from __future__ import annotations
 
@@ -6,52 +10,69 @@ import html
 
 import msgspec
 
-from core.chain import ChainReport
 from projections.audit import AuditReport
 
 FORMATS = ("md", "json", "html")
+
+
+class Check(msgspec.Struct, frozen=True):
+    """One line of the checks section: what was checked, the result, whether it passed."""
+
+    label: str
+    text: str
+    ok: bool
 
 
 def render_audit(report: AuditReport, fmt: str) -> str:
     """The report in `fmt` (md, json, html)."""
     if fmt == "json":
         return msgspec.json.encode(report).decode()
-    markdown = _markdown(report)
     if fmt == "md":
-        return markdown
-    return _html(report, markdown)
+        return _markdown(report)
+    return _html(report)
 
 
-def _verdict_lines(report: AuditReport) -> list[str]:
+def verdict_text(report: AuditReport) -> str:
+    """One sentence: clean, or how many anomalies."""
     if report.verdict == "clean":
-        return ["**Verdict: clean.** Every check passed."]
-    lines = [f"**Verdict: {len(report.anomalies)} anomal"
-             f"{'y' if len(report.anomalies) == 1 else 'ies'}.**", ""]
-    lines += [f"- seq {f.seq}: {f.rule}" + (f" — {f.detail}" if f.detail else "")
-              for f in report.anomalies]
-    return lines
+        return "Verdict: clean. Every check passed."
+    count = len(report.anomalies)
+    return f"Verdict: {count} anomal{'y' if count == 1 else 'ies'}."
+
+
+def checks(report: AuditReport) -> list[Check]:
+    """The checks section, line by line."""
+    chain, commits, derived = report.chain, report.commitments, report.rederivation
+    chain_text = "intact" if chain.ok else f"BROKEN at seq {chain.bad_seq}: {chain.reason}"
+    entropy = ", ".join(f"{report.players[s]}: {e!r}" for s, e in report.entropy) or "none"
+    seed = (f"{report.seed} (commitment {report.seed_commitment[:16]}…)"
+            if report.seed is not None else "not revealed")
+    return [
+        Check("Hash chain", f"{chain_text} ({chain.checked} events, head "
+                            f"{chain.head[:16]}…)", chain.ok),
+        Check("Commitments", f"{commits.checked} checked, {len(commits.failed)} failed, "
+                             f"{len(commits.inconsistent_reveals)} inconsistent reveals",
+              not commits.failed and not commits.inconsistent_reveals),
+        Check("Seed", seed, report.seed is not None),
+        Check("Seat entropy", entropy, True),
+        Check("Rules re-derivation",
+              f"{derived.decisions} decisions replayed through the rules, "
+              f"{derived.derived_events} derived events matched, {derived.random_events} "
+              f"random outcomes recomputed from the seed; checked through seq "
+              f"{derived.checked_through}", derived.clean),
+    ]
 
 
 def _markdown(report: AuditReport) -> str:
-    r, chain, commits, derived = report, report.chain, report.commitments, report.rederivation
-    lines = [
-        f"# Audit of {r.game} game {r.id}", "",
-        f"Players: {', '.join(f'{i}={p}' for i, p in enumerate(r.players))}", "",
-        *_verdict_lines(r), "",
-        "## Checks", "",
-        f"- Hash chain: {_chain_text(chain)} ({chain.checked} events, "
-        f"head `{chain.head[:16]}…`)",
-        f"- Commitments: {commits.checked} checked, {len(commits.failed)} failed, "
-        f"{len(commits.inconsistent_reveals)} inconsistent reveals",
-        f"- Seed: `{r.seed}` (commitment `{r.seed_commitment[:16]}…`)"
-        if r.seed is not None else "- Seed: not revealed",
-        f"- Seat entropy: {', '.join(f'{r.players[s]}: {e!r}' for s, e in r.entropy) or 'none'}",
-        f"- Rules re-derivation: {derived.decisions} decisions replayed through the rules, "
-        f"{derived.derived_events} derived events matched, {derived.random_events} random "
-        f"outcomes recomputed from the seed; checked through seq {derived.checked_through}",
-        "",
-        "## Undo and redo", "",
-    ]
+    r = report
+    lines = [f"# Audit of {r.game} game {r.id}", "",
+             f"Players: {', '.join(f'{i}={p}' for i, p in enumerate(r.players))}", "",
+             f"**{verdict_text(r)}**", ""]
+    lines += [f"- seq {f.seq}: {f.rule}" + (f" — {f.detail}" if f.detail else "")
+              for f in r.anomalies]
+    lines += ["", "## Checks", ""]
+    lines += [f"- {c.label}: {c.text}" for c in checks(r)]
+    lines += ["", "## Undo and redo", ""]
     lines += [f"- seq {u.seq}: {u.action} asked by {u.asked_by} (decision by {u.author})"
               for u in r.undos] or ["- none"]
     lines += ["", "## What each seat knew, and when", ""]
@@ -66,19 +87,59 @@ def _markdown(report: AuditReport) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _chain_text(chain: ChainReport) -> str:
-    return "intact" if chain.ok else f"BROKEN at seq {chain.bad_seq}: {chain.reason}"
+STYLE = """
+body{font:14px/1.45 system-ui,sans-serif;max-width:72em;margin:2em auto;padding:0 1em;color:#1f2328}
+h1{font-size:1.6em;margin-bottom:.2em} h2{margin-top:1.6em;border-bottom:1px solid #d0d7de}
+.verdict{display:inline-block;padding:.4em .9em;border-radius:6px;font-weight:600;color:#fff}
+.clean{background:#1a7f37} .anomalies{background:#cf222e}
+table{border-collapse:collapse;width:100%} td,th{border:1px solid #d0d7de;padding:3px 6px;
+text-align:left;vertical-align:top} th{background:#f6f8fa} .bad{color:#cf222e;font-weight:600}
+.ok{color:#1a7f37} .random{color:#8250df} code{font-size:.92em} details{margin:.4em 0}
+"""
 
 
-def _html(report: AuditReport, markdown: str) -> str:
-    title = html.escape(f"Audit of {report.game} game {report.id}")
-    colour = "#1a7f37" if report.verdict == "clean" else "#cf222e"
-    body = html.escape(markdown)
+def _e(text: object) -> str:
+    return html.escape(str(text))
+
+
+def _rows(header: tuple[str, ...], rows: list[tuple[object, ...]], empty: str) -> str:
+    if not rows:
+        return f"<p>{_e(empty)}</p>"
+    head = "".join(f"<th>{_e(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in row) + "</tr>"
+                   for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _html(report: AuditReport) -> str:
+    r = report
+    title = f"Audit of {r.game} game {r.id}"
+    check_items = "".join(
+        f"<li><b>{_e(c.label)}</b>: <span class=\"{'ok' if c.ok else 'bad'}\">{_e(c.text)}"
+        f"</span></li>" for c in checks(r))
+    anomalies = _rows(("seq", "rule", "detail"),
+                      [(f.seq, f.rule, f.detail) for f in r.anomalies], "No anomalies.")
+    undos = _rows(("seq", "action", "asked by", "decision by"),
+                  [(u.seq, u.action, u.asked_by, u.author) for u in r.undos],
+                  "No decision was taken back.")
+    knowledge = "".join(
+        f"<details><summary>{_e(seat.player)} (seat {seat.seat}): {len(seat.learned)} hidden "
+        f"values</summary>" + _rows(("seq", "event", "value"),
+                                    [(i.seq, i.kind, i.value) for i in seat.learned],
+                                    "Nothing hidden.") + "</details>"
+        for seat in r.knowledge)
+    events = "".join(
+        f"<tr><td>{e.seq}</td><td>{_e(e.actor)}</td><td>{_e(e.text)}"
+        f"{' <span class=random title=random>(random)</span>' if e.random else ''}</td></tr>"
+        for e in r.events)
     return (
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        f"<title>{title}</title><style>body{{font:14px/1.5 system-ui,sans-serif;"
-        "max-width:70em;margin:2em auto;padding:0 1em}}pre{{white-space:pre-wrap}}"
-        f".verdict{{color:{colour};font-weight:bold;font-size:1.3em}}</style></head><body>"
-        f"<h1>{title}</h1><p class=\"verdict\">Verdict: {html.escape(report.verdict)}</p>"
-        f"<pre>{body}</pre></body></html>\n"
+        f"<title>{_e(title)}</title><style>{STYLE}</style></head><body>"
+        f"<h1>{_e(title)}</h1><p>Players: "
+        f"{_e(', '.join(f'{i}={p}' for i, p in enumerate(r.players)))}</p>"
+        f"<p id=\"verdict\" class=\"verdict {_e(r.verdict)}\">{_e(verdict_text(r))}</p>"
+        f"<h2>Anomalies</h2>{anomalies}<h2>Checks</h2><ul>{check_items}</ul>"
+        f"<h2>Undo and redo</h2>{undos}<h2>What each seat knew, and when</h2>{knowledge}"
+        "<h2>Events, hidden values revealed</h2><table><thead><tr><th>seq</th><th>actor</th>"
+        f"<th>event</th></tr></thead><tbody>{events}</tbody></table></body></html>\n"
     )

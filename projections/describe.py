@@ -35,7 +35,7 @@ def describe_event(event: Any, players: tuple[str, ...], game: str) -> str:
             return str(text)
     tag = type(event).__struct_config__.tag
     fields = " ".join(f"{name}={_plain(getattr(event, name))}"
-                      for name in event.__struct_fields__)
+                      for name in event.__struct_fields__ if getattr(event, name) is not None)
     return f"{tag} {fields}".strip()
 
 

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import queue
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -34,40 +32,12 @@ from core.rules import game_names
 from core.store import EventStore
 from projections.table import Table
 from tests.conftest import fresh_store_url
+from tests.servers import free_port, running
 
 ROOT = Path(__file__).resolve().parent.parent
 TOY_SERVER = ("import sys, uvicorn, tests.toy_game; uvicorn.run('api.main:app_from_env', "
               "factory=True, host='127.0.0.1', port=int(sys.argv[1]), log_level='warning', "
               "timeout_graceful_shutdown=3)")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextmanager
-def running(command: list[str], port: int, url: str, poll: str = "0.2") -> Iterator[str]:
-    """Run a server command until the block ends; yields its base URL once it answers."""
-    env = {**os.environ, "SKALD_DB": url, "SKALD_LIVE_POLL": poll}
-    process = subprocess.Popen(command, cwd=ROOT, env=env)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{base}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert process.poll() is None, "the server exited"
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
-        yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
 
 
 @contextmanager
