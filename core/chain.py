@@ -14,7 +14,7 @@ import msgspec
 
 from core.codec import decoder_for, encode_event, event_tag
 from core.signing import Receipt, signature_valid
-from core.store import StoredRecord
+from core.store import StoredRecord, StreamInfo
 from events.envelope import GENESIS, chain_hash
 from events.secret import secrets_in
 
@@ -43,6 +43,37 @@ def verify_records(stream: str, game: str, records: Sequence[StoredRecord]) -> C
     return ChainReport(stream=stream, checked=len(records), ok=True, head=prev_hash)
 
 
+def verify_stream(info: StreamInfo, records: Sequence[StoredRecord]) -> ChainReport:
+    """`verify_records`, plus the stream's header row checked against its first event: the
+    game and players are those it created, the creation time is its time, and the version
+    is the last seq. So no stored byte of a game goes unchecked."""
+    problem = _header_problem(info, records)
+    if problem:
+        return ChainReport(stream=info.id, checked=0, ok=False, bad_seq=1,
+                           reason=f"the stream header disagrees with its events: {problem}")
+    return verify_records(info.id, info.kind, records)
+
+
+def _header_problem(info: StreamInfo, records: Sequence[StoredRecord]) -> str:
+    if not records:
+        return "the stream has no events"
+    try:
+        created = msgspec.json.decode(records[0].payload)
+    except msgspec.DecodeError:
+        return ""  # the chain check names the undecodable event
+    if not isinstance(created, dict):
+        return ""
+    if created.get("game") != info.kind:
+        return f"game {info.kind!r}, but the first event created {created.get('game')!r}"
+    if info.title != ", ".join(created.get("players") or ()):
+        return f"players {info.title!r}, but the first event seated {created.get('players')}"
+    if info.created_at != records[0].recorded_at:
+        return "the creation time is not the first event's"
+    if info.version != records[-1].seq:
+        return f"version {info.version}, but the last event is seq {records[-1].seq}"
+    return ""
+
+
 def _problem(decoder: msgspec.json.Decoder[Any], record: StoredRecord, expected_seq: int,
              prev_hash: str) -> str:
     if record.seq != expected_seq:
@@ -69,9 +100,10 @@ def _problem(decoder: msgspec.json.Decoder[Any], record: StoredRecord, expected_
     return ""
 
 
-def verify_receipt(stream: str, game: str, records: Sequence[StoredRecord],
-                   receipt: Receipt, trusted_key: str | None = None) -> ChainReport:
+def verify_receipt(info: StreamInfo, records: Sequence[StoredRecord], receipt: Receipt,
+                   trusted_key: str | None = None) -> ChainReport:
     """Prove the stored log extends what a seat was shown in `receipt`."""
+    stream, game = info.id, info.kind
     if receipt.stream != stream:
         return ChainReport(stream=stream, checked=0, ok=False, bad_seq=None,
                            reason=f"the receipt is for game {receipt.stream}, not {stream}")
@@ -93,5 +125,5 @@ def verify_receipt(stream: str, game: str, records: Sequence[StoredRecord],
                            reason=f"history was rewritten at or before seq {receipt.seq}: "
                                   f"the head there is "
                                   f"{report.head[:12]}…, the receipt signed {receipt.head[:12]}…")
-    return verify_records(stream, game, records)
+    return verify_stream(info, records)
 

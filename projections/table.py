@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from core.chain import ChainReport, verify_receipt, verify_records
+from core.chain import ChainReport, verify_receipt, verify_stream
 from core.engine import (
     ENTROPY_PREFIX,
     CorruptRecord,
@@ -118,14 +118,12 @@ class Table:
 
     def verify(self, game_id: str) -> ChainReport:
         """Check the stored chain and commitments of a game."""
-        info = self.engine.store.info(game_id)
-        return verify_records(game_id, info.kind, self.engine.store.read(game_id))
+        return verify_stream(self.engine.store.info(game_id), self.engine.store.read(game_id))
 
     def verify_receipt(self, game_id: str, receipt: Receipt) -> ChainReport:
         """Prove the stored log extends what a seat was shown in `receipt`."""
-        info = self.engine.store.info(game_id)
-        return verify_receipt(game_id, info.kind, self.engine.store.read(game_id), receipt,
-                              trusted_key=self.signer.public_key)
+        return verify_receipt(self.engine.store.info(game_id), self.engine.store.read(game_id),
+                              receipt, trusted_key=self.signer.public_key)
 
     def receipt(self, game_id: str) -> Receipt:
         """A signed receipt for the game's current head."""

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 import sqlalchemy as sa
 
 from core.engine import Engine
-from core.store import EventStore, events
+from core.store import EventStore, events, streams
 from events.secret import Secret, redact, seal, secrets_in
 from events.viewer import REFEREE, SPECTATOR, seat_viewer
 from projections.table import Table
@@ -124,3 +126,16 @@ def test_everything_is_revealed_after_the_game_by_default(sqlite_store: EventSto
     spectator_secrets = [s for env in table.log(revealing, SPECTATOR) for s in secrets_in(env)]
     assert spectator_secrets and all(s.known and s.verifies() for s in spectator_secrets)
     assert not any(s.known for env in table.log(private, SPECTATOR) for s in secrets_in(env))
+
+
+@pytest.mark.parametrize(("column", "value"), [
+    ("version", 99), ("title", "Ann, Eve"), ("kind", "beowulf"),
+    ("created_at", datetime(2001, 1, 1, tzinfo=UTC)),
+])
+def test_a_changed_stream_header_is_caught(played: tuple[Table, str], column: str,
+                                           value: object) -> None:
+    table, game_id = played
+    with table.engine.store.engine.begin() as conn:
+        conn.execute(streams.update().where(streams.c.id == game_id).values({column: value}))
+    report = table.verify(game_id)
+    assert not report.ok and report.bad_seq == 1
