@@ -86,3 +86,9 @@ def test_replay_to_a_seq_shows_that_moment(tmp_path: Path, game: str) -> None:
     replay = run(tmp_path, "replay", game, "--to", "7")
     assert "place beowulf A1" in replay and "at seq 7" in replay
     assert "turn_began" not in replay
+
+
+def test_demo_plays_a_game_and_replays_it_from_the_log(tmp_path: Path) -> None:
+    out = run(tmp_path, "demo", "--players", "2", "--seed", "demo-test")
+    assert "beowulf.figure_scored" in out and "game over (completed)" in out
+    assert out.rstrip().endswith("events)") and "verify: chain intact" in out
