@@ -12,10 +12,11 @@ import pytest
 
 from core.errors import IllegalMove
 from core.hagar.components import CHESTS, PIECES
-from core.hagar.state import Leg, Throw
+from core.hagar.state import Crossing, Leg, Throw
 from events.hagar import (
     ChestRobbed,
     CityPlundered,
+    FateDrawn,
     FateShuffled,
     LootBroughtHome,
     LootJettisoned,
@@ -303,3 +304,65 @@ def test_a_land_crossroads_stops_the_walk() -> None:
     state, events = play(state, "walk ce-2")
     assert events[0].path == ("paris", "ce-1", "ce-2") and state.phase == "announce"
     assert state.crossing is not None and state.crossing.mode == "walk"
+
+
+# Roadside loot on a crossroads and in the Viking's own harbour:
+#   paris ── ce-1 ── ce-2 (crossroads, a dropped piece lies here) ── cologne
+#                     │
+#                   ce-3 ── zurich
+#   london-port (his ship, a dropped piece lies here) ── en-1 ── london
+
+
+def test_roadside_loot_on_a_crossroads_is_taken_with_the_exact_count() -> None:
+    # rulebook: "A loot piece that was thrown away at the roadside (-> dragon) may be taken
+    # along by any Viking who reaches that space directly with the matching point number."
+    lying = (("ce-2", (11,)),)
+    state = table([on_foot("paris", "paris-port"), aboard("fjord-east")], phase="move",
+                  leg=leg(points=2), roadside=lying)
+    state, events = play(state, "walk ce-2")
+    assert kinds(events) == ["VikingWalked", "RoadsideLootTaken", "CrossroadsReached"]
+    taken = events[1]
+    assert isinstance(taken, RoadsideLootTaken) and taken.piece.audience == frozenset({0})
+    assert state.vikings[0].carried == (11,) and state.roadside == ()
+    assert state.phase == "announce"
+    # the crossroads also stops a longer walk, but then the count is not matched
+    past = table([on_foot("paris", "paris-port"), aboard("fjord-east")], phase="move",
+                 leg=leg(points=4), roadside=lying)
+    state, events = play(past, "walk ce-2")
+    assert "RoadsideLootTaken" not in kinds(events) and state.roadside == lying
+
+
+def test_roadside_loot_in_the_own_harbour_is_taken_and_loaded() -> None:
+    lying = (("london-port", (11,)),)
+    state = table([on_foot("london", "london-port"), aboard("fjord-east")], phase="move",
+                  leg=leg(points=2), roadside=lying)
+    state, events = play(state, "walk london-port")
+    assert kinds(events) == ["VikingWalked", "RoadsideLootTaken", "VikingBoarded",
+                             "TurnEnded"]
+    viking = state.vikings[0]
+    assert viking.aboard and viking.cargo == (11,) and viking.carried == ()
+    assert state.roadside == ()
+
+
+def test_lightning_in_a_crossroads_throw_on_land_draws_a_fate_card() -> None:
+    # rulebook: "Whoever moves on land and throws a lightning bolt with his rune sticks must
+    # additionally draw a card from the stack and follow the fate instruction on it."
+    # The Viking stands on ce-2 and has announced "cologne even - ce-3 odd".
+    road = card_of("road")
+    state = table([on_foot("ce-2", "paris-port"), aboard("fjord-east")], phase="announce",
+                  crossing=Crossing(space="ce-2", mode="walk"),
+                  deck=(road, *(c for c in range(33) if c != road)))
+    state, _ = play(state, "announce cologne ce-3")
+    # a lightning bolt and a one: 1 point, odd, towards ce-3
+    thrown = SticksThrown(seat=0, faces=(0, 1), points=1, waves=5, lightning=1)
+    state = RULES.evolve(state, thrown)
+    assert state.leg is not None and state.leg.first == "ce-3" and state.leg.lightning
+    assert legal(state) == {"draw"}
+    with pytest.raises(IllegalMove, match="draw"):
+        play(state, "walk ce-3")
+    state, events = play(state, "draw")
+    assert isinstance(events[0], FateDrawn) and events[0].kind == "road"
+    # the good road adds two points; the announced direction still holds
+    assert state.leg == Leg(mode="walk", points=3, first="ce-3")
+    assert legal(state) and all(
+        play(state, move)[1][0].path[1] == "ce-3" for move in legal(state))

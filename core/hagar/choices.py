@@ -57,7 +57,7 @@ def sail_blocker(state: HagarState, seat: int) -> str:
 def walk_targets(state: HagarState, seat: int) -> dict[str, tuple[str, ...]]:
     """Walk destinations (with a path) for the current leg."""
     leg = state.leg
-    if leg is None or walk_blocker(state, seat) or (leg.mode == "any" and leg.lightning):
+    if leg is None or walk_blocker(state, seat) or leg.lightning:
         return {}
     return destinations(state, seat, "walk", leg.points, first=leg.first)
 
@@ -71,9 +71,12 @@ def sail_targets(state: HagarState, seat: int) -> dict[str, tuple[str, ...]]:
 
 
 def may_draw(state: HagarState, seat: int) -> bool:
-    """A lightning bolt was thrown and the Viking is in a position to move on land."""
+    """A lightning bolt was thrown and the Viking is in a position to move on land.
+
+    This holds for the throw at a crossroads on land too (rulebook: "Whoever moves on land
+    and throws a lightning bolt with his rune sticks must additionally draw a card")."""
     leg = state.leg
-    return (leg is not None and leg.mode == "any" and leg.lightning
+    return (leg is not None and leg.mode != "sail" and leg.lightning
             and not walk_blocker(state, seat))
 
 

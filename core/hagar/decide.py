@@ -240,24 +240,34 @@ def _walked(batch: Batch, seat: int, path: tuple[str, ...], count: int) -> None:
     state, end = batch.state, path[-1]
     viking = state.vikings[seat]
     kind = BOARD.kind(end)
-    exact = len(path) - 1 == count
     if kind == "city" and can_loot(viking) and state.stack(end):
         _plunder(batch, seat, end)
-    elif kind == "harbour" and viking.ship == end:
+        _end_turn(batch, seat)
+        return
+    if len(path) - 1 == count and can_loot(viking):
+        _pick_up(batch, seat, end)
+    if kind == "harbour" and viking.ship == end:
         _board(batch, seat)
+        _end_turn(batch, seat)
     elif BOARD.spaces[end].crossroads:
         _crossroads(batch, seat, end, "walk")
-        return
     else:
-        if kind == "camp" and exact and can_loot(viking) and not viking.robbed_camp \
-                and state.camp:
-            batch.add(ChestRobbed(seat=seat, piece=state.camp[0]))
-        elif exact and can_loot(viking) and state.lying(end):
-            piece = batch.seal(state.lying(end)[0], {seat})
-            batch.add(RoadsideLootTaken(seat=seat, space=end, piece=piece))
         _meet_or_end(batch, seat)
-        return
-    _end_turn(batch, seat)
+
+
+def _pick_up(batch: Batch, seat: int, space: str) -> None:
+    """Reached exactly: a chest at the camp (once per Viking), else loot lying there.
+
+    Rulebook: roadside loot "may be taken along by any Viking who reaches that space
+    directly with the matching point number" -- on any space, a crossroads or his own
+    ship's harbour too (there he takes it, then boards and loads it)."""
+    state = batch.state
+    viking = state.vikings[seat]
+    if BOARD.kind(space) == "camp" and not viking.robbed_camp and state.camp:
+        batch.add(ChestRobbed(seat=seat, piece=state.camp[0]))
+    elif state.lying(space):
+        piece = batch.seal(state.lying(space)[0], {seat})
+        batch.add(RoadsideLootTaken(seat=seat, space=space, piece=piece))
 
 
 def _sailed(batch: Batch, seat: int, path: tuple[str, ...], drifting: bool) -> None:

@@ -124,9 +124,10 @@ def _apply(state: HagarState, event: Any) -> HagarState:  # noqa: C901 - one cas
             keep = kind == "arrow"
             phase = "arrow" if kind == "arrow" else "odin" if kind == "odin" else "move"
             points = state.leg.points if state.leg else 0
+            first = state.leg.first if state.leg else ""
             return replace(state, deck=state.deck[1:], card=card if keep else -1,
                            discard=state.discard if keep else (*state.discard, card),
-                           phase=phase, leg=Leg(mode="walk", points=points))
+                           phase=phase, leg=Leg(mode="walk", points=points, first=first))
         case DragonFled(seat=seat, ship=ship):
             state = replace_viking(state, seat, at=ship, aboard=True)
             points = 0 if BOARD.kind(ship) == "sea" or state.leg is None else state.leg.points
@@ -180,7 +181,7 @@ def _leg(crossing: Crossing | None, points: int, waves: int, lightning: int) -> 
     count = points if crossing.mode == "walk" else waves
     first = crossing.even if count % 2 == 0 else crossing.odd
     if crossing.mode == "walk":
-        return Leg(mode="walk", points=count, first=first)
+        return Leg(mode="walk", points=count, first=first, lightning=lightning > 0)
     return Leg(mode="sail", waves=count, first=first)
 
 

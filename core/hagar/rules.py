@@ -19,7 +19,10 @@ Decisions where the rulebook is silent (see also the other modules' docstrings):
   passing storms and crossroads and entering no harbour; a loaded ship first loses one
   piece of its owner's choice;
 - at a crossroads any enterable neighbour may be announced; the crossroads throw counts
-  waves at sea, points on land, ignores lightning; no ambush on a crossroads stop;
+  waves at sea, points on land; at sea it ignores lightning (as every throw at sea), on
+  land a lightning bolt draws a fate card first, as the rulebook says of every throw on
+  land (a dragon then ends the crossing: the Viking is on his ship); no ambush on a
+  crossroads stop;
 - when no move is possible after a throw, the turn passes.
 """
 
