@@ -71,12 +71,36 @@ def test_exhausted_pile_plays_from_hand_without_drawing() -> None:
     assert "play +3 E5" in game.legal()
 
 
-def test_pass_only_without_tiles_and_figures() -> None:
+def test_a_seat_without_tiles_or_figures_draws_while_the_pile_lasts() -> None:
+    # "On a player's turn, they must choose one of the following two options: ... Draw a
+    #  tile and play a tile. The player first draws a tile at random from the draw pile and
+    #  adds it to their hand. Then they choose a tile from their hand and play it."
+    # The pass sentence ("no tile in hand and no figure in front of them ... they pass
+    # their turn") is the case where neither option exists: the pile is exhausted too.
+    #      A   B   C   D   E   F
+    #  1  0#  0#  0#  0#  0#  0#      brown: empty hand, no figure; the pile holds 3 tiles
+    #  2..4  (Throat fillers)
+    #  5  0#  0#  0#  0#   .   .
     empty = ((0, 0, 0, 0), (1, 2, 3, 4))
     game = Game(state=board_state(nearly_full(FULL), supply=empty, hands={1: ["+3"]},
                                   pile=act_tiles(1)[:3]))
+    assert game.legal() == ["draw"]
+    with pytest.raises(IllegalMove, match="only allowed when nothing else"):
+        game.move("pass")
+    (drawn,) = game.move("draw")
+    assert isinstance(drawn, TileDrawn) and len(game.state.hands[0]) == 1
+    assert game.legal() == ["play +1 E5", "play +1 F5"]
+    game.move("play +1 E5")
+    assert cell(game.state, "E5") == "+1" and game.state.turn == 1
+
+
+def test_pass_only_without_tiles_figures_or_pile() -> None:
+    # "In the unlikely event that a player has no tile in hand and no figure in front of
+    #  them when it is their turn, they pass their turn." (pile exhausted: no draw either)
+    empty = ((0, 0, 0, 0), (1, 2, 3, 4))
+    game = Game(state=board_state(nearly_full(FULL), supply=empty, hands={1: ["+3"]}))
     assert game.legal() == ["pass"]
-    with pytest.raises(IllegalMove, match="only move is pass"):
+    with pytest.raises(IllegalMove, match="pile is exhausted"):
         game.move("draw")
     events = game.move("pass")
     assert isinstance(events[0], TurnPassed) and game.state.turn == 1
@@ -153,6 +177,17 @@ def test_act_ends_when_nobody_can_play() -> None:
     events = game.move("play +3 E5")
     ended = next(e for e in events if isinstance(e, ActEnded))
     assert ended.reason == "no player could play" and game.state.act == 2
+
+
+def test_act_goes_on_while_the_pile_lasts_even_if_no_one_holds_tiles_or_figures() -> None:
+    # "Players keep playing until the last space on the board is filled." Nobody holds a
+    # tile or a figure after brown's play, but the pile still has tiles: green draws.
+    empty = ((0, 0, 0, 0), (0, 0, 0, 0))
+    game = Game(state=board_state(nearly_full(FULL), supply=empty, hands={0: ["+3"]},
+                                  pile=act_tiles(1)[:2], drawn=True))
+    events = game.move("play +3 E5")
+    assert not any(isinstance(e, ActEnded) for e in events)
+    assert game.state.turn == 1 and game.legal() == ["draw"]
 
 
 def act_three(points: tuple[int, ...], supply: tuple[tuple[int, ...], ...]) -> Game:

@@ -6,7 +6,8 @@ optional follow-up of the filling tile is forfeited: the act ended "immediately"
 no seat could do anything but pass; otherwise the placed tile's optional follow-up is
 offered (Golden Statue swap, Temptation/Courage removal) when it has a target, or the
 next seat's turn begins. Placing a Good Counsel tile is only possible by moving a figure.
-When several tiles in hand share a face, the earliest-act copy is played.
+When several tiles in hand share a face, the earliest-act copy is played (among copies of
+one act, the first in hand: never chosen by id, see `state.hand_tile`).
 """
 
 from __future__ import annotations
@@ -118,7 +119,7 @@ def decide(state: BeowulfState, seat: int, command: Command, rng: Rng) -> tuple[
                                                         at=_name(state, check.free(at))),), rng)
         case Draw():
             if not may_draw(state, seat):
-                raise check.fail(_why_no_draw(state, seat))
+                raise check.fail(_why_no_draw(state))
             index = pile_index(state)
             drawn = seal(state.pile[0], frozenset({seat}), rng.salt(f"act{state.act}/tile{index}"))
             return (TileDrawn(seat=seat, act=state.act, tile=drawn),)
@@ -249,9 +250,7 @@ def _name(state: BeowulfState, square: int) -> str:
     return geometry(state).name(square)
 
 
-def _why_no_draw(state: BeowulfState, seat: int) -> str:
+def _why_no_draw(state: BeowulfState) -> str:
     if state.drawn:
         return "a tile was already drawn this turn; play a tile"
-    if not state.pile:
-        return "the pile is exhausted; play a tile from hand without drawing"
-    return "with no tile in hand and no figure the only move is pass"
+    return "the pile is exhausted; play a tile from hand without drawing"

@@ -1,9 +1,17 @@
 """What a seat could do now (rulebook "Turn Sequence", "Good Counsel", "Special Abilities").
 
 Shared by `decide` (checks) and `legal` (enumeration) so they cannot drift apart.
-Passing: the rulebook lets a seat pass when it has no tile in hand and no figure; a seat
-that drew (or, with the pile exhausted, holds) only Good Counsel tiles it cannot use has
-nothing legal either, so it passes too. Pass is legal exactly when nothing else is.
+Drawing needs only a tile in the pile, not one in hand: "Turn Sequence" says a player
+*must* choose one of the two options, and "Draw a tile and play a tile" first adds the
+drawn tile to the hand, then plays a tile from it. The pass sentence ("a player has no
+tile in hand and no figure in front of them ... they pass their turn") is read as the
+case where neither option exists: it calls it "unlikely" because hands only shrink once
+the pile is exhausted ("they simply do not draw a new tile before playing a tile from
+their hand"). So a seat with no tile and no figure draws and plays while the pile lasts,
+and passes once it is exhausted. A seat that drew (or, with the pile exhausted, holds)
+only Good Counsel tiles it cannot use has nothing legal either, so it passes too. Pass is
+legal exactly when nothing else is; the act ends when no seat could do anything else
+("no player has tiles in hand and figures in front of them" with the pile exhausted).
 """
 
 from __future__ import annotations
@@ -31,9 +39,9 @@ def tile_playable(state: BeowulfState, seat: int, tile_id: str) -> bool:
 
 
 def may_draw(state: BeowulfState, seat: int) -> bool:
-    """Draw: the turn's first action, pile not exhausted, seat not in the pass case."""
-    return (not state.drawn and bool(state.pile)
-            and (bool(state.hands[seat]) or has_figures(state, seat)))
+    """Draw: the turn's first action, while the pile is not exhausted."""
+    del seat  # any seat may draw, an empty hand included (see the module docstring)
+    return not state.drawn and bool(state.pile)
 
 
 def may_play_tile(state: BeowulfState) -> bool:

@@ -98,9 +98,16 @@ def squares_with(state: BeowulfState, ability: str) -> tuple[int, ...]:
 
 
 def hand_tile(state: BeowulfState, seat: int, face: str) -> str | None:
-    """The id of the tile `seat` plays for `face`: the earliest-act copy in hand."""
+    """The id of the tile `seat` plays for `face`: the earliest-act copy, first in hand.
+
+    Among copies of one face and act the choice must not depend on their ids: the id of a
+    played tile is public, and picking the lowest id would tell the table, whenever a
+    higher id is played, that the seat holds no other copy. Hand order (the order the
+    tiles were dealt and drawn) is blind to which copy is which, so the id shown reveals
+    nothing the face does not.
+    """
     matches = [t for t in state.hands[seat] if tile(t).face == face]
-    return min(matches, key=lambda t: (tile(t).act, t)) if matches else None
+    return min(matches, key=lambda t: tile(t).act) if matches else None  # first of the earliest act
 
 
 def has_figures(state: BeowulfState, seat: int) -> bool:
