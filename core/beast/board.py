@@ -104,8 +104,14 @@ def tower_trails(state: BeastState) -> set[int]:
     return _untrailed(state, {loc for t in manned for loc in state.board.nearby(t)})
 
 
-def beast_trails(state: BeastState) -> set[int]:
-    occupied = {card.location for card in state.active
+def beast_trails(state: BeastState, first: int) -> set[int]:
+    """Trails due after a Beast movement whose cards start at index `first`: on each
+    location it moved over with a settler or hunter on it (rulebook: "If the Beast moves
+    over any location with a settler or hunter on it, the Beast places a trail token on
+    the location with the settler or hunter after all movement has been made"), plus
+    those a manned watchtower shows. Cards laid by earlier movements are not looked at
+    again: the Beast did not move over their locations now."""
+    occupied = {card.location for card in state.active[first:]
                 if state.hunters_at(card.location) or any(
                     pieces()[state.pieces[i].kind].settler
                     for i in state.living_pieces(card.location))}

@@ -21,6 +21,9 @@ EFFECT_OPS = ("move", "search", "attack", "reveal", "summon", "transform", "item
               "draw", "grudge", "power", "heal", "watchtower", "trap", "copy", "divine")
 HABITAT_CODES = {"S": "settlement", "F": "forest", "W": "swamp", "C": "cave"}
 CENTRE_HABITATS = frozenset({"forest", "swamp", "cave"})
+# The cumulative counters a contract requirement may name (kept by core/beast/evolve.py).
+COUNTERS = frozenset({"settler_kills", "animal_kills", "hunter_kills", "beast_wounds", "reveals",
+                      "misses", "summons_killed", "transforms"})
 
 
 class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -316,6 +319,10 @@ def contracts() -> dict[str, Contract]:
     assert isinstance(data, ContractsFile)
     for contract in data.contract:
         board = boards()[contract.map]
+        named = {name for night in contract.night for name, _ in (*night.beast, *night.hunters)}
+        if named - COUNTERS:
+            raise ValueError(f"contracts.toml: {contract.name} requires unknown counters "
+                             f"{sorted(named - COUNTERS)}; known: {sorted(COUNTERS)}")
         for entry in contract.leave_off:
             loc, _, kind = entry.rpartition("/")
             if (loc and loc not in board.locations) or (

@@ -253,6 +253,8 @@ def run_effect(tx: Tx, command: Any) -> None:
 
 
 def _move(tx: Tx, frame: Frame, index: int, effect: Effect, command: Any) -> None:
+    # The cards this movement laid: the steps taken in this effect so far, and this one.
+    steps = frame.progress + (1 if isinstance(command, StepTo) else 0)
     if isinstance(command, StepTo):
         step(tx, frame.hand, command.direction)
         done = frame.progress + 1 >= stride(tx.state, frame, effect)
@@ -261,7 +263,8 @@ def _move(tx: Tx, frame: Frame, index: int, effect: Effect, command: Any) -> Non
         tx.emit(EffectProgressed(index, True))
         done = True
     if done and frame.hand == BEAST and tx.state.hidden:
-        tx.emit(trails_event(tx.state, beast_trails(tx.state)))
+        first = len(tx.state.active) - steps
+        tx.emit(trails_event(tx.state, beast_trails(tx.state, first)))
 
 
 def _one_shot(tx: Tx, frame: Frame, effect: Effect, command: Any) -> None:  # noqa: C901

@@ -60,6 +60,7 @@ from events.beast import (
     ReactionWindowClosed,
     ReactionWindowOpened,
     RowDealt,
+    Searched,
     SummonActed,
     SummonMoved,
     SummonPlaced,
@@ -106,6 +107,8 @@ def _apply(state: BeastState, event: Any) -> BeastState:  # noqa: C901 - one cas
         case HunterPlaced(hand=hand, location=location):
             state = _hand(state, hand, location=location, dead=False, wounds=0)
             return _placed(state, hand)
+        case Searched(found=found):
+            return state if found else _count(state, "misses")
         case HunterMoved(hand=hand, location=location):
             return _hand(state, hand, location=location)
         case PackDealt(seat=seat, pack=pack):

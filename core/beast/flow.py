@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.beast.board import destinations
+from core.beast.board import destinations, tower_trails, trails_event
 from core.beast.commands import (
     Decline,
     Done,
@@ -220,6 +220,10 @@ def run_phase(tx: Tx, seat: int, command: Any) -> None:
         case Place(location=location):
             assert hand is not None
             tx.emit(HunterPlaced(hand=hand, location=location))
+            # Rulebook "Watchtowers": "As long as a hunter is standing in the same location
+            # as a watchtower, any trails from nearby locations are placed on the map."
+            if location in tx.state.towers and tx.state.hidden:
+                tx.emit(trails_event(tx.state, tower_trails(tx.state)))
         case React(card=card):
             assert hand is not None
             _pay(tx, hand, card)

@@ -181,7 +181,9 @@ def _why(state: BeastState, seat: int, command: Any, allowed: list[Any]) -> str:
         where += f", reaction window ({state.window})"
     elif state.frames:
         frame = state.frames[-1]
-        where += f", resolving {frame.card or frame.slot}"
+        # A trap item is played face down: its name must not reach the Beast's seat here.
+        shown = "trap" if is_trap_item(frame.card) else frame.card
+        where += f", resolving {shown or frame.slot}"
     if not allowed:
         return f"{text!r}: seat {seat} has nothing to decide now ({where})"
     listed = ", ".join(format_command(c) for c in allowed[:12])
