@@ -187,6 +187,7 @@ class Engine:
         created = GameCreated(
             game=game, players=players, options=tuple(sorted(options.items())),
             seed=seal(seed, frozenset(), salt(seed_bytes, "seed")),
+            rules_version=rules.version,
         )
         state = GameState(id=game_id, game=game, players=players, options=created.options,
                           seed=created.seed, rules=rules.initial(created))

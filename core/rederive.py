@@ -92,6 +92,10 @@ class _Walk:
             if not event.seed.known or not event.seed.verifies():
                 return Finding(seq=seq, rule="the seed is not revealed or does not match "
                                              "its commitment")
+            if event.rules_version != self.rules.version:
+                return Finding(seq=seq, rule=f"played under {event.game} rules version "
+                                             f"{event.rules_version}; this build re-derives "
+                                             f"version {self.rules.version} only")
             return None
         return self._check_decision(envelope)
 

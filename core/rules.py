@@ -24,6 +24,7 @@ class Rules(Protocol):
 
     name: ClassVar[str]
     title: ClassVar[str]
+    version: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     event_types: ClassVar[tuple[type, ...]]
@@ -60,7 +61,15 @@ class Rules(Protocol):
 
 
 class BaseRules:
-    """Defaults a game may inherit: public moves."""
+    """Defaults a game may inherit: public moves, rules version "1".
+
+    Bump `version` whenever a change to the rules or their data would make `decide` derive
+    different events from the same log: games record the version they were played under,
+    and the audit refuses to re-derive a game under another one rather than report
+    phantom anomalies.
+    """
+
+    version: ClassVar[str] = "1"
 
     def hide_move(self, state: Any, seat: int, command: Any, rng: Rng) -> Secret[str] | None:
         """Moves are public unless a game says otherwise."""

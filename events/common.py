@@ -34,6 +34,7 @@ class GameCreated(Event, frozen=True, tag="skald.game_created"):
     players: tuple[str, ...]
     seed: Secret[str]
     options: tuple[tuple[str, str], ...] = ()
+    rules_version: str = "1"
 
 
 class MoveMade(Event, frozen=True, tag="skald.move_made"):

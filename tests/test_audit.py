@@ -172,3 +172,12 @@ def test_rederive_flags_an_event_nobody_decided(sqlite_store: EventStore) -> Non
     shuffled = [envelopes[0], envelopes[2], envelopes[1], *envelopes[3:]]
     found = rederive("toy", shuffled)
     assert found.findings[0].seq == 2 and "found seq 3" in found.findings[0].detail
+
+
+def test_a_game_from_other_rules_is_refused_not_misjudged(signed_table: Table) -> None:
+    game_id = play(signed_table)
+    envelopes = signed_table.engine.envelopes(game_id)
+    newer = forge(envelopes, 1, lambda created: msgspec.structs.replace(
+        created, rules_version="2"))
+    found = rederive("toy", newer).findings
+    assert found[0].seq == 1 and "rules version 2" in found[0].rule
