@@ -264,6 +264,12 @@ class LootForced(Event, frozen=True, tag="hagar.loot_forced"):
     piece: Secret[int]
 
 
+class AmbushEnded(Event, frozen=True, tag="hagar.ambush_ended"):
+    """An ambush on a crossroads was passed up; the mover now announces his directions."""
+
+    seat: int
+
+
 # -- turns, uncertainties and the feast ----------------------------------------------------
 
 
@@ -345,7 +351,7 @@ HagarEvent = (
     | ShipDocked | VikingBoarded | LootBroughtHome | CrossroadsReached | DirectionsAnnounced
     | StormStruck | LootJettisoned | CityPlundered | ChestRobbed | RoadsideLootTaken
     | LootDropped | FateDrawn | DragonFled | OdinFlew | ArrowShot | MeadDrunk | ThorPleased
-    | RoadBonus | ArrowsHealed | VikingsMet | LootRobbed | LootForced | TurnEnded
+    | RoadBonus | ArrowsHealed | VikingsMet | LootRobbed | LootForced | AmbushEnded | TurnEnded
     | TurnSkipped | UncertaintyThrown | FeastCalled | LootRevealed | GiftsJudged | TieThrown
     | FeastScored
 )

@@ -296,3 +296,26 @@ def test_a_tie_at_the_feast_is_thrown_for_or_shared() -> None:
     assert outcome.tiebreaks == ties[0].points
     shared, _ = play(table(same, options=Options(uncertainties="choose")), "feast")
     assert RULES.outcome(shared).ranking == ((0, 1),)  # type: ignore[union-attr]
+
+
+# An ambush on a land crossroads:
+#   paris ── ce-1 ── ce-2 (crossroads; seat 1 stands here with a piece) ── cologne
+#                     │
+#                   ce-3 ── zurich
+
+
+def test_an_ambush_on_a_crossroads_comes_before_the_announcement() -> None:
+    # rulebook: "If a Viking meets another Viking directly, on land or at sea, he tries to
+    # profit from it" -- only harbours and cities are declared safe places.
+    vikings = [on_foot("paris", "paris-port"), on_foot("ce-2", "danzig-port", carried=(11,))]
+    state = table(vikings, phase="move", leg=Leg(mode="any", points=2))
+    met, events = play(state, "walk ce-2")
+    assert kinds(events) == ["VikingWalked", "CrossroadsReached", "VikingsMet"]
+    assert legal(met) == {"rob 1", "spare"}
+    robbed, events = play(met, "rob 1")
+    assert kinds(events) == ["LootRobbed"]
+    assert robbed.vikings[0].carried == (11,) and robbed.phase == "announce"
+    assert robbed.turn == 0 and "announce cologne ce-3" in legal(robbed)
+    spared, events = play(met, "spare")
+    assert kinds(events) == ["AmbushEnded"] and spared.phase == "announce"
+    assert spared.vikings[1].carried == (11,) and spared.targets == ()

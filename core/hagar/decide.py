@@ -38,6 +38,7 @@ from core.hagar.paths import can_loot
 from core.hagar.state import HagarState
 from core.rng import Rng
 from events.hagar import (
+    AmbushEnded,
     ArrowsHealed,
     ArrowShot,
     ChestRobbed,
@@ -328,13 +329,25 @@ def _plunder(batch: Batch, seat: int, city: str) -> None:
 
 
 def _crossroads(batch: Batch, seat: int, space: str, mode: Literal["walk", "sail"]) -> None:
+    """Reached a crossroads: an ambush there first, if any, then the announcement."""
     batch.add(CrossroadsReached(seat=seat, space=space, mode=mode))
+    if not _ambush(batch, seat):
+        _announce_or_end(batch, seat)
+
+
+def _announce_or_end(batch: Batch, seat: int) -> None:
     if not choices.crossing_directions(batch.state, seat):
         _end_turn(batch, seat)
 
 
 def _meet_or_end(batch: Batch, seat: int) -> None:
-    """Ambush: a Viking who ends his move on another, on a road or at sea, may attack."""
+    if not _ambush(batch, seat):
+        _end_turn(batch, seat)
+
+
+def _ambush(batch: Batch, seat: int) -> bool:
+    """Ambush: a Viking who ends his move on another, on land outside harbours and cities
+    (a crossroads too) or at sea, may attack; True when he now decides how."""
     state = batch.state
     viking = state.vikings[seat]
     others: tuple[int, ...] = ()
@@ -346,6 +359,13 @@ def _meet_or_end(batch: Batch, seat: int) -> None:
     if len(choices.ambush_choices(state, seat, others)) > 1:
         batch.add(VikingsMet(seat=seat, space=viking.ship if viking.aboard else viking.at,
                              others=others))
+        return True
+    return False
+
+
+def _after_ambush(batch: Batch, seat: int) -> None:
+    if batch.state.crossing is not None:
+        _announce_or_end(batch, seat)
     else:
         _end_turn(batch, seat)
 
@@ -472,7 +492,7 @@ def _rob(batch: Batch, seat: int, command: Rob) -> None:
     piece = batch.seal(reach[slot], {seat, command.victim})
     batch.add(LootRobbed(seat=seat, victim=command.victim, at_sea=at_sea, slot=slot,
                          piece=piece))
-    _end_turn(batch, seat)
+    _after_ambush(batch, seat)
 
 
 def _force(batch: Batch, seat: int, command: Force) -> None:
@@ -484,11 +504,13 @@ def _force(batch: Batch, seat: int, command: Force) -> None:
     piece = batch.seal(own[slot], {seat, command.victim})
     batch.add(LootForced(seat=seat, victim=command.victim, at_sea=at_sea, slot=slot,
                          piece=piece))
-    _end_turn(batch, seat)
+    _after_ambush(batch, seat)
 
 
 def _spare(batch: Batch, seat: int, command: Spare) -> None:
-    _end_turn(batch, seat)
+    if batch.state.crossing is not None:
+        batch.add(AmbushEnded(seat=seat))
+    _after_ambush(batch, seat)
 
 
 HANDLERS: dict[type, Callable[[Batch, int, Any], None]] = {

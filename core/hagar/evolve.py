@@ -9,6 +9,7 @@ import msgspec
 from core.hagar.components import BOARD
 from core.hagar.state import Crossing, HagarState, Leg, Result, Throw, Viking, replace_viking
 from events.hagar import (
+    AmbushEnded,
     ArrowsHealed,
     ArrowShot,
     ChestRobbed,
@@ -153,9 +154,11 @@ def _apply(state: HagarState, event: Any) -> HagarState:  # noqa: C901 - one cas
         case VikingsMet(others=others):
             return replace(state, targets=others, phase="ambush")
         case LootRobbed(seat=seat, victim=victim, at_sea=at_sea, slot=slot):
-            return _transfer(state, victim, seat, at_sea, slot)
+            return _to_crossing(_transfer(state, victim, seat, at_sea, slot))
         case LootForced(seat=seat, victim=victim, at_sea=at_sea, slot=slot):
-            return _transfer(state, seat, victim, at_sea, slot)
+            return _to_crossing(_transfer(state, seat, victim, at_sea, slot))
+        case AmbushEnded():
+            return _to_crossing(state)
         case TurnEnded(seat=seat, next=nxt, again=again):
             if again:
                 state = replace_viking(state, seat, extra=False)
@@ -183,6 +186,13 @@ def _leg(crossing: Crossing | None, points: int, waves: int, lightning: int) -> 
     if crossing.mode == "walk":
         return Leg(mode="walk", points=count, first=first, lightning=lightning > 0)
     return Leg(mode="sail", waves=count, first=first)
+
+
+def _to_crossing(state: HagarState) -> HagarState:
+    """After an ambush on a crossroads the mover announces (elsewhere the turn ends)."""
+    if state.crossing is None:
+        return state
+    return replace(state, phase="announce", targets=())
 
 
 def _load(viking: Viking, loaded: int) -> dict[str, tuple[int, ...]]:

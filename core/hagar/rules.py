@@ -21,8 +21,9 @@ Decisions where the rulebook is silent (see also the other modules' docstrings):
 - at a crossroads any enterable neighbour may be announced; the crossroads throw counts
   waves at sea, points on land; at sea it ignores lightning (as every throw at sea), on
   land a lightning bolt draws a fate card first, as the rulebook says of every throw on
-  land (a dragon then ends the crossing: the Viking is on his ship); no ambush on a
-  crossroads stop;
+  land (a dragon then ends the crossing: the Viking is on his ship); a Viking who meets
+  another on a crossroads may ambush him first (only harbours and cities are safe), then
+  announces;
 - when no move is possible after a throw, the turn passes.
 """
 
