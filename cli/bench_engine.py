@@ -22,7 +22,6 @@ import typer
 from cli.app import command
 from core.engine import Engine
 from core.store import EventStore, StoredRecord
-from events.viewer import SPECTATOR
 from projections.autoplay import autoplay
 from projections.table import Table
 
@@ -43,7 +42,7 @@ def _moves(table: Table, game: str, players: int, decisions: int, seed: int) -> 
     game_id = table.create(game, names, seed=f"bench-{seed}")
     rnd, elapsed, made = random.Random(seed), 0.0, 0
     while made < decisions:
-        shown = table.show(game_id, SPECTATOR)
+        shown = table.turn(game_id)
         if shown.outcome is not None:
             game_id = table.create(game, names, seed=f"bench-{seed}-{made}")
             continue

@@ -44,7 +44,7 @@ def autoplay(table: Table, game: str, players: int, seed: str | None = None,
     game_id = table.create(game, names, seed=seed, options=options, game_id=game_id)
     rnd = random.Random(bot_seed)
     for _ in range(max_decisions):
-        current = table.show(game_id, table.viewer(game_id, "spectator"))
+        current = table.turn(game_id)
         if current.outcome is not None or not current.to_act:
             break
         seat = current.to_act[0]

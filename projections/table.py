@@ -47,6 +47,14 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     state: Any
 
 
+class Turn(msgspec.Struct, frozen=True, kw_only=True):
+    """The public state of play: the seq, who may act, the outcome once over."""
+
+    seq: int
+    to_act: tuple[int, ...]
+    outcome: Outcome | None
+
+
 class Table:
     """Plays and reads games, projecting every payload for its viewer."""
 
@@ -94,6 +102,12 @@ class Table:
         return TableView(id=game_id, game=state.game, seq=state.version, viewer=viewer.name,
                          players=state.players, to_act=waiting, outcome=state.outcome,
                          state=view)
+
+    def turn(self, game_id: str) -> Turn:
+        """Whose decision it is now, without building anyone's view (public facts only)."""
+        state = self.engine.load(game_id)
+        waiting = tuple(sorted(to_act(get_rules(state.game), state)))
+        return Turn(seq=state.version, to_act=waiting, outcome=state.outcome)
 
     def render(self, table_view: TableView) -> str:
         """A readable rendering of a view."""
