@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from core.engine import Engine
-from core.errors import Forbidden, IllegalMove
+from core.errors import Forbidden, IllegalMove, InvalidNotation
+from core.rules import get_rules
 from core.store import EventStore
 from events.beast import BeastMoved
 from events.common import DecisionUndone, MoveMade
@@ -55,3 +56,13 @@ def test_everyone_sees_everything_once_the_game_is_over(table: Table) -> None:
     assert all(env.event.card.known for env in table.log(result.id, bob)
                if isinstance(env.event, BeastMoved))
     assert table.verify(result.id).ok
+
+
+def test_bad_notation_names_the_word_and_the_choices() -> None:
+    rules = get_rules("beast")
+    with pytest.raises(InvalidNotation, match="direction N, E, S, W or X .* not 'Q'"):
+        rules.parse("step Q")
+    with pytest.raises(InvalidNotation, match="'choose N'"):
+        rules.parse("choose two")
+    with pytest.raises(InvalidNotation, match="unknown command 'fly' at word 1 .*search"):
+        rules.parse("fly north")

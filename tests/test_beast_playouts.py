@@ -66,7 +66,7 @@ def test_bad_options_and_bad_notation_are_named() -> None:
         BeastGame(3, beast="Grendel")
     with pytest.raises(IllegalMove, match="3 players need 2 different hunters"):
         BeastGame(3, hunters="Helga")
-    with pytest.raises(InvalidNotation, match="'jump N': unknown command at word 1"):
+    with pytest.raises(InvalidNotation, match="'jump N': unknown command 'jump' at word 1"):
         RULES.parse("jump N")
     with pytest.raises(InvalidNotation, match="word 2"):
         RULES.parse("search")

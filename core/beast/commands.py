@@ -155,9 +155,14 @@ def parse(text: str) -> Any:
     if head == "draft":
         card, _, hunter = _needs(text, rest, head).partition(" @")
         return Draft(card.strip(), hunter.strip())
-    if head == "choose" and rest.isdigit():
+    if head == "choose":
+        if not rest.isdigit():
+            raise InvalidNotation(f"{text!r}: expected 'choose N' (a number) at word 2")
         return Choose(int(rest))
-    if head == "step" and rest in DIRECTION_WORDS:
+    if head == "step":
+        if rest not in DIRECTION_WORDS:
+            raise InvalidNotation(f"{text!r}: expected a direction N, E, S, W or X (no "
+                                  f"movement) at word 2, not {rest!r}")
         return StepTo(rest)
     if head == "attack":
         return _attack(text, rest)
@@ -169,8 +174,9 @@ def parse(text: str) -> Any:
     words = line.split(" ")
     if len(words) >= 2 and words[1] in SUMMON_VERBS:
         return _summon_act(text, words)
-    raise InvalidNotation(f"{text!r}: unknown command at word 1 ({head!r}); see the grammar "
-                          "in core/beast/commands.py")
+    known = ", ".join(sorted({*_BARE, *_NAMED, "draft", "choose", "step", "attack", "trap"}))
+    raise InvalidNotation(f"{text!r}: unknown command {head!r} at word 1 (commands: {known}; "
+                          f"or SUMMON step|attack|ability|rest; `skald legal` lists them)")
 
 
 def _needs(text: str, rest: str, head: str) -> str:
