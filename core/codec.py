@@ -13,11 +13,21 @@ from events.envelope import Envelope
 
 
 @functools.cache
+def _event_union(game: str) -> Any:
+    members: tuple[Any, ...] = (*CommonEvent.__args__, *get_rules(game).event_types)
+    return Union[members]  # noqa: UP007
+
+
+@functools.cache
 def decoder_for(game: str) -> msgspec.json.Decoder[Any]:
     """The typed decoder for every event a game's stream may hold."""
-    rules = get_rules(game)
-    members: tuple[Any, ...] = (*CommonEvent.__args__, *rules.event_types)
-    return msgspec.json.Decoder(Union[members])  # noqa: UP007
+    return msgspec.json.Decoder(_event_union(game))
+
+
+@functools.cache
+def envelope_decoder_for(game: str) -> msgspec.json.Decoder[Any]:
+    """The typed decoder for a game's envelopes, as `skald log --json` writes them."""
+    return msgspec.json.Decoder(Envelope[_event_union(game)])  # type: ignore[misc]
 
 
 def encode_event(event: Any) -> str:
@@ -29,10 +39,3 @@ def event_tag(event: Any) -> str:
     """The stable tag of an event."""
     return str(type(event).__struct_config__.tag)
 
-
-_envelope_encoder = msgspec.json.Encoder()
-
-
-def envelope_json(envelope: Envelope[Any]) -> bytes:
-    """One envelope as JSON bytes (the caller redacts first)."""
-    return _envelope_encoder.encode(envelope)

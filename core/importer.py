@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from core.chain import ChainReport, verify_records
-from core.codec import decoder_for, encode_event, event_tag
+from core.codec import encode_event, envelope_decoder_for, event_tag
 from core.engine import Engine, resolve_seat, to_act
 from core.errors import IllegalMove, InvalidNotation, NotFound, SkaldError
 from core.rederive import Finding, rederive
@@ -79,17 +79,15 @@ def read_jsonl(text: str) -> ParsedLog:
         raise InvalidNotation("the log is empty")
     game = _game_of(lines[0])
     get_rules(game)
-    decoder = msgspec.json.Decoder(Envelope[Any])
+    decoder = envelope_decoder_for(game)
     envelopes: list[Envelope[Any]] = []
     finding: Finding | None = None
     for number, line in enumerate(lines, start=1):
         try:
-            raw = decoder.decode(line)
-            event = decoder_for(game).decode(msgspec.json.encode(raw.event))
+            envelopes.append(decoder.decode(line))
         except msgspec.DecodeError as error:
             finding = Finding(seq=number, rule="undecodable log line", detail=str(error))
             break
-        envelopes.append(msgspec.structs.replace(raw, event=event))
     stream = envelopes[0].stream if envelopes else ""
     records = tuple(_record(envelope) for envelope in envelopes)
     chain = verify_records(stream, game, records)

@@ -26,6 +26,7 @@ from core.errors import Forbidden
 from core.rules import get_rules
 from core.signing import Receipt, Signer
 from core.state import GameState
+from core.store import StoredRecord
 from events.common import Outcome
 from events.envelope import Envelope
 from events.secret import redact
@@ -96,18 +97,15 @@ class Table:
     def show(self, game_id: str, viewer: Viewer, at: int | None = None) -> TableView:
         """The game as `viewer` sees it after seq `at` (default: now)."""
         state = self.engine.load(game_id, at)
-        rules = get_rules(state.game)
         view = views_for(state.game).view(state.rules, viewer)
-        waiting = tuple(sorted(to_act(rules, state)))
         return TableView(id=game_id, game=state.game, seq=state.version, viewer=viewer.name,
-                         players=state.players, to_act=waiting, outcome=state.outcome,
+                         players=state.players, to_act=_waiting(state), outcome=state.outcome,
                          state=view)
 
     def turn(self, game_id: str) -> Turn:
         """Whose decision it is now, without building anyone's view (public facts only)."""
         state = self.engine.load(game_id)
-        waiting = tuple(sorted(to_act(get_rules(state.game), state)))
-        return Turn(seq=state.version, to_act=waiting, outcome=state.outcome)
+        return Turn(seq=state.version, to_act=_waiting(state), outcome=state.outcome)
 
     def render(self, table_view: TableView) -> str:
         """A readable rendering of a view."""
@@ -132,7 +130,10 @@ class Table:
 
     def verify(self, game_id: str) -> ChainReport:
         """Check the stored chain and commitments of a game."""
-        return verify_stream(self.engine.store.info(game_id), self.engine.store.read(game_id))
+        return self._verify(game_id, self.engine.store.read(game_id))
+
+    def _verify(self, game_id: str, records: list[StoredRecord]) -> ChainReport:
+        return verify_stream(self.engine.store.info(game_id), records)
 
     def verify_receipt(self, game_id: str, receipt: Receipt) -> ChainReport:
         """Prove the stored log extends what a seat was shown in `receipt`."""
@@ -150,13 +151,15 @@ class Table:
         if not self._effective(state, viewer).referee:
             raise Forbidden("the audit is open to everyone after the game (reveal=end) and "
                             "to the referee at any time")
+        records = self.engine.store.read(game_id)
         envelopes = []
-        for record in self.engine.store.read(game_id):
+        for record in records:
             try:
                 envelopes.append(to_envelope(record, state.game))
             except CorruptRecord:
                 break  # the chain report names it; the audit covers the readable prefix
-        return build_audit(game_id, state.game, envelopes, self.verify(game_id), state.outcome)
+        return build_audit(game_id, state.game, envelopes, self._verify(game_id, records),
+                           state.outcome)
 
     # -- writing -----------------------------------------------------------------------
 
@@ -188,3 +191,7 @@ class Table:
         viewer = self._effective(state, seat_viewer(seat, state.players[seat]))
         return [redact(env, viewer) for env in envelopes]
 
+
+def _waiting(state: GameState) -> tuple[int, ...]:
+    """The seats that may act now, in seat order."""
+    return tuple(sorted(to_act(get_rules(state.game), state)))
