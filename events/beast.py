@@ -4,7 +4,15 @@ Hands: hand 0 is the Beast, hands 1.. are the hunters (a 2-player hunter seat co
 two). The Beast's steps, hand and drafted cards are for the Beast's seat; hunters' hands,
 drafted cards and traps are for every hunter seat (they share hands); draft packs for
 their holder; deck orders for nobody. Reveal events (`BeastRevealed`, `TrapTriggered`)
-carry the values in the clear. Barriers mark what revealed information or used chance.
+carry the values in the clear. Barriers mark what revealed information or used chance;
+a card played or discarded face up out of a hand the other side could not see is one too
+(`revealed=True`: the table saw it and cannot un-see it).
+
+Events carry exactly what the table shows: a trail is a token on a location, not a mark on
+one of the face-down movement cards, so `TrailsPlaced` names locations only (sorted, so
+their order says nothing of the cards' order), and a triggered trap is named by its zone,
+card and habitat. Fields that did more (`TrailsPlaced.cards`, `TrapTriggered.index`) are
+kept, optional, for logs from rules version 1; they are no longer written.
 """
 
 from __future__ import annotations
@@ -65,11 +73,15 @@ class BeastMoved(Event, frozen=True, tag="beast.beast_moved"):
     card: Secret[Step]
 
 
-class TrailsPlaced(Event, frozen=True, tag="beast.trails_placed"):
-    """A check for trails: the active cards (by index) that now show a trail, and where."""
+class TrailsPlaced(Event, frozen=True, kw_only=True, tag="beast.trails_placed"):
+    """A check for trails: a trail token on each of `locations` (one per matching active
+    card, so a location may repeat), sorted; none when nothing matched.
+
+    Which active card each token stands for is the Beast's to know: the reducer works it out
+    from the Beast's cards. `cards` (their indices) appears only in version 1 logs."""
 
     barrier = True
-    cards: tuple[int, ...]
+    cards: tuple[int, ...] | None = None                 # field order is part of the hash
     locations: tuple[str, ...]
 
 
@@ -150,6 +162,12 @@ class CardPlayed(Event, frozen=True, tag="beast.card_played"):
     card: str
     slot: str
     hidden: Secret[str] | None = None
+    revealed: bool = False
+
+    @property
+    def barrier(self) -> bool:  # type: ignore[override]
+        """The card (or that it is a trap) came out of a hand the other side could not see."""
+        return self.revealed
 
     @property
     def name(self) -> str:
@@ -201,10 +219,17 @@ class ReactionDeclined(Event, frozen=True, tag="beast.reaction_declined"):
 
 
 class CardDiscarded(Event, frozen=True, tag="beast.card_discarded"):
-    """A hand discarded a card (to flee, or a dead hunter's items)."""
+    """A hand discarded a card face up (to flee); `revealed` when it came out of a hand the
+    other side could not see (an action card), which makes it an undo barrier."""
 
     hand: int
     card: str
+    revealed: bool = False
+
+    @property
+    def barrier(self) -> bool:  # type: ignore[override]
+        """The card came out of a hidden hand."""
+        return self.revealed
 
 
 class CardDiscardedFaceDown(Event, frozen=True, tag="beast.card_discarded_face_down"):
@@ -336,12 +361,12 @@ class TrapSet(Event, frozen=True, tag="beast.trap_set"):
     trap: Secret[TrapCard]
 
 
-class TrapTriggered(Event, frozen=True, tag="beast.trap_triggered"):
+class TrapTriggered(Event, frozen=True, kw_only=True, tag="beast.trap_triggered"):
     """The Beast was revealed on a trapped zone's habitat; the trap is shown and resolved."""
 
     barrier = True
     zone: str
-    index: int
+    index: int | None = None                             # version 1 logs only
     card: str
     habitat: str
 

@@ -2,7 +2,10 @@
 
 Hidden values are `Secret`s: a pile's order (audience: nobody), the tiles a seat draws or
 is dealt (audience: that seat). A tile becomes public the moment it is played. Events
-that reveal information or consume chance (shuffles, draws, deals) are undo barriers.
+that reveal information or consume chance (shuffles, draws, deals) are undo barriers, and
+so is playing a tile out of a hand (placed, Good Counsel or cashed): the table saw it and
+cannot un-see it (DESIGN.md "Undo and redo"). Such plays carry `revealed=True`; logs from
+rules version 1 lack the flag and replay as they were played, undos included.
 Squares are names (`C3`), tiles are stable ids from `core/beowulf/tiles.toml` (`II07`).
 """
 
@@ -63,11 +66,17 @@ class FigurePlaced(Event, frozen=True, tag="beowulf.figure_placed"):
 
 
 class TilePlaced(Event, frozen=True, tag="beowulf.tile_placed"):
-    """A seat played a tile from its hand onto a space."""
+    """A seat played a tile from its hand onto a space (shown to all: an undo barrier)."""
 
     seat: int
     tile: str
     at: str
+    revealed: bool = False
+
+    @property
+    def barrier(self) -> bool:  # type: ignore[override]
+        """The tile left a hidden hand: undo stops here."""
+        return self.revealed
 
 
 class TileRemoved(Event, frozen=True, tag="beowulf.tile_removed"):
@@ -79,11 +88,18 @@ class TileRemoved(Event, frozen=True, tag="beowulf.tile_removed"):
 
 
 class TreasureCashed(Event, frozen=True, tag="beowulf.treasure_cashed"):
-    """A seat returned a Treasure tile to the box and scored its treasure value."""
+    """A seat returned a Treasure tile from its hand to the box and scored its treasure
+    value (the tile was shown: an undo barrier)."""
 
     seat: int
     tile: str
     points: int
+    revealed: bool = False
+
+    @property
+    def barrier(self) -> bool:  # type: ignore[override]
+        """The tile left a hidden hand: undo stops here."""
+        return self.revealed
 
 
 class FigureMoved(Event, frozen=True, tag="beowulf.figure_moved"):

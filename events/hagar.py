@@ -5,6 +5,13 @@ Hidden values ride in `Secret`s with their audience: a loot piece is sealed to i
 are sealed to nobody. Names never leak what they hide (`CityPlundered`, not which piece).
 `barrier = True` marks events that consumed chance or showed someone something new: undo
 stops there.
+
+Events carry what the table shows. Pieces on a collector's card lie face down, the
+Byzantine chests too once taken (everyone saw which Viking took one): so when a piece
+leaves a card (jettisoned, robbed, forced), the others learn from which Viking, and the
+field counts on his card, but not which piece, nor its place on the card (a place would
+say whether it was the chest everyone saw him take). The reducer finds the piece by its
+id in the sealed value. `slot` fields appear only in rules version 1 logs.
 """
 
 from __future__ import annotations
@@ -123,12 +130,12 @@ class StormStruck(Event, frozen=True, tag="hagar.storm_struck"):
     waves: int
 
 
-class LootJettisoned(Event, frozen=True, tag="hagar.loot_jettisoned"):
-    """The storm took the piece in cargo `slot` out of the game."""
+class LootJettisoned(Event, frozen=True, kw_only=True, tag="hagar.loot_jettisoned"):
+    """The storm took one piece of the cargo (which: the owner's secret) out of the game."""
 
     barrier = True
     seat: int
-    slot: int
+    slot: int | None = None                              # version 1 logs only
     piece: Secret[int]
 
 
@@ -242,25 +249,27 @@ class VikingsMet(Event, frozen=True, tag="hagar.vikings_met"):
     others: tuple[int, ...]
 
 
-class LootRobbed(Event, frozen=True, tag="hagar.loot_robbed"):
-    """The attacker drew one of the victim's pieces face down (slot drawn by chance)."""
+class LootRobbed(Event, frozen=True, kw_only=True, tag="hagar.loot_robbed"):
+    """The attacker drew one of the victim's pieces face down (drawn by chance); which one
+    only the two of them know."""
 
     barrier = True
     seat: int
     victim: int
     at_sea: bool
-    slot: int
+    slot: int | None = None                              # version 1 logs only
     piece: Secret[int]
 
 
-class LootForced(Event, frozen=True, tag="hagar.loot_forced"):
-    """The attacker forced the piece in his `slot` on a victim who had none."""
+class LootForced(Event, frozen=True, kw_only=True, tag="hagar.loot_forced"):
+    """The attacker forced one of his pieces (his choice, known to the two of them) on a
+    victim who had none."""
 
     barrier = True
     seat: int
     victim: int
     at_sea: bool
-    slot: int
+    slot: int | None = None                              # version 1 logs only
     piece: Secret[int]
 
 

@@ -74,9 +74,10 @@ def test_trail_supply_runs_out_at_thirty_and_then_no_trail_is_placed() -> None:
     game.edit_hand(1, location="B3", actions=("Rush",))
     game.do("play Rush")
     events = game.do("step E")                                 # C3: two due, one left
-    assert TrailsPlaced(cards=(29,), locations=("C3",)) in events
+    assert TrailsPlaced(locations=("C3",)) in events
+    assert game.state.trailed == tuple(range(30))              # the earlier C3 card has it
     events = game.do("step W")                                 # B3: due, but none left
-    assert TrailsPlaced(cards=(), locations=()) in events
+    assert TrailsPlaced(locations=()) in events
     assert len(game.state.trailed) == 30
     assert sum(n for _, n in beast_view(game.state, HUNTERS).trails) == 30
 

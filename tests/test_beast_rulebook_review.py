@@ -72,7 +72,7 @@ def test_the_beast_leaves_trails_only_where_this_movement_went() -> None:
     game.edit_hand(BEAST, location="E2", actions=("Dash",))
     game.edit_hand(2, location="E1")
     events = game.do("play Dash", "step W", "stop")
-    assert TrailsPlaced(cards=(), locations=()) in events
+    assert TrailsPlaced(locations=()) in events
     assert game.state.trailed == ()
 
 
@@ -81,7 +81,8 @@ def test_the_beast_still_trails_a_settlement_it_moves_over_in_this_movement() ->
     game.edit_hand(BEAST, location="E2", actions=("Dash",))
     game.edit(standee="E2", active=())
     events = game.do("play Dash", "step N", "step S")          # over E1's settlers, back
-    assert TrailsPlaced(cards=(0,), locations=("E1",)) in events
+    assert TrailsPlaced(locations=("E1",)) in events
+    assert game.state.trailed == (0,)
 
 
 def test_a_hunter_returned_onto_a_watchtower_shows_the_nearby_trails() -> None:
@@ -104,7 +105,7 @@ def test_a_hunter_returned_onto_a_watchtower_shows_the_nearby_trails() -> None:
     game.do("pass", "pass")                                    # Helga is dead: skipped
     assert game.state.phase == "respawn"
     events = game.do("place E1", seat=2)
-    assert TrailsPlaced(cards=(2,), locations=("E2",)) in events
+    assert TrailsPlaced(locations=("E2",)) in events
     assert game.state.trailed == (2,)
 
 

@@ -80,9 +80,11 @@ def test_hunter_movement_places_trails_for_matching_cards_but_not_no_movement() 
     game.edit_hand(1, location="C2", actions=("Rush",))
     game.do("play Rush")
     events = game.do("step E")                                 # C2 -> D2: matches card 3 (N)
-    assert TrailsPlaced(cards=(2,), locations=("D2",)) in events
+    assert TrailsPlaced(locations=("D2",)) in events
+    assert game.state.trailed == (2,)                          # the Beast's state knows which
     events = game.do("step S")                                 # D2 -> D3: matches card 2 (E)
-    assert TrailsPlaced(cards=(1,), locations=("D3",)) in events
+    assert TrailsPlaced(locations=("D3",)) in events
+    assert game.state.trailed == (1, 2)
     view = beast_view(game.state, HUNTERS)
     assert view.trails == (("D2", 1), ("D3", 1))
 
@@ -92,7 +94,7 @@ def test_no_movement_card_never_leaves_a_trail() -> None:
     game.edit_hand(1, location="B3", actions=("Rush",))
     game.do("play Rush")
     events = game.do("step E")                                 # onto C3, the X card
-    assert TrailsPlaced(cards=(), locations=()) in events
+    assert TrailsPlaced(locations=()) in events
 
 
 def test_beast_moving_over_a_settlement_leaves_a_trail_there_after_moving() -> None:
@@ -101,7 +103,8 @@ def test_beast_moving_over_a_settlement_leaves_a_trail_there_after_moving() -> N
     game.edit(standee="E2", active=())
     game.do("play Rush", "step N")                             # E1: settlers
     events = game.do("step S", "step X")                       # back to E2, still hidden
-    assert TrailsPlaced(cards=(0,), locations=("E1",)) in events
+    assert TrailsPlaced(locations=("E1",)) in events
+    assert game.state.trailed == (0,)
 
 
 def test_search_and_reveal_then_hunt_wounds_the_beast() -> None:
@@ -143,7 +146,8 @@ def test_watchtower_puts_trails_on_nearby_locations() -> None:
     game.edit_hand(1, location="D2", extras=("Outpost",))      # D3 and E2 are nearby D2
     game.do("play Outpost")
     events = game.do("do")
-    assert TrailsPlaced(cards=(0, 2), locations=("D3", "E2")) in events
+    assert TrailsPlaced(locations=("D3", "E2")) in events
+    assert game.state.trailed == (0, 2)
     assert game.state.towers == ("D2",)
 
 
@@ -168,7 +172,7 @@ def test_fire_trap_triggers_on_reveal_before_the_attack_and_stays_hidden_from_th
     kinds = [type(e).__name__ for e in events]
     assert kinds.index("BeastRevealed") < kinds.index("TrapTriggered") < kinds.index(
         "Damaged")
-    assert TrapTriggered(zone="E", index=0, card="Fire Trap", habitat="forest") in events
+    assert TrapTriggered(zone="E", card="Fire Trap", habitat="forest") in events
     assert events[kinds.index("TrapTriggered") + 1] == Damaged(
         kind="beast", ref="beast", amount=1, by="trap")
     assert game.state.traps == ()

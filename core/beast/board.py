@@ -119,9 +119,14 @@ def beast_trails(state: BeastState, first: int) -> set[int]:
 
 
 def trails_event(state: BeastState, cards: set[int]) -> TrailsPlaced:
-    """The trails due on `cards`, as many as the supply holds (the earliest cards first)."""
+    """The trails due on `cards`, as many as the supply holds (the earliest cards first).
+
+    The event names the locations only, sorted: the hunters see tokens on the map, never
+    which face-down card matched (that would tell them where the Beast stands). The reducer
+    marks, on each location, its earliest untrailed cards: exactly the ones chosen here,
+    because every untrailed card on a location due a trail is in `cards`."""
     ordered = tuple(sorted(cards))[:max(0, trails_left(state))]
-    return TrailsPlaced(cards=ordered, locations=tuple(state.active[i].location for i in ordered))
+    return TrailsPlaced(locations=tuple(sorted(state.active[i].location for i in ordered)))
 
 
 def reveal(tx: Tx, cause: str) -> None:
@@ -139,7 +144,7 @@ def reveal(tx: Tx, cause: str) -> None:
         if hit is None:
             return
         zone, trap = state.traps[hit]
-        tx.emit(TrapTriggered(zone=zone, index=hit, card=trap.card, habitat=trap.habitat))
+        tx.emit(TrapTriggered(zone=zone, card=trap.card, habitat=trap.habitat))
         damage(tx, "beast", "beast", trap.damage, "trap")
 
 

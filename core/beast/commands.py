@@ -30,6 +30,7 @@ from typing import Any
 import msgspec
 
 from core.errors import InvalidNotation
+from core.notation_numbers import parse_number
 
 
 class Draft(msgspec.Struct, frozen=True):
@@ -156,9 +157,7 @@ def parse(text: str) -> Any:
         card, _, hunter = _needs(text, rest, head).partition(" @")
         return Draft(card.strip(), hunter.strip())
     if head == "choose":
-        if not rest.isdigit():
-            raise InvalidNotation(f"{text!r}: expected 'choose N' (a number) at word 2")
-        return Choose(int(rest))
+        return Choose(parse_number(text, rest, what="'choose N', N"))
     if head == "step":
         if rest not in DIRECTION_WORDS:
             raise InvalidNotation(f"{text!r}: expected a direction N, E, S, W or X (no "
@@ -190,9 +189,7 @@ def _attack(text: str, rest: str) -> Attack:
     powers = 0
     if " +" in target:
         target, _, bonus = target.rpartition(" +")
-        if not bonus.isdigit():
-            raise InvalidNotation(f"{text!r}: expected '+K' (ancient powers) at the end")
-        powers = int(bonus)
+        powers = parse_number(text, bonus, what="'+K' (ancient powers), K")
     return Attack(target, powers)
 
 

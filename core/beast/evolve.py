@@ -100,8 +100,9 @@ def _apply(state: BeastState, event: Any) -> BeastState:  # noqa: C901 - one cas
             step = card.get()
             return _hand(replace(state, active=(*state.active, step)), BEAST,
                          location=step.location)
-        case TrailsPlaced(cards=cards):
-            return replace(state, trailed=tuple(sorted({*state.trailed, *cards})))
+        case TrailsPlaced(cards=cards, locations=locations):
+            marked = trail_cards(state, locations) if cards is None else cards
+            return replace(state, trailed=tuple(sorted({*state.trailed, *marked})))
         case BeastRevealed(location=location):
             return _count(replace(state, active=(), trailed=(), standee=location), "reveals")
         case HunterPlaced(hand=hand, location=location):
@@ -198,7 +199,10 @@ def _apply(state: BeastState, event: Any) -> BeastState:  # noqa: C901 - one cas
             return replace(state, towers=(*towers, location))
         case TrapSet(zone=zone, trap=trap):
             return replace(state, traps=(*state.traps, (zone, trap.get())))
-        case TrapTriggered(index=index, card=card):
+        case TrapTriggered(zone=zone, index=index, card=card, habitat=habitat):
+            if index is None:                              # version 1 logs name the index
+                index = next(i for i, (z, trap) in enumerate(state.traps)
+                             if z == zone and trap.card == card and trap.habitat == habitat)
             state = replace(state, traps=state.traps[:index] + state.traps[index + 1:])
             is_item = card in card_index() and kind_of(card) == "item"
             return _discard_extra(state, card) if is_item else state
@@ -222,6 +226,17 @@ def _apply(state: BeastState, event: Any) -> BeastState:  # noqa: C901 - one cas
 
 
 # -- helpers ---------------------------------------------------------------------------
+
+
+def trail_cards(state: BeastState, locations: tuple[str, ...]) -> tuple[int, ...]:
+    """The active cards a trail on each of `locations` stands for: on each location its
+    earliest cards without a trail (No Movement cards leave none), one per token."""
+    marked: list[int] = []
+    for location in locations:
+        marked.append(next(i for i, card in enumerate(state.active)
+                           if card.location == location and card.direction != "X"
+                           and i not in state.trailed and i not in marked))
+    return tuple(marked)
 
 
 def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

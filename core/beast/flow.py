@@ -227,7 +227,7 @@ def run_phase(tx: Tx, seat: int, command: Any) -> None:
         case React(card=card):
             assert hand is not None
             _pay(tx, hand, card)
-            tx.emit(CardPlayed(hand=hand, card=card, slot="reaction"))
+            tx.emit(CardPlayed(hand=hand, card=card, slot="reaction", revealed=shows(card)))
         case Decline() if hand == BEAST:
             tx.emit(ReactionWindowClosed())
         case Decline():
@@ -241,7 +241,7 @@ def run_phase(tx: Tx, seat: int, command: Any) -> None:
             if kind_of(card) in FACE_DOWN:
                 tx.emit(CardDiscardedFaceDown(hand=hand, card=tx.seal(card, state.team(hand))))
             else:
-                tx.emit(CardDiscarded(hand=hand, card=card))
+                tx.emit(CardDiscarded(hand=hand, card=card, revealed=shows(card)))
             tx.emit(CardPlayed(hand=hand, card="", slot="flee"))
         case Pass():
             assert hand is not None
@@ -263,6 +263,13 @@ def _pay(tx: Tx, hand: int, card: str) -> None:
         tx.emit(GrudgesGained(hand=hand, amount=-cost))
 
 
+def shows(card: str) -> bool:
+    """Playing or discarding `card` face up shows the other side something new: every card
+    but an ability (abilities lie open on the mat) comes out of a hand it cannot see. Such
+    an event is an undo barrier (DESIGN.md: a tile or card played out of a hidden hand)."""
+    return kind_of(card) != "ability"
+
+
 def is_trap_item(card: str) -> bool:
     """Trap items are played face down (the Beast must not learn which trap)."""
     if card not in card_index():
@@ -275,9 +282,9 @@ def _play(tx: Tx, hand: int, card: str) -> None:
     _pay(tx, hand, card)
     if is_trap_item(card):
         tx.emit(CardPlayed(hand=hand, card="trap", slot="any",
-                           hidden=tx.seal(card, state.hunter_seats)))
+                           hidden=tx.seal(card, state.hunter_seats), revealed=True))
     else:
-        tx.emit(CardPlayed(hand=hand, card=card, slot=slot_of(card)))
+        tx.emit(CardPlayed(hand=hand, card=card, slot=slot_of(card), revealed=shows(card)))
     open_window(tx, hand, card)
 
 

@@ -63,6 +63,9 @@ class BeastRules(BaseRules):
     """Beast: one Beast against a team of hunters, with hidden movement."""
 
     name: ClassVar[str] = "beast"
+    # 2: trails name sorted locations, not card indices; a triggered trap no index; a card
+    # played or discarded face up from a hidden hand is an undo barrier.
+    version: ClassVar[str] = "2"
     title: ClassVar[str] = "Beast"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4

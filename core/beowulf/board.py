@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import msgspec
 
-SQUARE_PATTERN = re.compile(r"^([A-Za-z])([1-9][0-9]?)$")
+SQUARE_PATTERN = re.compile(r"([A-Za-z])([1-9][0-9]?)")  # fullmatch: no final newline
 
 
 class Geometry(msgspec.Struct, frozen=True):
@@ -80,7 +80,7 @@ def square_name(row: int, col: int) -> str:
 
 def parse_square(text: str) -> tuple[int, int] | None:
     """0-based (row, col) of a square name like `d1` or `D1`, or None."""
-    match = SQUARE_PATTERN.match(text)
+    match = SQUARE_PATTERN.fullmatch(text)
     if not match:
         return None
     return int(match[2]) - 1, ord(match[1].upper()) - ord("A")

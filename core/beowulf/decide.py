@@ -6,6 +6,9 @@ optional follow-up of the filling tile is forfeited: the act ended "immediately"
 no seat could do anything but pass; otherwise the placed tile's optional follow-up is
 offered (Golden Statue swap, Temptation/Courage removal) when it has a target, or the
 next seat's turn begins. Placing a Good Counsel tile is only possible by moving a figure.
+Every tile play out of a hand (placed, Good Counsel, cashed) shows the tile: it is an undo
+barrier (`revealed=True`), while placing a figure, swapping, removing and passing stay
+undoable.
 When several tiles in hand share a face, the earliest-act copy is played (among copies of
 one act, the first in hand: never chosen by id, see `state.hand_tile`).
 """
@@ -142,7 +145,8 @@ def _play(state: BeowulfState, seat: int, command: Command, check: _Check, rng: 
             tile_id = check.in_hand(face)
             if tile(tile_id).ability != "treasure":
                 raise check.fail(f"{face} is not a Treasure tile")
-            cashed = TreasureCashed(seat=seat, tile=tile_id, points=tile(tile_id).treasure)
+            cashed = TreasureCashed(seat=seat, tile=tile_id, points=tile(tile_id).treasure,
+                                    revealed=True)
             return _conclude(state, seat, (cashed,), rng)
         case Counsel(tile=face, source=source, target=target):
             tile_id = check.in_hand(face)
@@ -157,7 +161,7 @@ def _play(state: BeowulfState, seat: int, command: Command, check: _Check, rng: 
                 raise check.fail(f"{target} is not orthogonally adjacent to {source}")
             return _conclude(state, seat, (
                 FigureMoved(seat=seat, source=source, target=target),
-                TilePlaced(seat=seat, tile=tile_id, at=source)), rng)
+                TilePlaced(seat=seat, tile=tile_id, at=source, revealed=True)), rng)
         case PlayTile(tile=face, at=at):
             return _place_tile(state, seat, check.in_hand(face), at, check, rng)
     raise check.fail("not a tile play")
@@ -176,7 +180,7 @@ def _place_tile(state: BeowulfState, seat: int, tile_id: str, at: str, check: _C
         events = (TileRemoved(seat=seat, tile=occupant, at=at),)
     else:
         check.free(at)
-    events += (TilePlaced(seat=seat, tile=tile_id, at=at),)
+    events += (TilePlaced(seat=seat, tile=tile_id, at=at, revealed=True),)
     return _conclude(state, seat, events, rng, offer=_offer(state, seat, tile_id, square))
 
 

@@ -38,6 +38,8 @@ class BeowulfRules(BaseRules):
     """The rules of Beowulf for 2-4 players."""
 
     name: ClassVar[str] = "beowulf"
+    # 2: tile plays out of a hand carry revealed=True (undo barriers).
+    version: ClassVar[str] = "2"
     title: ClassVar[str] = "Beowulf: The Movie Board Game"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4

@@ -32,7 +32,8 @@ ABILITY_CODES: dict[str, str] = {
 }
 CODE_ABILITIES = {code: ability for ability, code in ABILITY_CODES.items()}
 ROMAN = {1: "I", 2: "II", 3: "III"}
-FACE_PATTERN = re.compile(r"^([+-]?\d{1,2})(?:([tcdbsghx#])|\$(\d{1,2}))?$")
+# ASCII digits only, matched whole: `\d` would take other scripts' digits, `$` a final newline.
+FACE_PATTERN = re.compile(r"([+-]?[0-9]{1,2})(?:([tcdbsghx#])|\$([0-9]{1,2}))?")
 
 
 class TileKind(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -88,7 +89,7 @@ def face_of(value: int, ability: str | None, treasure: int = 0) -> str:
 
 def parse_face(text: str) -> str | None:
     """The canonical face for `text` (`3` -> `+3`), or None when it is not a face."""
-    match = FACE_PATTERN.match(text)
+    match = FACE_PATTERN.fullmatch(text)
     if not match:
         return None
     value, code, treasure = int(match[1]), match[2], match[3]

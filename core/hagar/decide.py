@@ -471,9 +471,8 @@ def _odin(batch: Batch, seat: int, command: Odin) -> None:
 def _jettison(batch: Batch, seat: int, command: Jettison) -> None:
     _check(batch, seat, command, choices.jettison_choices(batch.state, seat),
            "choose a piece of your cargo by its slot")
-    slot = command.slot - 1
-    piece = batch.seal(batch.state.vikings[seat].cargo[slot], {seat})
-    batch.add(LootJettisoned(seat=seat, slot=slot, piece=piece))
+    piece = batch.seal(batch.state.vikings[seat].cargo[command.slot - 1], {seat})
+    batch.add(LootJettisoned(seat=seat, piece=piece))
     _settle(batch, seat)
 
 
@@ -490,8 +489,7 @@ def _rob(batch: Batch, seat: int, command: Rob) -> None:
     reach = pieces_in_reach(batch.state.vikings[command.victim], at_sea)
     slot = batch.rng.draw(batch.label("ambush"), len(reach))
     piece = batch.seal(reach[slot], {seat, command.victim})
-    batch.add(LootRobbed(seat=seat, victim=command.victim, at_sea=at_sea, slot=slot,
-                         piece=piece))
+    batch.add(LootRobbed(seat=seat, victim=command.victim, at_sea=at_sea, piece=piece))
     _after_ambush(batch, seat)
 
 
@@ -499,11 +497,9 @@ def _force(batch: Batch, seat: int, command: Force) -> None:
     _check(batch, seat, command, choices.ambush_choices(batch.state, seat),
            "loot is forced only on a Viking who carries none, from your own slots")
     at_sea = choices.ambush_at_sea(batch.state, seat)
-    slot = command.slot - 1
     own = pieces_in_reach(batch.state.vikings[seat], at_sea)
-    piece = batch.seal(own[slot], {seat, command.victim})
-    batch.add(LootForced(seat=seat, victim=command.victim, at_sea=at_sea, slot=slot,
-                         piece=piece))
+    piece = batch.seal(own[command.slot - 1], {seat, command.victim})
+    batch.add(LootForced(seat=seat, victim=command.victim, at_sea=at_sea, piece=piece))
     _after_ambush(batch, seat)
 
 

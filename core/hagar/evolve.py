@@ -101,8 +101,9 @@ def _apply(state: HagarState, event: Any) -> HagarState:  # noqa: C901 - one cas
         case StormStruck(seat=seat, waves=waves):
             return replace(state, leg=Leg(mode="sail", waves=waves, storm=True),
                            phase="storm" if v[seat].cargo else "move")
-        case LootJettisoned(seat=seat, slot=slot):
+        case LootJettisoned(seat=seat, slot=slot, piece=piece):
             cargo = v[seat].cargo
+            slot = cargo.index(piece.get()) if slot is None else slot
             state = replace_viking(state, seat, cargo=cargo[:slot] + cargo[slot + 1:])
             return replace(state, removed=(*state.removed, cargo[slot]), phase="move")
         case CityPlundered(seat=seat, city=city, piece=piece):
@@ -153,10 +154,10 @@ def _apply(state: HagarState, event: Any) -> HagarState:  # noqa: C901 - one cas
             return replace_viking(state, seat, arrows=())
         case VikingsMet(others=others):
             return replace(state, targets=others, phase="ambush")
-        case LootRobbed(seat=seat, victim=victim, at_sea=at_sea, slot=slot):
-            return _to_crossing(_transfer(state, victim, seat, at_sea, slot))
-        case LootForced(seat=seat, victim=victim, at_sea=at_sea, slot=slot):
-            return _to_crossing(_transfer(state, seat, victim, at_sea, slot))
+        case LootRobbed(seat=seat, victim=victim, at_sea=at_sea, slot=slot, piece=piece):
+            return _to_crossing(_transfer(state, victim, seat, at_sea, slot, piece.get()))
+        case LootForced(seat=seat, victim=victim, at_sea=at_sea, slot=slot, piece=piece):
+            return _to_crossing(_transfer(state, seat, victim, at_sea, slot, piece.get()))
         case AmbushEnded():
             return _to_crossing(state)
         case TurnEnded(seat=seat, next=nxt, again=again):
@@ -210,9 +211,13 @@ def pieces_in_reach(viking: Viking, at_sea: bool) -> tuple[int, ...]:
     return viking.cargo + viking.carried if at_sea else viking.carried
 
 
-def _transfer(state: HagarState, giver: int, taker: int, at_sea: bool, slot: int) -> HagarState:
+def _transfer(state: HagarState, giver: int, taker: int, at_sea: bool, slot: int | None,
+              piece: int) -> HagarState:
+    """Move `piece` from the giver's reach to the taker (version 1 logs name its `slot`)."""
     source = state.vikings[giver]
-    piece = pieces_in_reach(source, at_sea)[slot]
+    reach = pieces_in_reach(source, at_sea)
+    slot = reach.index(piece) if slot is None else slot
+    piece = reach[slot]
     if at_sea and slot < len(source.cargo):
         state = replace_viking(state, giver, cargo=source.cargo[:slot] + source.cargo[slot + 1:])
     else:

@@ -24,6 +24,7 @@ import msgspec
 
 from core.errors import InvalidNotation
 from core.hagar.components import BOARD
+from core.notation_numbers import parse_number
 
 
 class Start(msgspec.Struct, frozen=True):
@@ -96,9 +97,7 @@ def _space(text: str, word: str) -> str:
 
 
 def _number(text: str, word: str, least: int) -> int:
-    if not word.isdigit() or int(word) < least:
-        raise InvalidNotation(f"{text!r}: expected a number from {least}, not {word!r}")
-    return int(word)
+    return parse_number(text, word, least=least)
 
 
 def parse(text: str) -> Command:

@@ -25,6 +25,12 @@ Decisions where the rulebook is silent (see also the other modules' docstrings):
   another on a crossroads may ambush him first (only harbours and cities are safe), then
   announces;
 - when no move is possible after a throw, the turn passes.
+
+Secrecy: pieces on a collector's card lie face down (a Byzantine chest too, once taken),
+and their places on it are the holder's: `jettison SLOT` and `force SEAT SLOT` are
+published as hidden notation for the mover (the storm rule, "the player hands over any
+one loot piece, which is removed from the game", shows the table that a piece went, not
+which); the events name the Viking, never the slot (events/hagar.py).
 """
 
 from __future__ import annotations
@@ -40,13 +46,22 @@ from core.hagar.components import BOARD, CARDS, CHESTS, PIECES
 from core.hagar.decide import decide
 from core.hagar.evolve import evolve
 from core.hagar.feast import feast_reason, round_limit
-from core.hagar.notation import Command, Feast, Start, Throw, format_command, parse
+from core.hagar.notation import (
+    Command,
+    Feast,
+    Force,
+    Jettison,
+    Start,
+    Throw,
+    format_command,
+    parse,
+)
 from core.hagar.state import HagarState, Options, Viking
 from core.rng import Rng
 from core.rules import BaseRules, register
 from events.common import GameCreated, Outcome
 from events.hagar import EVENT_TYPES, FateShuffled, LootDealt
-from events.secret import seal
+from events.secret import Secret, seal
 
 
 def options_from(pairs: tuple[tuple[str, str], ...]) -> Options:
@@ -70,6 +85,8 @@ class HagarRules(BaseRules):
     """Hägar ruft zum Beutefest."""
 
     name: ClassVar[str] = "hagar"
+    # 2: jettison/rob/force no longer publish the slot; jettison and force notation hidden.
+    version: ClassVar[str] = "2"
     title: ClassVar[str] = "Hägar ruft zum Beutefest"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
@@ -139,3 +156,11 @@ class HagarRules(BaseRules):
 
     def format(self, command: Any) -> str:
         return format_command(command)
+
+    def hide_move(self, state: HagarState, seat: int, command: Any, rng: Rng
+                  ) -> Secret[str] | None:
+        """A slot on one's own collector's card is the mover's secret."""
+        if isinstance(command, Jettison | Force):
+            return seal(format_command(command), frozenset({seat}),
+                        rng.salt(f"move/{state.tick}"))
+        return None
