@@ -1,10 +1,12 @@
 """Dependencies as `Annotated` aliases: the services, and who is calling.
 
-A caller presents `Authorization: Bearer TOKEN` (the SSE route also takes `?token=`,
-since browsers' EventSource cannot set headers). A seat's token makes the caller that
-seat, the referee's token the referee; no token makes a spectator where reading is
-public. A token that is not one of this game's is a 401, never a silent spectator.
-The game is looked up first, so an unknown game is a 404 whatever the token.
+A caller presents `Authorization: Bearer TOKEN` or `?token=TOKEN` (for clients that
+cannot set headers, like browsers' EventSource; the access log never shows its value).
+A seat's token makes the caller that seat, the referee's token the referee; no token
+makes a spectator where reading is public. A presented token that is not one of this
+game's is a 401 on every route, never a silent spectator: `check_token` runs before every
+route (on routes without a game, a token must be some game's). The game is looked up
+first, so an unknown game is a 404 whatever the token.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from api.live import LiveFeed
 from core.access import TokenStore
 from core.errors import Forbidden, Unauthorized
+from core.seats import check_game_id
 from events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
 from projections.table import Table
 
@@ -59,31 +62,62 @@ def get_feed(services: ServicesDep) -> LiveFeed:
 
 TableDep = Annotated[Table, Depends(get_table)]
 FeedDep = Annotated[LiveFeed, Depends(get_feed)]
-GameId = Annotated[str, Path(min_length=1, max_length=64, description="The game id.",
-                             examples=["3f9a1c2b7d4e5f60"])]
+# One rule with the CLI (core.seats): 1 to 64 characters, no control characters.
+GameId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f-\x9f]+$",
+                             description="The game id.", examples=["3f9a1c2b7d4e5f60"])]
 
 bearer = HTTPBearer(auto_error=False, description="A seat's or the referee's token, as "
                                                   "returned by POST /games.")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-def identify(services: Services, game_id: str, request: Request, token: str | None) -> Caller:
-    """The caller from its token (or none: a spectator)."""
-    players = services.table.engine.load(game_id).players  # NotFound first
+def presented_token(request: Request) -> str | None:
+    """The token the caller presents: the Authorization header's, else `?token=`."""
     header = request.headers.get("authorization")
     if header is not None:
-        scheme, _, token = header.partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
+        scheme, _, given = header.partition(" ")
+        if scheme.lower() != "bearer" or not given.strip():
             raise Unauthorized("the Authorization header must be 'Bearer TOKEN'")
-        token = token.strip()
+        return given.strip()
+    query = request.query_params.get("token")
+    if query is not None and not query.strip():
+        raise Unauthorized("?token= is empty")
+    return query
+
+
+def identify(services: Services, game_id: str, request: Request,
+             token: str | None = None) -> Caller:
+    """The caller from its token (or none: a spectator)."""
+    cached = getattr(request.state, "skald_caller", None)
+    if isinstance(cached, Caller) and cached.game_id == game_id:
+        return cached
+    check_game_id(game_id)
+    players = services.table.engine.load(game_id).players  # NotFound first
+    token = presented_token(request) or token
     if token is None:
-        return Caller(game_id, SPECTATOR)
+        spectator = Caller(game_id, SPECTATOR)
+        request.state.skald_caller = spectator
+        return spectator
     grant = services.tokens.grant(game_id, token)
     if grant is None:
         raise Unauthorized(f"that token is not a seat's or the referee's of game {game_id}")
-    if grant.seat is None:
-        return Caller(game_id, REFEREE)
-    return Caller(game_id, seat_viewer(grant.seat, players[grant.seat]), grant.seat)
+    caller = (Caller(game_id, REFEREE) if grant.seat is None
+              else Caller(game_id, seat_viewer(grant.seat, players[grant.seat]), grant.seat))
+    request.state.skald_caller = caller
+    return caller
+
+
+def check_token(request: Request) -> None:
+    """Before every route: a presented token must be valid (a 401 otherwise) — this
+    game's on a game's routes, some game's elsewhere."""
+    services: Services = request.app.state.services
+    game_id = request.path_params.get("game_id")
+    if game_id is not None:
+        identify(services, str(game_id), request)
+        return
+    token = presented_token(request)
+    if token is not None and services.tokens.lookup(token) is None:
+        raise Unauthorized("that token is not a seat's or the referee's of any game")
 
 
 def get_caller(services: ServicesDep, game_id: GameId, request: Request,

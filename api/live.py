@@ -10,11 +10,16 @@ repeated or reordered whichever way it was woken.
 Wire format: one SSE message per event, `id:` its seq (so a reconnecting client's
 Last-Event-ID resumes right after it), `data:` the envelope as `GET /log` returns it.
 Comment lines keep idle connections open. The stream ends after the game's last event.
+When the database fails mid-stream (an outage, a restart), the stream sends one
+`event: error` message (`data: {"error": "store_unavailable", "message"}`, with a
+`retry:` hint) and ends cleanly; the client reconnects with Last-Event-ID and resumes
+right after the last event it received.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -22,10 +27,11 @@ from contextlib import contextmanager
 from typing import Any
 
 import msgspec
+from sqlalchemy.exc import DBAPIError
 from starlette.concurrency import run_in_threadpool
 
 from core.feed import listen_for_appends
-from core.store import EventStore
+from core.store import EventStore, StoreError, describe_db_error
 from events.common import GameFinished
 from events.envelope import Envelope
 from events.viewer import Viewer
@@ -87,6 +93,16 @@ class LiveFeed:
                 del self._waiters[stream]
 
 
+RETRY_MS = 2000
+log = logging.getLogger(__name__)
+
+
+def sse_error(message: str) -> bytes:
+    """The message that ends a stream the store failed under."""
+    data = msgspec.json.encode({"error": "store_unavailable", "message": message})
+    return b"event: error\nretry: %d\ndata: %s\n\n" % (RETRY_MS, data)
+
+
 def sse_message(envelope: Envelope[Any]) -> bytes:
     """One envelope as an SSE message."""
     return b"id: %d\ndata: %s\n\n" % (envelope.seq, msgspec.json.encode(envelope))
@@ -96,8 +112,23 @@ async def event_stream(table: Table, feed: LiveFeed, game_id: str, viewer: Viewe
                        after: int, disconnected: Callable[[], Awaitable[bool]],
                        keepalive: float = 15.0) -> AsyncIterator[bytes]:
     """The game's events after seq `after` as `viewer` sees them, then live ones, until
-    the game ends or the client goes away (checked at least every second: a write to a
-    closed connection would only fail at the next keep-alive)."""
+    the game ends, the client goes away, or the store fails (then an error event)."""
+    try:
+        async for chunk in _events(table, feed, game_id, viewer, after, disconnected,
+                                   keepalive):
+            yield chunk
+    except (DBAPIError, StoreError) as error:
+        text = describe_db_error(error) if isinstance(error, DBAPIError) else str(error)
+        log.warning("live stream of %s ended: the store failed: %s", game_id, text)
+        yield sse_error("the event store is unavailable; reconnect with Last-Event-ID "
+                        "to resume")
+
+
+async def _events(table: Table, feed: LiveFeed, game_id: str, viewer: Viewer,
+                  after: int, disconnected: Callable[[], Awaitable[bool]],
+                  keepalive: float) -> AsyncIterator[bytes]:
+    # Client departures are checked at least every second: a write to a closed connection
+    # would only fail at the next keep-alive.
     last, caught_up = after, False
     slice_ = min(feed.poll_interval, 1.0)
     yield b": skald events for %s\n\n" % game_id.encode()

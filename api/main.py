@@ -12,17 +12,20 @@ import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
+from starlette.types import ASGIApp
 
 import core.access  # noqa: F401  (its table joins the store's metadata before create_all)
 from api import errors
-from api.deps import Services
+from api.deps import Services, check_token
+from api.edge import BodyLimit, install_log_redaction
 from api.live import LiveFeed
 from api.responses import MsgspecJSON
 from api.routes import audit, events, games, moves
 from api.schemas import HealthOut
 from core.access import TokenStore
 from core.engine import Engine
+from core.signing import open_signer
 from core.store import DEFAULT_URL, EventStore
 from projections.table import Table
 
@@ -36,11 +39,22 @@ Every error has the same body: `{"error", "message"}`, plus `current_seq` on 409
 """
 
 
+class SkaldAPI(FastAPI):
+    """FastAPI with the body-size limit outside everything else (even the 500 handler), so
+    an oversized body is a 413 before any of it is read."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return BodyLimit(super().build_middleware_stack())
+
+
 def create_app(url: str | None = None, poll_interval: float | None = None) -> FastAPI:
-    """An app serving the store at `url` (default: SKALD_DB, else the SQLite default)."""
+    """An app serving the store at `url` (default: SKALD_DB, else the SQLite default).
+    The signing key is loaded here, at start-up: an app without a usable key is not built."""
     store = EventStore(url or os.environ.get("SKALD_DB") or DEFAULT_URL)
-    services = Services(table=Table(Engine(store)), tokens=TokenStore(store),
+    signer = open_signer(store)
+    services = Services(table=Table(Engine(store), signer), tokens=TokenStore(store),
                         feed=LiveFeed(store, poll_interval))
+    install_log_redaction()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -51,7 +65,8 @@ def create_app(url: str | None = None, poll_interval: float | None = None) -> Fa
             services.feed.stop()
             store.dispose()
 
-    app = FastAPI(title="Skald", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    app = SkaldAPI(title="Skald", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
+                   dependencies=[Depends(check_token)])
     app.state.services = services
     errors.install(app)
     app.include_router(games.router)

@@ -13,12 +13,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-MAX_SEQ = 2**31 - 1  # the store's seq column is a 32-bit integer
-PlayerName = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f]+$")]
-OptionText = Annotated[str, Field(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
-Seq = Annotated[int, Field(ge=0, le=MAX_SEQ)]
+from core.store import MAX_SEQ as MAX_SEQ  # re-exported for the routes
+
+# Each name's shape is checked here (a 422 `malformed`); the whole rule of core.seats
+# (all digits, reserved, duplicates...) by the route, as the CLI does (422 `illegal_move`).
+PlayerName = Annotated[str, Field(min_length=1, max_length=64,
+                                  pattern=r"^[^\x00-\x1f\x7f-\x9f]+$")]
+OptionText = Annotated[str, Field(max_length=200, pattern=r"^[^\x00-\x1f\x7f-\x9f]*$")]
+# Strict: JSON `true` or `"5"` is not a seq.
+Seq = Annotated[StrictInt, Field(ge=0, le=MAX_SEQ)]
 
 TOKEN = "q4Zb1vZ2m0yCwJ8l9yq0U9kq9b3Zp1WnX8cTt5bVx0E"
 SECRET_EXAMPLE: dict[str, Any] = {"audience": [1], "commitment": "9f2c…e41a", "value": None,
@@ -235,7 +240,10 @@ class AppendedOut(BaseModel):
 
     seq: int
     events: list[EnvelopeOut]
-    receipt: ReceiptOut
+    receipt: ReceiptOut | None = Field(description="Null only when the move was recorded "
+                                                   "but could not be signed; then "
+                                                   "`receipt_error` says why.")
+    receipt_error: str | None = None
 
 
 class ChainOut(BaseModel):

@@ -59,7 +59,7 @@ class TokenStore:
 
     def __init__(self, store: EventStore, cache_size: int = 4096) -> None:
         self.engine = store.engine
-        metadata.create_all(self.engine, tables=[seat_tokens])
+        store.create_tables([seat_tokens])
         self._cache: dict[str, Grant] = {}
         self._cache_size = cache_size
         self._lock = threading.Lock()
@@ -78,6 +78,11 @@ class TokenStore:
 
     def grant(self, game_id: str, token: str) -> Grant | None:
         """The grant of `token` in `game_id`, or None when it is not one of that game's."""
+        found = self.lookup(token)
+        return found if found is not None and found.game_id == game_id else None
+
+    def lookup(self, token: str) -> Grant | None:
+        """The grant of `token` in whichever game issued it, or None."""
         digest = token_hash(token)
         with self._lock:
             cached = self._cache.get(digest)
@@ -93,4 +98,4 @@ class TokenStore:
                 if len(self._cache) >= self._cache_size:
                     self._cache.clear()
                 self._cache[digest] = cached
-        return cached if cached.game_id == game_id else None
+        return cached

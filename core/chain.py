@@ -7,13 +7,13 @@ redacted canonical bytes, or a hidden value that no longer matches its commitmen
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import msgspec
 
 from core.codec import decoder_for, encode_event, event_tag
-from core.signing import Receipt, signature_valid
+from core.signing import Receipt, fingerprint, signature_valid
 from core.store import StoredRecord, StreamInfo
 from events.envelope import GENESIS, chain_hash
 from events.secret import secrets_in
@@ -28,6 +28,9 @@ class ChainReport(msgspec.Struct, frozen=True, kw_only=True):
     bad_seq: int | None = None
     reason: str = ""
     head: str = GENESIS
+    # A receipt check only: the receipt is genuine but signed by a key this store does not
+    # hold (not "tampered": the store may have been moved without its key).
+    other_key: bool = False
 
 
 def verify_records(stream: str, game: str, records: Sequence[StoredRecord]) -> ChainReport:
@@ -101,15 +104,23 @@ def _problem(decoder: msgspec.json.Decoder[Any], record: StoredRecord, expected_
 
 
 def verify_receipt(info: StreamInfo, records: Sequence[StoredRecord], receipt: Receipt,
-                   trusted_key: str | None = None) -> ChainReport:
-    """Prove the stored log extends what a seat was shown in `receipt`."""
+                   trusted_keys: Collection[str] | None = None) -> ChainReport:
+    """Prove the stored log extends what a seat was shown in `receipt` (signed by one of
+    `trusted_keys` when given: a valid signature by another key is reported as such)."""
     stream = info.id
     if receipt.stream != stream:
         return ChainReport(stream=stream, checked=0, ok=False, bad_seq=None,
                            reason=f"the receipt is for game {receipt.stream}, not {stream}")
-    if not signature_valid(receipt, trusted_key):
+    if not signature_valid(receipt):
         return ChainReport(stream=stream, checked=0, ok=False, bad_seq=receipt.seq,
-                           reason="the receipt's signature is not valid")
+                           reason="the receipt's signature is not valid: the receipt was "
+                                  "altered")
+    if trusted_keys is not None and receipt.public_key not in trusted_keys:
+        held = ", ".join(f"{fingerprint(key)}…" for key in trusted_keys) or "none"
+        return ChainReport(stream=stream, checked=0, ok=False, bad_seq=None, other_key=True,
+                           reason=f"signed by another key: the receipt's key is "
+                                  f"{fingerprint(receipt.public_key)}…, this store's is "
+                                  f"{held} (was the store moved without its key?)")
     report = verify_stream(info, records)
     if not report.ok:
         return report

@@ -4,13 +4,23 @@ After each move the service signs `(stream, seq, head hash)` and gives the recei
 seats. Later, `verify --receipt` proves the stored log still extends what the seat was
 shown: the hash at that seq must equal the signed head, and the chain must be intact up to
 it, so a rewritten earlier event is caught even if every later hash was recomputed.
-The private key lives in a file (SKALD_SIGNING_KEY, default `skald-signing.key` in the
-working folder), created with mode 0600 on first use.
+
+Where the key lives: SKALD_SIGNING_KEY names its file when set; otherwise it sits beside
+the store (`<file>.key` for a SQLite file `<file>`), and for PostgreSQL in
+`skald-signing.key` in the working folder. The key is loaded (or, for a store that has
+none yet, created) once when a process starts (`open_signer`), never inside a request, and
+a process that cannot load it refuses to start. The store records its key's public half:
+a process that finds another key, or none beside a store that already has one, refuses to
+start instead of minting a second key that would call every old receipt forged.
+Creating a key is atomic: written to a unique temporary file (mode 0600), synced, then
+linked into place; the link refuses to replace, so of several processes or threads
+creating at once exactly one key wins and the others load it.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import msgspec
@@ -18,10 +28,15 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from core.errors import InvalidNotation
+from core.errors import InvalidNotation, SkaldError
+from core.store import EventStore, sqlite_path
 from events.secret import canonical
 
 DEFAULT_KEY_FILE = "skald-signing.key"
+
+
+class SigningKeyError(SkaldError):
+    """The signing key cannot be loaded, created, or is not the store's key."""
 
 
 class Receipt(msgspec.Struct, frozen=True, kw_only=True):
@@ -41,11 +56,10 @@ class Receipt(msgspec.Struct, frozen=True, kw_only=True):
 class Signer:
     """Signs chain heads with the service's Ed25519 key."""
 
-    def __init__(self, key_file: str | Path | None = None) -> None:
-        path = Path(key_file or os.environ.get("SKALD_SIGNING_KEY") or DEFAULT_KEY_FILE)
-        self.key = _load_or_create(path)
-        self.public_key = self.key.public_key().public_bytes(
-            serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
+    def __init__(self, key_file: str | Path | None = None, create: bool = True) -> None:
+        self.path = Path(key_file or os.environ.get("SKALD_SIGNING_KEY") or DEFAULT_KEY_FILE)
+        self.key = _load_or_create(self.path) if create else _load(self.path)
+        self.public_key = public_hex(self.key)
 
     def receipt(self, stream: str, seq: int, head: str) -> Receipt:
         """Sign one head."""
@@ -55,24 +69,57 @@ class Signer:
         return msgspec.structs.replace(unsigned, signature=signature)
 
 
+def public_hex(key: Ed25519PrivateKey) -> str:
+    """The public half of a key, as hex."""
+    return key.public_key().public_bytes(serialization.Encoding.Raw,
+                                         serialization.PublicFormat.Raw).hex()
+
+
+def fingerprint(public_key: str) -> str:
+    """A short name for a public key in messages."""
+    return public_key[:16]
+
+
+def _load(path: Path) -> Ed25519PrivateKey:
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        raise SigningKeyError(f"no signing key at {path}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise SigningKeyError(f"cannot read the signing key {path}: "
+                              f"{getattr(error, 'strerror', None) or error}") from None
+    try:
+        return Ed25519PrivateKey.from_private_bytes(bytes.fromhex(text))
+    except ValueError:
+        raise SigningKeyError(f"{path} is not a Skald signing key (64 hex digits)") from None
+
+
 def _load_or_create(path: Path) -> Ed25519PrivateKey:
     if path.exists():
-        return Ed25519PrivateKey.from_private_bytes(bytes.fromhex(path.read_text().strip()))
+        return _load(path)
     key = Ed25519PrivateKey.generate()
     raw = key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
                             serialization.NoEncryption())
-    # Written aside, then linked into place: the link is atomic and refuses to replace, so
-    # when several workers start at once exactly one key wins and nobody reads half a file.
-    draft = path.with_name(f".{path.name}.{os.getpid()}")
-    descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w") as handle:
-        handle.write(raw.hex() + "\n")
+    # A unique draft (never the PID alone: threads share it), then a link into place: the
+    # link is atomic and refuses to replace, so exactly one creator wins.
     try:
+        descriptor, draft = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+    except OSError as error:
+        raise SigningKeyError(f"cannot create the signing key {path}: "
+                              f"{error.strerror or error}") from None
+    try:
+        with os.fdopen(descriptor, "w") as handle:  # mkstemp creates it 0600
+            handle.write(raw.hex() + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
         os.link(draft, path)
     except FileExistsError:
-        return _load_or_create(path)
+        return _load(path)
+    except OSError as error:
+        raise SigningKeyError(f"cannot create the signing key {path}: "
+                              f"{error.strerror or error}") from None
     finally:
-        draft.unlink()
+        Path(draft).unlink(missing_ok=True)
     return key
 
 
@@ -94,3 +141,40 @@ def load_receipt(data: bytes) -> Receipt:
         return msgspec.json.decode(data, type=Receipt)
     except msgspec.DecodeError as error:
         raise InvalidNotation(f"not a Skald receipt: {error}") from None
+
+
+def key_path_for(url: str) -> Path:
+    """Where the key of the store at `url` lives: SKALD_SIGNING_KEY, else beside a SQLite
+    file (`<file>.key`), else `skald-signing.key` in the working folder."""
+    explicit = os.environ.get("SKALD_SIGNING_KEY")
+    if explicit:
+        return Path(explicit)
+    database = sqlite_path(url)
+    return Path(database + ".key") if database is not None else Path(DEFAULT_KEY_FILE)
+
+
+def open_signer(store: EventStore, key_file: str | Path | None = None) -> Signer:
+    """The store's signer, loaded (or created, for a store without a key yet) at start-up;
+    SigningKeyError with one line when the key is missing, unreadable or not the store's."""
+    path = Path(key_file) if key_file is not None else key_path_for(store.url)
+    recorded = store.signing_keys()
+    legacy = Path(DEFAULT_KEY_FILE)
+    if (not path.exists() and key_file is None and not os.environ.get("SKALD_SIGNING_KEY")
+            and legacy.is_file()):
+        # A store that signed with the old default (the working folder's key) keeps it.
+        candidate = Signer(legacy, create=False)
+        if not recorded or candidate.public_key in recorded:
+            path = legacy
+    if not path.exists() and recorded:
+        raise SigningKeyError(
+            f"this store's receipts are signed by key {fingerprint(recorded[0])}…, but "
+            f"there is no key at {path}; set SKALD_SIGNING_KEY to that key's file (a new "
+            f"key would make every earlier receipt fail)")
+    signer = Signer(path, create=not recorded)
+    recorded = store.record_signing_key(signer.public_key)
+    if signer.public_key not in recorded:
+        raise SigningKeyError(
+            f"the signing key {path} ({fingerprint(signer.public_key)}…) is not this "
+            f"store's key ({fingerprint(recorded[0])}…); set SKALD_SIGNING_KEY to the "
+            f"store's key file")
+    return signer

@@ -6,10 +6,18 @@ stream's version row is moved from `expected_version` to the new version with a
 compare-and-set, then the records are inserted; a stale version or a duplicate seq raises
 `VersionConflict` and writes nothing. Records are opaque to the store: the engine encodes
 events and computes the hash chain.
+
+Opening a store creates its tables, safely: a SQLite file is created 0600 before SQLite
+opens it (its -wal and -shm files take the same mode: they hold every seed and hidden
+value); on PostgreSQL the tables are created under an advisory lock, so processes
+starting together on a fresh database do not race. A database that already has tables but
+not Skald's belongs to another program: the store refuses it rather than adding tables.
+Every failure to open, read or write the database is a `StoreError` with one line.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -18,7 +26,7 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Engine as SqlEngine
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from core.errors import NotFound, SkaldError, VersionConflict
 
@@ -47,7 +55,19 @@ events = sa.Table(
     sa.Column("hash", sa.String(64), nullable=False),
 )
 
+# The public keys that signed this store's receipts (core/signing.py): a store keeps one
+# key, so a server started elsewhere never mints a second one and calls old receipts forged.
+signing_keys = sa.Table(
+    "signing_keys",
+    metadata,
+    sa.Column("public_key", sa.String(64), primary_key=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
 DEFAULT_URL = "sqlite:///skald.db"
+MAX_SEQ = 2**31 - 1  # the seq column is a 32-bit integer on PostgreSQL
+# Any constant: the key of the advisory lock held while creating tables.
+SCHEMA_LOCK = 0x536B616C64
 # PostgreSQL: every append notifies this channel with "stream:version" inside its own
 # transaction, so listeners (core/feed.py) hear of it exactly when it commits.
 NOTIFY_CHANNEL = "skald_events"
@@ -78,6 +98,37 @@ class StreamInfo(msgspec.Struct, frozen=True, kw_only=True):
 
 class StoreError(SkaldError):
     """The database could not be reached or used."""
+
+
+def sqlite_path(url: str) -> str | None:
+    """The file of a SQLite URL, or None (not SQLite, or in memory)."""
+    parsed = sa.engine.make_url(url)
+    if not parsed.drivername.startswith("sqlite"):
+        return None
+    database = parsed.database or ""
+    if database in ("", ":memory:") or database.startswith("file:"):
+        return None
+    return database
+
+
+def _create_private(path: str) -> None:
+    # Create the file 0600 before SQLite does (SQLite would use the umask: world-readable);
+    # SQLite gives the -wal and -shm files the database file's mode.
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    except OSError as error:
+        raise StoreError(f"cannot create the event store {path}: "
+                         f"{error.strerror or error}") from None
+    os.close(descriptor)
+
+
+def describe_db_error(error: BaseException) -> str:
+    """One line for a database error (the driver's message, without SQL or traceback)."""
+    original = getattr(error, "orig", None) or error
+    text = str(original).strip().splitlines()
+    return text[0] if text else type(original).__name__
 
 
 def _utc(moment: datetime) -> datetime:
@@ -119,12 +170,66 @@ class EventStore:
 
     def __init__(self, url: str = DEFAULT_URL) -> None:
         self.url = url
-        self.engine = _make_engine(url)
-        self._writer = self.engine.execution_options(skald_write=True)
+        path = sqlite_path(url)
+        if path is not None:
+            if os.path.isdir(path):
+                raise StoreError(f"cannot open the event store {path}: it is a directory")
+            _create_private(path)
         try:
-            metadata.create_all(self.engine)
-        except OperationalError as error:
-            raise StoreError(f"cannot open the event store at {url}: {error.orig}") from None
+            self.engine = _make_engine(url)
+        except (sa.exc.ArgumentError, ImportError) as error:
+            raise StoreError(f"cannot open the event store at {url}: {error}") from None
+        self._writer = self.engine.execution_options(skald_write=True)
+        self.create_tables()
+
+    def create_tables(self, tables: Sequence[sa.Table] | None = None) -> None:
+        """Create the missing tables (all of `metadata`, or `tables`), refusing a database
+        that holds another program's tables; StoreError when the database is unusable."""
+        try:
+            with self.engine.begin() as conn:
+                if conn.dialect.name == "postgresql":
+                    # Held to the end of this transaction: concurrent starters queue here.
+                    conn.execute(sa.select(sa.func.pg_advisory_xact_lock(SCHEMA_LOCK)))
+                self._refuse_foreign(conn)
+                metadata.create_all(conn, tables=tables)
+        except DBAPIError as error:
+            raise StoreError(f"cannot open the event store at {self._shown_url()}: "
+                             f"{describe_db_error(error)}") from None
+
+    def _refuse_foreign(self, conn: sa.Connection) -> None:
+        inspector = sa.inspect(conn)
+        names = set(inspector.get_table_names())
+        if not names:
+            return
+        if "streams" in names:
+            columns = {column["name"] for column in inspector.get_columns("streams")}
+            if {"id", "kind", "version", "created_at"} <= columns:
+                return
+        shown = ", ".join(sorted(names)[:5]) + (", ..." if len(names) > 5 else "")
+        raise StoreError(f"{self._shown_url()} is another program's database (tables: "
+                         f"{shown}); Skald will not add its tables to it")
+
+    def _shown_url(self) -> str:
+        return sa.engine.make_url(self.url).render_as_string(hide_password=True)
+
+    def signing_keys(self) -> list[str]:
+        """The public keys (hex) that sign this store's receipts, oldest first."""
+        query = sa.select(signing_keys.c.public_key).order_by(signing_keys.c.created_at)
+        with self.engine.connect() as conn:
+            return [row.public_key for row in conn.execute(query)]
+
+    def record_signing_key(self, public_key: str) -> list[str]:
+        """Record `public_key` as this store's signing key unless one is recorded already;
+        return the recorded keys (the first writer wins when processes start together)."""
+        with self._writer.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(sa.select(sa.func.pg_advisory_xact_lock(SCHEMA_LOCK + 1)))
+            found = [row.public_key for row in conn.execute(sa.select(signing_keys.c.public_key))]
+            if not found:
+                conn.execute(signing_keys.insert().values(public_key=public_key,
+                                                          created_at=datetime.now(UTC)))
+                found = [public_key]
+        return found
 
     @property
     def dialect(self) -> str:
@@ -188,12 +293,19 @@ class EventStore:
 
     def version(self, stream: str) -> int:
         """The stream's last seq, 0 when it does not exist."""
+        if "\x00" in stream:  # PostgreSQL refuses NUL in text; no stream has one
+            return 0
         with self.engine.connect() as conn:
             return self._version(conn, stream)
 
     def read(self, stream: str, from_seq: int = 1, to_seq: int | None = None
              ) -> list[StoredRecord]:
         """Records with from_seq <= seq <= to_seq, in order."""
+        # Bounds beyond the seq column's range select nothing or everything, never an error.
+        if from_seq > MAX_SEQ or (to_seq is not None and to_seq < 1) or "\x00" in stream:
+            return []
+        from_seq = max(from_seq, 1)
+        to_seq = None if to_seq is None else min(to_seq, MAX_SEQ)
         query = (
             sa.select(events)
             .where(events.c.stream_id == stream, events.c.seq >= from_seq)
@@ -214,6 +326,8 @@ class EventStore:
 
     def info(self, stream: str) -> StreamInfo:
         """The stream's header; NotFound when it does not exist."""
+        if "\x00" in stream:  # PostgreSQL refuses NUL in text; no stream has one
+            raise NotFound(f"no game or stream with id {stream!r}")
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(streams).where(streams.c.id == stream)).mappings().first()
         if row is None:

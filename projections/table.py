@@ -15,16 +15,16 @@ import msgspec
 
 from core.chain import ChainReport, verify_receipt, verify_stream
 from core.engine import (
-    ENTROPY_PREFIX,
     CorruptRecord,
     Engine,
-    resolve_seat,
     to_act,
     to_envelope,
 )
 from core.errors import Forbidden
+from core.kernel import entropy_template
 from core.rules import get_rules
-from core.signing import Receipt, Signer
+from core.seats import resolve_seat
+from core.signing import Receipt, Signer, SigningKeyError
 from core.state import GameState
 from core.store import StoredRecord
 from events.common import Outcome
@@ -65,9 +65,10 @@ class Table:
 
     @property
     def signer(self) -> Signer:
-        """The service's signing key, loaded on first use."""
+        """The service's signing key, loaded at start-up (`core.signing.open_signer`):
+        never created inside a request."""
         if self._signer is None:
-            self._signer = Signer()
+            raise SigningKeyError("no signing key was loaded at start-up")
         return self._signer
 
     # -- who is looking ----------------------------------------------------------------
@@ -125,7 +126,7 @@ class Table:
         if seat not in to_act(rules, state):
             return []
         if state.awaiting_entropy:
-            return [f"{ENTROPY_PREFIX}TEXT"]
+            return [entropy_template(state)]
         return [rules.format(command) for command in rules.legal(state.rules, seat)]
 
     def verify(self, game_id: str) -> ChainReport:
@@ -136,9 +137,13 @@ class Table:
         return verify_stream(self.engine.store.info(game_id), records)
 
     def verify_receipt(self, game_id: str, receipt: Receipt) -> ChainReport:
-        """Prove the stored log extends what a seat was shown in `receipt`."""
+        """Prove the stored log extends what a seat was shown in `receipt`, signed by the
+        store's recorded key (or, for a store without one, the loaded key)."""
+        trusted = self.engine.store.signing_keys()
+        if not trusted and self._signer is not None:
+            trusted = [self._signer.public_key]
         return verify_receipt(self.engine.store.info(game_id), self.engine.store.read(game_id),
-                              receipt, trusted_key=self.signer.public_key)
+                              receipt, trusted_keys=trusted)
 
     def receipt(self, game_id: str) -> Receipt:
         """A signed receipt for the game's current head."""
@@ -164,10 +169,12 @@ class Table:
     # -- writing -----------------------------------------------------------------------
 
     def create(self, game: str, players: Sequence[str], seed: str | None = None,
-               options: Mapping[str, str] | None = None, game_id: str | None = None) -> str:
-        """Create a game and return its id (a fresh random one unless given)."""
+               options: Mapping[str, str] | None = None, game_id: str | None = None,
+               deal: str | None = None) -> str:
+        """Create a game and return its id (a fresh random one unless given); games with
+        one chosen seed and one `deal` name draw alike."""
         return self.engine.create(game, players, seed=seed, options=options,
-                                  game_id=game_id).id
+                                  game_id=game_id, deal=deal).id
 
     def move(self, game_id: str, seat: int, notation: str, expected_seq: int | None = None
              ) -> list[Envelope[Any]]:

@@ -20,6 +20,7 @@ from api.schemas import (
     TableViewOut,
 )
 from core.errors import NotFound
+from core.seats import check_player_names
 from events.viewer import SPECTATOR
 
 router = APIRouter(prefix="/games", tags=["games"])
@@ -31,6 +32,7 @@ AtSeq = Annotated[int | None, Query(ge=1, le=MAX_SEQ,
 def create_game(body: NewGame, services: ServicesDep) -> MsgspecJSON:
     """Create a game. The response holds each seat's token and the referee's, shown once."""
     table = services.table
+    check_player_names(body.players)  # the CLI's rule: 422 illegal_move
     game_id = table.create(body.game, body.players, seed=body.seed, options=body.options)
     state = table.engine.load(game_id)
     issued = services.tokens.issue(game_id, len(state.players))
