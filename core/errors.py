@@ -33,3 +33,12 @@ class Forbidden(SkaldError):
 
 class Unauthorized(Forbidden):
     """No valid credentials were presented."""
+
+
+class CorruptRecord(SkaldError):
+    """A stored record that cannot be decoded or does not fit its stream: corruption, not a
+    rule violation (500 in the API, its own exit code in the CLI)."""
+
+    def __init__(self, seq: int, reason: str) -> None:
+        super().__init__(f"seq {seq}: {reason}")
+        self.seq = seq

@@ -18,10 +18,10 @@ import msgspec
 from core.chain import ChainReport, verify_records
 from core.codec import encode_event, envelope_decoder_for, event_tag
 from core.engine import Engine, resolve_seat, to_act
-from core.errors import IllegalMove, InvalidNotation, NotFound, SkaldError
+from core.errors import Forbidden, IllegalMove, InvalidNotation, NotFound
 from core.rederive import Finding, rederive
 from core.rules import get_rules
-from core.store import StoredRecord
+from core.store import EventStore, StoredRecord
 from events.envelope import Envelope
 
 
@@ -52,7 +52,7 @@ def _game_of(first_line: str) -> str:
     try:
         head = msgspec.json.decode(first_line)
         game = head["event"]["game"]
-    except (msgspec.DecodeError, KeyError, TypeError):
+    except (msgspec.DecodeError, KeyError, TypeError, RecursionError):
         raise InvalidNotation("line 1: a log starts with the skald.game_created envelope, "
                               "as `skald log --as referee --json` writes it") from None
     if not isinstance(game, str):
@@ -70,6 +70,7 @@ class ParsedLog(msgspec.Struct, frozen=True, kw_only=True):
     records: tuple[StoredRecord, ...]
     chain: ChainReport
     finding: Finding | None
+    complete_through: int = 0
 
 
 def read_jsonl(text: str) -> ParsedLog:
@@ -84,10 +85,17 @@ def read_jsonl(text: str) -> ParsedLog:
     finding: Finding | None = None
     for number, line in enumerate(lines, start=1):
         try:
-            envelopes.append(decoder.decode(line))
-        except msgspec.DecodeError as error:
-            finding = Finding(seq=number, rule="undecodable log line", detail=str(error))
+            envelope = decoder.decode(line)
+        except (msgspec.DecodeError, RecursionError) as error:
+            finding = Finding(seq=number, rule="undecodable log line",
+                              detail=str(error) or type(error).__name__)
             break
+        if envelopes and envelope.stream != envelopes[0].stream:
+            finding = Finding(seq=number, rule="a log holds one game",
+                              detail=f"line {number} belongs to game {envelope.stream!r}, not "
+                                     f"{envelopes[0].stream!r}")
+            break
+        envelopes.append(envelope)
     stream = envelopes[0].stream if envelopes else ""
     records = tuple(_record(envelope) for envelope in envelopes)
     chain = verify_records(stream, game, records)
@@ -95,10 +103,14 @@ def read_jsonl(text: str) -> ParsedLog:
         finding = _earliest(finding, Finding(seq=chain.bad_seq, rule="hash chain",
                                              detail=chain.reason))
     derived = rederive(game, envelopes)
+    if derived.unsupported:
+        raise IllegalMove(f"cannot import this log: {derived.unsupported}; nothing was "
+                          "imported (`skald audit` and `verify` still read it where it is)")
     if derived.findings:
         finding = _earliest(finding, derived.findings[0])
     return ParsedLog(game=game, stream=stream, lines=len(lines), envelopes=tuple(envelopes),
-                     records=records, chain=chain, finding=finding)
+                     records=records, chain=chain, finding=finding,
+                     complete_through=derived.complete_through)
 
 
 def import_jsonl(engine: Engine, text: str) -> ImportResult:
@@ -107,10 +119,16 @@ def import_jsonl(engine: Engine, text: str) -> ImportResult:
     if log.stream and engine.store.version(log.stream):
         raise IllegalMove(f"game {log.stream} is already in the store; nothing was imported")
     finding = log.finding
-    # Positions, not seqs: a reordered log must not smuggle a later record into the prefix.
-    accepted = log.records if finding is None else log.records[: max(finding.seq - 1, 0)]
-    if accepted:
-        engine.store.append(log.stream, accepted, 0, kind=log.game,
+    # Positions, not seqs: a reordered log must not smuggle a later record into the prefix;
+    # and only whole decisions: a log cut inside a batch keeps the batches before it.
+    clean = len(log.records) if finding is None else max(finding.seq - 1, 0)
+    accepted = log.records[: min(clean, log.complete_through)]
+    if not accepted:
+        raise IllegalMove("nothing to import: the log holds no complete opening (a game "
+                          "starts with its creation and its opening events)"
+                          + (f"; first problem at seq {finding.seq}: {finding.rule}"
+                             if finding else ""))
+    engine.store.append(log.stream, accepted, 0, kind=log.game,
                             title=", ".join(log.envelopes[0].event.players))
     return ImportResult(id=log.stream, format="jsonl", total=log.lines, accepted=len(accepted),
                         finding=finding)
@@ -154,24 +172,30 @@ def _header(lines: list[str]) -> tuple[dict[str, str], dict[str, str], list[tupl
 
 
 def import_notation(engine: Engine, text: str) -> ImportResult:
-    """Play a notation file move by move into a new game."""
+    """Play a notation file move by move into a new game; stored only if every line plays.
+
+    The moves are played into a scratch in-memory store first and copied over in one
+    append at the end, so a file that fails at any line leaves nothing behind."""
     header, options, moves = _header(text.splitlines())
     players = [name.strip() for name in header["players"].split(",") if name.strip()]
-    state = engine.create(header["game"], players, seed=header.get("seed"), options=options)
-    rules = get_rules(state.game)
-    accepted = 0
-    for number, line in moves:
-        state = engine.load(state.id)
-        try:
-            seat, move = _seat_and_move(rules, state, line, number)
-            engine.execute(state.id, seat, move)
-        except SkaldError as error:
-            finding = Finding(seq=state.version + 1, rule=str(error),
-                              detail=f"line {number}: {line}")
-            return ImportResult(id=state.id, format="notation", total=len(moves),
-                                accepted=accepted, finding=finding)
-        accepted += 1
-    return ImportResult(id=state.id, format="notation", total=len(moves), accepted=accepted)
+    scratch = Engine(EventStore("sqlite://"), clock=engine.clock, random_hex=engine.random_hex)
+    try:
+        state = scratch.create(header["game"], players, seed=header.get("seed"),
+                               options=options)
+        rules = get_rules(state.game)
+        for number, line in moves:
+            state = scratch.load(state.id)
+            try:
+                seat, move = _seat_and_move(rules, state, line, number)
+                scratch.execute(state.id, seat, move)
+            except (InvalidNotation, IllegalMove, NotFound, Forbidden) as error:
+                raise type(error)(f"line {number} ({line}): {error}; nothing was imported"
+                                  ) from None
+        records = scratch.store.read(state.id)
+        engine.store.append(state.id, records, 0, kind=state.game, title=", ".join(players))
+    finally:
+        scratch.store.dispose()
+    return ImportResult(id=state.id, format="notation", total=len(moves), accepted=len(moves))
 
 
 def _seat_and_move(rules: Any, state: Any, line: str, number: int) -> tuple[int, str]:

@@ -1,11 +1,13 @@
 """Re-deriving a whole game from its log with full information: the audit's rule check.
 
-Every decision in the log (`MoveMade`, entropy, undo, redo) is replayed through the rules'
-own `decide` with the revealed seed; the events the rules derive must be exactly the events
-that were logged after it, the opening draws must be what `start` derives from the seed,
-and the game must finish exactly when the rules say. Because every random outcome and every
-salt comes from the seed by a stable label, this one check proves each draw fair and each
-hidden move legal. The first anomaly stops the walk: nothing after it can be trusted.
+Every decision in the log (`MoveMade`, entropy, undo, redo) is re-derived through the one
+decision kernel (`core/kernel.py`, which play uses too) with the revealed key: the batch it
+derives, marker included, must be exactly the events that were logged, the opening draws
+must be what the rules' `start` derives, and the game must finish exactly when the rules
+say. Because every random outcome and every salt comes from the key by a stable label,
+this one check proves each draw fair and each hidden move legal, and because play and
+audit share the kernel, the audit refuses exactly what play refuses (an undo under
+`undo=off`, a redo by another seat). The first anomaly stops the walk.
 """
 
 from __future__ import annotations
@@ -15,20 +17,13 @@ from typing import Any
 
 import msgspec
 
+from core import kernel
 from core.codec import event_tag
-from core.engine import to_act
-from core.errors import Forbidden, IllegalMove, SkaldError
-from core.rng import Rng
+from core.errors import SkaldError
 from core.rules import Rules, get_rules
+from core.secrecy import SCHEME
 from core.state import GameState, fold
-from events.common import (
-    DecisionRedone,
-    DecisionUndone,
-    EntropyAdded,
-    GameCreated,
-    GameFinished,
-    MoveMade,
-)
+from events.common import GameCreated, GameFinished
 from events.envelope import SYSTEM, Envelope
 
 
@@ -47,12 +42,16 @@ class Rederivation(msgspec.Struct, frozen=True, kw_only=True):
     derived_events: int = 0
     random_events: int = 0
     checked_through: int = 0
+    # The last seq that ends a whole batch (a decision with all its events): an import keeps
+    # no more than this, so a log cut inside a decision never stores half of it.
+    complete_through: int = 0
     findings: tuple[Finding, ...] = ()
+    unsupported: str = ""
 
     @property
     def clean(self) -> bool:
-        """True when nothing was found."""
-        return not self.findings
+        """True when every decision was re-derived and nothing was found."""
+        return not self.findings and not self.unsupported
 
 
 class _Walk:
@@ -63,6 +62,15 @@ class _Walk:
         self.state: GameState | None = None
         self.expected: list[tuple[Any, str]] = []
         self.counts = {"decisions": 0, "derived_events": 0, "random_events": 0}
+
+    def result(self, checked: int, complete: int, findings: tuple[Finding, ...]
+               ) -> Rederivation:
+        """What the walk checked and found."""
+        return Rederivation(decisions=self.counts["decisions"],
+                            derived_events=self.counts["derived_events"],
+                            random_events=self.counts["random_events"],
+                            checked_through=checked, complete_through=complete,
+                            findings=findings)
 
     def step(self, envelope: Envelope[Any]) -> Finding | None:
         finding = self._check(envelope)
@@ -87,16 +95,7 @@ class _Walk:
                 isinstance(event, GameFinished)
             return None
         if self.state is None:
-            if not isinstance(event, GameCreated):
-                return Finding(seq=seq, rule="a game log starts with skald.game_created")
-            if not event.seed.known or not event.seed.verifies():
-                return Finding(seq=seq, rule="the seed is not revealed or does not match "
-                                             "its commitment")
-            if event.rules_version != self.rules.version:
-                return Finding(seq=seq, rule=f"played under {event.game} rules version "
-                                             f"{event.rules_version}; this build re-derives "
-                                             f"version {self.rules.version} only")
-            return None
+            return _creation_problem(self.rules, envelope)
         return self._check_decision(envelope)
 
     def _check_decision(self, envelope: Envelope[Any]) -> Finding | None:
@@ -104,84 +103,82 @@ class _Walk:
         assert state is not None
         if state.outcome is not None:
             return Finding(seq=seq, rule="event after the end of the game")
-        if not isinstance(event, MoveMade | EntropyAdded | DecisionUndone | DecisionRedone):
-            return Finding(seq=seq, rule="event not derived from any decision",
-                           detail=f"{event_tag(event)} {_short(event)}")
-        if envelope.actor != str(event.seat):
-            return Finding(seq=seq, rule="wrong actor",
-                           detail=f"seat {event.seat} but actor {envelope.actor}")
-        self.counts["decisions"] += 1
         try:
-            self.expected = self._derive(state, event)
+            request = kernel.request_of(event, state.scheme)
+            if request is None:
+                return Finding(seq=seq, rule="event not derived from any decision",
+                               detail=f"{event_tag(event)} {_short(event)}")
+            seat, wanted = request
+            if envelope.actor != str(seat):
+                return Finding(seq=seq, rule="wrong actor",
+                               detail=f"seat {seat} but actor {envelope.actor}")
+            self.counts["decisions"] += 1
+            self.expected = list(kernel.derive(self.rules, state, seat, wanted))
         except SkaldError as error:
             return Finding(seq=seq, rule=str(error), detail=f"{event_tag(event)} {_short(event)}")
-        return None
-
-    def _derive(self, state: GameState, event: Any) -> list[tuple[Any, str]]:
-        rules, seat = self.rules, event.seat
-        if isinstance(event, DecisionUndone):
-            if not state.undo:
-                raise IllegalMove("undo across a barrier (a draw or roll cannot be taken back)")
-            if state.option("undo", "author") == "author" and state.undo[-1].seat != seat:
-                raise Forbidden("undo by a seat that did not make the decision")
-            return []
-        if isinstance(event, DecisionRedone):
-            if not state.redo:
-                raise IllegalMove("redo with nothing undone")
-            return []
-        if seat not in to_act(rules, state):
-            raise Forbidden(f"seat {seat} acted out of turn")
-        if isinstance(event, EntropyAdded):
-            return []
-        notation = event.move if event.move is not None else (
-            event.hidden_move.value if event.hidden_move and event.hidden_move.known else None)
-        if notation is None:
-            raise IllegalMove("the move's notation is not revealed")
-        rng = Rng(state.seed_bytes())
-        command = rules.parse(notation)
-        derived = rules.decide(state.rules, seat, command, rng)
-        hidden = rules.hide_move(state.rules, seat, command, rng)
-        if hidden != event.hidden_move or (hidden is None and event.move != rules.format(command)):
-            raise IllegalMove("the move marker does not match the move's notation")
-        return [(derived_event, str(seat)) for derived_event in derived]
+        return self._check(envelope)
 
     def _expect_follow_ups(self, envelope: Envelope[Any]) -> None:
         state = self.state
         assert state is not None
         if self.expected:
             return
-        started_now = (isinstance(envelope.event, GameCreated) and not state.awaiting_entropy) \
-            or (isinstance(envelope.event, EntropyAdded) and not state.awaiting_entropy)
-        if started_now:
-            opening = self.rules.start(state.rules, Rng(state.seed_bytes()))
-            self.expected = [(event, SYSTEM) for event in opening]
-        if not self.expected and state.outcome is None and not isinstance(
-                envelope.event, GameCreated):
-            outcome = self.rules.outcome(state.rules)
-            if outcome is not None:
-                self.expected = [(GameFinished(outcome=outcome), SYSTEM)]
+        if isinstance(envelope.event, GameCreated):
+            self.expected = list(kernel.opening(self.rules, state))
+        if not self.expected:
+            finished = kernel.finish(self.rules, state)
+            if finished is not None:
+                self.expected = [(finished, SYSTEM)]
+
+
+def _creation_problem(rules: Rules, envelope: Envelope[Any]) -> Finding | None:
+    """Why the first event cannot open a game this build re-derives, or None."""
+    event, seq = envelope.event, envelope.seq
+    if not isinstance(event, GameCreated):
+        return Finding(seq=seq, rule="a game log starts with skald.game_created")
+    secret = event.key if event.scheme >= 2 else event.seed
+    if secret is None or not secret.known or not secret.verifies():
+        return Finding(seq=seq, rule="the game key is not revealed or does not match its "
+                                     "commitment")
+    if event.rules_version != rules.version or event.scheme > SCHEME:
+        raise Unsupported(f"played under {event.game} rules version {event.rules_version} "
+                          f"(secrecy scheme {event.scheme}); this build re-derives {event.game} "
+                          f"rules version {rules.version} (schemes 1 to {SCHEME}) only")
+    return None
+
+
+class Unsupported(Exception):
+    """The log was written under rules this build cannot re-derive (not an anomaly)."""
 
 
 def rederive(game: str, envelopes: Sequence[Envelope[Any]]) -> Rederivation:
-    """Re-derive a full (referee) log; the findings name the first anomaly, if any."""
+    """Re-derive a full (referee) log; the findings name the first anomaly, if any.
+
+    A log played under other rules (an older rules version) is not re-derived: the result
+    says so in `unsupported`, with no finding, since nothing in it is known to be wrong."""
     walk = _Walk(get_rules(game))
-    checked = 0
+    checked = complete = 0
     for envelope in envelopes:
         finding: Finding | None = None
         if envelope.seq != checked + 1:
             finding = Finding(seq=checked + 1, rule="seqs must be gapless and in order",
                               detail=f"found seq {envelope.seq}")
         else:
-            finding = walk.step(envelope)
+            try:
+                finding = walk.step(envelope)
+            except Unsupported as refusal:
+                return Rederivation(unsupported=str(refusal))
         if finding is not None:
-            return Rederivation(checked_through=checked, findings=(finding,), **walk.counts)
+            return walk.result(checked, complete, (finding,))
         checked = envelope.seq
+        if not walk.expected:
+            complete = checked
     findings: tuple[Finding, ...] = ()
     if walk.expected:
         wanted = walk.expected[0][0]
         findings = (Finding(seq=checked + 1, rule="the log ends before a decision's events",
                             detail=f"missing {event_tag(wanted)}"),)
-    return Rederivation(checked_through=checked, findings=findings, **walk.counts)
+    return walk.result(checked, complete, findings)
 
 
 def _short(event: Any, limit: int = 160) -> str:

@@ -1,10 +1,16 @@
-"""All chance, derived from the secret per-game seed.
+"""All chance and every salt, derived from the game's secret key.
 
 Every draw is keyed by a stable label (`"act1/pile"`, `"roll/17"`): the byte stream for a
-label is `HMAC-SHA256(seed, label || "#" || block)`. Integers come from it by rejection
-sampling (no modulo bias); shuffles are Fisher–Yates over those integers. The counters
-that make labels unique live in game state, so undo never changes luck, and an auditor
-with the revealed seed recomputes every outcome from its label alone.
+label is `HMAC-SHA256(draw_root, label || "#" || block)`. Integers come from it by
+rejection sampling (no modulo bias); shuffles are Fisher–Yates over those integers. The
+counters that make draw labels unique live in game state, so undo never changes luck (draws
+are undo barriers anyway), and an auditor with the revealed key recomputes every outcome.
+
+Salts come from a second root and are scoped by the log seq of the decision that seals
+them (`HMAC-SHA256(salt_root, "salt/" || scope || "/" || label)`). The log is append-only
+and undo is an event, so a seq never repeats: an undone hidden step that is replayed, or a
+different step taken at the same game counter, gets a fresh salt, and no salt ever seals
+two different values. `core/secrecy.py` says where the two roots come from.
 """
 
 from __future__ import annotations
@@ -63,16 +69,25 @@ def shuffle(seed: bytes, label: str, items: Sequence[T]) -> tuple[T, ...]:
     return tuple(result)
 
 
-def salt(seed: bytes, label: str) -> str:
-    """A 16-byte hex salt for the commitment labelled `label`; secret while the seed is."""
-    return hmac.new(seed, f"salt/{label}".encode(), hashlib.sha256).hexdigest()[:32]
+def salt(root: bytes, label: str) -> str:
+    """A 16-byte (128-bit) hex salt for the commitment labelled `label`."""
+    return hmac.new(root, f"salt/{label}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
 class Rng:
-    """The game's chance source handed to `decide`: seed plus the functions above."""
+    """The chance source handed to `start` and `decide`: draws, shuffles and salts.
 
-    def __init__(self, seed: bytes) -> None:
-        self.seed = seed
+    `draws` keys every random outcome; `salts` keys commitments and `scope` (the seq of the
+    decision being derived) makes every salt label unique in the log. Without `salts` the
+    draw root keys the salts too and labels are unscoped: the scheme of games created
+    before secrecy scheme 2 (and of unit tests that only need some chance).
+    """
+
+    def __init__(self, draws: bytes, salts: bytes | None = None, scope: int | None = None
+                 ) -> None:
+        self.seed = draws
+        self._salts = salts if salts is not None else draws
+        self._scope = scope
 
     def draw(self, label: str, n: int) -> int:
         """A uniform integer in [0, n)."""
@@ -83,5 +98,6 @@ class Rng:
         return shuffle(self.seed, label, items)
 
     def salt(self, label: str) -> str:
-        """The salt for one commitment."""
-        return salt(self.seed, label)
+        """The salt for one commitment, never reused for another value in this game."""
+        scoped = label if self._scope is None else f"{self._scope}/{label}"
+        return salt(self._salts, scoped)

@@ -9,24 +9,26 @@ stops there. Redo re-applies an undone decision while nothing else has happened 
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from typing import Any
 
 import msgspec
 
+from core.errors import CorruptRecord
+from core.rng import Rng
 from core.rules import Rules
+from core.secrecy import game_rng, legacy_rng
 from events.common import (
     DecisionRedone,
     DecisionUndone,
     EntropyAdded,
+    EntropyCommitted,
     GameCreated,
     GameFinished,
     MoveMade,
     Outcome,
 )
 from events.envelope import GENESIS, Envelope
-from events.secret import Secret, canonical
+from events.secret import Secret
 
 
 class UndoEntry(msgspec.Struct, frozen=True):
@@ -44,13 +46,15 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     game: str
     players: tuple[str, ...]
     options: tuple[tuple[str, str], ...]
-    seed: Secret[str]
+    key: Secret[Any]
     rules: Any
+    scheme: int = 1
     version: int = 0
     last_hash: str = GENESIS
     undo: tuple[UndoEntry, ...] = ()
     redo: tuple[UndoEntry, ...] = ()
     outcome: Outcome | None = None
+    entropy_commitments: tuple[tuple[int, str], ...] = ()
     entropy: tuple[tuple[int, str], ...] = ()
 
     def option(self, name: str, default: str) -> str:
@@ -59,34 +63,43 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def awaiting_entropy(self) -> frozenset[int]:
-        """Seats that still owe entropy before the first draw (table option entropy=seats)."""
+        """Seats that still owe entropy before the first draw (table option entropy=seats):
+        first every seat's commitment, then every seat's reveal (scheme 1: the text only)."""
         if self.option("entropy", "off") != "seats":
             return frozenset()
-        return frozenset(range(len(self.players))) - {seat for seat, _ in self.entropy}
+        seats = frozenset(range(len(self.players)))
+        committed = {seat for seat, _ in self.entropy_commitments}
+        if self.scheme >= 2 and committed != seats:
+            return seats - committed
+        return seats - {seat for seat, _ in self.entropy}
 
-    def seed_bytes(self) -> bytes:
-        """The key of every random draw: the secret seed, mixed with the seats' entropy."""
-        return effective_seed(self.seed.get(), self.entropy)
-
-
-def effective_seed(seed: str, entropy: tuple[tuple[int, str], ...]) -> bytes:
-    """The seed alone, or HMAC-SHA256(seed, canonical(sorted contributions)) with entropy."""
-    if not entropy:
-        return seed.encode()
-    return hmac.new(seed.encode(), canonical(sorted(entropy)), hashlib.sha256).digest()
+    def rng(self, scope: int) -> Rng:
+        """The chance source for the decision (or opening) logged at seq `scope`."""
+        if self.scheme >= 2:
+            return game_rng(self.key.get(), self.id, self.entropy, scope)
+        return legacy_rng(self.key.get(), self.entropy)
 
 
 def fold(rules: Rules, state: GameState | None, envelope: Envelope[Any]) -> GameState:
     """Apply one stored event to the engine state."""
     event = envelope.event
     if isinstance(event, GameCreated):
-        state = GameState(id=envelope.stream, game=event.game, players=event.players,
-                          options=event.options, seed=event.seed, rules=rules.initial(event))
+        state = created_state(rules, envelope.stream, event)
     elif state is None:
-        raise ValueError(f"seq {envelope.seq}: a stream must start with skald.game_created")
+        raise CorruptRecord(envelope.seq, "a stream must start with skald.game_created")
     else:
         state = _apply(rules, state, event)
     return msgspec.structs.replace(state, version=envelope.seq, last_hash=envelope.hash)
+
+
+def created_state(rules: Rules, game_id: str, created: GameCreated) -> GameState:
+    """The engine state right after `created`, before any opening event."""
+    key = created.key if created.key is not None else created.seed
+    if key is None:
+        raise CorruptRecord(1, "skald.game_created carries neither a key nor a seed")
+    return GameState(id=game_id, game=created.game, players=created.players,
+                     options=created.options, key=key, scheme=created.scheme,
+                     rules=rules.initial(created))
 
 
 def _apply(rules: Rules, state: GameState, event: Any) -> GameState:
@@ -102,6 +115,9 @@ def _apply(rules: Rules, state: GameState, event: Any) -> GameState:
             top = state.redo[-1]
             return replace(state, rules=top.after, redo=state.redo[:-1],
                            undo=(*state.undo, UndoEntry(top.seat, top.before)))
+        case EntropyCommitted(seat=seat, commitment=commitment):
+            return replace(state, entropy_commitments=(*state.entropy_commitments,
+                                                       (seat, commitment)), undo=(), redo=())
         case EntropyAdded(seat=seat, entropy=entropy):
             return replace(state, entropy=(*state.entropy, (seat, entropy)), undo=(), redo=())
         case GameFinished(outcome=outcome):

@@ -26,15 +26,37 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
         return self.ranking[0] if self.ranking else ()
 
 
+class GameKey(msgspec.Struct, frozen=True, kw_only=True):
+    """The secret behind a game's chance and commitments (secrecy scheme 2).
+
+    `key` is 256 bits the service drew; it keys every salt. Draws come from `key` too,
+    unless the creator chose a `seed`: then they come from the seed and the `deal` (the
+    game id unless games were asked to share a deal), so a physical deal can be replayed
+    and a duplicate round can deal every table alike, while salts stay unique per game.
+    """
+
+    key: str
+    seed: str | None = None
+    deal: str | None = None
+
+
 class GameCreated(Event, frozen=True, tag="skald.game_created"):
-    """A game was set up; the seed is committed here and revealed after the game."""
+    """A game was set up; its key is committed here and revealed after the game.
+
+    Scheme 1 (games created before secrecy scheme 2) committed the seed itself in `seed`;
+    scheme 2 commits a `GameKey` in `key` and says in `seed_chosen` whether the creator
+    chose the seed (then no fairness against the creator is claimed).
+    """
 
     barrier = True
     game: str
     players: tuple[str, ...]
-    seed: Secret[str]
+    seed: Secret[str] | None = None
     options: tuple[tuple[str, str], ...] = ()
     rules_version: str = "1"
+    scheme: int = 1
+    key: Secret[GameKey] | None = None
+    seed_chosen: bool = False
 
 
 class MoveMade(Event, frozen=True, tag="skald.move_made"):
@@ -45,8 +67,16 @@ class MoveMade(Event, frozen=True, tag="skald.move_made"):
     hidden_move: Secret[str] | None = None
 
 
+class EntropyCommitted(Event, frozen=True, tag="skald.entropy_committed"):
+    """A seat committed to its entropy (sha256 of the text) before anyone revealed any."""
+
+    seat: int
+    commitment: str
+
+
 class EntropyAdded(Event, frozen=True, tag="skald.entropy_added"):
-    """A seat mixed its own entropy into the game's seed after seeing the seed commitment."""
+    """A seat revealed its entropy (scheme 2: once every seat had committed); it is mixed
+    into the draws before the first one."""
 
     barrier = True
     seat: int
@@ -74,5 +104,6 @@ class GameFinished(Event, frozen=True, tag="skald.game_finished"):
 
 
 CommonEvent = (
-    GameCreated | EntropyAdded | MoveMade | DecisionUndone | DecisionRedone | GameFinished
+    GameCreated | EntropyCommitted | EntropyAdded | MoveMade | DecisionUndone | DecisionRedone
+    | GameFinished
 )

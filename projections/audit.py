@@ -21,8 +21,10 @@ from events.common import (
     DecisionRedone,
     DecisionUndone,
     EntropyAdded,
+    EntropyCommitted,
     GameCreated,
     GameFinished,
+    GameKey,
     Outcome,
 )
 from events.envelope import Envelope
@@ -73,6 +75,7 @@ class CommitmentCheck(msgspec.Struct, frozen=True, kw_only=True):
     checked: int
     failed: tuple[int, ...]
     inconsistent_reveals: tuple[int, ...]
+    reused_salts: tuple[int, ...] = ()
 
 
 class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
@@ -83,7 +86,10 @@ class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
     players: tuple[str, ...]
     seed: str | None
     seed_commitment: str
+    seed_chosen: bool
+    fairness: str
     entropy: tuple[tuple[int, str], ...]
+    entropy_commitments: tuple[tuple[int, str], ...]
     outcome: Outcome | None
     chain: ChainReport
     commitments: CommitmentCheck
@@ -105,19 +111,55 @@ def build_audit(game_id: str, game: str, envelopes: Sequence[Envelope[Any]],
     rederivation = rederive(game, envelopes)
     commitments = _check_commitments(envelopes)
     anomalies = _anomalies(chain, commitments, rederivation)
+    verdict = "anomalies" if anomalies else "unverifiable" if rederivation.unsupported \
+        else "clean"
     return AuditReport(
-        id=game_id, game=game, players=players,
-        seed=created.seed.value if created.seed.known else None,
-        seed_commitment=created.seed.commitment,
+        id=game_id, game=game, players=players, seed=_seed_text(created),
+        seed_commitment=_key_secret(created).commitment, seed_chosen=_seed_chosen(created),
+        fairness=_fairness(created),
         entropy=tuple((env.event.seat, env.event.entropy) for env in envelopes
-                      if event_tag(env.event) == "skald.entropy_added"),
+                      if isinstance(env.event, EntropyAdded)),
+        entropy_commitments=tuple((env.event.seat, env.event.commitment) for env in envelopes
+                                  if isinstance(env.event, EntropyCommitted)),
         outcome=outcome, chain=chain, commitments=commitments, rederivation=rederivation,
         undos=_undos(envelopes, players),
         knowledge=_knowledge(envelopes, players),
         events=tuple(_audit_event(env, players, game) for env in envelopes),
-        verdict="clean" if not anomalies else "anomalies",
-        anomalies=anomalies,
+        verdict=verdict, anomalies=anomalies,
     )
+
+
+def _key_secret(created: GameCreated) -> Secret[Any]:
+    secret = created.key if created.key is not None else created.seed
+    assert secret is not None, "the kernel never creates a game without a key"
+    return secret
+
+
+def _seed_chosen(created: GameCreated) -> bool:
+    """Scheme 1 could not tell; every scheme-1 seed counts as possibly chosen."""
+    return created.seed_chosen or created.scheme < 2
+
+
+def _seed_text(created: GameCreated) -> str | None:
+    """The revealed seed: the creator's chosen seed, else the service's key (hex)."""
+    secret = _key_secret(created)
+    if not secret.known:
+        return None
+    value = secret.value
+    if isinstance(value, GameKey):
+        return value.seed if value.seed is not None else value.key
+    return str(value)
+
+
+def _fairness(created: GameCreated) -> str:
+    """What the audit can claim about the draws."""
+    if _seed_chosen(created):
+        return ("seed chosen by the creator: the draws are reproducible and no fairness is "
+                "claimed against the creator (they were fixed by the creator's seed"
+                + (" and the seats' entropy)" if dict(created.options).get("entropy") == "seats"
+                   else ")"))
+    return ("seed drawn by the service (256 bits, committed before the first draw): fair "
+            "against every seat")
 
 
 def _player(players: tuple[str, ...], actor: str | int) -> str:
@@ -138,13 +180,15 @@ def _audit_event(envelope: Envelope[Any], players: tuple[str, ...], game: str) -
 def _is_chance(event: Any) -> bool:
     """A game event that drew, rolled, shuffled or revealed (a barrier), not a meta-event."""
     return bool(getattr(event, "barrier", False)) and not isinstance(
-        event, GameCreated | EntropyAdded | GameFinished)
+        event, GameCreated | EntropyCommitted | EntropyAdded | GameFinished)
 
 
 def _check_commitments(envelopes: Sequence[Envelope[Any]]) -> CommitmentCheck:
     failed: list[int] = []
     inconsistent: list[int] = []
+    reused: list[int] = []
     values: dict[str, bytes] = {}
+    by_salt: dict[str, bytes] = {}
     checked = 0
     for envelope in envelopes:
         for secret in secrets_in(envelope.event):
@@ -155,8 +199,10 @@ def _check_commitments(envelopes: Sequence[Envelope[Any]]) -> CommitmentCheck:
             encoded = msgspec.json.encode(secret.value, order="deterministic")
             if values.setdefault(secret.commitment, encoded) != encoded:
                 inconsistent.append(envelope.seq)
+            if by_salt.setdefault(secret.salt or "", encoded) != encoded:
+                reused.append(envelope.seq)
     return CommitmentCheck(checked=checked, failed=tuple(failed),
-                           inconsistent_reveals=tuple(inconsistent))
+                           inconsistent_reveals=tuple(inconsistent), reused_salts=tuple(reused))
 
 
 def _anomalies(chain: ChainReport, commitments: CommitmentCheck,
@@ -168,6 +214,8 @@ def _anomalies(chain: ChainReport, commitments: CommitmentCheck,
               for seq in commitments.failed]
     found += [Finding(seq=seq, rule="a revealed value differs from the value committed earlier")
               for seq in commitments.inconsistent_reveals]
+    found += [Finding(seq=seq, rule="a salt sealed two different values")
+              for seq in commitments.reused_salts]
     found += rederivation.findings
     return tuple(sorted(found, key=lambda finding: finding.seq))
 

@@ -36,6 +36,9 @@ def verdict_text(report: AuditReport) -> str:
     """One sentence: clean, or how many anomalies."""
     if report.verdict == "clean":
         return "Verdict: clean. Every check passed."
+    if report.verdict == "unverifiable":
+        return ("Verdict: not re-derived (no anomaly found): "
+                f"{report.rederivation.unsupported}.")
     count = len(report.anomalies)
     return f"Verdict: {count} anomal{'y' if count == 1 else 'ies'}."
 
@@ -45,8 +48,10 @@ def checks(report: AuditReport) -> list[Check]:
     chain, commits, derived = report.chain, report.commitments, report.rederivation
     chain_text = "intact" if chain.ok else f"BROKEN at seq {chain.bad_seq}: {chain.reason}"
     entropy = ", ".join(f"{report.players[s]}: {e!r}" for s, e in report.entropy) or "none"
-    seed = (f"{report.seed} (commitment {report.seed_commitment[:16]}…)"
+    seed = (f"{report.seed} (commitment {report.seed_commitment[:16]}…); {report.fairness}"
             if report.seed is not None else "not revealed")
+    entropy += "".join(f"; {report.players[s]} committed {c[:16]}…"
+                       for s, c in report.entropy_commitments)
     return [
         Check("Hash chain", f"{chain_text} ({chain.checked} events, head "
                             f"{chain.head[:16]}…)", chain.ok),

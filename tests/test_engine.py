@@ -13,6 +13,7 @@ from core.errors import Forbidden, IllegalMove, InvalidNotation, NotFound, Versi
 from core.rules import get_rules
 from core.state import fold
 from core.store import EventStore
+from events.secret import secrets_in
 
 
 @pytest.fixture
@@ -31,11 +32,23 @@ def test_create_appends_creation_and_opening_events(engine: Engine) -> None:
     assert engine.load(game_id).version == 4
 
 
-def test_same_seed_same_game(engine: Engine) -> None:
-    a, b = new_game(engine), new_game(engine)
+def test_same_seed_and_deal_same_draws_but_nothing_public_shared(engine: Engine) -> None:
+    a = engine.create("toy", ["Ann", "Bob"], seed="fixed", deal="round-1").id
+    b = engine.create("toy", ["Ann", "Bob"], seed="fixed", deal="round-1").id
     assert engine.load(a).rules == engine.load(b).rules
-    c = engine.create("toy", ["Ann", "Bob"], seed="other").id
+    commitments = [{s.commitment for env in engine.envelopes(g) for s in secrets_in(env.event)}
+                   for g in (a, b)]
+    assert commitments[0] and not commitments[0] & commitments[1]
+    c = engine.create("toy", ["Ann", "Bob"], seed="other", deal="round-1").id
     assert engine.load(c).rules.deck != engine.load(a).rules.deck
+
+
+def test_same_seed_without_a_shared_deal_deals_apart(engine: Engine) -> None:
+    decks = {engine.load(new_game(engine)).rules.deck for _ in range(3)}
+    assert len(decks) == 3
+    fixed = {engine.load(engine.create("toy", ["Ann", "Bob"], seed="fixed", game_id=f"g{i}")
+                         .id).rules.deck for i in range(2)}
+    assert len(fixed) == 2
 
 
 @pytest.mark.parametrize(

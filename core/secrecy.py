@@ -1,0 +1,83 @@
+"""Where a game's chance and salts come from (secrecy scheme 2), and seat entropy.
+
+Every game gets a `GameKey` with 256 bits the service draws (`secrets`), committed in
+`skald.game_created` under a random salt and revealed after the game:
+- salts: `salt_root = HMAC(key, "skald/salts/v2")`, scoped by the seq of the decision that
+  seals them (see `core/rng.py`). The key is never derived from anything a creator chooses,
+  so no commitment can be tested against guesses, and two games never share a salt.
+- draws: from the key itself when the service drew the seed (fair against everyone);
+  from the creator's chosen seed and the deal name (the game id by default) when a seed
+  was chosen, so the same seed in two games gives two different deals unless the creator
+  asked them to share one (`deal=`: a duplicate round, a replayed physical deal). Such a
+  game says `seed_chosen` in its header and the audit claims no fairness against the
+  creator.
+- seat entropy (`entropy=seats`) is commit-then-reveal: every seat first sends
+  `entropy commit SHA256HEX` (the sha256 of its text), then, once all have committed,
+  `entropy reveal TEXT`. Nobody, the creator included, sees another seat's text before
+  fixing its own, so no seat can grind the deal. The revealed texts are mixed into the
+  draw root before the first draw.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable
+
+from core.rng import Rng
+from events.common import GameKey
+from events.secret import Secret, canonical, seal
+
+SCHEME = 2
+ENTROPY_MIN_LENGTH = 16
+COMMIT = "commit"
+REVEAL = "reveal"
+
+
+RandomHex = Callable[[int], str]
+"""Where fresh randomness comes from: `secrets.token_hex` (tests may inject a seeded one)."""
+
+
+def sealed_key(seed: str | None, deal: str | None, random_hex: RandomHex = secrets.token_hex
+               ) -> Secret[GameKey]:
+    """A fresh key (256 bits of the service's randomness, plus a chosen seed if any), as a
+    Secret nobody sees until the reveal, committed under a random 128-bit salt."""
+    key = GameKey(key=random_hex(32), seed=seed, deal=deal)
+    return seal(key, frozenset(), random_hex(16))
+
+
+def draw_root(key: GameKey, game_id: str, entropy: tuple[tuple[int, str], ...] = ()) -> bytes:
+    """The key of every random draw in a game."""
+    if key.seed is None:
+        root = bytes.fromhex(key.key)
+    else:
+        seed_key = hashlib.sha256(b"skald/seed/v2\x00" + key.seed.encode()).digest()
+        deal = key.deal if key.deal is not None else game_id
+        root = hmac.new(seed_key, b"deal\x00" + deal.encode(), hashlib.sha256).digest()
+    if entropy:
+        root = hmac.new(root, canonical(sorted(entropy)), hashlib.sha256).digest()
+    return root
+
+
+def salt_root(key: GameKey) -> bytes:
+    """The key of every salt in a game: from the service's randomness only."""
+    return hmac.new(bytes.fromhex(key.key), b"skald/salts/v2", hashlib.sha256).digest()
+
+
+def game_rng(key: GameKey, game_id: str, entropy: tuple[tuple[int, str], ...],
+             scope: int) -> Rng:
+    """The chance source for the decision logged at seq `scope`."""
+    return Rng(draw_root(key, game_id, entropy), salt_root(key), scope)
+
+
+def legacy_rng(seed: str, entropy: tuple[tuple[int, str], ...]) -> Rng:
+    """Scheme 1 (games created before scheme 2): everything from the seed, unscoped."""
+    if not entropy:
+        return Rng(seed.encode())
+    return Rng(hmac.new(seed.encode(), canonical(sorted(entropy)), hashlib.sha256).digest())
+
+
+def entropy_commitment(text: str) -> str:
+    """The commitment a seat sends before revealing `text`: sha256 of its UTF-8 bytes."""
+    return hashlib.sha256(text.encode()).hexdigest()
