@@ -1,7 +1,12 @@
 """The Typer app, the options every command shares, and the one place errors become exits.
 
-Exit codes: 0 ok, 1 other error, 2 usage, 3 invalid notation, 4 illegal move,
-5 version conflict, 6 not found, 7 forbidden. Errors print one clear line on stderr.
+Exit codes: 0 ok, 1 other error, 2 usage, 3 invalid notation (or unreadable input), 4
+illegal move, 5 version conflict, 6 not found (a game, a seat, a file), 7 forbidden,
+8 storage (the event store, its signing key or a file cannot be read or written: not a
+database, another program's database, disk full, read-only, unreachable, a directory).
+Errors print one clear line on stderr, never a traceback: `command` maps every Skald
+error, OSError and database error in one place. Text printed for people goes through
+`echo`, which shows control characters as escapes (names and ids are user input).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from typing import Annotated, Any, TypeVar
 
 import msgspec
 import typer
+from sqlalchemy.exc import DBAPIError
 
 from core.engine import Engine
 from core.errors import (
@@ -23,15 +29,20 @@ from core.errors import (
     SkaldError,
     VersionConflict,
 )
-from core.store import DEFAULT_URL, EventStore
+from core.seats import check_game_id, printable
+from core.signing import Signer, SigningKeyError, key_path_for, open_signer
+from core.store import DEFAULT_URL, EventStore, StoreError, describe_db_error
 from projections.table import Table
 
+STORAGE_EXIT = 8
 EXIT_CODES: tuple[tuple[type[SkaldError], int], ...] = (
     (InvalidNotation, 3),
     (IllegalMove, 4),
     (VersionConflict, 5),
     (NotFound, 6),
     (Forbidden, 7),
+    (StoreError, STORAGE_EXIT),
+    (SigningKeyError, STORAGE_EXIT),
     (SkaldError, 1),
 )
 
@@ -39,7 +50,8 @@ app = typer.Typer(
     name="skald",
     help="Skald: record, replay, undo and audit board games with hidden information.",
     epilog="Exit codes: 0 ok, 1 error, 2 usage, 3 invalid notation, 4 illegal move, "
-           "5 version conflict, 6 not found, 7 forbidden.",
+           "5 version conflict, 6 not found, 7 forbidden, 8 storage (the store, the "
+           "signing key or a file cannot be read or written).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -65,17 +77,37 @@ def exit_code(error: SkaldError) -> int:
     return next(code for kind, code in EXIT_CODES if isinstance(error, kind))
 
 
+def failure(error: BaseException) -> tuple[str, int] | None:
+    """The one line and exit code for an error, or None when it is a bug (re-raised)."""
+    if isinstance(error, SkaldError):
+        return str(error), exit_code(error)
+    if isinstance(error, DBAPIError):
+        return f"the event store failed: {describe_db_error(error)}", STORAGE_EXIT
+    if isinstance(error, FileNotFoundError):
+        return f"no such file: {error.filename}", 6
+    if isinstance(error, OSError):
+        where = f"{error.filename}: " if error.filename else ""
+        return f"cannot use {where}{error.strerror or error}", STORAGE_EXIT
+    if isinstance(error, RecursionError):
+        return "the input is nested too deeply", 3
+    return None
+
+
 def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
-    """`app.command`, with Skald errors turned into one stderr line and an exit code."""
+    """`app.command`, with every expected error turned into one stderr line and an exit
+    code; a game id argument is checked first (one rule with the API)."""
 
     def decorate(function: F) -> F:
         @functools.wraps(function)
         def wrapper(*inner_args: Any, **inner_kwargs: Any) -> Any:
             try:
+                if isinstance(inner_kwargs.get("game_id"), str):
+                    check_game_id(inner_kwargs["game_id"])
                 return function(*inner_args, **inner_kwargs)
-            except SkaldError as error:
-                typer.echo(f"error: {error}", err=True)
-                raise typer.Exit(exit_code(error)) from None
+            except (SkaldError, DBAPIError, OSError, RecursionError) as error:
+                line, code = failure(error) or (str(error), 1)
+                typer.echo(f"error: {printable(line)}", err=True)
+                raise typer.Exit(code) from None
 
         app.command(*args, **kwargs)(wrapper)
         return function
@@ -83,11 +115,32 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
     return decorate
 
 
-def open_table(db: str | None) -> Table:
-    """The Table over the store at `db` (or SKALD_DB, or the default SQLite file)."""
-    return Table(Engine(EventStore(db or os.environ.get("SKALD_DB") or DEFAULT_URL)))
+def store_url(db: str | None) -> str:
+    """`db`, or SKALD_DB, or the default SQLite file."""
+    return db or os.environ.get("SKALD_DB") or DEFAULT_URL
+
+
+def open_table(db: str | None, signing: bool = False) -> Table:
+    """The Table over the store at `db` (or SKALD_DB, or the default SQLite file); with
+    `signing`, its signing key loaded (or created for a new store) now, before any work."""
+    store = EventStore(store_url(db))
+    return Table(Engine(store), open_signer(store) if signing else None)
+
+
+def open_verifying_table(db: str | None) -> Table:
+    """The Table for checking receipts: the store's recorded key is what counts; the key
+    file, if there is one, only for a store that recorded none. Never creates a key."""
+    store = EventStore(store_url(db))
+    path = key_path_for(store.url)
+    signer = Signer(path, create=False) if not store.signing_keys() and path.is_file() else None
+    return Table(Engine(store), signer)
+
+
+def echo(text: str, err: bool = False, nl: bool = True) -> None:
+    """Print text for people: control characters (from names, ids, moves) as escapes."""
+    typer.echo(printable(text), err=err, nl=nl)
 
 
 def print_json(value: Any) -> None:
-    """One JSON document on stdout."""
+    """One JSON document on stdout (JSON escapes control characters itself)."""
     typer.echo(msgspec.json.encode(value).decode())

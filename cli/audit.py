@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from cli.app import AsOption, DbOption, command, open_table, print_json
+from cli.app import AsOption, DbOption, command, echo, open_table, print_json
 from cli.play import IdArg
 from core.errors import InvalidNotation, NotFound
 from core.importer import import_text
@@ -29,10 +29,10 @@ def audit(game_id: IdArg, as_: AsOption = "referee",
     report = table.audit(game_id, table.viewer(game_id, as_))
     text = render_audit(report, format)
     if output is None:
-        typer.echo(text, nl=not text.endswith("\n"))
+        echo(text, nl=not text.endswith("\n"))
     else:
         output.write_text(text)
-        typer.echo(f"wrote {output}: verdict {report.verdict}", err=True)
+        echo(f"wrote {output}: verdict {report.verdict}", err=True)
     if report.verdict != "clean":
         raise typer.Exit(1)
 
@@ -40,7 +40,7 @@ def audit(game_id: IdArg, as_: AsOption = "referee",
 @command("receipt")
 def receipt(game_id: IdArg, db: DbOption = None) -> None:
     """Print a signed receipt (Ed25519) for the game's current head, to keep."""
-    print_json(open_table(db).receipt(game_id))
+    print_json(open_table(db, signing=True).receipt(game_id))
 
 
 @command("import")
@@ -52,18 +52,23 @@ def import_game(
     """Import a game played elsewhere, replaying it through the rules; the first illegal
     event is reported with its rule and nothing after it is accepted. Exit 1 if any was."""
     try:
-        text = file.read_text()
+        text = file.read_bytes().decode("utf-8")
     except FileNotFoundError:
         raise NotFound(f"no file {file}") from None
+    except UnicodeDecodeError as error:
+        raise InvalidNotation(f"{file} is not UTF-8 text (byte {error.start}): a referee "
+                              f"log or a notation file is UTF-8") from None
+    if "\x00" in text:
+        raise InvalidNotation(f"{file} is a binary file, not a log or a notation file")
     result = import_text(open_table(db).engine, text)
     if json:
         print_json(result)
     else:
-        typer.echo(f"imported {result.id}: {result.accepted} of {result.total} "
+        echo(f"imported {result.id}: {result.accepted} of {result.total} "
                    f"{'lines' if result.format == 'notation' else 'events'} accepted")
         if result.finding is not None:
             finding = result.finding
-            typer.echo(f"REJECTED at seq {finding.seq}: {finding.rule}"
+            echo(f"REJECTED at seq {finding.seq}: {finding.rule}"
                        + (f" ({finding.detail})" if finding.detail else ""), err=True)
     if result.finding is not None:
         raise typer.Exit(1)

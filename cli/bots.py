@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from cli.app import DbOption, command, open_table, print_json
+from cli.app import DbOption, command, echo, open_table, print_json
 from projections.autoplay import autoplay_many
 
 
@@ -33,4 +33,4 @@ def autoplay(
                                in zip(state.players, result.outcome.scores, strict=True))
             winners = " & ".join(state.players[s] for s in result.outcome.winners)
             summary = f"winner {winners} ({scores})"
-        typer.echo(f"[{number}/{games}] {result.id}: {result.events} events, {summary}")
+        echo(f"[{number}/{games}] {result.id}: {result.events} events, {summary}")

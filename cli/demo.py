@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from cli.app import DbOption, command, open_table
+from cli.app import DbOption, command, echo, open_table
 from cli.play import render_table_view
 from events.viewer import SPECTATOR
 from projections.autoplay import autoplay as play_with_bots
@@ -23,16 +23,16 @@ def demo(
 ) -> None:
     """Play a full game with bots into the store, then replay it from the log."""
     table = open_table(db)
-    typer.echo(f"playing {game} with {players} random bots (seed {seed!r})...", err=True)
+    echo(f"playing {game} with {players} random bots (seed {seed!r})...", err=True)
     result = play_with_bots(table, game, players, seed=seed)
-    typer.echo(f"game {result.id}: {result.events} events stored in "
+    echo(f"game {result.id}: {result.events} events stored in "
                f"{table.engine.store.url}", err=True)
-    typer.echo(f"replaying {result.id} from its log:\n", err=True)
+    echo(f"replaying {result.id} from its log:\n", err=True)
     state = table.engine.load(result.id)
     for envelope in table.log(result.id, SPECTATOR):
-        typer.echo(describe_line(envelope, state.players, state.game))
-    typer.echo("")
-    typer.echo(render_table_view(table, table.show(result.id, SPECTATOR)))
+        echo(describe_line(envelope, state.players, state.game))
+    echo("")
+    echo(render_table_view(table, table.show(result.id, SPECTATOR)))
     report = table.verify(result.id)
-    typer.echo(f"\nverify: {'chain intact' if report.ok else report.reason} "
+    echo(f"\nverify: {'chain intact' if report.ok else report.reason} "
                f"({report.checked} events)")

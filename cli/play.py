@@ -6,9 +6,10 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.app import AsOption, DbOption, JsonFlag, command, open_table, print_json
+from cli.app import AsOption, DbOption, JsonFlag, command, echo, open_table, print_json
 from core.errors import InvalidNotation
 from core.rules import game_names
+from core.seats import check_player_names
 from events.envelope import Envelope
 from projections.describe import describe_line
 from projections.table import Table, TableView
@@ -43,9 +44,10 @@ def new(
     db: DbOption = None,
 ) -> None:
     """Create a game and print its id alone."""
+    names = [name.strip() for name in players.split(",")]
+    check_player_names(names)  # one rule with the API, before the store is opened
     table = open_table(db)
-    names = [name.strip() for name in players.split(",") if name.strip()]
-    typer.echo(table.create(game, names, seed=seed, options=parse_options(option or [])))
+    echo(table.create(game, names, seed=seed, options=parse_options(option or [])))
 
 
 def render_table_view(table: Table, shown: TableView) -> str:
@@ -74,7 +76,7 @@ def show(game_id: IdArg, as_: AsOption = None,
     if json:
         print_json(shown)
     else:
-        typer.echo(render_table_view(table, shown))
+        echo(render_table_view(table, shown))
 
 
 @command("legal")
@@ -85,13 +87,13 @@ def legal(game_id: IdArg, as_: SeatOption, json: JsonFlag = False, db: DbOption 
     if json:
         print_json(moves)
     else:
-        typer.echo("\n".join(moves) if moves else "(no legal moves: not this seat's turn)")
+        echo("\n".join(moves) if moves else "(no legal moves: not this seat's turn)")
 
 
 def _print_appended(table: Table, game_id: str, envelopes: list[Envelope[Any]]) -> None:
     state = table.engine.load(game_id)
     for envelope in envelopes:
-        typer.echo(describe_line(envelope, state.players, state.game))
+        echo(describe_line(envelope, state.players, state.game))
 
 
 @command("move")

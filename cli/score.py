@@ -8,7 +8,7 @@ from typing import Annotated
 import msgspec
 import typer
 
-from cli.app import command, print_json
+from cli.app import command, echo, print_json
 from core.errors import InvalidNotation, NotFound
 
 
@@ -34,4 +34,4 @@ def score(
     if json:
         print_json(report)
     else:
-        typer.echo(render_score(report))
+        echo(render_score(report))

@@ -24,13 +24,21 @@ def serve(
     import uvicorn
 
     import core.access  # noqa: F401  (its table is created with the store's)
+    from api.edge import JsonErrorH11Protocol
+    from core.signing import open_signer
     from core.store import EventStore
 
     url = db or os.environ.get("SKALD_DB") or DEFAULT_URL
-    EventStore(url).dispose()  # create the tables once, before workers race to
+    # Before any worker starts: the tables exist, and the signing key is loaded (created
+    # for a new store) — a store or key that cannot be used stops here with one line.
+    store = EventStore(url)
+    try:
+        open_signer(store)
+    finally:
+        store.dispose()
     os.environ["SKALD_DB"] = url  # read by every worker's app factory
     uvicorn.run("api.main:app_from_env", factory=True, host=host, port=port,
-                workers=workers, log_level=log_level,
+                workers=workers, log_level=log_level, http=JsonErrorH11Protocol,
                 timeout_graceful_shutdown=5)  # live streams would hold shutdown forever
 @command("bench")
 def bench(
