@@ -1,7 +1,9 @@
 """The audit report as Markdown, JSON or a standalone HTML page.
 
 Markdown and HTML are drawn from the same `Check` lines and sections, so the two never
-say different things; JSON is the report itself.
+say different things; JSON is the report itself. Every value that came from a user (player
+names, seeds, entropy, moves) is escaped in both: HTML by `html.escape`, Markdown by `_md`
+(no raw HTML, links, emphasis or table cells can be injected through a name).
 """
 
 from __future__ import annotations
@@ -68,26 +70,36 @@ def checks(report: AuditReport) -> list[Check]:
     ]
 
 
+_MD_SPECIAL = str.maketrans({
+    **{char: "\\" + char for char in "\\`*_[]()|!#~"},
+    "<": "&lt;", ">": "&gt;", "&": "&amp;", "\n": " ", "\r": " "})
+
+
+def _md(text: object) -> str:
+    """`text` as literal Markdown: no HTML, links, emphasis, code or table cells."""
+    return str(text).translate(_MD_SPECIAL)
+
+
 def _markdown(report: AuditReport) -> str:
     r = report
-    lines = [f"# Audit of {r.game} game {r.id}", "",
-             f"Players: {', '.join(f'{i}={p}' for i, p in enumerate(r.players))}", "",
+    lines = [f"# Audit of {_md(r.game)} game {_md(r.id)}", "",
+             f"Players: {', '.join(f'{i}={_md(p)}' for i, p in enumerate(r.players))}", "",
              f"**{verdict_text(r)}**", ""]
-    lines += [f"- seq {f.seq}: {f.rule}" + (f" — {f.detail}" if f.detail else "")
+    lines += [f"- seq {f.seq}: {_md(f.rule)}" + (f" — {_md(f.detail)}" if f.detail else "")
               for f in r.anomalies]
     lines += ["", "## Checks", ""]
-    lines += [f"- {c.label}: {c.text}" for c in checks(r)]
+    lines += [f"- {c.label}: {_md(c.text)}" for c in checks(r)]
     lines += ["", "## Undo and redo", ""]
-    lines += [f"- seq {u.seq}: {u.action} asked by {u.asked_by} (decision by {u.author})"
-              for u in r.undos] or ["- none"]
+    lines += [f"- seq {u.seq}: {_md(u.action)} asked by {_md(u.asked_by)} "
+              f"(decision by {_md(u.author)})" for u in r.undos] or ["- none"]
     lines += ["", "## What each seat knew, and when", ""]
     for seat in r.knowledge:
-        lines.append(f"### {seat.player} (seat {seat.seat})")
-        lines += [f"- seq {item.seq} ({item.kind}): {item.value}" for item in seat.learned] \
-            or ["- nothing hidden"]
+        lines.append(f"### {_md(seat.player)} (seat {seat.seat})")
+        lines += [f"- seq {item.seq} ({_md(item.kind)}): {_md(item.value)}"
+                  for item in seat.learned] or ["- nothing hidden"]
         lines.append("")
     lines += ["## Events, hidden values revealed", "", "| seq | actor | event |", "|---|---|---|"]
-    lines += [f"| {e.seq} | {e.actor} | {e.text.replace('|', '/')}"
+    lines += [f"| {e.seq} | {_md(e.actor)} | {_md(e.text)}"
               f"{' 🎲' if e.random else ''} |" for e in r.events]
     return "\n".join(lines) + "\n"
 
