@@ -71,10 +71,23 @@ class ParsedLog(msgspec.Struct, frozen=True, kw_only=True):
     chain: ChainReport
     finding: Finding | None
     complete_through: int = 0
+    unsupported: str = ""
 
 
 def read_jsonl(text: str) -> ParsedLog:
-    """Decode and check a referee JSON-lines log: chain, commitments, rules re-derivation."""
+    """Decode and check a referee JSON-lines log: chain, commitments, rules re-derivation.
+
+    A log under rules this build cannot re-derive is refused (IllegalMove naming them)."""
+    log = read_jsonl_unchecked(text)
+    if log.unsupported:
+        raise IllegalMove(f"cannot import this log: {log.unsupported}; nothing was imported "
+                          "(`skald audit` and `verify` still read it where it is)")
+    return log
+
+
+def read_jsonl_unchecked(text: str) -> ParsedLog:
+    """`read_jsonl` without refusing other rules: `unsupported` says when it could not
+    re-derive (for reading old logs, not for importing them)."""
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines:
         raise InvalidNotation("the log is empty")
@@ -103,14 +116,12 @@ def read_jsonl(text: str) -> ParsedLog:
         finding = _earliest(finding, Finding(seq=chain.bad_seq, rule="hash chain",
                                              detail=chain.reason))
     derived = rederive(game, envelopes)
-    if derived.unsupported:
-        raise IllegalMove(f"cannot import this log: {derived.unsupported}; nothing was "
-                          "imported (`skald audit` and `verify` still read it where it is)")
     if derived.findings:
         finding = _earliest(finding, derived.findings[0])
     return ParsedLog(game=game, stream=stream, lines=len(lines), envelopes=tuple(envelopes),
                      records=records, chain=chain, finding=finding,
-                     complete_through=derived.complete_through)
+                     complete_through=derived.complete_through,
+                     unsupported=derived.unsupported)
 
 
 def import_jsonl(engine: Engine, text: str) -> ImportResult:

@@ -9,6 +9,7 @@ the rules re-derivation can catch them — except the plain reorder, which the c
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,7 +20,6 @@ import msgspec
 from core.beowulf.tiles import catalog
 from core.engine import Engine
 from core.errors import IllegalMove
-from core.rng import Rng
 from core.rules import get_rules
 from core.state import fold
 from core.store import EventStore
@@ -36,8 +36,10 @@ Builder = Callable[[list[Envelope[Any]]], tuple[list[Envelope[Any]], dict[str, A
 
 def recorded_game(game: str, players: int, seed: str) -> list[Envelope[Any]]:
     """A finished autoplayed game's referee log, with a fixed clock."""
+    randomness = random.Random(f"fixture-{game}")  # a fixed "service key": rebuilds are stable
     table = Table(Engine(EventStore("sqlite://"),
-                         clock=lambda: datetime(2026, 11, 1, 20, 0, tzinfo=UTC)))
+                         clock=lambda: datetime(2026, 11, 1, 20, 0, tzinfo=UTC),
+                         random_hex=lambda size: randomness.randbytes(size).hex()))
     result = autoplay(table, game, players, seed=seed, bot_seed=7, game_id=f"fixture-{game}")
     return table.log(result.id, REFEREE)
 
@@ -97,7 +99,7 @@ def beowulf_reordered_rehashed(log: list[Envelope[Any]]
     moves = [i for i, env in enumerate(log) if type(env.event).__name__ == "MoveMade"]
     a, b = moves[5], moves[6]
     reordered = log[:a] + log[b:moves[7]] + log[a:b] + log[moves[7]:]
-    return rehash(reordered), {"seq": a + 1, "rule": "acted out of turn"}
+    return rehash(reordered), {"seq": a + 1, "rule": "turn (waiting for"}
 
 
 def hagar_changed_roll(log: list[Envelope[Any]]) -> tuple[list[Envelope[Any]], dict[str, Any]]:
@@ -120,7 +122,7 @@ def beast_illegal_hidden_step(log: list[Envelope[Any]]
             for direction in "NESWX":
                 try:
                     rules.decide(state.rules, event.seat, rules.parse(f"step {direction}"),
-                                 Rng(state.seed_bytes()))
+                                 state.rng(env.seq))
                 except IllegalMove:
                     return _rewrite_step(log, env.seq, direction)
         state = fold(rules, state, env)

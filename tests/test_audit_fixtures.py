@@ -10,8 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
-from core.importer import read_jsonl
+from core.importer import read_jsonl, read_jsonl_unchecked
+from core.rederive import rederive
 from projections.audit import build_audit
+from projections.audit_render import render_audit
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "audit"
 EXPECTED = json.loads((FIXTURES / "expected.json").read_text())
@@ -42,4 +44,25 @@ def test_import_command_reports_the_verdict(name: str, tmp_path: Path) -> None:
     else:
         assert result.exit_code == 1
         assert outcome["finding"]["seq"] == EXPECTED[name]["seq"]
-        assert outcome["accepted"] == EXPECTED[name]["seq"] - 1
+        # Only whole decisions before the anomaly are kept.
+        assert 0 < outcome["accepted"] <= EXPECTED[name]["seq"] - 1
+        log = read_jsonl((FIXTURES / name).read_text())
+        assert rederive(log.game, log.envelopes[: outcome["accepted"]]).clean
+
+
+LEGACY = FIXTURES / "legacy" / "beowulf_v1_clean.jsonl"
+
+
+def test_a_log_from_before_secrecy_scheme_2_verifies_and_is_not_called_tampered() -> None:
+    log = read_jsonl_unchecked(LEGACY.read_text())
+    assert log.chain.ok
+    report = build_audit(log.stream, log.game, log.envelopes, log.chain, None)
+    assert report.verdict == "unverifiable" and report.anomalies == ()
+    assert "rules version 1" in report.rederivation.unsupported
+    assert "not re-derived (no anomaly found)" in render_audit(report, "md")
+
+
+def test_a_log_from_before_secrecy_scheme_2_is_not_imported(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["import", str(LEGACY), "--db", f"sqlite:///{tmp_path}/i.db"])
+    assert result.exit_code == 4
+    assert "rules version 1" in result.stderr and "nothing was imported" in result.stderr
