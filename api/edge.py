@@ -49,10 +49,6 @@ def install_log_redaction() -> None:
         access.addFilter(RedactTokens())
 
 
-class BodyTooLarge(Exception):
-    """The request body passed MAX_BODY while it was being read."""
-
-
 def _json_error(status: int, code: str, message: str) -> tuple[Message, Message]:
     body = msgspec.json.encode({"error": code, "message": message})
     start: Message = {"type": "http.response.start", "status": status,
@@ -80,28 +76,33 @@ class BodyLimit:
                 await send(part)
             return
         received = 0
-        started = False
+        started = answered = False
 
         async def limited_receive() -> Message:
-            nonlocal received
+            # Past the limit: answer 413 now and tell the app the client left, so it stops
+            # reading; whatever it then tries to send is dropped.
+            nonlocal received, answered
+            if answered:
+                return {"type": "http.disconnect"}
             incoming = await receive()
             if incoming["type"] == "http.request":
                 received += len(incoming.get("body", b""))
                 if received > self.limit:
-                    raise BodyTooLarge
+                    if not started:
+                        for part in _json_error(413, "too_large", message):
+                            await send(part)
+                    answered = True
+                    return {"type": "http.disconnect"}
             return incoming
 
         async def tracking_send(outgoing: Message) -> None:
             nonlocal started
+            if answered:
+                return
             started = started or outgoing["type"] == "http.response.start"
             await send(outgoing)
 
-        try:
-            await self.app(scope, limited_receive, tracking_send)
-        except BodyTooLarge:
-            if not started:
-                for part in _json_error(413, "too_large", message):
-                    await send(part)
+        await self.app(scope, limited_receive, tracking_send)
 
 
 class JsonErrorH11Protocol(H11Protocol):
