@@ -108,11 +108,24 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
                 line, code = failure(error) or (str(error), 1)
                 typer.echo(f"error: {printable(line)}", err=True)
                 raise typer.Exit(code) from None
+            finally:
+                while _opened:  # each command closes the stores it opened
+                    _opened.pop().dispose()
 
         app.command(*args, **kwargs)(wrapper)
         return function
 
     return decorate
+
+
+_opened: list[EventStore] = []
+
+
+def open_store(db: str | None) -> EventStore:
+    """The store at `db` (or SKALD_DB, or the default), closed when the command ends."""
+    store = EventStore(store_url(db))
+    _opened.append(store)
+    return store
 
 
 def store_url(db: str | None) -> str:
@@ -123,14 +136,14 @@ def store_url(db: str | None) -> str:
 def open_table(db: str | None, signing: bool = False) -> Table:
     """The Table over the store at `db` (or SKALD_DB, or the default SQLite file); with
     `signing`, its signing key loaded (or created for a new store) now, before any work."""
-    store = EventStore(store_url(db))
+    store = open_store(db)
     return Table(Engine(store), open_signer(store) if signing else None)
 
 
 def open_verifying_table(db: str | None) -> Table:
     """The Table for checking receipts: the store's recorded key is what counts; the key
     file, if there is one, only for a store that recorded none. Never creates a key."""
-    store = EventStore(store_url(db))
+    store = open_store(db)
     path = key_path_for(store.url)
     signer = Signer(path, create=False) if not store.signing_keys() and path.is_file() else None
     return Table(Engine(store), signer)

@@ -1,0 +1,307 @@
+"""Fault suite (issue 11): a full disk, a read-only store, two processes initialising a
+fresh PostgreSQL database at once, a PostgreSQL restart under open live streams, and a
+real `skald serve` keeping tokens out of its log and answering bad requests in JSON.
+
+Mounting a tmpfs needs root (skipped otherwise, with the reason); the restart test runs
+its own throwaway PostgreSQL cluster on a free loopback port (skipped without the
+server binaries). Every wait is bounded; all traffic goes to 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import sqlalchemy as sa
+from typer.testing import CliRunner
+
+from cli.main import app
+from tests.conftest import PG_URL
+from tests.servers import free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+runner = CliRunner()
+
+
+def skald(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def one_line(stderr: str) -> str:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in stderr, stderr
+    return lines[0]
+
+
+@contextlib.contextmanager
+def tmpfs(folder: Path, size: str) -> Iterator[Path]:
+    folder.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs",
+                              str(folder)], capture_output=True, timeout=10)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], capture_output=True, timeout=10)
+
+
+def test_a_full_disk_gives_clean_errors_and_writes_nothing_half(tmp_path: Path) -> None:
+    with tmpfs(tmp_path / "small", "600k") as disk:
+        url = f"sqlite:///{disk}/full.db"
+        code, out, err = skald("new", "toy", "--players", "Ann,Bob", "--seed", "full",
+                               "--db", url)
+        assert code == 0, err
+        games = [out.strip()]
+        for number in range(400):  # fill the disk with new games until it refuses
+            code, out, err = skald("new", "toy", "--players", "Ann,Bob", "--seed",
+                                   f"fill {number}", "--db", url)
+            if code != 0:
+                break
+            games.append(out.strip())
+        assert code == 8, f"the disk never filled ({len(games)} games)"
+        assert "full" in one_line(err)
+        code, _, err = skald("move", games[0], "bet 1", "--as", "Ann", "--db", url)
+        assert code in (0, 8), err
+        # Space returns: everything stored verifies, and play goes on.
+        subprocess.run(["mount", "-o", "remount,size=16m", str(disk)], check=True,
+                       timeout=10)
+        for game_id in (games[0], games[-1]):
+            code, out, err = skald("verify", game_id, "--db", url)
+            assert code == 0, err
+        code, _, err = skald("move", games[-1], "bet 2", "--as", "Ann", "--db", url)
+        assert code == 0 or "not Ann's turn" in err, err
+
+
+def test_a_read_only_store_gives_clean_errors(tmp_path: Path) -> None:
+    with tmpfs(tmp_path / "ro", "8m") as disk:
+        url = f"sqlite:///{disk}/ro.db"
+        code, out, err = skald("new", "toy", "--players", "Ann,Bob", "--seed", "ro",
+                               "--db", url)
+        assert code == 0, err
+        game_id = out.strip()
+        subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True, timeout=10)
+        for args in (["move", game_id, "bet 1", "--as", "Ann"], ["show", game_id],
+                     ["new", "toy", "--players", "Ann,Bob"], ["receipt", game_id]):
+            code, _, err = skald(*args, "--db", url)
+            assert code in (0, 8), (args, err)
+            if code:
+                one_line(err)
+        subprocess.run(["mount", "-o", "remount,rw", str(disk)], check=True, timeout=10)
+        code, out, err = skald("verify", game_id, "--db", url)
+        assert code == 0 and "ok: 4 events" in out, err  # nothing was added
+
+
+INIT = "import sys; from core.store import EventStore; import core.access; EventStore(sys.argv[1])"
+
+
+def test_processes_initialising_a_fresh_postgresql_database_at_once() -> None:
+    if not PG_URL:
+        pytest.skip("no PostgreSQL server (set SKALD_TEST_PG_URL)")
+    admin = sa.create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+    base = sa.engine.make_url(PG_URL)
+    try:
+        for _ in range(3):
+            name = f"skald_race_{uuid.uuid4().hex[:10]}"
+            with admin.connect() as conn:
+                conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+            url = base.set(database=name).render_as_string(hide_password=False)
+            try:
+                starters = [subprocess.Popen([sys.executable, "-c", INIT, url], cwd=ROOT,
+                                             stderr=subprocess.PIPE, text=True)
+                            for _ in range(4)]
+                results = [(p.wait(timeout=60), p.stderr.read() if p.stderr else "")
+                           for p in starters]
+                assert all(code == 0 for code, _ in results), results
+            finally:
+                with admin.connect() as conn:
+                    conn.execute(sa.text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+    finally:
+        admin.dispose()
+
+
+# -- a throwaway PostgreSQL cluster, stopped and restarted under live streams ------------
+
+
+def _pg_bin() -> Path:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
+    if not found or os.geteuid() != 0 or shutil.which("runuser") is None:
+        pytest.skip("needs root, runuser and PostgreSQL's server binaries")
+    return Path(found[-1]).parent
+
+
+class Cluster:
+    """A PostgreSQL cluster of our own in a temporary folder, on a free loopback port."""
+
+    def __init__(self, folder: Path) -> None:
+        self.bin = _pg_bin()
+        self.data = folder / "pgdata"
+        self.port = free_port()
+        subprocess.run(["install", "-d", "-o", "postgres", "-g", "postgres", str(folder)],
+                       check=True, timeout=10)
+        self._pg("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres")
+        self.start()
+        self._pg("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres",
+                 "skald")
+        self.url = f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/skald"
+
+    def _pg(self, tool: str, *args: str) -> None:
+        subprocess.run(["runuser", "-u", "postgres", "--", str(self.bin / tool), *args],
+                       check=True, capture_output=True, timeout=60)
+
+    def start(self) -> None:
+        self._pg("pg_ctl", "-D", str(self.data), "-l", str(self.data / "log"), "-w", "-o",
+                 f"-p {self.port} -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off",
+                 "start")
+
+    def stop(self) -> None:
+        self._pg("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    os.chmod(tmp_path, 0o755)
+    for parent in tmp_path.parents:  # postgres must reach its data folder
+        if str(parent).startswith("/tmp/") and parent != Path("/tmp"):
+            os.chmod(parent, os.stat(parent).st_mode | 0o005)
+    own = Cluster(tmp_path / "pg")
+    try:
+        yield own
+    finally:
+        with contextlib.suppress(subprocess.SubprocessError):
+            own.stop()
+
+
+@contextlib.contextmanager
+def serve(url: str, log: Path) -> Iterator[str]:
+    """A real `skald serve` (toy game loaded) with its output in `log`."""
+    port = free_port()
+    code = ("import sys, tests.toy_game; from cli.main import app; "
+            "sys.argv[0] = 'skald'; app()")
+    with log.open("w") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-c", code, "serve", "--port", str(port), "--db", url],
+            cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT,
+            env={**os.environ, "SKALD_LIVE_POLL": "0.2"})
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(f"{base}/health", timeout=1).status_code == 200:
+                        break
+                assert process.poll() is None, log.read_text()
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+            yield base
+        finally:
+            process.terminate()
+            process.wait(timeout=15)
+
+
+def read_events(response: httpx.Response, until: float) -> Iterator[tuple[str, str, str]]:
+    """(event, id, data) of each SSE message, until the stream ends or time runs out."""
+    kind, last_id, data = "message", "", ""
+    for line in response.iter_lines():
+        if time.monotonic() > until:
+            return
+        if line.startswith("event:"):
+            kind = line[6:].strip()
+        elif line.startswith("id:"):
+            last_id = line[3:].strip()
+        elif line.startswith("data:"):
+            data = line[5:].strip()
+        elif line == "" and data:
+            yield kind, last_id, data
+            kind, data = "message", ""
+
+
+def test_a_postgresql_restart_ends_live_streams_cleanly(cluster: Cluster,
+                                                        tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    with serve(cluster.url, log) as base:
+        game = httpx.post(f"{base}/games", json={"game": "toy", "players": ["Ann", "Bob"],
+                                                 "seed": "restart"}, timeout=10).json()
+        stream_url = f"{base}/games/{game['id']}/events"
+        seen: list[tuple[str, str, str]] = []
+        with httpx.stream("GET", stream_url, timeout=httpx.Timeout(20, read=20)) as response:
+            for message in read_events(response, time.monotonic() + 30):
+                seen.append(message)
+                if len(seen) == game["seq"]:
+                    cluster.stop()
+        assert [kind for kind, _, _ in seen[:-1]] == ["message"] * game["seq"]
+        assert seen[-1][0] == "error" and "store_unavailable" in seen[-1][2]
+        cluster.start()
+        ann = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
+        deadline = time.monotonic() + 20
+        while True:  # the pool reconnects on its own
+            moved = httpx.post(f"{base}/games/{game['id']}/moves", headers=ann,
+                               json={"move": "bet 1"}, timeout=10)
+            if moved.status_code == 201 or time.monotonic() > deadline:
+                break
+            assert moved.status_code == 503 and moved.json()["error"] == "store_unavailable"
+            time.sleep(0.3)
+        assert moved.status_code == 201, moved.text
+        resumed = []
+        with httpx.stream("GET", stream_url, timeout=httpx.Timeout(20, read=20),
+                          headers={"Last-Event-ID": seen[-2][1]}) as response:
+            for message in read_events(response, time.monotonic() + 10):
+                resumed.append(message)
+                if int(message[1] or 0) >= moved.json()["seq"]:
+                    break
+        assert resumed[0][1] == str(game["seq"] + 1)
+    text = log.read_text()
+    assert "Exception in ASGI application" not in text and "Traceback" not in text, text
+
+
+def oversized_header(base: str) -> tuple[int, str]:
+    """Send a request whose header outgrows uvicorn's buffer; its status and body."""
+    port = int(base.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 40_000)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.decode().partition("\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+def test_serve_keeps_tokens_out_of_its_log_and_answers_bad_requests_in_json(
+        tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    with serve(f"sqlite:///{tmp_path}/served.db", log) as base:
+        game = httpx.post(f"{base}/games", json={"game": "toy", "players": ["Ann", "Bob"]},
+                          timeout=10).json()
+        token = game["seats"][0]["token"]
+        seen = httpx.get(f"{base}/games/{game['id']}/view", params={"token": token},
+                         timeout=10)
+        assert seen.status_code == 200 and seen.json()["viewer"] == "Ann"
+        bad = httpx.get(f"{base}/games/{game['id']}/log?from=1&token=sekrit-{token[:8]}",
+                        timeout=10)
+        assert bad.status_code == 401
+        status, body = oversized_header(base)
+        assert status == 400 and json.loads(body)["error"] == "malformed", body
+        big_body = httpx.post(f"{base}/games", content=b"x" * (2 * 1024 * 1024),
+                              headers={"Content-Type": "application/json"}, timeout=10)
+        assert big_body.status_code == 413 and big_body.json()["error"] == "too_large"
+        time.sleep(0.3)  # let the access log flush
+    text = log.read_text()
+    assert "/view?token=[redacted]" in text, text
+    assert token not in text and token[:8] not in text
