@@ -133,12 +133,13 @@ class Engine:
 
     def create(self, game: str, players: Sequence[str], seed: str | None = None,
                options: Mapping[str, str] | None = None, game_id: str | None = None,
-               deal: str | None = None) -> GameState:
+               deal: str | None = None, reproducible: bool = False) -> GameState:
         """Start a new game: creation event plus the rules' opening events, one batch.
 
-        `seed` makes the draws reproducible (the game then says the seed was chosen);
-        games with one seed and one `deal` name draw alike (by default the deal is the
-        game id, so reusing a seed never links two games)."""
+        A `seed` is mixed with the service's key; with `reproducible` the draws come from
+        the seed alone (the game then says the seed was chosen), and games with one seed
+        and one `deal` name draw alike (by default the deal is the game id, so reusing a
+        seed never links two games)."""
         rules = get_rules(game)
         players = tuple(p.strip() for p in players)
         if not rules.min_players <= len(players) <= rules.max_players:
@@ -149,7 +150,7 @@ class Engine:
             raise IllegalMove("a chosen seed must not be empty (leave it out to let the "
                               "service draw one)")
         game_id = game_id or uuid.uuid4().hex[:16]
-        key = sealed_key(seed, deal, self.random_hex)
+        key = sealed_key(seed, deal, reproducible, self.random_hex)
         created, opening = kernel.creation(rules, game_id, players, dict(options or {}), key)
         batch = ((created, SYSTEM), *opening)
         return self._append(rules, game_id, None, batch, expected_version=0, kind=game,

@@ -83,7 +83,7 @@ def creation(rules: Rules, game_id: str, players: Sequence[str], options: Mappin
     created = GameCreated(
         game=rules.name, players=tuple(players), options=tuple(sorted(options.items())),
         rules_version=rules.version, scheme=SCHEME, key=key,
-        seed_chosen=key.get().seed is not None,
+        seed_chosen=key.get().reproducible,
     )
     state = msgspec.structs.replace(created_state(rules, game_id, created), version=1)
     return created, opening(rules, state)

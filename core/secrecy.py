@@ -5,12 +5,14 @@ Every game gets a `GameKey` with 256 bits the service draws (`secrets`), committ
 - salts: `salt_root = HMAC(key, "skald/salts/v2")`, scoped by the seq of the decision that
   seals them (see `core/rng.py`). The key is never derived from anything a creator chooses,
   so no commitment can be tested against guesses, and two games never share a salt.
-- draws: from the key itself when the service drew the seed (fair against everyone);
-  from the creator's chosen seed and the deal name (the game id by default) when a seed
-  was chosen, so the same seed in two games gives two different deals unless the creator
-  asked them to share one (`deal=`: a duplicate round, a replayed physical deal). Such a
-  game says `seed_chosen` in its header and the audit claims no fairness against the
-  creator.
+- draws: from the key, mixed with the creator's seed when one was given: fair against
+  everyone, the creator included, and unguessable whatever the seed. Only when the creator
+  asks for a reproducible game do the draws come from the seed alone and the deal name
+  (the game id unless games were asked to share a deal, as every table of a duplicate
+  round does): the same seed in two games then still gives two deals unless they share
+  one. Such a game says `seed_chosen` in its header, and the audit claims no fairness
+  against the creator (and anyone who guesses a weak seed can recompute its deal: that is
+  what reproducible means).
 - seat entropy (`entropy=seats`) is commit-then-reveal: every seat first sends
   `entropy commit SHA256HEX` (the sha256 of its text), then, once all have committed,
   `entropy reveal TEXT`. Nobody, the creator included, sees another seat's text before
@@ -25,6 +27,7 @@ import hmac
 import secrets
 from collections.abc import Callable
 
+from core.errors import IllegalMove
 from core.rng import Rng
 from events.common import GameKey
 from events.secret import Secret, canonical, seal
@@ -39,11 +42,14 @@ RandomHex = Callable[[int], str]
 """Where fresh randomness comes from: `secrets.token_hex` (tests may inject a seeded one)."""
 
 
-def sealed_key(seed: str | None, deal: str | None, random_hex: RandomHex = secrets.token_hex
-               ) -> Secret[GameKey]:
+def sealed_key(seed: str | None = None, deal: str | None = None, reproducible: bool = False,
+               random_hex: RandomHex = secrets.token_hex) -> Secret[GameKey]:
     """A fresh key (256 bits of the service's randomness, plus a chosen seed if any), as a
     Secret nobody sees until the reveal, committed under a random 128-bit salt."""
-    key = GameKey(key=random_hex(32), seed=seed, deal=deal)
+    if (reproducible or deal is not None) and seed is None:
+        raise IllegalMove("a reproducible game (or a shared deal) needs a chosen seed")
+    key = GameKey(key=random_hex(32), seed=seed, deal=deal,
+                  reproducible=reproducible or deal is not None)
     return seal(key, frozenset(), random_hex(16))
 
 
@@ -51,6 +57,9 @@ def draw_root(key: GameKey, game_id: str, entropy: tuple[tuple[int, str], ...] =
     """The key of every random draw in a game."""
     if key.seed is None:
         root = bytes.fromhex(key.key)
+    elif not key.reproducible:
+        root = hmac.new(bytes.fromhex(key.key), b"seed\x00" + key.seed.encode(),
+                        hashlib.sha256).digest()
     else:
         seed_key = hashlib.sha256(b"skald/seed/v2\x00" + key.seed.encode()).digest()
         deal = key.deal if key.deal is not None else game_id

@@ -26,26 +26,28 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
         return self.ranking[0] if self.ranking else ()
 
 
-class GameKey(msgspec.Struct, frozen=True, kw_only=True):
+class GameKey(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """The secret behind a game's chance and commitments (secrecy scheme 2).
 
-    `key` is 256 bits the service drew; it keys every salt. Draws come from `key` too,
-    unless the creator chose a `seed`: then they come from the seed and the `deal` (the
-    game id unless games were asked to share a deal), so a physical deal can be replayed
-    and a duplicate round can deal every table alike, while salts stay unique per game.
+    `key` is 256 bits the service drew; it keys every salt and, mixed with the creator's
+    `seed` if one was given, every draw. Only a `reproducible` game draws from the seed
+    alone (with the `deal` name, the game id unless games were asked to share a deal), so
+    a physical deal can be replayed and a duplicate round can deal every table alike,
+    while salts stay unique per game.
     """
 
     key: str
     seed: str | None = None
     deal: str | None = None
+    reproducible: bool = False
 
 
 class GameCreated(Event, frozen=True, tag="skald.game_created"):
     """A game was set up; its key is committed here and revealed after the game.
 
     Scheme 1 (games created before secrecy scheme 2) committed the seed itself in `seed`;
-    scheme 2 commits a `GameKey` in `key` and says in `seed_chosen` whether the creator
-    chose the seed (then no fairness against the creator is claimed).
+    scheme 2 commits a `GameKey` in `key` and says in `seed_chosen` whether the draws were
+    fixed by a seed the creator chose (then no fairness against the creator is claimed).
     """
 
     barrier = True

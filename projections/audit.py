@@ -158,8 +158,9 @@ def _fairness(created: GameCreated) -> str:
                 "claimed against the creator (they were fixed by the creator's seed"
                 + (" and the seats' entropy)" if dict(created.options).get("entropy") == "seats"
                    else ")"))
-    return ("seed drawn by the service (256 bits, committed before the first draw): fair "
-            "against every seat")
+    mixed = created.key is not None and created.key.known and created.key.get().seed is not None
+    return ("key drawn by the service (256 bits, committed before the first draw"
+            + (", mixed with the creator's seed" if mixed else "") + "): fair against every seat")
 
 
 def _player(players: tuple[str, ...], actor: str | int) -> str:

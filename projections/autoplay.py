@@ -41,7 +41,9 @@ def autoplay(table: Table, game: str, players: int, seed: str | None = None,
     """Create a game and let bots play it to the end."""
     names = PLAYER_NAMES[:players] if players <= len(PLAYER_NAMES) else tuple(
         f"P{i + 1}" for i in range(players))
-    game_id = table.create(game, names, seed=seed, options=options, game_id=game_id)
+    # A seeded run is for reproducing: its draws come from the seed (and the game id).
+    game_id = table.create(game, names, seed=seed, options=options, game_id=game_id,
+                           reproducible=seed is not None)
     rnd = random.Random(bot_seed)
     for _ in range(max_decisions):
         current = table.turn(game_id)

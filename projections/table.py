@@ -170,11 +170,12 @@ class Table:
 
     def create(self, game: str, players: Sequence[str], seed: str | None = None,
                options: Mapping[str, str] | None = None, game_id: str | None = None,
-               deal: str | None = None) -> str:
-        """Create a game and return its id (a fresh random one unless given); games with
-        one chosen seed and one `deal` name draw alike."""
+               deal: str | None = None, reproducible: bool = False) -> str:
+        """Create a game and return its id (a fresh random one unless given). A seed is
+        mixed with the service's key unless the game is `reproducible` (draws from the seed
+        alone); reproducible games with one seed and one `deal` name draw alike."""
         return self.engine.create(game, players, seed=seed, options=options,
-                                  game_id=game_id, deal=deal).id
+                                  game_id=game_id, deal=deal, reproducible=reproducible).id
 
     def move(self, game_id: str, seat: int, notation: str, expected_seq: int | None = None
              ) -> list[Envelope[Any]]:

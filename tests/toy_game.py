@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 
 from core.errors import IllegalMove, InvalidNotation
+from core.notation_numbers import parse_number
 from core.rng import Rng
 from core.rules import BaseRules, register
 from events.base import Event
@@ -130,8 +131,8 @@ class ToyRules(BaseRules):
         words = text.split()
         if words == ["draw"]:
             return Draw()
-        if len(words) == 2 and words[0] == "bet" and words[1].isdigit():
-            return Bet(int(words[1]))
+        if len(words) == 2 and words[0] == "bet":
+            return Bet(parse_number(text, words[1], what="a bet"))
         raise InvalidNotation(f"{text!r}: expected 'draw' or 'bet N'")
 
     def format(self, command: Any) -> str:
