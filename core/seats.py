@@ -58,7 +58,7 @@ def resolve_seat(players: Sequence[str], text: str | int) -> int:
     if index is not None and 0 <= index < len(players):
         return index
     choices = ", ".join(f"{i}={name}" for i, name in enumerate(players))
-    raise NotFound(f"no seat {printable(str(text))!r} in this game (seats: {choices})")
+    raise NotFound(f"no seat {str(text)!r} in this game (seats: {choices})")
 
 
 def name_problem(name: str) -> str:
@@ -69,7 +69,7 @@ def name_problem(name: str) -> str:
     if len(stripped) > MAX_NAME:
         return f"a player name is at most {MAX_NAME} characters, not {len(stripped)}"
     if has_control(stripped):
-        return f"player name {printable(stripped)!r} holds a control character"
+        return f"player name {stripped!r} holds a control character"
     if stripped.isnumeric():
         return (f"player name {stripped!r} is all digits, which reads as a seat index; "
                 "add a letter")
@@ -98,7 +98,7 @@ def game_id_problem(game_id: str) -> str:
     if len(game_id) > MAX_GAME_ID:
         return f"a game id is at most {MAX_GAME_ID} characters, not {len(game_id)}"
     if has_control(game_id):
-        return f"game id {printable(game_id)!r} holds a control character"
+        return f"game id {game_id!r} holds a control character"
     return ""
 
 
