@@ -1,0 +1,104 @@
+"""`skald import` on hostile or broken files: one clean line and an exit code, whole
+decisions only, and nothing stored when nothing can be."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from cli.main import app
+from core.engine import Engine
+from core.errors import IllegalMove
+from core.importer import import_text, read_jsonl
+from core.kernel import to_act
+from core.rules import get_rules
+from core.store import EventStore
+from events.viewer import REFEREE
+from projections.autoplay import autoplay
+from projections.table import Table
+from tests.forgery import jsonl, rehash
+
+RUNNER = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def referee_log() -> str:
+    table = Table(Engine(EventStore("sqlite://")))
+    result = autoplay(table, "toy", 2, bot_seed=5)
+    return jsonl(table.log(result.id, REFEREE))
+
+
+def run_import(tmp_path: Path, text: str | bytes) -> tuple[int, str]:
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    result = RUNNER.invoke(app, ["import", str(path), "--db", f"sqlite:///{tmp_path}/i.db"])
+    return result.exit_code, result.stderr
+
+
+def assert_one_line(stderr: str) -> None:
+    assert "Traceback" not in stderr and len(stderr.strip().splitlines()) == 1
+
+
+def test_a_deeply_nested_line_is_refused_in_one_line(tmp_path: Path) -> None:
+    code, stderr = run_import(tmp_path, '{"event": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    assert code == 3 and "line 1" in stderr
+    assert_one_line(stderr)
+
+
+def test_a_log_mixing_two_games_is_named_not_crashed(tmp_path: Path, referee_log: str) -> None:
+    lines = referee_log.splitlines()
+    envelopes = [msgspec.json.decode(line) for line in lines]
+    for envelope in envelopes[5:]:
+        envelope["stream"] = "another-game"
+    decoded = [msgspec.json.decode(json.dumps(e).encode()) for e in envelopes]
+    text = "\n".join(json.dumps(e) for e in decoded)
+    code, stderr = run_import(tmp_path, text)
+    assert code == 1 and "a log holds one game" in stderr
+    assert_one_line(stderr)
+    engine = Engine(EventStore(f"sqlite:///{tmp_path}/i.db"))
+    stored = engine.store.list_streams()
+    assert [s.id for s in stored] in ([], [envelopes[0]["stream"]])
+    assert all(s.id != "another-game" for s in stored)
+
+
+def test_a_rechained_log_mixing_stream_ids_stops_at_the_other_game(referee_log: str) -> None:
+    table = Table(Engine(EventStore("sqlite://")))
+    envelopes = list(read_jsonl(referee_log).envelopes)
+    mixed = [msgspec.structs.replace(env, stream="other") if env.seq > 6 else env
+             for env in envelopes]
+    result = import_text(table.engine, jsonl(rehash(mixed)))
+    assert result.finding is not None and result.finding.rule == "a log holds one game"
+    assert result.accepted <= 6 and table.engine.store.version("other") == 0
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[
+    HealthCheck.function_scoped_fixture])
+@given(cut=st.integers(1, 10_000))
+def test_every_prefix_imports_whole_decisions_only(referee_log: str, cut: int) -> None:
+    """A referee log cut anywhere stores only complete batches, and the stored game is one
+    the engine can go on playing (or none at all)."""
+    lines = referee_log.splitlines()
+    prefix = "\n".join(lines[: 1 + cut % len(lines)])
+    engine = Engine(EventStore("sqlite://"))
+    try:
+        result = import_text(engine, prefix)
+    except IllegalMove as error:
+        assert "nothing to import" in str(error)
+        assert engine.store.list_streams() == []
+        return
+    state = engine.load(result.id)
+    assert state.version == result.accepted
+    if state.outcome is None:
+        assert to_act(get_rules("toy"), state), "an imported game nobody can act in"
+
+
+def test_a_binary_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    code, stderr = run_import(tmp_path, b"\x00\xff\xfe binary")
+    assert code != 0
+    assert_one_line(stderr)
