@@ -13,14 +13,27 @@ import importlib.util
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, Protocol
 
+from typing_extensions import TypeVar
+
 from core.errors import NotFound
 from core.rng import Rng
+from events.base import Event
 from events.common import GameCreated, Outcome
 from events.secret import Secret
 
+S = TypeVar("S", default=Any)
+"""A game's rules state."""
+C = TypeVar("C", default=Any)
+"""A game's command (what `parse` reads and `format` writes)."""
 
-class Rules(Protocol):
-    """What a game provides to the engine."""
+
+class Rules(Protocol[S, C]):
+    """What a game provides to the engine, typed by its state `S` and command `C`.
+
+    The engine holds any game (`Rules`, that is `Rules[Any, Any]`); a game implements
+    `Rules[ItsState, ItsCommand]` (through `BaseRules`), so strict mypy checks every method
+    of the game against this protocol.
+    """
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -29,39 +42,39 @@ class Rules(Protocol):
     max_players: ClassVar[int]
     event_types: ClassVar[tuple[type, ...]]
 
-    def initial(self, created: GameCreated) -> Any:
+    def initial(self, created: GameCreated) -> S:
         """The state right after creation, before any start events."""
 
-    def start(self, state: Any, rng: Rng) -> tuple[Any, ...]:
+    def start(self, state: S, rng: Rng) -> tuple[Event, ...]:
         """The system events that open the game (shuffles, deals)."""
 
-    def decide(self, state: Any, seat: int, command: Any, rng: Rng) -> tuple[Any, ...]:
+    def decide(self, state: S, seat: int, command: C, rng: Rng) -> tuple[Event, ...]:
         """Validate `command` for `seat`; return its events or raise IllegalMove."""
 
-    def evolve(self, state: Any, event: Any) -> Any:
+    def evolve(self, state: S, event: Event) -> S:
         """Apply one event; pure and total."""
 
-    def legal(self, state: Any, seat: int) -> Iterable[Any]:
+    def legal(self, state: S, seat: int) -> Iterable[C]:
         """Every command `seat` may make now."""
 
-    def to_act(self, state: Any) -> frozenset[int]:
+    def to_act(self, state: S) -> frozenset[int]:
         """The seats that may make a decision now."""
 
-    def outcome(self, state: Any) -> Outcome | None:
+    def outcome(self, state: S) -> Outcome | None:
         """The outcome once the game is over, else None."""
 
-    def parse(self, text: str) -> Any:
+    def parse(self, text: str) -> C:
         """A command from its notation; raises InvalidNotation."""
 
-    def format(self, command: Any) -> str:
+    def format(self, command: C) -> str:
         """The notation of a command."""
 
-    def hide_move(self, state: Any, seat: int, command: Any, rng: Rng) -> Secret[str] | None:
+    def hide_move(self, state: S, seat: int, command: C, rng: Rng) -> Secret[str] | None:
         """The move's notation as a Secret when it must not be public, else None."""
 
 
-class BaseRules:
-    """Defaults a game may inherit: public moves, rules version "1".
+class BaseRules(Rules[S, C]):
+    """The base of every game's rules: public moves, rules version "1", unless overridden.
 
     Bump `version` whenever a change to the rules or their data would make `decide` derive
     different events from the same log: games record the version they were played under,
@@ -71,7 +84,7 @@ class BaseRules:
 
     version: ClassVar[str] = "1"
 
-    def hide_move(self, state: Any, seat: int, command: Any, rng: Rng) -> Secret[str] | None:
+    def hide_move(self, state: S, seat: int, command: C, rng: Rng) -> Secret[str] | None:
         """Moves are public unless a game says otherwise."""
         return None
 

@@ -14,9 +14,8 @@ from typing import Any
 import msgspec
 
 from core.beowulf.board import Geometry
-from core.beowulf.figures import COLOURS, KIND_LETTERS, KINDS
+from core.beowulf.data import ABILITY_CODES, COLOURS, KIND_LETTERS, KINDS, ROMAN, act_spec, tile
 from core.beowulf.state import BeowulfState
-from core.beowulf.tiles import ABILITY_CODES, ROMAN, act_spec, tile
 from events.viewer import Viewer
 from projections.registry import register_views
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from core.beowulf.tiles import catalog
+from core.beowulf.data import catalog
 from core.engine import Engine
 from core.errors import IllegalMove
 from core.rules import get_rules

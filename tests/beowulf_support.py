@@ -8,10 +8,10 @@ from typing import Any
 
 import msgspec
 
+from core.beowulf.data import catalog, face_of
 from core.beowulf.evolve import evolve
 from core.beowulf.rules import BeowulfRules
 from core.beowulf.state import BeowulfState, Placed
-from core.beowulf.tiles import catalog, face_of
 from core.rng import Rng
 from events.beowulf import ActBegan
 from events.common import GameCreated
@@ -132,8 +132,7 @@ __all__ = ["Game", "board_state", "cell", "face_of", "hand_faces", "random_playo
 def cell(state: BeowulfState, name: str) -> str:
     """What is on a square: a tile face, `owner:kind`, or `.`."""
     from core.beowulf.board import Geometry
-    from core.beowulf.figures import COLOURS
-    from core.beowulf.tiles import tile
+    from core.beowulf.data import COLOURS, tile
 
     index = Geometry(state.rows, state.cols).index(name)
     assert index is not None
@@ -146,6 +145,6 @@ def cell(state: BeowulfState, name: str) -> str:
 
 def hand_faces(state: BeowulfState, seat: int) -> list[str]:
     """The faces in a seat's hand."""
-    from core.beowulf.tiles import tile
+    from core.beowulf.data import tile
 
     return sorted(tile(t).face for t in state.hands[seat])

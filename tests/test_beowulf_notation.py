@@ -22,9 +22,8 @@ from core.beowulf.commands import (
     Skip,
     Swap,
 )
-from core.beowulf.figures import KINDS
+from core.beowulf.data import KINDS, catalog
 from core.beowulf.rules import BeowulfRules
-from core.beowulf.tiles import catalog
 from core.errors import InvalidNotation
 from tests.beowulf_support import Game
 

@@ -7,9 +7,9 @@ import time
 import msgspec
 import pytest
 
+from core.beowulf.data import tile
 from core.beowulf.rules import BeowulfRules
 from core.beowulf.state import BeowulfState
-from core.beowulf.tiles import tile
 from events.beowulf import ActEnded, FigureScored, TreasureCashed
 from events.viewer import REFEREE, SPECTATOR, seat_viewer
 from projections.beowulf import render, view

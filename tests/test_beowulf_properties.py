@@ -15,8 +15,8 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core.beowulf.data import tile
 from core.beowulf.state import BeowulfState
-from core.beowulf.tiles import tile
 from core.engine import Engine
 from core.rules import get_rules
 from core.state import fold

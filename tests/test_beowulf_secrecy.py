@@ -11,7 +11,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from core.beowulf.tiles import tile
+from core.beowulf.data import tile
 from events.beowulf import TilePlaced
 from tests.beowulf_support import Game, board_state
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from core.beowulf.rules import BeowulfRules, final_outcome
-from core.beowulf.tiles import act_tiles
+from core.beowulf.data import act_tiles
+from core.beowulf.rules import BeowulfRules
+from core.beowulf.scoring import final_outcome
 from core.errors import IllegalMove
 from events.beowulf import (
     ActBegan,

@@ -6,11 +6,30 @@ playing are two commands so the play after a draw can be taken back while the dr
 revealed a tile) cannot. Optional follow-ups of a placed tile are separate decisions of
 the same seat: `Swap` (Golden Statue), `Remove` (Temptation / Courage), or `Skip`.
 Between acts a seat below two tiles chooses `Refill` or `Keep`.
+
+The text notation; `parse_command(format_command(c)) == c` for every command. Grammar
+(case-insensitive; squares are a column letter and a row number, `C3`; faces are the
+signed value plus an ability code, see `core.beowulf.data`):
+
+    place KIND SQUARE        KIND: beowulf | thane | castle | drakkar   place thane C3
+    draw
+    play FACE SQUARE         play +3 C3     play -2d E4 (a Drunkenness onto a Beer at E4)
+    cash FACE                cash +1$3      (Treasure: take its treasure value)
+    counsel FACE FROM TO     counsel 0g C3 C4   (Good Counsel: figure C3 -> C4, tile on C3)
+    swap SQUARE SQUARE       swap A1 B2     (after a Golden Statue)
+    remove SQUARE            remove D4      (after a Temptation / Courage)
+    skip                     decline that follow-up
+    pass                     only when nothing else is legal
+    refill | keep            between acts, for a seat below two tiles
 """
 
 from __future__ import annotations
 
 import msgspec
+
+from core.beowulf.board import parse_square, square_name
+from core.beowulf.data import KINDS, parse_face
+from core.errors import InvalidNotation
 
 
 class PlaceFigure(msgspec.Struct, frozen=True):
@@ -76,3 +95,73 @@ class Keep(msgspec.Struct, frozen=True):
 
 Command = (PlaceFigure | Draw | PlayTile | CashTreasure | Counsel | Swap | Remove | Skip | Pass
            | Refill | Keep)
+
+_BARE: dict[str, Command] = {"draw": Draw(), "skip": Skip(), "pass": Pass(),
+                             "refill": Refill(), "keep": Keep()}
+_ARITY = {"place": 2, "play": 2, "cash": 1, "counsel": 3, "swap": 2, "remove": 1}
+USAGE = ("place KIND SQ | draw | play FACE SQ | cash FACE | counsel FACE SQ SQ | "
+         "swap SQ SQ | remove SQ | skip | pass | refill | keep")
+
+
+def parse_command(text: str) -> Command:
+    """A command from its notation; InvalidNotation names the input."""
+    words = text.split()
+    if not words:
+        raise InvalidNotation(f"empty Beowulf move {text!r}; expected {USAGE}")
+    verb, args = words[0].lower(), words[1:]
+    if verb in _BARE and not args:
+        return _BARE[verb]
+    if verb not in _ARITY or len(args) != _ARITY[verb]:
+        raise InvalidNotation(f"cannot read Beowulf move {text!r}; expected {USAGE}")
+    if verb == "place":
+        kind = args[0].lower()
+        if kind not in KINDS:
+            raise InvalidNotation(f"{text!r}: unknown figure {args[0]!r} "
+                                  f"(figures: {', '.join(KINDS)})")
+        return PlaceFigure(kind, _square(text, args[1]))
+    if verb == "play":
+        return PlayTile(_face(text, args[0]), _square(text, args[1]))
+    if verb == "cash":
+        return CashTreasure(_face(text, args[0]))
+    if verb == "counsel":
+        return Counsel(_face(text, args[0]), _square(text, args[1]), _square(text, args[2]))
+    if verb == "swap":
+        return Swap(_square(text, args[0]), _square(text, args[1]))
+    return Remove(_square(text, args[0]))
+
+
+def format_command(command: Command) -> str:
+    """The notation of a command."""
+    match command:
+        case PlaceFigure(kind=kind, at=at):
+            return f"place {kind} {at}"
+        case PlayTile(tile=face, at=at):
+            return f"play {face} {at}"
+        case CashTreasure(tile=face):
+            return f"cash {face}"
+        case Counsel(tile=face, source=source, target=target):
+            return f"counsel {face} {source} {target}"
+        case Swap(first=first, second=second):
+            return f"swap {first} {second}"
+        case Remove(at=at):
+            return f"remove {at}"
+    for word, bare in _BARE.items():
+        if command == bare:
+            return word
+    raise InvalidNotation(f"not a Beowulf command: {command!r}")
+
+
+def _square(text: str, word: str) -> str:
+    parsed = parse_square(word)
+    if parsed is None:
+        raise InvalidNotation(f"{text!r}: {word!r} is not a square (a column letter and a "
+                              "row number, like C3)")
+    return square_name(*parsed)
+
+
+def _face(text: str, word: str) -> str:
+    face = parse_face(word)
+    if face is None:
+        raise InvalidNotation(f"{text!r}: {word!r} is not a tile face (a signed value and "
+                              "an optional ability code, like +3, -2x, 0#, +1$3)")
+    return face

@@ -11,13 +11,12 @@ barrier (`revealed=True`), while placing a figure, swapping, removing and passin
 undoable.
 When several tiles in hand share a face, the earliest-act copy is played (among copies of
 one act, the first in hand: never chosen by id, see `state.hand_tile`).
+Between acts (rulebook "Beginning Acts II and III") a seat below two tiles refills from
+the new pile or keeps its hand.
 """
 
 from __future__ import annotations
 
-from functools import reduce
-
-from core.beowulf.acts import close_act, deal, pile_index
 from core.beowulf.commands import (
     CashTreasure,
     Command,
@@ -31,11 +30,20 @@ from core.beowulf.commands import (
     Remove,
     Skip,
     Swap,
+    format_command,
 )
+from core.beowulf.data import KINDS, colour_of, tile
 from core.beowulf.evolve import evolve
-from core.beowulf.figures import KINDS, colour_of
-from core.beowulf.notation import format_command
-from core.beowulf.options import could_act, has_action, may_draw, may_place_figure, may_play_tile
+from core.beowulf.legal import (
+    REMOVES,
+    could_act,
+    has_action,
+    may_draw,
+    may_place_figure,
+    may_play_tile,
+)
+from core.beowulf.scoring import close_act
+from core.beowulf.setup import deal, pile_index
 from core.beowulf.state import (
     HAND_TARGET,
     BeowulfState,
@@ -46,7 +54,7 @@ from core.beowulf.state import (
     kind_count,
     squares_with,
 )
-from core.beowulf.tiles import tile
+from core.derive import Derivation
 from core.errors import IllegalMove
 from core.rng import Rng
 from events.base import Event
@@ -64,9 +72,8 @@ from events.beowulf import (
     TurnBegan,
     TurnPassed,
 )
-from events.secret import seal
 
-REMOVES = {"temptation": "courage", "courage": "temptation"}
+Turn = Derivation[BeowulfState]
 
 
 class _Check:
@@ -103,51 +110,61 @@ class _Check:
 
 def decide(state: BeowulfState, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
     """Validate `command` for `seat` and return its events; raises IllegalMove."""
+    d = Derivation(state, rng, evolve)
     check = _Check(state, seat, command)
     if state.phase == "refill":
-        return _refill(state, seat, command, check, rng)
-    if state.phase != "play":
+        _refill(d, seat, command, check)
+    elif state.phase != "play":
         raise check.fail("the game is not in play")
-    if seat != state.turn:
+    elif seat != state.turn:
         raise check.fail(f"it is {colour_of(state.turn)}'s turn")
-    if state.pending is not None:
-        return _follow_up(state, seat, command, check, rng)
+    elif state.pending is not None:
+        _follow_up(d, seat, command, check)
+    else:
+        _turn(d, seat, command, check)
+    return d.result()
+
+
+def _turn(d: Turn, seat: int, command: Command, check: _Check) -> None:
+    state = d.state
     match command:
         case PlaceFigure(kind=kind, at=at):
             if not may_place_figure(state, seat):
                 raise check.fail("after drawing a tile a tile must be played, not a figure")
             if kind not in KINDS or kind_count(state, seat, kind) == 0:
                 raise check.fail(f"no {kind} left in the supply")
-            return _conclude(state, seat, (FigurePlaced(seat=seat, kind=kind,
-                                                        at=_name(state, check.free(at))),), rng)
+            d.emit(FigurePlaced(seat=seat, kind=kind, at=_name(state, check.free(at))))
+            _conclude(d, seat)
         case Draw():
             if not may_draw(state, seat):
                 raise check.fail(_why_no_draw(state))
             index = pile_index(state)
-            drawn = seal(state.pile[0], frozenset({seat}), rng.salt(f"act{state.act}/tile{index}"))
-            return (TileDrawn(seat=seat, act=state.act, tile=drawn),)
+            drawn = d.seal(state.pile[0], {seat}, f"act{state.act}/tile{index}")
+            d.emit(TileDrawn(seat=seat, act=state.act, tile=drawn))
         case PlayTile() | CashTreasure() | Counsel():
             if not may_play_tile(state):
                 raise check.fail("draw a tile first: tiles are played without a draw only "
                                  "when the pile is exhausted")
-            return _play(state, seat, command, check, rng)
+            _play(d, seat, command, check)
         case Pass():
             if has_action(state, seat):
                 raise check.fail("passing is only allowed when nothing else can be done")
-            return (TurnPassed(seat=seat), *_next_turn(state, seat, rng))
-    raise check.fail("not possible now")
+            d.emit(TurnPassed(seat=seat))
+            _next_turn(d, seat)
+        case _:
+            raise check.fail("not possible now")
 
 
-def _play(state: BeowulfState, seat: int, command: Command, check: _Check, rng: Rng
-          ) -> tuple[Event, ...]:
+def _play(d: Turn, seat: int, command: Command, check: _Check) -> None:
+    state = d.state
     match command:
         case CashTreasure(tile=face):
             tile_id = check.in_hand(face)
             if tile(tile_id).ability != "treasure":
                 raise check.fail(f"{face} is not a Treasure tile")
-            cashed = TreasureCashed(seat=seat, tile=tile_id, points=tile(tile_id).treasure,
-                                    revealed=True)
-            return _conclude(state, seat, (cashed,), rng)
+            d.emit(TreasureCashed(seat=seat, tile=tile_id, points=tile(tile_id).treasure,
+                                  revealed=True))
+            _conclude(d, seat)
         case Counsel(tile=face, source=source, target=target):
             tile_id = check.in_hand(face)
             if tile(tile_id).ability != "good_counsel":
@@ -159,32 +176,34 @@ def _play(state: BeowulfState, seat: int, command: Command, check: _Check, rng: 
             destination = check.free(target)
             if destination not in geometry(state).neighbours(origin):
                 raise check.fail(f"{target} is not orthogonally adjacent to {source}")
-            return _conclude(state, seat, (
-                FigureMoved(seat=seat, source=source, target=target),
-                TilePlaced(seat=seat, tile=tile_id, at=source, revealed=True)), rng)
+            d.emit(FigureMoved(seat=seat, source=source, target=target),
+                   TilePlaced(seat=seat, tile=tile_id, at=source, revealed=True))
+            _conclude(d, seat)
         case PlayTile(tile=face, at=at):
-            return _place_tile(state, seat, check.in_hand(face), at, check, rng)
-    raise check.fail("not a tile play")
+            _place_tile(d, seat, check.in_hand(face), at, check)
+        case _:
+            raise check.fail("not a tile play")
 
 
-def _place_tile(state: BeowulfState, seat: int, tile_id: str, at: str, check: _Check,
-                rng: Rng) -> tuple[Event, ...]:
+def _place_tile(d: Turn, seat: int, tile_id: str, at: str, check: _Check) -> None:
+    state = d.state
     ability = tile(tile_id).ability
     if ability == "good_counsel":
         raise check.fail("Good Counsel is played only by moving a figure: "
                          "counsel FACE FROM TO")
     square = check.square(at)
-    events: tuple[Event, ...] = ()
     occupant = state.tiles[square]
+    offer = _offer(state, seat, tile_id, square)
     if ability == "drunkenness" and occupant is not None and tile(occupant).ability == "beer":
-        events = (TileRemoved(seat=seat, tile=occupant, at=at),)
+        d.emit(TileRemoved(seat=seat, tile=occupant, at=at))
     else:
         check.free(at)
-    events += (TilePlaced(seat=seat, tile=tile_id, at=at, revealed=True),)
-    return _conclude(state, seat, events, rng, offer=_offer(state, seat, tile_id, square))
+    d.emit(TilePlaced(seat=seat, tile=tile_id, at=at, revealed=True))
+    _conclude(d, seat, offer=offer)
 
 
 def _offer(state: BeowulfState, seat: int, tile_id: str, square: int) -> AbilityOffered | None:
+    """The placed tile's optional follow-up, judged on the board before it was placed."""
     ability = tile(tile_id).ability
     if ability in REMOVES:
         has_target = bool(squares_with(state, REMOVES[ability]))
@@ -197,12 +216,12 @@ def _offer(state: BeowulfState, seat: int, tile_id: str, square: int) -> Ability
     return AbilityOffered(seat=seat, ability=ability, source=_name(state, square))
 
 
-def _follow_up(state: BeowulfState, seat: int, command: Command, check: _Check, rng: Rng
-               ) -> tuple[Event, ...]:
+def _follow_up(d: Turn, seat: int, command: Command, check: _Check) -> None:
+    state = d.state
     pending = state.pending or ""
     match command:
         case Skip():
-            return _conclude(state, seat, (AbilityDeclined(seat=seat, ability=pending),), rng)
+            d.emit(AbilityDeclined(seat=seat, ability=pending))
         case Swap(first=first, second=second) if pending == "golden_statue":
             one, two = check.square(first), check.square(second)
             for name, index in ((first, one), (second, two)):
@@ -210,44 +229,50 @@ def _follow_up(state: BeowulfState, seat: int, command: Command, check: _Check, 
                     raise check.fail(f"{name} holds no other tile to swap")
             if one == two:
                 raise check.fail("swap two different tiles")
-            return _conclude(state, seat, (TilesSwapped(seat=seat, first=first,
-                                                        second=second),), rng)
+            d.emit(TilesSwapped(seat=seat, first=first, second=second))
         case Remove(at=at) if pending in REMOVES:
             target = state.tiles[check.square(at)]
             if target is None or tile(target).ability != REMOVES[pending]:
                 raise check.fail(f"{at} holds no {REMOVES[pending].title()} tile")
-            return _conclude(state, seat, (TileRemoved(seat=seat, tile=target, at=at),), rng)
-    follow = "swap SQ SQ" if pending == "golden_statue" else "remove SQ"
-    raise check.fail(f"the {pending.replace('_', ' ')} just placed asks for {follow} or skip")
+            d.emit(TileRemoved(seat=seat, tile=target, at=at))
+        case _:
+            follow = "swap SQ SQ" if pending == "golden_statue" else "remove SQ"
+            raise check.fail(f"the {pending.replace('_', ' ')} just placed asks for {follow} "
+                             "or skip")
+    _conclude(d, seat)
 
 
-def _refill(state: BeowulfState, seat: int, command: Command, check: _Check, rng: Rng
-            ) -> tuple[Event, ...]:
+def _refill(d: Turn, seat: int, command: Command, check: _Check) -> None:
+    state = d.state
     if seat != state.refills[0]:
         raise check.fail(f"{colour_of(state.refills[0])} chooses whether to refill first")
     match command:
         case Refill():
             count = min(HAND_TARGET - len(state.hands[seat]), len(state.pile))
-            return (deal(seat, state.act, state.pile[:count], pile_index(state), rng),)
+            deal(d, seat, state.pile[:count], pile_index(state))
         case Keep():
-            return (RefillDeclined(seat=seat),)
-    raise check.fail("between acts a seat below two tiles chooses refill or keep")
+            d.emit(RefillDeclined(seat=seat))
+        case _:
+            raise check.fail("between acts a seat below two tiles chooses refill or keep")
 
 
-def _conclude(state: BeowulfState, seat: int, events: tuple[Event, ...], rng: Rng,
-              offer: AbilityOffered | None = None) -> tuple[Event, ...]:
-    after = reduce(evolve, events, state)
-    if not free_squares(after):
-        return events + close_act(after, seat, "the last space was filled", rng)
-    if offer is not None:
-        return (*events, offer)
-    return events + _next_turn(after, seat, rng)
+def _conclude(d: Turn, seat: int, offer: AbilityOffered | None = None) -> None:
+    """After a turn's events: the act ends when the board is full; else the follow-up is
+    offered, or the next turn begins."""
+    if not free_squares(d.state):
+        close_act(d, seat, "the last space was filled")
+    elif offer is not None:
+        d.emit(offer)
+    else:
+        _next_turn(d, seat)
 
 
-def _next_turn(state: BeowulfState, seat: int, rng: Rng) -> tuple[Event, ...]:
+def _next_turn(d: Turn, seat: int) -> None:
+    state = d.state
     if not any(could_act(state, other) for other in range(state.seats)):
-        return close_act(state, seat, "no player could play", rng)
-    return (TurnBegan(seat=(seat + 1) % state.seats),)
+        close_act(d, seat, "no player could play")
+    else:
+        d.emit(TurnBegan(seat=(seat + 1) % state.seats))
 
 
 def _name(state: BeowulfState, square: int) -> str:

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from core.beowulf.figures import KINDS
+from core.beowulf.data import KINDS, act_spec
 from core.beowulf.state import BeowulfState, Placed, geometry, replace_at
-from core.beowulf.tiles import act_spec
 from events.base import Event
 from events.beowulf import (
     AbilityDeclined,

@@ -21,9 +21,8 @@ from typing import Any
 import msgspec
 
 from core.beowulf.board import Geometry
-from core.beowulf.figures import COLOURS, KINDS
+from core.beowulf.data import ABILITIES, COLOURS, KINDS
 from core.beowulf.scoring import BoardTile, score_figures
-from core.beowulf.tiles import ABILITIES
 from core.errors import InvalidNotation
 
 MAX_SIDE = 26

@@ -1,10 +1,8 @@
-"""Beowulf: The Movie Board Game, registered as `beowulf`: the `Rules` implementation.
+"""Beowulf: The Movie Board Game, registered as `beowulf`: the `Rules` wiring.
 
-This module only wires the parts together: setup (`acts`), checks (`decide`), the reducer
-(`evolve`), enumeration (`legal`), notation (`notation`) and the final ranking (rulebook
-"Final Scoring": most saga points; tie broken by the most diamonds on unused figures —
-the figures still in front of the player after Act III, returned Drakkars included —
-then a shared victory).
+This module only wires the template's modules together: `setup` (initial state, Act I),
+`decide`, `evolve`, `legal` (commands and who acts), `commands` (notation) and `scoring`
+(rulebook "Final Scoring").
 
 Table option `refill`: `ask` (default; the English "may": each seat below two tiles
 chooses `refill` or `keep` at the start of Acts II and III) or `always` (refill
@@ -14,27 +12,22 @@ automatically, as the Hungarian edition's "must").
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from core.beowulf.acts import open_game
-from core.beowulf.commands import Command
+from core.beowulf import legal, scoring, setup
+from core.beowulf.commands import Command, format_command, parse_command
 from core.beowulf.decide import decide
 from core.beowulf.evolve import evolve
-from core.beowulf.figures import supply_diamonds
-from core.beowulf.legal import legal_commands
-from core.beowulf.notation import format_command, parse_command
-from core.beowulf.state import BeowulfState, new_state
-from core.errors import IllegalMove
+from core.beowulf.state import BeowulfState
 from core.rng import Rng
 from core.rules import BaseRules, register
+from events.base import Event
 from events.beowulf import EVENT_TYPES
 from events.common import GameCreated, Outcome
 
-REFILL_POLICIES = ("ask", "always")
-
 
 @register("beowulf")
-class BeowulfRules(BaseRules):
+class BeowulfRules(BaseRules[BeowulfState, Command]):
     """The rules of Beowulf for 2-4 players."""
 
     name: ClassVar[str] = "beowulf"
@@ -47,54 +40,37 @@ class BeowulfRules(BaseRules):
 
     def initial(self, created: GameCreated) -> BeowulfState:
         """Before Act I: supplies and saga points, no board yet; reads option `refill`."""
-        refill = dict(created.options).get("refill", "ask")
-        if refill not in REFILL_POLICIES:
-            raise IllegalMove(f"option refill={refill!r}: must be one of "
-                              f"{', '.join(REFILL_POLICIES)}")
-        return new_state(len(created.players), auto_refill=refill == "always")
+        return setup.initial(created)
 
-    def start(self, state: Any, rng: Rng) -> tuple[Any, ...]:
+    def start(self, state: BeowulfState, rng: Rng) -> tuple[Event, ...]:
         """Shuffle the Act I pile and deal two tiles to each seat."""
-        return open_game(state, rng)
+        return setup.opening(state, rng)
 
-    def decide(self, state: Any, seat: int, command: Any, rng: Rng) -> tuple[Any, ...]:
+    def decide(self, state: BeowulfState, seat: int, command: Command, rng: Rng
+               ) -> tuple[Event, ...]:
         """Validate a command; its events or IllegalMove."""
         return decide(state, seat, command, rng)
 
-    def evolve(self, state: Any, event: Any) -> BeowulfState:
+    def evolve(self, state: BeowulfState, event: Event) -> BeowulfState:
         """Apply one event."""
         return evolve(state, event)
 
-    def legal(self, state: Any, seat: int) -> Iterable[Command]:
+    def legal(self, state: BeowulfState, seat: int) -> Iterable[Command]:
         """Every legal command of `seat`."""
-        return legal_commands(state, seat)
+        return legal.legal_commands(state, seat)
 
-    def to_act(self, state: Any) -> frozenset[int]:
+    def to_act(self, state: BeowulfState) -> frozenset[int]:
         """The seat whose decision it is."""
-        if state.phase == "refill":
-            return frozenset(state.refills[:1])
-        return frozenset({state.turn}) if state.phase == "play" else frozenset()
+        return legal.to_act(state)
 
-    def outcome(self, state: Any) -> Outcome | None:
+    def outcome(self, state: BeowulfState) -> Outcome | None:
         """After Act III: ranking by saga points, then diamonds of unused figures."""
-        if state.phase != "over":
-            return None
-        return final_outcome(state)
+        return scoring.outcome(state)
 
     def parse(self, text: str) -> Command:
         """A command from its notation."""
         return parse_command(text)
 
-    def format(self, command: Any) -> str:
+    def format(self, command: Command) -> str:
         """The notation of a command."""
         return format_command(command)
-
-
-def final_outcome(state: BeowulfState) -> Outcome:
-    """Groups of tied seats, best first; ties on points and diamonds share a place."""
-    tiebreaks = tuple(supply_diamonds(supply) for supply in state.supply)
-    keys = sorted({(state.points[s], tiebreaks[s]) for s in range(state.seats)}, reverse=True)
-    ranking = tuple(tuple(s for s in range(state.seats)
-                          if (state.points[s], tiebreaks[s]) == key) for key in keys)
-    return Outcome(termination="completed", ranking=ranking, scores=state.points,
-                   tiebreaks=tiebreaks)

@@ -1,7 +1,8 @@
 """The rules state of a Beowulf game (rulebook "Setup", "Play", "Beginning Acts II and III").
 
 The state holds everything, hidden parts included (hands, the pile's order): it is the
-referee's truth. What a viewer may see is cut out by `projections.beowulf`.
+referee's truth. What a viewer may see is cut out by `projections.beowulf`; the initial
+state is built by `setup`.
 Phases: `setup` (before the first act), `refill` (seats below two tiles choose, in turn
 order from the act's first player, whether to refill), `play`, `between` (an act just
 ended; the next one begins in the same decision), `over` (after Act III).
@@ -14,9 +15,7 @@ from typing import TypeVar
 import msgspec
 
 from core.beowulf.board import Geometry
-from core.beowulf.figures import KINDS, STARTING_SUPPLY
-from core.beowulf.scoring import BoardTile
-from core.beowulf.tiles import tile
+from core.beowulf.data import KINDS, tile
 
 T = TypeVar("T")
 STARTING_POINTS = 50
@@ -54,17 +53,6 @@ class BeowulfState(msgspec.Struct, frozen=True, kw_only=True):
     auto_refill: bool = False
 
 
-def new_state(seats: int, auto_refill: bool = False) -> BeowulfState:
-    """Before Act I: full supplies, 50 saga points each, empty hands."""
-    return BeowulfState(
-        seats=seats,
-        auto_refill=auto_refill,
-        hands=((),) * seats,
-        supply=(STARTING_SUPPLY,) * seats,
-        points=(STARTING_POINTS,) * seats,
-    )
-
-
 def geometry(state: BeowulfState) -> Geometry:
     """The current board's grid."""
     return Geometry(state.rows, state.cols)
@@ -79,16 +67,6 @@ def is_free(state: BeowulfState, square: int) -> bool:
 def free_squares(state: BeowulfState) -> tuple[int, ...]:
     """Every free square, in board order."""
     return tuple(sq for sq in range(len(state.tiles)) if is_free(state, sq))
-
-
-def board_tiles(state: BeowulfState) -> dict[int, BoardTile]:
-    """The placed tiles as scoring sees them."""
-    result: dict[int, BoardTile] = {}
-    for square, tile_id in enumerate(state.tiles):
-        if tile_id is not None:
-            placed = tile(tile_id)
-            result[square] = BoardTile(placed.value, placed.ability)
-    return result
 
 
 def squares_with(state: BeowulfState, ability: str) -> tuple[int, ...]:

@@ -1,22 +1,44 @@
-"""Components (rulebook "Components", "Tiles", "Special Abilities"): boards and tile sets.
+"""Components (rulebook "Components", "Figures", "Tiles", "Special Abilities", "Setup").
 
-The per-act boards and tiles are data in `tiles.toml`, validated into msgspec Structs on
-load. The rulebook does not list them, so they are reconstructed (and marked so in the
-data). Each physical tile gets a stable id: the act's Roman numeral and a running number
-(`"II07"`). A tile's *face* is its short text form, used in notation and on the board:
-the signed value and an ability letter, e.g. `+3`, `-2`, `0#` (Throat), `+1$3` (value +1,
-treasure 3); see `ABILITY_CODES`.
+Figures: every player has the same set: one Beowulf (4 diamonds), two Thanes (3), three
+Heorot Castles (2) and four Drakkars (1). Seats take colours in seat order: brown, green,
+gray, blue (brown, green and gray are the colours of the rulebook's scoring example).
+
+Tiles: the per-act boards and tiles are data in `tiles.toml`, validated into msgspec
+Structs on first use (`core.content`). The rulebook does not list them, so they are
+reconstructed (and marked so in the data). Each physical tile gets a stable id: the act's
+Roman numeral and a running number (`"II07"`). A tile's *face* is its short text form,
+used in notation and on the board: the signed value and an ability letter, e.g. `+3`,
+`-2`, `0#` (Throat), `+1$3` (value +1, treasure 3); see `ABILITY_CODES`.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-import tomllib
-from importlib import resources
 from typing import Literal
 
 import msgspec
+
+from core.content import load_toml
+
+Kind = Literal["beowulf", "thane", "castle", "drakkar"]
+KINDS: tuple[Kind, ...] = ("beowulf", "thane", "castle", "drakkar")
+DIAMONDS: dict[str, int] = {"beowulf": 4, "thane": 3, "castle": 2, "drakkar": 1}
+STARTING_SUPPLY: tuple[int, ...] = (1, 2, 3, 4)  # in KINDS order
+KIND_LETTERS: dict[str, str] = {"beowulf": "W", "thane": "T", "castle": "C", "drakkar": "D"}
+COLOURS: tuple[str, ...] = ("brown", "green", "gray", "blue")
+
+
+def colour_of(seat: int) -> str:
+    """The colour of a seat."""
+    return COLOURS[seat]
+
+
+def supply_diamonds(supply: tuple[int, ...]) -> int:
+    """Total diamonds of the figures in a supply (counts in KINDS order)."""
+    return sum(count * DIAMONDS[kind] for kind, count in zip(KINDS, supply, strict=True))
+
 
 Ability = Literal[
     "temptation", "courage", "treasure", "drunkenness", "beer", "golden_statue",
@@ -114,8 +136,7 @@ def _validate(tile_set: TileSet) -> None:
 @functools.cache
 def tile_set() -> TileSet:
     """The validated component data."""
-    raw = resources.files("core.beowulf").joinpath("tiles.toml").read_bytes()
-    loaded = msgspec.convert(tomllib.loads(raw.decode()), TileSet)
+    loaded = load_toml(__package__ or "core.beowulf", "tiles.toml", TileSet)
     _validate(loaded)
     return loaded
 
