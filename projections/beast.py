@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import msgspec
 
-from core.beast.data import beast_mat
-from core.beast.flow import acting_hand, is_trap_item, to_act
+from core.beast.data import beast_mat, is_trap_item
+from core.beast.legal import acting_hand, to_act
 from core.beast.state import BEAST, BeastState
 from events.beast import Step
 from events.viewer import Viewer

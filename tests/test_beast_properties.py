@@ -7,8 +7,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.beast.board import MOVEMENT_DECK, TRAPS_PER_ZONE
 from core.beast.data import pieces
+from core.beast.mechanics import MOVEMENT_DECK, TRAPS_PER_ZONE
 from core.beast.state import BEAST, BeastState
 from core.beast.supply import (
     ANCIENT_POWERS,

@@ -1,212 +1,112 @@
-"""The map-level mechanics the effect engine builds on: where a hand may step, what it
-may attack, hidden steps and trails, revealing, traps, damage and deaths.
+"""Map geometry (rulebook "Global components", "Nearby", "Traps"): locations, roads, zones.
 
-Rulebook sections: Beast movement (the movement deck, No Movement), Hunter movement &
-trails, Revealing, Attacking, Player Death, Watchtowers, Traps. The movement deck holds
-ten of each direction and eight No Movement cards (reconstructed split of the 48).
-Token supplies (trails, wounds, grudges) are limited as core/beast/supply.py says.
+A map side is written in maps.toml as a grid of habitat codes (S settlement, F forest, W
+swamp, C cave, `*` the centre, `.` no location) with a zone letter per location and the
+roads that are blocked; roads run by compass direction between orthogonal neighbours.
+Location names are a column letter from A and a row number from 1 (A1 is the north-west
+corner). The centre belongs to every zone it borders.
 """
 
 from __future__ import annotations
 
-from core.beast.data import Effect, pieces
-from core.beast.state import BEAST, BeastState, Frame
-from core.beast.supply import gain_grudges, trails_left, wounds_placed
-from core.beast.tx import Tx
-from events.beast import (
-    BeastMoved,
-    BeastRestored,
-    BeastRevealed,
-    Damaged,
-    HunterLooted,
-    HunterMoved,
-    Killed,
-    Step,
-    TrailsPlaced,
-    TrapTriggered,
-)
+from collections import deque
+from typing import TYPE_CHECKING
 
-MOVEMENT_DECK = {"N": 10, "E": 10, "S": 10, "W": 10, "X": 8}
-TRAPS_PER_ZONE = 3
-NO_CHOICE = ("reveal", "transform", "grudge", "power", "heal", "watchtower", "divine", "draw")
+import msgspec
 
-# -- where things are ------------------------------------------------------------------
+if TYPE_CHECKING:
+    from core.beast.data import MapData
+
+DIRECTIONS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+HABITAT_CODES = {"S": "settlement", "F": "forest", "W": "swamp", "C": "cave"}
 
 
-def destinations(state: BeastState, hand: int, frame: Frame, effect: Effect) -> list[str]:
-    """The directions a hand may step now (the Beast may also play X = No Movement)."""
-    here = state.hands[hand].location
-    allowed = {loc for z in frame.zones for loc in state.board.zones[z]} if effect.zone else None
-    options = [d for d, there in state.board.roads[here].items()
-               if allowed is None or there in allowed]
-    if hand != BEAST:
-        return options
-    shares = bool(state.hunters_at(here)) or any(
-        pieces()[state.pieces[i].kind].settler for i in state.living_pieces(here))
-    if not shares:
-        options.append("X")
-    used = {d: sum(1 for s in state.active if s.direction == d) for d in MOVEMENT_DECK}
-    return [d for d in options if used[d] < MOVEMENT_DECK[d]]
+class Board(msgspec.Struct, frozen=True):
+    """A map with its geometry derived: locations, base habitats, roads, zones."""
+
+    name: str
+    title: str
+    cols: int
+    rows: int
+    locations: tuple[str, ...]
+    centre: str
+    habitat: dict[str, str]
+    roads: dict[str, dict[str, str]]
+    zones: dict[str, tuple[str, ...]]
+    zone_names: dict[str, str]
+    pieces: dict[str, tuple[str, ...]]
+
+    def zones_of(self, location: str) -> tuple[str, ...]:
+        """The zones a location belongs to (the centre: every adjacent zone)."""
+        return tuple(z for z, members in self.zones.items() if location in members)
+
+    def neighbours(self, location: str) -> tuple[str, ...]:
+        """Locations one road away."""
+        return tuple(self.roads[location].values())
+
+    def nearby(self, location: str) -> tuple[str, ...]:
+        """The location itself and every location one road away."""
+        return (location, *self.neighbours(location))
+
+    def within(self, location: str, steps: int) -> tuple[str, ...]:
+        """Every location at most `steps` roads away, the location itself first."""
+        return tuple(loc for loc, d in self.distances(location).items() if d <= steps)
+
+    def distances(self, start: str) -> dict[str, int]:
+        """Road distances from `start` (breadth first)."""
+        seen = {start: 0}
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            for there in self.neighbours(here):
+                if there not in seen:
+                    seen[there] = seen[here] + 1
+                    queue.append(there)
+        return seen
 
 
-def stride(state: BeastState, frame: Frame, effect: Effect) -> int:
-    """Steps a move effect allows (plus stride upgrades on card effects)."""
-    bonus = 0 if frame.slot in ("start", "flee") else state.passive(frame.hand, "stride")
-    return effect.n + bonus
+def name_of(col: int, row: int) -> str:
+    """A location's name from its 0-based column and row (A1 is the north-west corner)."""
+    return f"{chr(ord('A') + col)}{row + 1}"
 
 
-def targets(state: BeastState, attacker: int, locations: tuple[str, ...]) -> list[str]:
-    """Attack targets on `locations` for the Beast (or a summon) or a hunter."""
-    found: list[str] = []
-    if attacker == BEAST:
-        for loc in locations:
-            kinds = dict.fromkeys(state.pieces[i].kind for i in state.living_pieces(loc))
-            found += [f"{loc}/{kind}" for kind in kinds]
-            found += [state.hands[h].character for h in state.hunters_at(loc)]
-            if loc in state.towers:
-                found.append(f"{loc}/tower")
-        return found
-    if not state.hidden and state.standee in locations:
-        found.append("beast")
-    found += [s.name for s in state.summons if s.location and s.location in locations]
-    return found
-
-
-def in_range(state: BeastState, hand: int, reach: int) -> tuple[str, ...]:
-    return state.board.within(state.hands[hand].location, reach)
-
-
-
-# -- movement, trails, reveals, damage ------------------------------------------------
-
-
-def step(tx: Tx, hand: int, direction: str) -> None:
-    """One step of a hand: hidden for the Beast, with trails for a hunter."""
-    state = tx.state
-    here = state.hands[hand].location
-    there = here if direction == "X" else state.board.roads[here][direction]
-    if hand == BEAST:
-        tx.emit(BeastMoved(card=tx.seal(Step(direction, there), frozenset({state.beast.seat}))))
-        return
-    tx.emit(HunterMoved(hand=hand, location=there))
-    if tx.state.hidden:
-        state = tx.state
-        tx.emit(trails_event(state, _untrailed(state, {there}) | tower_trails(state)))
-
-
-def _untrailed(state: BeastState, locations: set[str]) -> set[int]:
-    return {i for i, card in enumerate(state.active)
-            if card.direction != "X" and i not in state.trailed and card.location in locations}
-
-
-def tower_trails(state: BeastState) -> set[int]:
-    manned = [t for t in state.towers if state.hunters_at(t)]
-    return _untrailed(state, {loc for t in manned for loc in state.board.nearby(t)})
-
-
-def beast_trails(state: BeastState, first: int) -> set[int]:
-    """Trails due after a Beast movement whose cards start at index `first`: on each
-    location it moved over with a settler or hunter on it (rulebook: "If the Beast moves
-    over any location with a settler or hunter on it, the Beast places a trail token on
-    the location with the settler or hunter after all movement has been made"), plus
-    those a manned watchtower shows. Cards laid by earlier movements are not looked at
-    again: the Beast did not move over their locations now."""
-    occupied = {card.location for card in state.active[first:]
-                if state.hunters_at(card.location) or any(
-                    pieces()[state.pieces[i].kind].settler
-                    for i in state.living_pieces(card.location))}
-    return _untrailed(state, occupied) | tower_trails(state)
-
-
-def trails_event(state: BeastState, cards: set[int]) -> TrailsPlaced:
-    """The trails due on `cards`, as many as the supply holds (the earliest cards first).
-
-    The event names the locations only, sorted: the hunters see tokens on the map, never
-    which face-down card matched (that would tell them where the Beast stands). The reducer
-    marks, on each location, its earliest untrailed cards: exactly the ones chosen here,
-    because every untrailed card on a location due a trail is in `cards`."""
-    ordered = tuple(sorted(cards))[:max(0, trails_left(state))]
-    return TrailsPlaced(locations=tuple(sorted(state.active[i].location for i in ordered)))
-
-
-def reveal(tx: Tx, cause: str) -> None:
-    """Reveal the Beast (if hidden), then trigger the traps it stands in."""
-    state = tx.state
-    if not state.hidden:
-        return
-    where = state.beast.location
-    tx.emit(BeastRevealed(cards=state.active, location=where, cause=cause))
-    while not tx.over:
-        state = tx.state
-        hit = next((i for i, (zone, trap) in enumerate(state.traps)
-                    if where in state.board.zones[zone] and state.is_habitat(where, trap.habitat)),
-                   None)
-        if hit is None:
-            return
-        zone, trap = state.traps[hit]
-        tx.emit(TrapTriggered(zone=zone, card=trap.card, habitat=trap.habitat))
-        damage(tx, "beast", "beast", trap.damage, "trap")
-
-
-def damage(tx: Tx, kind: str, ref: str, amount: int, by: str) -> None:
-    """Deal damage to one target (as many wounds as the supply allows) and resolve a death."""
-    state = tx.state
-    if kind in ("beast", "hunter", "piece"):
-        amount = wounds_placed(state, kind, ref, amount, _health(state, kind, ref))
-        if not amount:
-            return
-    tx.emit(Damaged(kind=kind, ref=ref, amount=amount, by=by))
-    state = tx.state
-    if kind == "beast":
-        if state.beast.wounds >= state.max_health(BEAST):
-            tx.emit(Killed(kind=kind, ref=ref, by=by))
-            if not tx.over:
-                tx.emit(BeastRestored())
-    elif kind == "hunter":
-        hand = int(ref)
-        if state.hands[hand].wounds >= state.max_health(hand):
-            held = state.hands[hand].actions
-            tx.emit(Killed(kind=kind, ref=ref, by=by))
-            if by == "beast":
-                gain_grudges(tx, BEAST, 1)
-                if held:
-                    taken = held[tx.draw(len(held))]
-                    players = frozenset(range(state.players))
-                    tx.emit(HunterLooted(hand=hand, card=tx.seal(taken, players)))
-    elif kind == "piece":
-        piece = state.pieces[int(ref)]
-        if piece.wounds >= pieces()[piece.kind].health:
-            tx.emit(Killed(kind=kind, ref=ref, by=by))
-            if by == "beast" and not tx.over:
-                gain_grudges(tx, BEAST, pieces()[piece.kind].grudges)
-    else:
-        tx.emit(Killed(kind=kind, ref=ref, by=by))
-
-
-def _health(state: BeastState, kind: str, ref: str) -> int:
-    if kind == "beast":
-        return state.max_health(BEAST)
-    if kind == "hunter":
-        return state.max_health(int(ref))
-    return pieces()[state.pieces[int(ref)].kind].health
-
-
-def strike(tx: Tx, target: str, amount: int, by: str) -> None:
-    """Resolve an attack on a target named in notation."""
-    state = tx.state
-    if target == "beast":
-        damage(tx, "beast", "beast", amount, by)
-        return
-    hunter = state.hand_named(target)
-    if hunter is not None:
-        damage(tx, "hunter", str(hunter), amount, by)
-        return
-    if any(s.name == target for s in state.summons):
-        damage(tx, "summon", target, amount, by)
-        return
-    loc, _, kind = target.partition("/")
-    if kind == "tower":
-        damage(tx, "tower", loc, amount, by)
-        return
-    index = next(i for i in state.living_pieces(loc) if state.pieces[i].kind == kind)
-    damage(tx, "piece", str(index), amount, by)
+def build_board(data: MapData) -> Board:
+    """A map side's geometry, derived from its grid, zones and blocked roads."""
+    cells = [row.split() for row in data.grid]
+    zone_cells = [row.split() for row in data.zones]
+    rows, cols = len(cells), len(cells[0])
+    habitat: dict[str, str] = {}
+    zone_of: dict[str, str] = {}
+    centre = ""
+    for r in range(rows):
+        for c in range(cols):
+            code = cells[r][c]
+            if code == ".":
+                continue
+            loc = name_of(c, r)
+            if code == "*":
+                centre = loc
+                habitat[loc] = "centre"
+            else:
+                habitat[loc] = HABITAT_CODES[code]
+                zone_of[loc] = zone_cells[r][c]
+    blocked = {frozenset(pair.split("-")) for pair in data.blocked}
+    roads: dict[str, dict[str, str]] = {}
+    for loc in habitat:
+        col, row = ord(loc[0]) - ord("A"), int(loc[1:]) - 1
+        roads[loc] = {}
+        for direction, (dc, dr) in DIRECTIONS.items():
+            c, r = col + dc, row + dr
+            if 0 <= c < cols and 0 <= r < rows:
+                there = name_of(c, r)
+                if there in habitat and frozenset((loc, there)) not in blocked:
+                    roads[loc][direction] = there
+    zones: dict[str, list[str]] = {}
+    for loc, zone in zone_of.items():
+        zones.setdefault(zone, []).append(loc)
+    for there in roads[centre].values():
+        zones[zone_of[there]].append(centre)
+    return Board(name=data.name, title=data.title, cols=cols, rows=rows,
+                 locations=tuple(habitat), centre=centre, habitat=habitat, roads=roads,
+                 zones={z: tuple(dict.fromkeys(m)) for z, m in sorted(zones.items())},
+                 zone_names=data.zone_names, pieces=data.pieces)

@@ -25,7 +25,7 @@ Grammar (one command per line; card and character names as printed, spaces allow
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 import msgspec
 
@@ -134,16 +134,16 @@ Command = (Draft | Place | Play | React | Decline | Pass | End | Flee | Choose |
            | Skip | Do | Search | Attack | PlaceSummon | Rally | SummonAct | Take | SetTrap
            | CopyCard | Upgrade | Done)
 
-_BARE: dict[str, Any] = {"decline": Decline(), "pass": Pass(), "end": End(), "stop": Stop(),
+_BARE: dict[str, Command] = {"decline": Decline(), "pass": Pass(), "end": End(), "stop": Stop(),
                          "skip": Skip(), "do": Do(), "rally": Rally(), "done": Done()}
-_NAMED: dict[str, Any] = {"place": Place, "play": Play, "react": React, "flee": Flee,
-                          "search": Search, "summon": PlaceSummon, "take": Take,
-                          "copy": CopyCard, "upgrade": Upgrade}
+_NAMED: dict[str, Callable[[str], Command]] = {
+    "place": Place, "play": Play, "react": React, "flee": Flee, "search": Search,
+    "summon": PlaceSummon, "take": Take, "copy": CopyCard, "upgrade": Upgrade}
 DIRECTION_WORDS = ("N", "E", "S", "W", "X")
 SUMMON_VERBS = ("step", "attack", "ability", "rest")
 
 
-def parse(text: str) -> Any:
+def parse(text: str) -> Command:
     """A command from its notation; InvalidNotation names the input and the position."""
     line = " ".join(text.split())
     if not line:
@@ -204,7 +204,7 @@ def _summon_act(text: str, words: list[str]) -> SummonAct:
     return SummonAct(summon, verb, args)
 
 
-def format_command(command: Any) -> str:
+def format_command(command: Command) -> str:
     """The notation of a command."""
     match command:
         case Draft(card=card, hunter=hunter):
@@ -223,6 +223,6 @@ def format_command(command: Any) -> str:
         if command == bare:
             return word
     for word, kind in _NAMED.items():
-        if type(command) is kind:
+        if type(command) is kind:  # each named command is a class of one text field
             return f"{word} {msgspec.structs.astuple(command)[0]}"
     raise InvalidNotation(f"not a Beast command: {command!r}")

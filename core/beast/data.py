@@ -2,24 +2,26 @@
 
 Maps, contracts, character mats and cards are data; what the rulebook does not give is
 marked `reconstructed = true` in the files and can be replaced without touching code.
-Map geometry (roads by compass direction, zones, distances) is derived here once.
+Everything is read through `core.content` on first use, never at import time; the map
+geometry (roads by compass direction, zones, distances) is derived once by `board`.
+Rulebook sections: Components, Setup, Characters, Card types and Discard, Contracts.
 """
 
 from __future__ import annotations
 
 import functools
-import tomllib
-from collections import deque
-from pathlib import Path
+from typing import TypeVar
 
 import msgspec
 
-HERE = Path(__file__).parent
-DIRECTIONS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+from core.beast.board import Board, build_board
+from core.content import load_toml
+
+T = TypeVar("T")
+
 HABITATS = ("settlement", "forest", "swamp", "cave")
 EFFECT_OPS = ("move", "search", "attack", "reveal", "summon", "transform", "item", "talent",
               "draw", "grudge", "power", "heal", "watchtower", "trap", "copy", "divine")
-HABITAT_CODES = {"S": "settlement", "F": "forest", "W": "swamp", "C": "cave"}
 CENTRE_HABITATS = frozenset({"forest", "swamp", "cave"})
 # The cumulative counters a contract requirement may name (kept by core/beast/evolve.py).
 COUNTERS = frozenset({"settler_kills", "animal_kills", "hunter_kills", "beast_wounds", "reveals",
@@ -201,122 +203,26 @@ class ContractsFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     contract: tuple[Contract, ...]
 
 
-class Board(msgspec.Struct, frozen=True):
-    """A map with its geometry derived: locations, base habitats, roads, zones."""
-
-    name: str
-    title: str
-    cols: int
-    rows: int
-    locations: tuple[str, ...]
-    centre: str
-    habitat: dict[str, str]
-    roads: dict[str, dict[str, str]]
-    zones: dict[str, tuple[str, ...]]
-    zone_names: dict[str, str]
-    pieces: dict[str, tuple[str, ...]]
-
-    def zones_of(self, location: str) -> tuple[str, ...]:
-        """The zones a location belongs to (the centre: every adjacent zone)."""
-        return tuple(z for z, members in self.zones.items() if location in members)
-
-    def neighbours(self, location: str) -> tuple[str, ...]:
-        """Locations one road away."""
-        return tuple(self.roads[location].values())
-
-    def nearby(self, location: str) -> tuple[str, ...]:
-        """The location itself and every location one road away."""
-        return (location, *self.neighbours(location))
-
-    def within(self, location: str, steps: int) -> tuple[str, ...]:
-        """Every location at most `steps` roads away, the location itself first."""
-        return tuple(loc for loc, d in self.distances(location).items() if d <= steps)
-
-    def distances(self, start: str) -> dict[str, int]:
-        """Road distances from `start` (breadth first)."""
-        seen = {start: 0}
-        queue = deque([start])
-        while queue:
-            here = queue.popleft()
-            for there in self.neighbours(here):
-                if there not in seen:
-                    seen[there] = seen[here] + 1
-                    queue.append(there)
-        return seen
-
-
-def name_of(col: int, row: int) -> str:
-    """A location's name from its 0-based column and row (A1 is the north-west corner)."""
-    return f"{chr(ord('A') + col)}{row + 1}"
-
-
-def _board(data: MapData) -> Board:
-    cells = [row.split() for row in data.grid]
-    zone_cells = [row.split() for row in data.zones]
-    rows, cols = len(cells), len(cells[0])
-    habitat: dict[str, str] = {}
-    zone_of: dict[str, str] = {}
-    centre = ""
-    for r in range(rows):
-        for c in range(cols):
-            code = cells[r][c]
-            if code == ".":
-                continue
-            loc = name_of(c, r)
-            if code == "*":
-                centre = loc
-                habitat[loc] = "centre"
-            else:
-                habitat[loc] = HABITAT_CODES[code]
-                zone_of[loc] = zone_cells[r][c]
-    blocked = {frozenset(pair.split("-")) for pair in data.blocked}
-    roads: dict[str, dict[str, str]] = {}
-    for loc in habitat:
-        col, row = ord(loc[0]) - ord("A"), int(loc[1:]) - 1
-        roads[loc] = {}
-        for direction, (dc, dr) in DIRECTIONS.items():
-            c, r = col + dc, row + dr
-            if 0 <= c < cols and 0 <= r < rows:
-                there = name_of(c, r)
-                if there in habitat and frozenset((loc, there)) not in blocked:
-                    roads[loc][direction] = there
-    zones: dict[str, list[str]] = {}
-    for loc, zone in zone_of.items():
-        zones.setdefault(zone, []).append(loc)
-    for there in roads[centre].values():
-        zones[zone_of[there]].append(centre)
-    return Board(name=data.name, title=data.title, cols=cols, rows=rows,
-                 locations=tuple(habitat), centre=centre, habitat=habitat, roads=roads,
-                 zones={z: tuple(dict.fromkeys(m)) for z, m in sorted(zones.items())},
-                 zone_names=data.zone_names, pieces=data.pieces)
-
-
-def _load(name: str, kind: type[msgspec.Struct]) -> msgspec.Struct:
-    with open(HERE / name, "rb") as handle:
-        return msgspec.convert(tomllib.load(handle), kind)
+def _load(name: str, kind: type[T]) -> T:
+    return load_toml(__package__ or "core.beast", name, kind)
 
 
 @functools.cache
 def boards() -> dict[str, Board]:
     """Every map by name."""
-    data = _load("maps.toml", MapsFile)
-    assert isinstance(data, MapsFile)
-    return {m.name: _board(m) for m in data.map}
+    return {m.name: build_board(m) for m in _load("maps.toml", MapsFile).map}
 
 
 @functools.cache
 def pieces() -> dict[str, Piece]:
     """Animal and settler kinds by name."""
-    data = _load("maps.toml", MapsFile)
-    assert isinstance(data, MapsFile)
-    return data.pieces
+    return _load("maps.toml", MapsFile).pieces
 
 
 @functools.cache
 def contracts() -> dict[str, Contract]:
     """Every contract by name."""
     data = _load("contracts.toml", ContractsFile)
-    assert isinstance(data, ContractsFile)
     for contract in data.contract:
         board = boards()[contract.map]
         named = {name for night in contract.night for name, _ in (*night.beast, *night.hunters)}
@@ -335,16 +241,13 @@ def contracts() -> dict[str, Contract]:
 @functools.cache
 def characters() -> Characters:
     """Every character mat."""
-    data = _load("characters.toml", Characters)
-    assert isinstance(data, Characters)
-    return data
+    return _load("characters.toml", Characters)
 
 
 @functools.cache
 def cards() -> Cards:
     """Every card."""
     data = _load("cards.toml", Cards)
-    assert isinstance(data, Cards)
     sides = [side for a in data.action for side in (a.top, a.bottom)]
     sides += [c.side for c in (*data.ability, *data.item, *data.talent)]
     for side in sides:
@@ -398,3 +301,10 @@ def kind_of(name: str) -> str:
 def abilities_of(owner: str) -> tuple[str, ...]:
     """The ability cards printed for a character."""
     return tuple(c.name for c in cards().ability if c.owner == owner)
+
+
+def is_trap_item(card: str) -> bool:
+    """Trap items are played face down (the Beast must not learn which trap)."""
+    if card not in card_index():
+        return False
+    return kind_of(card) == "item" and any(e.op == "trap" for e in side_of(card, False).effects)

@@ -1,9 +1,9 @@
 """The effect engine: one interpreter for the small vocabulary of effect primitives.
 
-A card being resolved is a `Frame` on the stack. `effect_options` enumerates every command
+A card being resolved is a `Frame` on the stack. `effect_commands` enumerates every command
 that may resolve (part of) its pending effects right now, and `run_effect` turns one of
 them into events. `decide` validates by membership in the same enumeration, so `legal`
-and `decide` cannot disagree. Hunter options never depend on the Beast's hidden state;
+and `decide` cannot disagree. Hunter commands never depend on the Beast's hidden state;
 only the consequences (a search's result, trails) do, and those are public events.
 
 Rulebook sections: Beast movement, Hunter movement & trails, Revealing, Searching,
@@ -20,20 +20,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.beast.board import (
-    NO_CHOICE,
-    TRAPS_PER_ZONE,
-    beast_trails,
-    destinations,
-    in_range,
-    reveal,
-    step,
-    stride,
-    strike,
-    targets,
-    tower_trails,
-    trails_event,
-)
 from core.beast.commands import (
     Attack,
     Choose,
@@ -50,7 +36,21 @@ from core.beast.commands import (
     Take,
 )
 from core.beast.data import HABITATS, Effect, beast_mat, side_of
-from core.beast.state import BEAST, BeastState, Frame
+from core.beast.mechanics import (
+    NO_CHOICE,
+    TRAPS_PER_ZONE,
+    beast_trails,
+    destinations,
+    in_range,
+    reveal,
+    step,
+    stride,
+    strike,
+    targets,
+    tower_trails,
+    trails_event,
+)
+from core.beast.state import BEAST, BeastState, Frame, Tx
 from core.beast.supply import (
     WATCHTOWERS,
     gain_grudges,
@@ -58,7 +58,6 @@ from core.beast.supply import (
     powers_left,
     transformable,
 )
-from core.beast.tx import Tx
 from events.beast import (
     CardCopied,
     CardGained,
@@ -80,34 +79,34 @@ from events.beast import (
     ZoneDisclosed,
 )
 
-# -- options ---------------------------------------------------------------------------
+# -- commands --------------------------------------------------------------------------
 
 
-def effect_options(state: BeastState) -> list[Any]:
+def effect_commands(state: BeastState) -> list[Any]:
     """Every command that may resolve the top frame's effects now."""
     frame = state.frames[-1]
     if frame.mode == "choose" and len(frame.pending) == len(frame.effects) > 1:
         return [Choose(i + 1) for i in frame.pending]
     if frame.current >= 0:
-        return _continue_options(state, frame, frame.effects[frame.current])
+        return _continue_commands(state, frame, frame.effects[frame.current])
     indices = frame.pending if frame.mode == "any" else frame.pending[:1]
-    options: list[Any] = []
+    commands: list[Any] = []
     for index in indices:
-        options += [c for c in _start_options(state, frame, frame.effects[index])
-                    if c not in options]
-    if frame.pending and (frame.mode != "then" or not _start_options(
+        commands += [c for c in _start_commands(state, frame, frame.effects[index])
+                    if c not in commands]
+    if frame.pending and (frame.mode != "then" or not _start_commands(
             state, frame, frame.effects[frame.pending[0]])):
-        options.append(Skip())
-    return options
+        commands.append(Skip())
+    return commands
 
 
-def _continue_options(state: BeastState, frame: Frame, effect: Effect) -> list[Any]:
+def _continue_commands(state: BeastState, frame: Frame, effect: Effect) -> list[Any]:
     if effect.op == "move":
         return [*(StepTo(d) for d in destinations(state, frame.hand, frame, effect)), Stop()]
     return [*_summon_acts(state, frame), Stop()]
 
 
-def _start_options(state: BeastState, frame: Frame, effect: Effect) -> list[Any]:  # noqa: C901
+def _start_commands(state: BeastState, frame: Frame, effect: Effect) -> list[Any]:
     hand = frame.hand
     match effect.op:
         case "move":
@@ -119,7 +118,7 @@ def _start_options(state: BeastState, frame: Frame, effect: Effect) -> list[Any]
             powers = state.hands[hand].powers
             return [Attack(t, k) for t in targets(state, hand, reach) for k in range(powers + 1)]
         case "summon":
-            return _summon_options(state)
+            return _summon_commands(state)
         case "item" | "talent":
             row: tuple[str, ...] = getattr(state, f"{effect.op}_row")
             deck: tuple[str, ...] = getattr(state, f"{effect.op}_deck")
@@ -148,33 +147,33 @@ def _search_range(state: BeastState, hand: int, effect: Effect) -> list[str]:
     return [loc for loc in reach if loc in trails]
 
 
-def _summon_options(state: BeastState) -> list[Any]:
+def _summon_commands(state: BeastState) -> list[Any]:
     mat = beast_mat(state.beast.character)
     near = state.board.within(state.beast.location, 2)
-    options: list[Any] = [PlaceSummon(loc) for loc in near
+    commands: list[Any] = [PlaceSummon(loc) for loc in near
                           if state.is_habitat(loc, mat.summon.habitat)]
     if any(s.location for s in state.summons):
-        options.append(Rally())
-    return options
+        commands.append(Rally())
+    return commands
 
 
 def _summon_acts(state: BeastState, frame: Frame) -> list[Any]:
     ability = beast_mat(state.beast.character).summon.ability
-    options: list[Any] = []
+    commands: list[Any] = []
     for summon in state.summons:
         if not summon.location or summon.name in frame.acted:
             continue
         here = summon.location
-        options += [SummonAct(summon.name, "step", (d,)) for d in state.board.roads[here]]
-        options += [SummonAct(summon.name, "attack", (t,))
+        commands += [SummonAct(summon.name, "step", (d,)) for d in state.board.roads[here]]
+        commands += [SummonAct(summon.name, "attack", (t,))
                     for t in targets(state, BEAST, (here,))]
         if ability.op == "move":
-            options += [SummonAct(summon.name, "ability", (loc,))
+            commands += [SummonAct(summon.name, "ability", (loc,))
                         for loc in state.board.within(here, ability.n) if loc != here]
         else:
-            options.append(SummonAct(summon.name, "ability"))
-        options.append(SummonAct(summon.name, "rest"))
-    return options
+            commands.append(SummonAct(summon.name, "ability"))
+        commands.append(SummonAct(summon.name, "rest"))
+    return commands
 
 
 def may_react(state: BeastState) -> bool:
@@ -219,7 +218,7 @@ def reshuffle(tx: Tx, deck: str) -> None:
     discards: tuple[str, ...] = getattr(state, f"{deck}_discard")
     if getattr(state, f"{deck}_deck") or not discards:
         return
-    order = tx.shuffle_as(f"beast/reshuffle/{deck}/{state.shuffles}", discards)
+    order = tx.shuffle(discards, label=f"beast/reshuffle/{deck}/{state.shuffles}")
     tx.emit(DeckShuffled(deck=deck, order=tx.seal(order, frozenset())))
 
 
@@ -236,7 +235,7 @@ def run_effect(tx: Tx, command: Any) -> None:
         return
     index = frame.current if frame.current >= 0 else next(
         i for i in (frame.pending if frame.mode == "any" else frame.pending[:1])
-        if command in _start_options(state, frame, frame.effects[i]))
+        if command in _start_commands(state, frame, frame.effects[i]))
     effect = frame.effects[index]
     if effect.op == "move":
         _move(tx, frame, index, effect, command)
@@ -248,7 +247,7 @@ def run_effect(tx: Tx, command: Any) -> None:
         open_window(tx, frame.hand, command.card)
     else:
         _one_shot(tx, frame, effect, command)
-        if not tx.over:
+        if not tx.state.winner:
             tx.emit(EffectProgressed(index, True))
 
 
@@ -267,7 +266,7 @@ def _move(tx: Tx, frame: Frame, index: int, effect: Effect, command: Any) -> Non
         tx.emit(trails_event(tx.state, beast_trails(tx.state, first)))
 
 
-def _one_shot(tx: Tx, frame: Frame, effect: Effect, command: Any) -> None:  # noqa: C901
+def _one_shot(tx: Tx, frame: Frame, effect: Effect, command: Any) -> None:
     state = tx.state
     hand = frame.hand
     where = state.hands[hand].location
@@ -280,7 +279,7 @@ def _one_shot(tx: Tx, frame: Frame, effect: Effect, command: Any) -> None:  # no
         case Attack(target=target, powers=powers):
             if hand == BEAST:
                 reveal(tx, "attack")
-                if tx.over:
+                if tx.state.winner:
                     return
             if powers:
                 tx.emit(PowersGained(hand=hand, amount=-powers))
@@ -355,7 +354,7 @@ def _summon(tx: Tx, frame: Frame, index: int, command: Any) -> None:
             tx.emit(EffectProgressed(index, True))
         case SummonAct():
             _summon_act(tx, command)
-            if tx.over:
+            if tx.state.winner:
                 return
             state = tx.state
             top = state.frames[-1]
@@ -378,5 +377,5 @@ def _summon_act(tx: Tx, command: SummonAct) -> None:
     elif command.verb == "ability" and transformable(state, (here,)):
         habitat = beast_mat(state.beast.character).habitat
         tx.emit(LocationsTransformed(locations=(here,), habitat=habitat))
-    if not tx.over:
+    if not tx.state.winner:
         tx.emit(SummonActed(summon=command.summon))

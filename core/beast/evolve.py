@@ -83,7 +83,7 @@ def evolve(state: BeastState, event: Any) -> BeastState:
     return replace(_apply(state, event), nonce=state.nonce + 1)
 
 
-def _apply(state: BeastState, event: Any) -> BeastState:  # noqa: C901 - one case per event
+def _apply(state: BeastState, event: Any) -> BeastState:
     match event:
         case GameSetUp():
             return _set_up(state, event)

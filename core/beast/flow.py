@@ -1,8 +1,8 @@
 """The round structure: start, placement, dawn (draft), day (turns, pass, flee), night.
 
-`phase_options` enumerates the commands outside card resolution; `run_phase` turns one
-into events; `settle` advances everything that needs no decision (a resolved card, an
-ended turn, the night's rewards and reset, the next dawn's shuffle and deal).
+`run_phase` turns a validated command outside card resolution into events (`legal`
+enumerates them); `settle` advances everything that needs no decision (a resolved card,
+an ended turn, the night's rewards and reset, the next dawn's shuffle and deal).
 Rulebook sections: Setup, Player starting positions, Phase 1: Dawn, Phase 2: Day,
 Phase 3: Night, Player Death, Reactions.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.beast.board import destinations, tower_trails, trails_event
 from core.beast.commands import (
     Decline,
     Done,
@@ -24,22 +23,12 @@ from core.beast.commands import (
     React,
     Upgrade,
 )
-from core.beast.data import (
-    FACE_DOWN,
-    Effect,
-    beast_mat,
-    card_index,
-    cards,
-    characters,
-    hunter_mat,
-    kind_of,
-    side_of,
-)
-from core.beast.effects import effect_options, open_window, reshuffle
-from core.beast.evolve import FLEE_MOVE
-from core.beast.state import BEAST, BeastState, Frame
-from core.beast.supply import gain_grudges, powers_left, upgrades_left
-from core.beast.tx import Tx
+from core.beast.data import FACE_DOWN, Effect, cards, characters, is_trap_item, kind_of, side_of
+from core.beast.effects import open_window, reshuffle
+from core.beast.legal import PACK_SIZES, acting_hand, slot_of
+from core.beast.mechanics import tower_trails, trails_event
+from core.beast.state import BEAST, BeastState, Tx
+from core.beast.supply import gain_grudges, powers_left
 from events.beast import (
     BeastRevealed,
     CardDiscarded,
@@ -68,80 +57,7 @@ from events.beast import (
     UpgradesDone,
 )
 
-PACK_SIZES = {2: 6, 3: 4, 4: 3}
 ROW = 3
-
-
-def acting_hand(state: BeastState) -> int | None:
-    """The hand whose decision the game waits for (None during the draft or at the end)."""
-    if state.winner:
-        return None
-    if state.window:
-        return state.reactors[0] if state.reactors else BEAST
-    if state.frames:
-        return state.frames[-1].hand
-    if state.phase in ("place", "respawn", "upgrade") and state.queue:
-        return state.queue[0]
-    if state.phase == "day":
-        return state.turn
-    return None
-
-
-def to_act(state: BeastState) -> frozenset[int]:
-    """The seats that may decide now."""
-    hand = acting_hand(state)
-    if hand is not None:
-        return frozenset({state.hands[hand].seat})
-    if state.phase == "draft" and not state.winner:
-        return frozenset(seat for seat, left in enumerate(state.picks) if left > 0)
-    return frozenset()
-
-
-def options(state: BeastState, seat: int) -> list[Any]:
-    """Every command `seat` may make now."""
-    if seat not in to_act(state):
-        return []
-    if state.phase == "draft" and acting_hand(state) is None:
-        return _draft_options(state, seat)
-    hand = acting_hand(state)
-    assert hand is not None
-    if state.window:
-        return _reaction_options(state, hand)
-    if state.frames:
-        return effect_options(state)
-    if state.phase in ("place", "respawn"):
-        return [Place(loc) for loc in state.settlements()]
-    if state.phase == "upgrade":
-        return _upgrade_options(state, hand)
-    return _turn_options(state, hand)
-
-
-# -- draft -----------------------------------------------------------------------------
-
-
-def hunter_quota(state: BeastState) -> int:
-    """2 players: how many drafted cards each of the two hunters receives."""
-    sizes = [PACK_SIZES[2]] * 2
-    kept = [0, 0]
-    while any(sizes):
-        for seat in (0, 1):
-            take = min(2 if seat else 1, sizes[seat])
-            kept[seat] += take
-            sizes[seat] -= take
-        sizes = [sizes[1], sizes[0]]
-    return kept[1] // 2
-
-
-def _draft_options(state: BeastState, seat: int) -> list[Any]:
-    pack = dict.fromkeys(state.packs[seat])
-    if seat == state.beast.seat:
-        return [Draft(card) for card in pack]
-    own = [h for h in state.hunters if state.hands[h].seat == seat]
-    if len(own) == 1:
-        return [Draft(card) for card in pack]
-    quota = hunter_quota(state)
-    return [Draft(card, state.hands[h].character) for card in pack for h in own
-            if len(state.hands[h].actions) < quota]
 
 
 def draft_hand(state: BeastState, seat: int, command: Draft) -> int:
@@ -153,60 +69,6 @@ def draft_hand(state: BeastState, seat: int, command: Draft) -> int:
     if seat == state.beast.seat:
         return BEAST
     return next(h for h in state.hunters if state.hands[h].seat == seat)
-
-
-# -- day -------------------------------------------------------------------------------
-
-
-def slot_of(card: str) -> str:
-    """The symbol a card is played with: ability cards use the ability slot."""
-    return "ability" if kind_of(card) == "ability" else "any"
-
-
-def _playable(state: BeastState, hand: int, card: str) -> bool:
-    side = side_of(card, hand == BEAST)
-    held = state.hands[hand]
-    if side.react or slot_of(card) in state.slots or side.cost > held.grudges:
-        return False
-    return not side.needs or state.is_habitat(held.location, side.needs)
-
-
-def _turn_options(state: BeastState, hand: int) -> list[Any]:
-    held = state.hands[hand]
-    every = dict.fromkeys((*held.actions, *held.abilities, *held.extras))
-    plays: list[Any] = [Play(card) for card in every if _playable(state, hand, card)]
-    if state.slots:
-        return [*plays, End()]
-    flee_frame = Frame(hand=hand, card="", slot="flee", effects=FLEE_MOVE, mode="seq",
-                       pending=(0,), zones=())
-    flees: list[Any] = ([Flee(card) for card in every]
-                        if destinations(state, hand, flee_frame, FLEE_MOVE[0]) else [])
-    mine = len(held.actions)
-    fewer = any(len(state.hands[h].actions) < mine for h in range(len(state.hands))
-                if h != hand and not state.hands[h].dead)
-    passes: list[Any] = [Pass()] if not fewer or not (plays or flees) else []
-    return [*plays, *flees, *passes]
-
-
-def _reaction_options(state: BeastState, hand: int) -> list[Any]:
-    """The reactions `hand` holds for the open window (its own cards only), or decline."""
-    held = state.hands[hand]
-    beast = hand == BEAST
-    return [*(React(card) for card in dict.fromkeys(held.extras)
-              if side_of(card, beast).react == state.window
-              and side_of(card, beast).cost <= held.grudges), Decline()]
-
-
-def _upgrade_options(state: BeastState, hand: int) -> list[Any]:
-    held = state.hands[hand]
-    mat = beast_mat(held.character) if hand == BEAST else hunter_mat(held.character)
-    if upgrades_left(state) <= 0:
-        return [Done()]
-    return [*(Upgrade(u.name) for u in mat.upgrades
-              if u.name not in held.upgrades and u.cost <= held.grudges), Done()]
-
-
-# -- running ---------------------------------------------------------------------------
 
 
 def run_phase(tx: Tx, seat: int, command: Any) -> None:
@@ -270,13 +132,6 @@ def shows(card: str) -> bool:
     return kind_of(card) != "ability"
 
 
-def is_trap_item(card: str) -> bool:
-    """Trap items are played face down (the Beast must not learn which trap)."""
-    if card not in card_index():
-        return False
-    return kind_of(card) == "item" and any(e.op == "trap" for e in side_of(card, False).effects)
-
-
 def _play(tx: Tx, hand: int, card: str) -> None:
     state = tx.state
     _pay(tx, hand, card)
@@ -293,15 +148,15 @@ def _play(tx: Tx, hand: int, card: str) -> None:
 
 def settle(tx: Tx) -> None:
     """Advance through everything that needs no decision; at the end, show the cards."""
-    while not tx.over and _advance(tx):
+    while not tx.state.winner and _advance(tx):
         pass
-    if tx.over and tx.state.active:
+    if tx.state.winner and tx.state.active:
         state = tx.state
         tx.emit(BeastRevealed(cards=state.active, location=state.beast.location,
                               cause="game_end"))
 
 
-def _advance(tx: Tx) -> bool:  # noqa: C901 - one branch per automatic step
+def _advance(tx: Tx) -> bool:
     state = tx.state
     if state.window:
         return False
@@ -368,7 +223,7 @@ def _dawn(tx: Tx) -> None:
 def _night(tx: Tx) -> None:
     state = tx.state
     tx.emit(NightFell(night=state.day))
-    if tx.over:
+    if tx.state.winner:
         return
     nights = state.terms.night
     if state.day - 1 < len(nights):

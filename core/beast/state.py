@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import msgspec
 
+from core.beast.board import Board
 from core.beast.data import (
     CENTRE_HABITATS,
-    Board,
     Contract,
     Effect,
     beast_mat,
@@ -19,6 +19,7 @@ from core.beast.data import (
     contracts,
     hunter_mat,
 )
+from core.derive import Derivation
 from events.beast import Step, TrapCard
 
 BEAST = 0
@@ -204,6 +205,6 @@ class BeastState(msgspec.Struct, frozen=True, kw_only=True):
         mat = beast_mat(h.character) if hand == BEAST else hunter_mat(h.character)
         return sum(1 for u in mat.upgrades if u.name in h.upgrades and u.passive == kind)
 
-    def location_of(self, hand: int) -> str:
-        """A hand's actual location (the Beast's is hidden from the hunters)."""
-        return self.hands[hand].location
+
+Tx = Derivation[BeastState]
+"""A Beast decision being derived (`decide.begin` starts one)."""

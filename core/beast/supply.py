@@ -31,8 +31,7 @@ the supply cannot be placed, and a token comes back to the supply when it leaves
 
 from __future__ import annotations
 
-from core.beast.state import BeastState
-from core.beast.tx import Tx
+from core.beast.state import BeastState, Tx
 from events.beast import GrudgesGained
 
 TRAIL_TOKENS = 30

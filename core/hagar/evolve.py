@@ -54,7 +54,7 @@ def evolve(state: HagarState, event: Any) -> HagarState:
     return replace(_apply(state, event), tick=state.tick + 1)
 
 
-def _apply(state: HagarState, event: Any) -> HagarState:  # noqa: C901 - one case per event
+def _apply(state: HagarState, event: Any) -> HagarState:
     v = state.vikings
     match event:
         case StartChosen(seat=seat, harbour=harbour):

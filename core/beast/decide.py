@@ -1,0 +1,88 @@
+"""Checking a Beast command and deriving its events (rulebook "Playing the game",
+"Playing Cards", "Reactions"), and which moves keep their notation secret.
+
+A command is legal exactly when `legal.legal_commands` lists it; then a card being
+resolved runs through the effect engine (`effects`), anything else through the round
+structure (`flow`), and `flow.settle` advances whatever needs no decision. Every chance
+label is `beast/KIND/NONCE/N`: the nonce the decision started at (a counter in state that
+undo restores, but each salt is scoped to the decision's log seq anyway) and a running
+number within the decision.
+
+Secrecy: the Beast's steps and draft picks are published as hidden notation (MoveMade
+carries a Secret), as are the hunters' picks, trap plays and trap placements, and a flee
+that discards a face-down card.
+"""
+
+from __future__ import annotations
+
+from core.beast.commands import Command, Draft, Flee, Play, SetTrap, StepTo, format_command
+from core.beast.data import FACE_DOWN, is_trap_item, kind_of
+from core.beast.effects import run_effect
+from core.beast.evolve import evolve
+from core.beast.flow import run_phase, settle
+from core.beast.legal import acting_hand, legal_commands
+from core.beast.state import BEAST, BeastState, Tx
+from core.derive import Derivation
+from core.errors import IllegalMove
+from core.rng import Rng
+from events.base import Event
+from events.secret import Secret, seal
+
+
+def begin(state: BeastState, rng: Rng) -> Tx:
+    """A derivation whose unnamed chance labels count from the state's nonce."""
+    start = state.nonce
+    return Derivation(state, rng, evolve,
+                      labels=lambda _state, kind, n: f"beast/{kind}/{start}/{n}")
+
+
+def decide(state: BeastState, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
+    """Validate against the enumerated legal commands, then derive the events."""
+    allowed = legal_commands(state, seat)
+    if command not in allowed:
+        raise IllegalMove(_why(state, seat, command, allowed))
+    tx = begin(state, rng)
+    if state.frames and not state.window:
+        run_effect(tx, command)
+    else:
+        run_phase(tx, seat, command)
+    settle(tx)
+    return tx.result()
+
+
+def hidden_notation(state: BeastState, seat: int, command: Command, rng: Rng
+                    ) -> Secret[str] | None:
+    """Hidden steps, draft picks and traps keep their notation secret."""
+    audience: frozenset[int] | None = None
+    if isinstance(command, StepTo) and acting_hand(state) == BEAST:
+        audience = frozenset({state.beast.seat})
+    elif isinstance(command, Draft):
+        audience = frozenset({seat}) if seat == state.beast.seat else state.hunter_seats
+    elif isinstance(command, SetTrap) or (isinstance(command, Play)
+                                          and is_trap_item(command.card)):
+        audience = state.hunter_seats
+    elif isinstance(command, Flee) and kind_of(command.card) in FACE_DOWN:
+        fleeing = acting_hand(state)
+        audience = state.team(fleeing if fleeing is not None else BEAST)
+    if audience is None:
+        return None
+    return seal(format_command(command), audience, rng.salt(f"beast/move/{state.nonce}"))
+
+
+def _why(state: BeastState, seat: int, command: Command, allowed: list[Command]) -> str:
+    text = format_command(command)
+    hand = acting_hand(state)
+    who = state.hands[hand].character if hand is not None else f"seat {seat}"
+    where = f"day {state.day}, {state.phase}"
+    if state.window:
+        where += f", reaction window ({state.window})"
+    elif state.frames:
+        frame = state.frames[-1]
+        # A trap item is played face down: its name must not reach the Beast's seat here.
+        shown = "trap" if is_trap_item(frame.card) else frame.card
+        where += f", resolving {shown or frame.slot}"
+    if not allowed:
+        return f"{text!r}: seat {seat} has nothing to decide now ({where})"
+    listed = ", ".join(format_command(c) for c in allowed[:12])
+    more = f" and {len(allowed) - 12} more" if len(allowed) > 12 else ""
+    return f"{text!r} is not legal for {who} ({where}); legal: {listed}{more}"
