@@ -53,13 +53,22 @@ class NewGame(Example):
         {"game": "beowulf", "players": ["Ann", "Bob"]},
         {"game": "beowulf", "players": ["Ann", "Bob", "Cid"], "seed": "club night 7",
          "options": {"undo": "anyone"}},
+        {"game": "beowulf", "players": ["Ann", "Bob"], "seed": "table 4",
+         "reproducible": True},
     ]})
 
     game: str = Field(min_length=1, max_length=64, description="A known game's name.")
     players: list[PlayerName] = Field(min_length=1, max_length=16,
                                       description="Player names in seat order (seat 0 first).")
-    seed: OptionText | None = Field(None, description="Secret seed (default: random); "
-                                                      "revealed after the game.")
+    seed: OptionText | None = Field(None, description=(
+        "Your own seed, mixed with the service's 256-bit key (the draws stay unpredictable, "
+        "to you too); revealed after the game."))
+    reproducible: bool = Field(False, description=(
+        "Draw from the seed alone (and the deal), to replay a physical deal or reproduce a "
+        "game; the game then says its seed was chosen and claims no fairness against you."))
+    deal: OptionText | None = Field(None, description=(
+        "With a seed: games with one seed and one deal name draw alike (a duplicate round); "
+        "implies reproducible. Default: the game id, so no two games share draws."))
     options: dict[OptionText, OptionText] = Field(
         default_factory=dict, max_length=32,
         description="Table options: undo=author|anyone|off, reveal=end|referee, game options.")

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Annotated, Any
 
 import typer
 
 from cli.app import AsOption, DbOption, JsonFlag, command, echo, open_table, print_json
 from core.errors import InvalidNotation
+from core.kernel import ENTROPY_PREFIX
 from core.rules import game_names
 from core.seats import check_player_names
+from core.secrecy import COMMIT, REVEAL, entropy_commitment
 from events.envelope import Envelope
 from projections.describe import describe_line
 from projections.table import Table, TableView
@@ -37,17 +40,25 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
 def new(
     game: Annotated[str, typer.Argument(help="Game name: " + ", ".join(game_names()) + ".")],
     players: Annotated[str, typer.Option(help="Comma-separated player names, in seat order.")],
-    seed: Annotated[str | None, typer.Option(help="Secret seed (default: random).")] = None,
+    seed: Annotated[str | None, typer.Option(
+        help="Your own seed, mixed with the service's secret key (default: none).")] = None,
+    reproducible: Annotated[bool, typer.Option(
+        "--reproducible", help="Draw from the seed alone (replay a physical deal, reproduce "
+                               "a game); the game then says its seed was chosen.")] = False,
+    deal: Annotated[str | None, typer.Option(
+        help="With --seed: games with one seed and one deal name draw alike (a duplicate "
+             "round); implies --reproducible.")] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="Table option K=V (undo=author|anyone|off, reveal=end|referee, "
-                         "and game options). Repeatable.")] = None,
+                         "entropy=off|seats, and game options). Repeatable.")] = None,
     db: DbOption = None,
 ) -> None:
     """Create a game and print its id alone."""
     names = [name.strip() for name in players.split(",")]
     check_player_names(names)  # one rule with the API, before the store is opened
     table = open_table(db)
-    echo(table.create(game, names, seed=seed, options=parse_options(option or [])))
+    echo(table.create(game, names, seed=seed, options=parse_options(option or []), deal=deal,
+                      reproducible=reproducible))
 
 
 def render_table_view(table: Table, shown: TableView) -> str:
@@ -119,3 +130,15 @@ def redo(game_id: IdArg, as_: SeatOption, expect: ExpectOption = None, db: DbOpt
     """Re-apply the decision just undone, if nothing happened since."""
     table = open_table(db)
     _print_appended(table, game_id, table.redo(game_id, table.seat(game_id, as_), expect))
+
+
+@command("entropy")
+def entropy(
+    text: Annotated[str | None, typer.Argument(
+        help="Your secret text (default: 128 random bits, in hex).")] = None,
+) -> None:
+    """Make a seat's entropy for a table with entropy=seats: prints the commit move to send
+    now and the reveal move to send once every seat has committed. Keep the text secret."""
+    secret = text if text is not None else secrets.token_hex(16)
+    echo(f"{ENTROPY_PREFIX}{COMMIT} {entropy_commitment(secret)}")
+    echo(f"{ENTROPY_PREFIX}{REVEAL} {secret}")

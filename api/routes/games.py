@@ -33,7 +33,8 @@ def create_game(body: NewGame, services: ServicesDep) -> MsgspecJSON:
     """Create a game. The response holds each seat's token and the referee's, shown once."""
     table = services.table
     check_player_names(body.players)  # the CLI's rule: 422 illegal_move
-    game_id = table.create(body.game, body.players, seed=body.seed, options=body.options)
+    game_id = table.create(body.game, body.players, seed=body.seed, options=body.options,
+                           deal=body.deal, reproducible=body.reproducible)
     state = table.engine.load(game_id)
     issued = services.tokens.issue(game_id, len(state.players))
     seats = [{"seat": seat, "name": name, "token": token}
