@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import msgspec
 
-from core.hagar.components import BOARD, CARDS, PIECES
-from core.hagar.feast import feast_reason
+from core.hagar.board import board
+from core.hagar.data import cards, pieces
+from core.hagar.scoring import feast_reason
 from core.hagar.state import Crossing, HagarState, Leg, Result, Throw, Viking
 from events.viewer import Viewer
 from projections.registry import register_views
@@ -87,10 +88,10 @@ class HagarView(msgspec.Struct, frozen=True, kw_only=True):
     deck_order: tuple[str, ...] | None = None
 
 
-def _loot(pieces: tuple[int, ...]) -> tuple[LootView, ...]:
-    return tuple(LootView(slot=i, piece=p, kind=PIECES[p].kind, name=PIECES[p].name,
-                          value=PIECES[p].value, gift=PIECES[p].gift)
-                 for i, p in enumerate(pieces, start=1))
+def _loot(ids: tuple[int, ...]) -> tuple[LootView, ...]:
+    return tuple(LootView(slot=i, piece=p, kind=pieces()[p].kind, name=pieces()[p].name,
+                          value=pieces()[p].value, gift=pieces()[p].gift)
+                 for i, p in enumerate(ids, start=1))
 
 
 def _holdings(seat: int, viking: Viking) -> Holdings:
@@ -114,19 +115,19 @@ def view(state: HagarState, viewer: Viewer) -> HagarView:
         viewer=viewer.name, turn=state.turn, phase=state.phase, rounds=state.rounds,
         throw=state.throw, leg=state.leg, crossing=state.crossing,
         ambush_targets=state.targets,
-        pending_card=CARDS[state.card].kind if state.card >= 0 else None,
+        pending_card=cards()[state.card].kind if state.card >= 0 else None,
         feast_callable=state.phase == "throw" and bool(feast_reason(state, state.turn)),
         vikings=tuple(_public(s, v) for s, v in enumerate(state.vikings)),
         holdings=tuple(_holdings(s, state.vikings[s]) for s in visible),
         cities=tuple(CityView(city=c, loot=len(state.stack(c)), vikings=state.on_foot_at(c))
-                     for c in BOARD.cities),
+                     for c in board().cities),
         camp_chests=len(state.camp),
         roadside=tuple((space, len(pieces)) for space, pieces in state.roadside),
-        deck=len(state.deck), discard=tuple(CARDS[c].kind for c in state.discard),
+        deck=len(state.deck), discard=tuple(cards()[c].kind for c in state.discard),
         removed=len(state.removed), result=state.result, sympathy=state.sympathy,
-        stacks=tuple((c, _loot(state.stack(c))) for c in BOARD.cities) if viewer.referee
+        stacks=tuple((c, _loot(state.stack(c))) for c in board().cities) if viewer.referee
         else None,
-        deck_order=tuple(CARDS[c].kind for c in state.deck) if viewer.referee else None,
+        deck_order=tuple(cards()[c].kind for c in state.deck) if viewer.referee else None,
     )
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from core.errors import IllegalMove
-from core.hagar.components import PIECES
-from core.hagar.feast import score
+from core.hagar.data import pieces
+from core.hagar.scoring import score
 from core.hagar.state import Leg, Options, Viking
 from events.hagar import (
     ArrowShot,
@@ -31,7 +31,7 @@ def legal(state, seat=None):  # type: ignore[no-untyped-def]
 
 
 def piece(kind: str, value: int | None = None, nth: int = 0) -> int:
-    found = [p.id for p in PIECES if p.kind == kind and (value is None or p.value == value)]
+    found = [p.id for p in pieces() if p.kind == kind and (value is None or p.value == value)]
     return found[nth]
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from core.hagar.components import CHESTS
+from core.hagar.data import chests
 from core.hagar.state import HagarState, Leg, Throw
 from core.rng import Rng
 from events.common import MoveMade
@@ -26,7 +26,7 @@ from events.viewer import Viewer
 from tests.test_hagar_support import RULES, aboard, on_foot, random_playout, table
 
 HEX = re.compile(rb'"[0-9a-f]{64}"')
-CHEST, WEAPONS, CHEESE = CHESTS[0], 1, 30
+CHEST, WEAPONS, CHEESE = chests()[0], 1, 30
 THIRD = Viewer("viking2", frozenset({2}))
 
 

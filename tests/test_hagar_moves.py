@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from core.errors import IllegalMove
-from core.hagar.components import CHESTS, PIECES
+from core.hagar.data import chests, pieces
 from core.hagar.state import Crossing, Leg, Throw
 from events.hagar import (
     ChestRobbed,
@@ -197,9 +197,9 @@ def test_the_camp_is_robbed_with_the_exact_count_once_per_viking() -> None:
     exact = table([on_foot("minsk", "danzig-port"), aboard("fjord-east")], phase="move",
                   leg=leg(points=2))
     state, events = play(exact, "walk camp")
-    assert events[1] == ChestRobbed(seat=0, piece=CHESTS[0])
-    assert state.vikings[0].robbed_camp and state.camp == CHESTS[1:]
-    assert PIECES[CHESTS[0]].value == 8
+    assert events[1] == ChestRobbed(seat=0, piece=chests()[0])
+    assert state.vikings[0].robbed_camp and state.camp == chests()[1:]
+    assert pieces()[chests()[0]].value == 8
     past = table([on_foot("minsk", "danzig-port"), aboard("fjord-east")], phase="move",
                  leg=leg(points=3))
     _, events = play(past, "walk by-2")

@@ -12,7 +12,8 @@ from typing import Any
 
 import msgspec
 
-from core.hagar.components import BOARD, CARDS, CHESTS
+from core.hagar.board import board
+from core.hagar.data import cards, chests
 from core.hagar.rules import HagarRules
 from core.hagar.state import HagarState, Leg, Options, Viking
 from core.rng import Rng
@@ -31,7 +32,7 @@ def created(players: int, **options: str) -> GameCreated:
 
 def card_of(kind: str, nth: int = 0) -> int:
     """The id of the nth fate card of a kind."""
-    return [i for i, c in enumerate(CARDS) if c.kind == kind][nth]
+    return [i for i, c in enumerate(cards()) if c.kind == kind][nth]
 
 
 def table(vikings: list[Viking], *, stacks: dict[str, tuple[int, ...]] | None = None,
@@ -42,9 +43,9 @@ def table(vikings: list[Viking], *, stacks: dict[str, tuple[int, ...]] | None = 
     stacks = stacks or {}
     return HagarState(players=len(vikings), options=options or Options(),
                       vikings=tuple(vikings),
-                      stacks=tuple(stacks.get(c, ()) for c in BOARD.cities),
-                      camp=more.pop("camp", CHESTS), phase=phase, turn=turn, leg=leg,  # type: ignore[arg-type]
-                      deck=tuple(range(len(CARDS))) if deck is None else deck, **more)
+                      stacks=tuple(stacks.get(c, ()) for c in board().cities),
+                      camp=more.pop("camp", chests()), phase=phase, turn=turn, leg=leg,  # type: ignore[arg-type]
+                      deck=tuple(range(len(cards()))) if deck is None else deck, **more)
 
 
 def aboard(at: str, **more: Any) -> Viking:

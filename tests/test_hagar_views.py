@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from core.errors import IllegalMove, InvalidNotation
-from core.hagar.components import BOARD, CARDS, CHESTS, PIECES, STICKS
+from core.hagar.board import board
+from core.hagar.data import cards, chests, pieces, sticks
 from core.hagar.state import Leg
 from core.rules import get_rules
 from events.viewer import REFEREE, SPECTATOR, seat_viewer
@@ -21,35 +22,35 @@ DATA = Path(__file__).parents[1] / "core" / "hagar"
 
 
 def test_components_follow_the_rulebook_and_mark_what_is_reconstructed() -> None:
-    counts = Counter(p.kind for p in PIECES)
-    assert len(PIECES) == 39
+    counts = Counter(p.kind for p in pieces())
+    assert len(pieces()) == 39
     assert [counts[k] for k in ("weapons", "gold", "game", "wine")] == [4, 4, 4, 4]
     assert [counts[k] for k in ("clothes", "jewellery", "perfume")] == [3, 3, 3]
     assert [counts[k] for k in ("cheese", "cuckoo-clock", "foreign-woman")] == [4, 4, 3]
-    assert [PIECES[c].value for c in CHESTS] == [8, 8, 8]
-    assert all(p.value == 0 for p in PIECES if p.category in ("bad", "woman"))
-    assert len(CARDS) == 33
-    assert {c.kind for c in CARDS} >= {"dragon", "odin", "arrow"}
-    assert all(0 <= f.points <= 2 for s in STICKS for f in s.faces)
-    assert all(any(f.lightning for f in s.faces) for s in STICKS)
-    assert sum(BOARD.spaces[c].loot for c in BOARD.cities) == 36
-    assert len(BOARD.homes) == 2 and BOARD.land["camp"] == ("by-2",)
-    assert {"paris", "madrid", "zurich", "minsk", "venice"} <= set(BOARD.cities)
+    assert [pieces()[c].value for c in chests()] == [8, 8, 8]
+    assert all(p.value == 0 for p in pieces() if p.category in ("bad", "woman"))
+    assert len(cards()) == 33
+    assert {c.kind for c in cards()} >= {"dragon", "odin", "arrow"}
+    assert all(0 <= f.points <= 2 for s in sticks() for f in s.faces)
+    assert all(any(f.lightning for f in s.faces) for s in sticks())
+    assert sum(board().spaces[c].loot for c in board().cities) == 36
+    assert len(board().homes) == 2 and board().land["camp"] == ("by-2",)
+    assert {"paris", "madrid", "zurich", "minsk", "venice"} <= set(board().cities)
     for name in ("board", "loot", "fate", "sticks"):
         with (DATA / f"{name}.toml").open("rb") as handle:
             assert tomllib.load(handle)["reconstructed"] is True
 
 
 def test_every_space_is_reachable_and_the_sea_has_no_dead_ends() -> None:
-    for home in BOARD.homes:
-        assert set(BOARD.distances("sail", home)) >= set(BOARD.harbours)
-    for space, links in BOARD.water.items():
-        if BOARD.kind(space) == "sea":
+    for home in board().homes:
+        assert set(board().distances("sail", home)) >= set(board().harbours)
+    for space, links in board().water.items():
+        if board().kind(space) == "sea":
             assert len(links) >= 2, space
-    for harbour in BOARD.harbours:
-        assert BOARD.water[harbour] and BOARD.land[harbour]
-    for city in BOARD.cities:
-        assert any(BOARD.distances("walk", city).get(h) is not None for h in BOARD.harbours)
+    for harbour in board().harbours:
+        assert board().water[harbour] and board().land[harbour]
+    for city in board().cities:
+        assert any(board().distances("walk", city).get(h) is not None for h in board().harbours)
 
 
 def test_setup_deals_the_loot_hidden_and_shuffles_the_fate_deck() -> None:
@@ -58,10 +59,10 @@ def test_setup_deals_the_loot_hidden_and_shuffles_the_fate_deck() -> None:
     assert dealt.stacks.audience == frozenset() and shuffled.deck.audience == frozenset()
     state = game.state
     assert sorted(p for s in state.stacks for p in s) == [p for p in range(39)
-                                                            if p not in CHESTS]
-    assert [len(state.stack(c)) for c in BOARD.cities] == [BOARD.spaces[c].loot
-                                                            for c in BOARD.cities]
-    assert state.camp == CHESTS and sorted(state.deck) == list(range(33))
+                                                            if p not in chests()]
+    assert [len(state.stack(c)) for c in board().cities] == [board().spaces[c].loot
+                                                            for c in board().cities]
+    assert state.camp == chests() and sorted(state.deck) == list(range(33))
     assert state.phase == "setup" and set(map(RULES.format, RULES.legal(state, 0))) == {
         "start fjord-west", "start fjord-east"}
     with pytest.raises(IllegalMove, match="'start london-port'"):
@@ -107,7 +108,7 @@ def test_rule_violations_name_the_input_and_the_position() -> None:
 
 def test_views_show_only_the_viewers_own_loot() -> None:
     state = table([on_foot("fr-1", "paris-port", carried=(3,), cargo=(4,), home=(5,)),
-                   aboard("fjord-east", cargo=CHESTS[:2])], camp=CHESTS[2:],
+                   aboard("fjord-east", cargo=chests()[:2])], camp=chests()[2:],
                   stacks={"paris": (8, 9)})
     mine = view(state, seat_viewer(0))
     assert [h.seat for h in mine.holdings] == [0]
@@ -118,7 +119,7 @@ def test_views_show_only_the_viewers_own_loot() -> None:
     assert len(referee.holdings) == 2 and referee.stacks is not None
     assert referee.deck_order is not None and len(referee.deck_order) == 33
     text = render(mine)
-    assert "fr-1" in text and PIECES[3].name in text and "Byzantine" not in text
+    assert "fr-1" in text and pieces()[3].name in text and "Byzantine" not in text
     assert views_for("hagar").render(views_for("hagar").view(state, SPECTATOR))
 
 

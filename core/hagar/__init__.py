@@ -1,7 +1,9 @@
 """Hägar ruft zum Beutefest: Viking looting with rune sticks, a fate deck and secret loot.
 
-`components` loads the board, loot, fate cards and rune sticks from the TOML files next to
-it; `state` holds the game state; `paths` finds where a Viking or a ship can go; `decide`
-checks commands and derives events; `evolve` folds them; `feast` scores the Loot Feast;
-`notation` parses and formats commands; `rules` ties them into the `Rules` protocol.
+The game template, one job per module: `data` (board, loot, fate cards and rune sticks
+from the TOML files next to it, loaded on first use), `board` (the board's graph and
+distances), `state` (the rules state), `commands` (what players type, and its
+notation), `setup` (table options, the opening), `legal` (who acts, where a Viking or a
+ship can go, what may be chosen), `decide` (checks and events), `evolve` (the reducer),
+`scoring` (the Loot Feast and the outcome) and `rules` (the registered `Rules` wiring).
 """

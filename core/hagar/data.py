@@ -1,27 +1,24 @@
 """The game's components as data: board, loot pieces, fate cards, rune sticks.
 
-Loaded from the TOML files beside this module with tomllib and validated into msgspec
-Structs (rulebook section "Contents"). Anything the rulebook does not give is marked
-`reconstructed = true` in its file and can be replaced without touching code.
+Read from the TOML files beside this module through `core.content` on first use (never
+at import time) and validated into msgspec Structs (rulebook "Contents", "The Most
+Important Thing: The Loot", "Fate Lightning Bolts"). Anything the rulebook does not give
+is marked `reconstructed = true` in its file and can be replaced without touching code.
+Loot pieces get fixed ids: the city loot first, the Byzantine chests last.
 """
 
 from __future__ import annotations
 
 import functools
-import tomllib
-from collections import deque
-from collections.abc import Iterable
-from pathlib import Path
 from typing import Literal, TypeVar
 
 import msgspec
 
-HERE = Path(__file__).parent
+from core.content import load_toml
+
 T = TypeVar("T")
 Kind = Literal["home", "harbour", "sea", "road", "city", "camp"]
 Category = Literal["good", "gift", "bad", "woman", "chest"]
-WATER_KINDS = frozenset({"home", "harbour", "sea"})
-LAND_KINDS = frozenset({"harbour", "road", "city", "camp"})
 
 
 class Space(msgspec.Struct, frozen=True, kw_only=True):
@@ -102,56 +99,7 @@ class SticksData(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _load(name: str, kind: type[T]) -> T:
-    with (HERE / name).open("rb") as handle:
-        return msgspec.convert(tomllib.load(handle), kind)
-
-
-class Board:
-    """The board as a graph: land links (roads, one-way arrows) and water links."""
-
-    def __init__(self, data: BoardData) -> None:
-        self.data = data
-        self.spaces = {space.id: space for space in data.spaces}
-        self.land: dict[str, tuple[str, ...]] = self._links(data.roads, data.arrows)
-        self.water: dict[str, tuple[str, ...]] = self._links(data.lanes, ())
-        self.cities = tuple(s.id for s in data.spaces if s.kind == "city")
-        self.homes = tuple(s.id for s in data.spaces if s.kind == "home")
-        self.harbours = tuple(s.id for s in data.spaces if s.kind == "harbour")
-        self.camp = next(s.id for s in data.spaces if s.kind == "camp")
-
-    def _links(self, both: Iterable[tuple[str, str]], one_way: Iterable[tuple[str, str]]
-               ) -> dict[str, tuple[str, ...]]:
-        links: dict[str, list[str]] = {space: [] for space in self.spaces}
-        for a, b in both:
-            links[a].append(b)
-            links[b].append(a)
-        for a, b in one_way:
-            links[a].append(b)
-        return {space: tuple(sorted(targets)) for space, targets in links.items()}
-
-    def kind(self, space: str) -> Kind:
-        return self.spaces[space].kind
-
-    def links(self, mode: str) -> dict[str, tuple[str, ...]]:
-        """Land links for `walk`, water links for `sail`."""
-        return self.land if mode == "walk" else self.water
-
-    @functools.cache  # noqa: B019 - the board lives as long as the process
-    def distances(self, mode: str, target: str) -> dict[str, int]:
-        """Steps from every space to `target` along `mode` links (reverse BFS)."""
-        reverse: dict[str, list[str]] = {space: [] for space in self.spaces}
-        for space, targets in self.links(mode).items():
-            for other in targets:
-                reverse[other].append(space)
-        seen = {target: 0}
-        queue = deque([target])
-        while queue:
-            here = queue.popleft()
-            for previous in reverse[here]:
-                if previous not in seen:
-                    seen[previous] = seen[here] + 1
-                    queue.append(previous)
-        return seen
+    return load_toml(__package__ or "core.hagar", name, kind)
 
 
 def _pieces(data: LootData) -> tuple[Piece, ...]:
@@ -166,10 +114,31 @@ def _cards(data: FateData) -> tuple[CardKind, ...]:
     return tuple(card for card in data.cards for _ in range(card.count))
 
 
-BOARD = Board(_load("board.toml", BoardData))
-LOOT = _load("loot.toml", LootData)
-PIECES = _pieces(LOOT)
-CHESTS = tuple(p.id for p in PIECES if p.category == "chest")
-FATE = _load("fate.toml", FateData)
-CARDS = _cards(FATE)
-STICKS = _load("sticks.toml", SticksData).sticks
+@functools.cache
+def board_data() -> BoardData:
+    """The board file as written (its graph is `core.hagar.board.board()`)."""
+    return _load("board.toml", BoardData)
+
+
+@functools.cache
+def pieces() -> tuple[Piece, ...]:
+    """Every loot piece, by id."""
+    return _pieces(_load("loot.toml", LootData))
+
+
+@functools.cache
+def chests() -> tuple[int, ...]:
+    """The ids of the Byzantine treasure chests (they start at the camp)."""
+    return tuple(p.id for p in pieces() if p.category == "chest")
+
+
+@functools.cache
+def cards() -> tuple[CardKind, ...]:
+    """Every fate card, by id."""
+    return _cards(_load("fate.toml", FateData))
+
+
+@functools.cache
+def sticks() -> tuple[Stick, Stick]:
+    """The two rune sticks."""
+    return _load("sticks.toml", SticksData).sticks

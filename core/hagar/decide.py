@@ -1,23 +1,30 @@
 """Checking a command and deriving its events: the only place Hägar's rules are checked.
 
-A `Batch` applies each event as it is derived, so later steps see the state they act on
-and every chance label (`throw/<tick>`, `ambush/<tick>`, `seal/<tick>`...) is keyed by the
-tick of the event it produces: stable on replay, unchanged by undo. Consequences follow
-the rulebook: plunder on entering a city, loading on reaching the ship, unloading at home
-(where arrows are healed and shuffled back), storms, crossroads, ambushes, fate cards.
+Rulebook sections: "Departure" (the home harbour), "On Raiding Expeditions" (the throw,
+walking and sailing), "Harbours", "Iron Plundering Rules" (cities, the camp's chests,
+loot at the roadside), "Transporting the Loot" (loading, bringing loot home), "Ambush",
+"Assorted Misfortunes and Divine Pronouncements" (storm, crossroads), "Fate Lightning
+Bolts" (the fate cards), "Uncertainties" (Odin's city), "Loot Feast" (called here,
+scored by `scoring`). What may be chosen is `legal`'s; this module checks a command
+against it and derives the consequences: plunder on entering a city, loading on reaching
+the ship, unloading at home (where arrows are healed and shuffled back), storms,
+crossroads, ambushes, fate cards.
+
+A `Derivation` applies each event as it is derived, so later steps see the state they act
+on, and every chance label (`throw/<tick>`, `ambush/<tick>`, `seal/<tick>`...) is keyed by
+the tick of the event it produces: stable on replay, unchanged by undo.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
+from core.derive import Derivation
 from core.errors import IllegalMove
-from core.hagar import choices
-from core.hagar.components import BOARD, CARDS, STICKS
-from core.hagar.evolve import evolve, pieces_in_reach
-from core.hagar.feast import feast_reason, judged_gifts, ranking, round_limit, score
-from core.hagar.notation import (
+from core.hagar import legal
+from core.hagar.board import board
+from core.hagar.commands import (
     Announce,
     Command,
     Draw,
@@ -34,9 +41,13 @@ from core.hagar.notation import (
     Walk,
     format_command,
 )
-from core.hagar.paths import can_loot
+from core.hagar.data import cards, sticks
+from core.hagar.evolve import evolve, pieces_in_reach
+from core.hagar.legal import can_loot
+from core.hagar.scoring import feast_reason, hold_feast, round_limit, throw_faces
 from core.hagar.state import HagarState
 from core.rng import Rng
+from events.base import Event
 from events.hagar import (
     AmbushEnded,
     ArrowsHealed,
@@ -48,15 +59,10 @@ from events.hagar import (
     DragonFled,
     FateDrawn,
     FateShuffled,
-    FeastCalled,
-    FeastScored,
-    GiftsJudged,
-    Holding,
     LootBroughtHome,
     LootDropped,
     LootForced,
     LootJettisoned,
-    LootRevealed,
     LootRobbed,
     MeadDrunk,
     OdinFlew,
@@ -68,7 +74,6 @@ from events.hagar import (
     SticksThrown,
     StormStruck,
     ThorPleased,
-    TieThrown,
     TurnEnded,
     TurnSkipped,
     UncertaintyThrown,
@@ -76,7 +81,9 @@ from events.hagar import (
     VikingsMet,
     VikingWalked,
 )
-from events.secret import Secret, seal
+from events.secret import Secret
+
+T = TypeVar("T")
 
 SHIP_HOLDS = 3
 PHASE_OF: dict[type, str] = {
@@ -97,27 +104,16 @@ WAITING = {
 }
 
 
-class Batch:
-    """Events derived so far, and the state they lead to."""
+Turn = Derivation[HagarState]
 
-    def __init__(self, state: HagarState, rng: Rng) -> None:
-        self.state = state
-        self.rng = rng
-        self.events: list[Any] = []
 
-    def add(self, event: Any) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+def begin(state: HagarState, rng: Rng) -> Turn:
+    """A derivation whose chance labels are `KIND/TICK`, the tick of the event to come."""
+    return Derivation(state, rng, evolve, labels=lambda now, kind, _n: f"{kind}/{now.tick}")
 
-    def label(self, kind: str) -> str:
-        return f"{kind}/{self.state.tick}"
 
-    def seal(self, value: Any, audience: set[int]) -> Secret[Any]:
-        return seal(value, frozenset(audience), self.rng.salt(self.label("seal")))
-
-    def throw_faces(self, label: str, sticks: int = 2) -> tuple[int, ...]:
-        return tuple(self.rng.draw(f"{label}/{i}", len(STICKS[i % 2].faces))
-                     for i in range(sticks))
+def _seal(d: Turn, value: T, audience: set[int]) -> Secret[T]:
+    return d.seal(value, audience, d.label("seal"))
 
 
 def where(state: HagarState, seat: int) -> str:
@@ -131,385 +127,358 @@ def where(state: HagarState, seat: int) -> str:
 
 
 def illegal(state: HagarState, seat: int, command: Command, reason: str) -> IllegalMove:
+    """The IllegalMove naming the command, the seat's position and why."""
     return IllegalMove(f"{format_command(command)!r} ({where(state, seat)}): {reason}")
 
 
-def decide(state: HagarState, seat: int, command: Command, rng: Rng) -> tuple[Any, ...]:
+def decide(state: HagarState, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
     """Validate `command` for `seat`; return its events or raise IllegalMove."""
     phase = PHASE_OF[type(command)]
     if state.phase != phase:
         raise illegal(state, seat, command, f"not now: {WAITING.get(state.phase, '')}")
-    batch = Batch(state, rng)
-    HANDLERS[type(command)](batch, seat, command)
-    return tuple(batch.events)
+    d = begin(state, rng)
+    HANDLERS[type(command)](d, seat, command)
+    return d.result()
 
 
-def _check(batch: Batch, seat: int, command: Command, allowed: list[Command], why: str
+def _check(d: Turn, seat: int, command: Command, allowed: list[Command], why: str
            ) -> None:
     if command not in allowed:
-        options = ", ".join(format_command(c) for c in allowed[:12]) or "none"
-        raise illegal(batch.state, seat, command, f"{why} (legal: {options})")
+        listed = ", ".join(format_command(c) for c in allowed[:12]) or "none"
+        raise illegal(d.state, seat, command, f"{why} (legal: {listed})")
 
 
 # -- turn start ----------------------------------------------------------------------------
 
 
-def _start(batch: Batch, seat: int, command: Start) -> None:
-    if command.harbour not in BOARD.homes:
-        raise illegal(batch.state, seat, command, f"start from a home harbour: "
-                      f"{', '.join(BOARD.homes)}")
-    batch.add(StartChosen(seat=seat, harbour=command.harbour))
+def _start(d: Turn, seat: int, command: Start) -> None:
+    if command.harbour not in board().homes:
+        raise illegal(d.state, seat, command, f"start from a home harbour: "
+                      f"{', '.join(board().homes)}")
+    d.emit(StartChosen(seat=seat, harbour=command.harbour))
 
 
-def _throw(batch: Batch, seat: int, command: Throw) -> None:
-    if round_limit(batch.state) and batch.state.crossing is None:
-        raise illegal(batch.state, seat, command, "the round limit is reached: call the feast")
-    faces = batch.throw_faces(batch.label("throw"))
-    shown = [STICKS[i].faces[f] for i, f in enumerate(faces)]
-    batch.add(SticksThrown(seat=seat, faces=(faces[0], faces[1]),
+def _throw(d: Turn, seat: int, command: Throw) -> None:
+    if round_limit(d.state) and d.state.crossing is None:
+        raise illegal(d.state, seat, command, "the round limit is reached: call the feast")
+    faces = throw_faces(d, d.label("throw"))
+    shown = [sticks()[i].faces[f] for i, f in enumerate(faces)]
+    d.emit(SticksThrown(seat=seat, faces=(faces[0], faces[1]),
                            points=sum(f.points for f in shown), waves=sum(f.waves for f in shown),
                            lightning=sum(f.lightning for f in shown)))
-    _settle(batch, seat)
+    _settle(d, seat)
 
 
-def _feast(batch: Batch, seat: int, command: Feast) -> None:
-    reason = feast_reason(batch.state, seat) if batch.state.crossing is None else ""
+def _feast(d: Turn, seat: int, command: Feast) -> None:
+    reason = feast_reason(d.state, seat) if d.state.crossing is None else ""
     if not reason:
-        raise illegal(batch.state, seat, command, f"the feast needs "
-                      f"{batch.state.options.feast_at} pieces home, or nothing left to plunder")
-    batch.add(FeastCalled(seat=seat, reason=reason))
-    vikings = batch.state.vikings
-    batch.add(LootRevealed(holdings=tuple(
-        Holding(seat=s, home=v.home, cargo=v.cargo, carried=v.carried)
-        for s, v in enumerate(vikings))))
-    for s, viking in enumerate(vikings):
-        gifts = judged_gifts(viking)
-        if gifts:
-            label = batch.label("gifts")
-            points = tuple(STICKS[0].faces[batch.throw_faces(f"{label}/{i}", 1)[0]].points
-                           for i in range(len(gifts)))
-            batch.add(GiftsJudged(seat=s, gifts=gifts, points=points))
-    sympathy = dict(batch.state.sympathy)
-    scores = tuple(score(v, sympathy) for v in vikings)
-    tiebreaks = [0] * len(scores)
-    if batch.state.options.uncertainties == "throw":
-        for group in ranking(scores, tuple(tiebreaks)):
-            if len(group) > 1:
-                label = batch.label("tie")
-                points = tuple(_points(batch.throw_faces(f"{label}/{s}")) for s in group)
-                batch.add(TieThrown(seats=group, points=points))
-                for s, p in zip(group, points, strict=True):
-                    tiebreaks[s] = p
-    batch.add(FeastScored(scores=scores, ranking=ranking(scores, tuple(tiebreaks)),
-                          tiebreaks=tuple(tiebreaks)))
-
-
-def _points(faces: tuple[int, ...]) -> int:
-    return sum(STICKS[i % 2].faces[f].points for i, f in enumerate(faces))
+        raise illegal(d.state, seat, command, f"the feast needs "
+                      f"{d.state.options.feast_at} pieces home, or nothing left to plunder")
+    hold_feast(d, seat, reason)
 
 
 # -- moving --------------------------------------------------------------------------------
 
 
-def _walk(batch: Batch, seat: int, command: Walk) -> None:
-    state = batch.state
-    blocker = choices.walk_blocker(state, seat)
+def _walk(d: Turn, seat: int, command: Walk) -> None:
+    state = d.state
+    blocker = legal.walk_blocker(state, seat)
     if blocker:
         raise illegal(state, seat, command, blocker)
-    if choices.may_draw(state, seat):
+    if legal.may_draw(state, seat):
         raise illegal(state, seat, command, "a lightning bolt: 'draw' a fate card first")
-    _check(batch, seat, command, choices.move_choices(state, seat),
+    _check(d, seat, command, legal.move_choices(state, seat),
            f"{command.to} cannot be reached on foot with this throw")
     assert state.leg is not None
-    path = choices.walk_targets(state, seat)[command.to]
-    _walked(batch, seat, path, state.leg.points)
+    path = legal.walk_targets(state, seat)[command.to]
+    _walked(d, seat, path, state.leg.points)
 
 
-def _sail(batch: Batch, seat: int, command: Sail) -> None:
-    state = batch.state
-    blocker = choices.sail_blocker(state, seat)
+def _sail(d: Turn, seat: int, command: Sail) -> None:
+    state = d.state
+    blocker = legal.sail_blocker(state, seat)
     if blocker:
         raise illegal(state, seat, command, blocker)
-    _check(batch, seat, command, choices.move_choices(state, seat),
+    _check(d, seat, command, legal.move_choices(state, seat),
            f"the ship cannot reach {command.to} with this throw")
     assert state.leg is not None
-    _sailed(batch, seat, choices.sail_targets(state, seat)[command.to], state.leg.storm)
+    _sailed(d, seat, legal.sail_targets(state, seat)[command.to], state.leg.storm)
 
 
-def _walked(batch: Batch, seat: int, path: tuple[str, ...], count: int) -> None:
-    batch.add(VikingWalked(seat=seat, path=path))
-    state, end = batch.state, path[-1]
+def _walked(d: Turn, seat: int, path: tuple[str, ...], count: int) -> None:
+    d.emit(VikingWalked(seat=seat, path=path))
+    state, end = d.state, path[-1]
     viking = state.vikings[seat]
-    kind = BOARD.kind(end)
+    kind = board().kind(end)
     if kind == "city" and can_loot(viking) and state.stack(end):
-        _plunder(batch, seat, end)
-        _end_turn(batch, seat)
+        _plunder(d, seat, end)
+        _end_turn(d, seat)
         return
     if len(path) - 1 == count and can_loot(viking):
-        _pick_up(batch, seat, end)
+        _pick_up(d, seat, end)
     if kind == "harbour" and viking.ship == end:
-        _board(batch, seat)
-        _end_turn(batch, seat)
-    elif BOARD.spaces[end].crossroads:
-        _crossroads(batch, seat, end, "walk")
+        _board(d, seat)
+        _end_turn(d, seat)
+    elif board().spaces[end].crossroads:
+        _crossroads(d, seat, end, "walk")
     else:
-        _meet_or_end(batch, seat)
+        _meet_or_end(d, seat)
 
 
-def _pick_up(batch: Batch, seat: int, space: str) -> None:
+def _pick_up(d: Turn, seat: int, space: str) -> None:
     """Reached exactly: a chest at the camp (once per Viking), else loot lying there.
 
     Rulebook: roadside loot "may be taken along by any Viking who reaches that space
     directly with the matching point number" -- on any space, a crossroads or his own
     ship's harbour too (there he takes it, then boards and loads it)."""
-    state = batch.state
+    state = d.state
     viking = state.vikings[seat]
-    if BOARD.kind(space) == "camp" and not viking.robbed_camp and state.camp:
-        batch.add(ChestRobbed(seat=seat, piece=state.camp[0]))
+    if board().kind(space) == "camp" and not viking.robbed_camp and state.camp:
+        d.emit(ChestRobbed(seat=seat, piece=state.camp[0]))
     elif state.lying(space):
-        piece = batch.seal(state.lying(space)[0], {seat})
-        batch.add(RoadsideLootTaken(seat=seat, space=space, piece=piece))
+        piece = _seal(d, state.lying(space)[0], {seat})
+        d.emit(RoadsideLootTaken(seat=seat, space=space, piece=piece))
 
 
-def _sailed(batch: Batch, seat: int, path: tuple[str, ...], drifting: bool) -> None:
-    aboard = batch.state.vikings[seat].aboard
-    batch.add(ShipSailed(seat=seat, path=path, aboard=aboard))
-    state, end = batch.state, path[-1]
+def _sailed(d: Turn, seat: int, path: tuple[str, ...], drifting: bool) -> None:
+    aboard = d.state.vikings[seat].aboard
+    d.emit(ShipSailed(seat=seat, path=path, aboard=aboard))
+    state, end = d.state, path[-1]
     viking = state.vikings[seat]
-    kind = BOARD.kind(end)
+    kind = board().kind(end)
     if drifting:
-        _meet_or_end(batch, seat) if aboard else _end_turn(batch, seat)
+        _meet_or_end(d, seat) if aboard else _end_turn(d, seat)
     elif kind == "home":
-        _home(batch, seat, end)
+        _home(d, seat, end)
     elif kind == "harbour":
-        batch.add(ShipDocked(seat=seat, harbour=end))
+        d.emit(ShipDocked(seat=seat, harbour=end))
         if not viking.aboard and viking.at == end:
-            _board(batch, seat)
-        _end_turn(batch, seat)
-    elif BOARD.spaces[end].storm:
+            _board(d, seat)
+        _end_turn(d, seat)
+    elif board().spaces[end].storm:
         waves = state.throw.waves if state.throw else 0
-        batch.add(StormStruck(seat=seat, space=end, waves=waves))
-        _settle(batch, seat)
-    elif BOARD.spaces[end].crossroads:
-        _crossroads(batch, seat, end, "sail")
+        d.emit(StormStruck(seat=seat, space=end, waves=waves))
+        _settle(d, seat)
+    elif board().spaces[end].crossroads:
+        _crossroads(d, seat, end, "sail")
     elif aboard:
-        _meet_or_end(batch, seat)
+        _meet_or_end(d, seat)
     else:
-        _end_turn(batch, seat)
+        _end_turn(d, seat)
 
 
-def _home(batch: Batch, seat: int, harbour: str) -> None:
-    batch.add(ShipDocked(seat=seat, harbour=harbour, home=True))
-    viking = batch.state.vikings[seat]
+def _home(d: Turn, seat: int, harbour: str) -> None:
+    d.emit(ShipDocked(seat=seat, harbour=harbour, home=True))
+    viking = d.state.vikings[seat]
     if viking.cargo or viking.carried:
-        batch.add(LootBroughtHome(seat=seat, count=len(viking.cargo) + len(viking.carried)))
-    _heal(batch, seat)
-    _end_turn(batch, seat)
+        d.emit(LootBroughtHome(seat=seat, count=len(viking.cargo) + len(viking.carried)))
+    _heal(d, seat)
+    _end_turn(d, seat)
 
 
-def _heal(batch: Batch, seat: int) -> None:
-    arrows = batch.state.vikings[seat].arrows
+def _heal(d: Turn, seat: int) -> None:
+    arrows = d.state.vikings[seat].arrows
     if not arrows:
         return
-    batch.add(ArrowsHealed(seat=seat, cards=arrows))
-    label = batch.label("shuffle")
-    deck = batch.rng.shuffle(label, (*batch.state.deck, *arrows))
-    batch.add(FateShuffled(deck=batch.seal(deck, set()), reason="arrows", returned=arrows))
+    d.emit(ArrowsHealed(seat=seat, cards=arrows))
+    label = d.label("shuffle")
+    deck = d.shuffle(label=label, items=(*d.state.deck, *arrows))
+    d.emit(FateShuffled(deck=_seal(d, deck, set()), reason="arrows", returned=arrows))
 
 
-def _board(batch: Batch, seat: int) -> None:
-    viking = batch.state.vikings[seat]
+def _board(d: Turn, seat: int) -> None:
+    viking = d.state.vikings[seat]
     loaded = min(len(viking.carried), max(0, SHIP_HOLDS - len(viking.cargo)))
-    batch.add(VikingBoarded(seat=seat, harbour=viking.ship, loaded=loaded))
+    d.emit(VikingBoarded(seat=seat, harbour=viking.ship, loaded=loaded))
 
 
-def _plunder(batch: Batch, seat: int, city: str) -> None:
-    piece = batch.seal(batch.state.stack(city)[0], {seat})
-    batch.add(CityPlundered(seat=seat, city=city, piece=piece))
+def _plunder(d: Turn, seat: int, city: str) -> None:
+    piece = _seal(d, d.state.stack(city)[0], {seat})
+    d.emit(CityPlundered(seat=seat, city=city, piece=piece))
 
 
-def _crossroads(batch: Batch, seat: int, space: str, mode: Literal["walk", "sail"]) -> None:
+def _crossroads(d: Turn, seat: int, space: str, mode: Literal["walk", "sail"]) -> None:
     """Reached a crossroads: an ambush there first, if any, then the announcement."""
-    batch.add(CrossroadsReached(seat=seat, space=space, mode=mode))
-    if not _ambush(batch, seat):
-        _announce_or_end(batch, seat)
+    d.emit(CrossroadsReached(seat=seat, space=space, mode=mode))
+    if not _ambush(d, seat):
+        _announce_or_end(d, seat)
 
 
-def _announce_or_end(batch: Batch, seat: int) -> None:
-    if not choices.crossing_directions(batch.state, seat):
-        _end_turn(batch, seat)
+def _announce_or_end(d: Turn, seat: int) -> None:
+    if not legal.crossing_directions(d.state, seat):
+        _end_turn(d, seat)
 
 
-def _meet_or_end(batch: Batch, seat: int) -> None:
-    if not _ambush(batch, seat):
-        _end_turn(batch, seat)
+def _meet_or_end(d: Turn, seat: int) -> None:
+    if not _ambush(d, seat):
+        _end_turn(d, seat)
 
 
-def _ambush(batch: Batch, seat: int) -> bool:
+def _ambush(d: Turn, seat: int) -> bool:
     """Ambush: a Viking who ends his move on another, on land outside harbours and cities
     (a crossroads too) or at sea, may attack; True when he now decides how."""
-    state = batch.state
+    state = d.state
     viking = state.vikings[seat]
     others: tuple[int, ...] = ()
     if not viking.wounded:
-        if viking.aboard and BOARD.kind(viking.ship) == "sea":
+        if viking.aboard and board().kind(viking.ship) == "sea":
             others = state.aboard_at(viking.ship, but=seat)
-        elif not viking.aboard and BOARD.kind(viking.at) in ("road", "camp"):
+        elif not viking.aboard and board().kind(viking.at) in ("road", "camp"):
             others = state.on_foot_at(viking.at, but=seat)
-    if len(choices.ambush_choices(state, seat, others)) > 1:
-        batch.add(VikingsMet(seat=seat, space=viking.ship if viking.aboard else viking.at,
+    if len(legal.ambush_choices(state, seat, others)) > 1:
+        d.emit(VikingsMet(seat=seat, space=viking.ship if viking.aboard else viking.at,
                              others=others))
         return True
     return False
 
 
-def _after_ambush(batch: Batch, seat: int) -> None:
-    if batch.state.crossing is not None:
-        _announce_or_end(batch, seat)
+def _after_ambush(d: Turn, seat: int) -> None:
+    if d.state.crossing is not None:
+        _announce_or_end(d, seat)
     else:
-        _end_turn(batch, seat)
+        _end_turn(d, seat)
 
 
-def _settle(batch: Batch, seat: int) -> None:
+def _settle(d: Turn, seat: int) -> None:
     """End the turn when the leg leaves nothing to do."""
-    if batch.state.phase == "move" and not choices.move_choices(batch.state, seat):
-        _end_turn(batch, seat)
+    if d.state.phase == "move" and not legal.move_choices(d.state, seat):
+        _end_turn(d, seat)
 
 
-def _end_turn(batch: Batch, seat: int) -> None:
-    state = batch.state
+def _end_turn(d: Turn, seat: int) -> None:
+    state = d.state
     if state.vikings[seat].extra:
-        batch.add(TurnEnded(seat=seat, next=seat, again=True))
+        d.emit(TurnEnded(seat=seat, next=seat, again=True))
         return
     following = seat
     while True:
         following = (following + 1) % state.players
-        if batch.state.vikings[following].skip <= 0:
+        if d.state.vikings[following].skip <= 0:
             break
-        batch.add(TurnSkipped(seat=following))
-    batch.add(TurnEnded(seat=seat, next=following))
+        d.emit(TurnSkipped(seat=following))
+    d.emit(TurnEnded(seat=seat, next=following))
 
 
 # -- fate ----------------------------------------------------------------------------------
 
 
-def _draw(batch: Batch, seat: int, command: Draw) -> None:
-    if not choices.may_draw(batch.state, seat):
-        raise illegal(batch.state, seat, command, "a fate card is drawn only after a "
+def _draw(d: Turn, seat: int, command: Draw) -> None:
+    if not legal.may_draw(d.state, seat):
+        raise illegal(d.state, seat, command, "a fate card is drawn only after a "
                       "lightning bolt, by a Viking moving on land")
-    state = batch.state
+    state = d.state
     if not state.deck and state.discard:
-        deck = batch.rng.shuffle(batch.label("shuffle"), state.discard)
-        batch.add(FateShuffled(deck=batch.seal(deck, set()), reason="discard",
+        deck = d.shuffle(label=d.label("shuffle"), items=state.discard)
+        d.emit(FateShuffled(deck=_seal(d, deck, set()), reason="discard",
                                returned=state.discard))
-    if not batch.state.deck:
-        _settle(batch, seat)
+    if not d.state.deck:
+        _settle(d, seat)
         return
-    card = batch.state.deck[0]
-    kind = CARDS[card].kind
-    batch.add(FateDrawn(seat=seat, card=card, kind=kind))
-    FATES[kind](batch, seat)
-    _settle(batch, seat)
+    card = d.state.deck[0]
+    kind = cards()[card].kind
+    d.emit(FateDrawn(seat=seat, card=card, kind=kind))
+    FATES[kind](d, seat)
+    _settle(d, seat)
 
 
-def _drop(batch: Batch, seat: int) -> None:
-    viking = batch.state.vikings[seat]
+def _drop(d: Turn, seat: int) -> None:
+    viking = d.state.vikings[seat]
     if viking.carried:
-        batch.add(LootDropped(seat=seat, space=viking.at, count=len(viking.carried),
-                              pieces=batch.seal(viking.carried, {seat})))
+        d.emit(LootDropped(seat=seat, space=viking.at, count=len(viking.carried),
+                              pieces=_seal(d, viking.carried, {seat})))
 
 
-def _dragon(batch: Batch, seat: int) -> None:
-    _drop(batch, seat)
-    batch.add(DragonFled(seat=seat, ship=batch.state.vikings[seat].ship))
+def _dragon(d: Turn, seat: int) -> None:
+    _drop(d, seat)
+    d.emit(DragonFled(seat=seat, ship=d.state.vikings[seat].ship))
 
 
-def _healer(batch: Batch, seat: int) -> None:
-    _heal(batch, seat)
+def _healer(d: Turn, seat: int) -> None:
+    _heal(d, seat)
 
 
-FATES: dict[str, Callable[[Batch, int], None]] = {
+FATES: dict[str, Callable[[Turn, int], None]] = {
     "dragon": _dragon,
-    "odin": lambda batch, seat: None,
-    "arrow": lambda batch, seat: None,
-    "mead": lambda batch, seat: batch.add(MeadDrunk(seat=seat)),
-    "thor": lambda batch, seat: batch.add(ThorPleased(seat=seat)),
+    "odin": lambda d, seat: None,
+    "arrow": lambda d, seat: None,
+    "mead": lambda d, seat: d.emit(MeadDrunk(seat=seat)),
+    "thor": lambda d, seat: d.emit(ThorPleased(seat=seat)),
     "healer": _healer,
     "heavy": _drop,
-    "road": lambda batch, seat: batch.add(RoadBonus(seat=seat, points=2)),
+    "road": lambda d, seat: d.emit(RoadBonus(seat=seat, points=2)),
 }
 
 
-def _shoot(batch: Batch, seat: int, command: Shoot) -> None:
-    _check(batch, seat, command, choices.shoot_choices(batch.state, seat),
+def _shoot(d: Turn, seat: int, command: Shoot) -> None:
+    _check(d, seat, command, legal.shoot_choices(d.state, seat),
            "an arrow goes to a fellow player")
-    batch.add(ArrowShot(seat=seat, target=command.target, card=batch.state.card))
-    _settle(batch, seat)
+    d.emit(ArrowShot(seat=seat, target=command.target, card=d.state.card))
+    _settle(d, seat)
 
 
-def _odin(batch: Batch, seat: int, command: Odin) -> None:
-    _check(batch, seat, command, choices.odin_choices(batch.state, seat),
+def _odin(d: Turn, seat: int, command: Odin) -> None:
+    _check(d, seat, command, legal.odin_choices(d.state, seat),
            "Odin carries you onto your ship or into the next city with loot")
     to = command.to
     if to == "city":
-        cities = choices.nearest_cities(batch.state, seat)
-        to = cities[batch.rng.draw(batch.label("uncertain"), len(cities))]
-        batch.add(UncertaintyThrown(seat=seat, question="odin city", options=cities, chosen=to))
-    viking = batch.state.vikings[seat]
+        cities = legal.nearest_cities(d.state, seat)
+        to = cities[d.draw(label=d.label("uncertain"), n=len(cities))]
+        d.emit(UncertaintyThrown(seat=seat, question="odin city", options=cities, chosen=to))
+    viking = d.state.vikings[seat]
     if to == "ship":
         loaded = min(len(viking.carried), max(0, SHIP_HOLDS - len(viking.cargo)))
-        batch.add(OdinFlew(seat=seat, to="ship", loaded=loaded))
+        d.emit(OdinFlew(seat=seat, to="ship", loaded=loaded))
     else:
-        batch.add(OdinFlew(seat=seat, to=to))
-        _plunder(batch, seat, to)
-    _end_turn(batch, seat)
+        d.emit(OdinFlew(seat=seat, to=to))
+        _plunder(d, seat, to)
+    _end_turn(d, seat)
 
 
 # -- storm, crossroads, ambush -------------------------------------------------------------
 
 
-def _jettison(batch: Batch, seat: int, command: Jettison) -> None:
-    _check(batch, seat, command, choices.jettison_choices(batch.state, seat),
+def _jettison(d: Turn, seat: int, command: Jettison) -> None:
+    _check(d, seat, command, legal.jettison_choices(d.state, seat),
            "choose a piece of your cargo by its slot")
-    piece = batch.seal(batch.state.vikings[seat].cargo[command.slot - 1], {seat})
-    batch.add(LootJettisoned(seat=seat, piece=piece))
-    _settle(batch, seat)
+    piece = _seal(d, d.state.vikings[seat].cargo[command.slot - 1], {seat})
+    d.emit(LootJettisoned(seat=seat, piece=piece))
+    _settle(d, seat)
 
 
-def _announce(batch: Batch, seat: int, command: Announce) -> None:
-    _check(batch, seat, command, choices.announce_choices(batch.state, seat),
+def _announce(d: Turn, seat: int, command: Announce) -> None:
+    _check(d, seat, command, legal.announce_choices(d.state, seat),
            "announce two different neighbouring spaces you could enter")
-    batch.add(DirectionsAnnounced(seat=seat, even=command.even, odd=command.odd))
+    d.emit(DirectionsAnnounced(seat=seat, even=command.even, odd=command.odd))
 
 
-def _rob(batch: Batch, seat: int, command: Rob) -> None:
-    _check(batch, seat, command, choices.ambush_choices(batch.state, seat),
+def _rob(d: Turn, seat: int, command: Rob) -> None:
+    _check(d, seat, command, legal.ambush_choices(d.state, seat),
            "no loot to take from that Viking, or no room for it")
-    at_sea = choices.ambush_at_sea(batch.state, seat)
-    reach = pieces_in_reach(batch.state.vikings[command.victim], at_sea)
-    slot = batch.rng.draw(batch.label("ambush"), len(reach))
-    piece = batch.seal(reach[slot], {seat, command.victim})
-    batch.add(LootRobbed(seat=seat, victim=command.victim, at_sea=at_sea, piece=piece))
-    _after_ambush(batch, seat)
+    at_sea = legal.ambush_at_sea(d.state, seat)
+    reach = pieces_in_reach(d.state.vikings[command.victim], at_sea)
+    slot = d.draw(label=d.label("ambush"), n=len(reach))
+    piece = _seal(d, reach[slot], {seat, command.victim})
+    d.emit(LootRobbed(seat=seat, victim=command.victim, at_sea=at_sea, piece=piece))
+    _after_ambush(d, seat)
 
 
-def _force(batch: Batch, seat: int, command: Force) -> None:
-    _check(batch, seat, command, choices.ambush_choices(batch.state, seat),
+def _force(d: Turn, seat: int, command: Force) -> None:
+    _check(d, seat, command, legal.ambush_choices(d.state, seat),
            "loot is forced only on a Viking who carries none, from your own slots")
-    at_sea = choices.ambush_at_sea(batch.state, seat)
-    own = pieces_in_reach(batch.state.vikings[seat], at_sea)
-    piece = batch.seal(own[command.slot - 1], {seat, command.victim})
-    batch.add(LootForced(seat=seat, victim=command.victim, at_sea=at_sea, piece=piece))
-    _after_ambush(batch, seat)
+    at_sea = legal.ambush_at_sea(d.state, seat)
+    own = pieces_in_reach(d.state.vikings[seat], at_sea)
+    piece = _seal(d, own[command.slot - 1], {seat, command.victim})
+    d.emit(LootForced(seat=seat, victim=command.victim, at_sea=at_sea, piece=piece))
+    _after_ambush(d, seat)
 
 
-def _spare(batch: Batch, seat: int, command: Spare) -> None:
-    if batch.state.crossing is not None:
-        batch.add(AmbushEnded(seat=seat))
-    _after_ambush(batch, seat)
+def _spare(d: Turn, seat: int, command: Spare) -> None:
+    if d.state.crossing is not None:
+        d.emit(AmbushEnded(seat=seat))
+    _after_ambush(d, seat)
 
 
-HANDLERS: dict[type, Callable[[Batch, int, Any], None]] = {
+HANDLERS: dict[type, Callable[[Turn, int, Any], None]] = {
     Start: _start, Throw: _throw, Feast: _feast, Walk: _walk, Sail: _sail, Draw: _draw,
     Shoot: _shoot, Odin: _odin, Jettison: _jettison, Announce: _announce, Rob: _rob,
     Force: _force, Spare: _spare,

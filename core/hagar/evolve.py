@@ -1,4 +1,13 @@
-"""The Hägar reducer: one small case per event; pure, total, trusting its input."""
+"""The Hägar reducer: one small case per event; pure, total, trusting its input.
+
+It keeps what the rules in `decide` decided: the throw and the move it allows (rulebook
+"On Raiding Expeditions", "Harbours": surplus expires on docking or loading), plunder and
+loot lying by the road ("Iron Plundering Rules"), the collector's card's three fields
+("Transporting the Loot": carried, on the ship and home), ambush transfers ("Ambush"),
+storms and crossroads ("Assorted Misfortunes and Divine Pronouncements"), the fate deck
+and its cards ("Fate Lightning Bolts"), and the feast's result ("Loot Feast"). Every
+event also advances the tick that keys chance labels.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from core.hagar.components import BOARD
+from core.hagar.board import board
 from core.hagar.state import Crossing, HagarState, Leg, Result, Throw, Viking, replace_viking
 from events.hagar import (
     AmbushEnded,
@@ -65,7 +74,7 @@ def _apply(state: HagarState, event: Any) -> HagarState:
                            phase="throw" if done else "setup")
         case LootDealt(stacks=stacks):
             dealt = dict(stacks.get())
-            return replace(state, stacks=tuple(dealt.get(c, ()) for c in BOARD.cities))
+            return replace(state, stacks=tuple(dealt.get(c, ()) for c in board().cities))
         case FateShuffled(deck=deck, reason=reason):
             return replace(state, deck=deck.get(),
                            discard=() if reason == "discard" else state.discard)
@@ -108,7 +117,7 @@ def _apply(state: HagarState, event: Any) -> HagarState:
             return replace(state, removed=(*state.removed, cargo[slot]), phase="move")
         case CityPlundered(seat=seat, city=city, piece=piece):
             left = list(state.stacks)
-            index = BOARD.cities.index(city)
+            index = board().cities.index(city)
             left[index] = left[index][1:]
             state = replace_viking(state, seat, carried=(*v[seat].carried, piece.get()))
             return replace(state, stacks=tuple(left))
@@ -132,7 +141,7 @@ def _apply(state: HagarState, event: Any) -> HagarState:
                            phase=phase, leg=Leg(mode="walk", points=points, first=first))
         case DragonFled(seat=seat, ship=ship):
             state = replace_viking(state, seat, at=ship, aboard=True)
-            points = 0 if BOARD.kind(ship) == "sea" or state.leg is None else state.leg.points
+            points = 0 if board().kind(ship) == "sea" or state.leg is None else state.leg.points
             return replace(state, leg=Leg(mode="walk", points=points))
         case OdinFlew(seat=seat, to=to, loaded=loaded):
             if to == "ship":

@@ -1,11 +1,8 @@
 """Hägar ruft zum Beutefest for 2-6 players, as a `Rules` implementation.
 
-Rulebook "Preparations for the Journey" and "Departure" (setup) live here; the rest is
-spread over the modules named in `core.hagar`. Table options: `feast_at` (pieces home to
-call the feast, default 7), `max_rounds` (default 0: off; once reached, the feast is the
-only move), `uncertainties` (`throw`, the default: ties at the feast and between equally
-near cities for Odin are settled by the rune sticks, recorded as events; `choose`: the
-Viking names Odin's city and feast ties are shared).
+This module only wires the template's modules together: `setup` (table options, the
+opening), `decide`, `evolve`, `legal` (commands and who acts), `commands` (notation) and
+`scoring` (the Loot Feast, the outcome).
 
 Decisions where the rulebook is silent (see also the other modules' docstrings):
 - each Viking chooses his home harbour at the start (`start SPACE`); home harbours take
@@ -32,56 +29,26 @@ published as hidden notation for the mover (the storm rule, "the player hands ov
 one loot piece, which is removed from the game", shows the table that a piece went, not
 which); the events name the Viking, never the slot (events/hagar.py).
 """
-
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import ClassVar
 
-import msgspec
-
-from core.errors import IllegalMove
-from core.hagar import choices
-from core.hagar.components import BOARD, CARDS, CHESTS, PIECES
+from core.hagar import legal, scoring, setup
+from core.hagar.commands import Command, Force, Jettison, format_command, parse
 from core.hagar.decide import decide
 from core.hagar.evolve import evolve
-from core.hagar.feast import feast_reason, round_limit
-from core.hagar.notation import (
-    Command,
-    Feast,
-    Force,
-    Jettison,
-    Start,
-    Throw,
-    format_command,
-    parse,
-)
-from core.hagar.state import HagarState, Options, Viking
+from core.hagar.state import HagarState
 from core.rng import Rng
 from core.rules import BaseRules, register
+from events.base import Event
 from events.common import GameCreated, Outcome
-from events.hagar import EVENT_TYPES, FateShuffled, LootDealt
+from events.hagar import EVENT_TYPES
 from events.secret import Secret, seal
 
 
-def options_from(pairs: tuple[tuple[str, str], ...]) -> Options:
-    """The Hägar table options; IllegalMove names a bad value."""
-    given = dict(pairs)
-    try:
-        options = Options(feast_at=int(given.get("feast_at", "7")),
-                          max_rounds=int(given.get("max_rounds", "0")))
-    except ValueError as error:
-        raise IllegalMove(f"hagar options feast_at and max_rounds are numbers: {error}") from None
-    uncertainties = given.get("uncertainties", "throw")
-    if uncertainties not in ("throw", "choose"):
-        raise IllegalMove(f"hagar option uncertainties={uncertainties!r}: use throw or choose")
-    if options.feast_at < 1 or options.max_rounds < 0:
-        raise IllegalMove("hagar options: feast_at >= 1 and max_rounds >= 0")
-    return msgspec.structs.replace(options, uncertainties=uncertainties)
-
-
 @register("hagar")
-class HagarRules(BaseRules):
+class HagarRules(BaseRules[HagarState, Command]):
     """Hägar ruft zum Beutefest."""
 
     name: ClassVar[str] = "hagar"
@@ -93,71 +60,43 @@ class HagarRules(BaseRules):
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
 
     def initial(self, created: GameCreated) -> HagarState:
-        players = len(created.players)
-        return HagarState(players=players, options=options_from(created.options),
-                          vikings=(Viking(),) * players,
-                          stacks=tuple(() for _ in BOARD.cities), camp=CHESTS)
+        """Before anyone chose a home harbour; reads the table options."""
+        return setup.initial(created)
 
-    def start(self, state: HagarState, rng: Rng) -> tuple[Any, ...]:
+    def start(self, state: HagarState, rng: Rng) -> tuple[Event, ...]:
         """Loot shuffled face down onto the cities by their counts; the fate deck shuffled."""
-        loose = rng.shuffle("setup/loot", [p.id for p in PIECES if p.id not in CHESTS])
-        stacks, taken = [], 0
-        for city in BOARD.cities:
-            count = BOARD.spaces[city].loot
-            stacks.append((city, tuple(loose[taken:taken + count])))
-            taken += count
-        deck = rng.shuffle("setup/fate", range(len(CARDS)))
-        return (LootDealt(stacks=seal(tuple(stacks), frozenset(), rng.salt("setup/loot"))),
-                FateShuffled(deck=seal(tuple(deck), frozenset(), rng.salt("setup/fate"))))
+        return setup.opening(state, rng)
 
-    def decide(self, state: HagarState, seat: int, command: Any, rng: Rng) -> tuple[Any, ...]:
+    def decide(self, state: HagarState, seat: int, command: Command, rng: Rng
+               ) -> tuple[Event, ...]:
+        """Validate a command; its events or IllegalMove."""
         return decide(state, seat, command, rng)
 
-    def evolve(self, state: HagarState, event: Any) -> HagarState:
+    def evolve(self, state: HagarState, event: Event) -> HagarState:
+        """Apply one event."""
         return evolve(state, event)
 
     def legal(self, state: HagarState, seat: int) -> Iterable[Command]:
         """Every command `seat` may make now (the feast first whenever it may be called)."""
-        if seat != state.turn or state.phase in ("over", "moved"):
-            return []
-        match state.phase:
-            case "setup":
-                return [Start(home) for home in BOARD.homes]
-            case "throw":
-                feast = [Feast()] if state.crossing is None and feast_reason(state, seat) else []
-                limited = round_limit(state) and state.crossing is None
-                return feast if limited else [*feast, Throw()]
-            case "move":
-                return choices.move_choices(state, seat)
-            case "arrow":
-                return choices.shoot_choices(state, seat)
-            case "odin":
-                return choices.odin_choices(state, seat)
-            case "storm":
-                return choices.jettison_choices(state, seat)
-            case "announce":
-                return choices.announce_choices(state, seat)
-            case "ambush":
-                return choices.ambush_choices(state, seat)
-        return []
+        return legal.legal_commands(state, seat)
 
     def to_act(self, state: HagarState) -> frozenset[int]:
-        return frozenset() if state.phase == "over" else frozenset({state.turn})
+        """The Viking whose turn it is."""
+        return legal.to_act(state)
 
     def outcome(self, state: HagarState) -> Outcome | None:
-        result = state.result
-        if result is None:
-            return None
-        return Outcome(termination="feast", ranking=result.ranking, scores=result.scores,
-                       tiebreaks=result.tiebreaks)
+        """The feast's ranking once it is scored."""
+        return scoring.outcome(state)
 
     def parse(self, text: str) -> Command:
+        """A command from its notation."""
         return parse(text)
 
-    def format(self, command: Any) -> str:
+    def format(self, command: Command) -> str:
+        """The notation of a command."""
         return format_command(command)
 
-    def hide_move(self, state: HagarState, seat: int, command: Any, rng: Rng
+    def hide_move(self, state: HagarState, seat: int, command: Command, rng: Rng
                   ) -> Secret[str] | None:
         """A slot on one's own collector's card is the mover's secret."""
         if isinstance(command, Jettison | Force):

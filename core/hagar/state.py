@@ -1,6 +1,6 @@
 """The state of a game of Hägar: Vikings, ships, loot stacks, the fate deck, the turn.
 
-Loot pieces are ids into `components.PIECES`; the state is the referee's full knowledge,
+Loot pieces are ids into `components.pieces()`; the state is the referee's full knowledge,
 and only projections decide what a viewer may see of it. The collector's card of each
 player is `carried` (field 1), `cargo` (field 2, the ship) and `home` (field 3).
 """
@@ -11,7 +11,7 @@ from typing import Literal
 
 import msgspec
 
-from core.hagar.components import BOARD
+from core.hagar.board import board
 
 Phase = Literal["setup", "throw", "move", "arrow", "odin", "storm", "ambush", "announce",
                 "moved", "over"]
@@ -41,7 +41,7 @@ class Viking(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def at_sea(self) -> bool:
         """Aboard a ship on a sea space (the high seas)."""
-        return self.aboard and BOARD.kind(self.ship) == "sea"
+        return self.aboard and board().kind(self.ship) == "sea"
 
 
 class Leg(msgspec.Struct, frozen=True, kw_only=True):
@@ -118,7 +118,7 @@ class HagarState(msgspec.Struct, frozen=True, kw_only=True):
 
     def stack(self, city: str) -> tuple[int, ...]:
         """The loot still lying at a city, top first."""
-        return self.stacks[BOARD.cities.index(city)]
+        return self.stacks[board().cities.index(city)]
 
     def lying(self, space: str) -> tuple[int, ...]:
         """Loot dropped at a space, top first."""

@@ -1,4 +1,5 @@
-"""Hägar commands and their notation: one short line per decision, round-tripping.
+"""Hägar commands and their notation: one short line per decision, round-tripping
+(`parse(format_command(c)) == c`).
 
 Grammar (SPACE is a board id such as `paris`, `fjord-west`, `channel-3`; SEAT a 0-based
 seat; SLOT a 1-based place on your collector's card, as your view numbers it):
@@ -23,7 +24,7 @@ from __future__ import annotations
 import msgspec
 
 from core.errors import InvalidNotation
-from core.hagar.components import BOARD
+from core.hagar.board import board
 from core.notation_numbers import parse_number
 
 
@@ -91,7 +92,7 @@ USAGE = ("start SPACE | throw | feast | walk SPACE | sail SPACE | draw | shoot S
 
 
 def _space(text: str, word: str) -> str:
-    if word not in BOARD.spaces:
+    if word not in board().spaces:
         raise InvalidNotation(f"{text!r}: no space {word!r} on the board")
     return word
 

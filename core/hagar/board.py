@@ -1,0 +1,75 @@
+"""The board as a graph (rulebook "Contents", "On Raiding Expeditions", "Harbours",
+"Byzantine treasure chests"): spaces, land links (roads, and the one-way arrows of the
+camp) and water links (sea lanes), and distances along them.
+
+Built once, on first use, from board.toml (`data.board_data`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import deque
+from collections.abc import Iterable
+
+from core.hagar.data import BoardData, Kind, board_data
+
+
+class Board:
+    """The board as a graph: land links (roads, one-way arrows) and water links."""
+
+    def __init__(self, data: BoardData) -> None:
+        self.data = data
+        self.spaces = {space.id: space for space in data.spaces}
+        self.land: dict[str, tuple[str, ...]] = self._links(data.roads, data.arrows)
+        self.water: dict[str, tuple[str, ...]] = self._links(data.lanes, ())
+        self.cities = tuple(s.id for s in data.spaces if s.kind == "city")
+        self.homes = tuple(s.id for s in data.spaces if s.kind == "home")
+        self.harbours = tuple(s.id for s in data.spaces if s.kind == "harbour")
+        self.camp = next(s.id for s in data.spaces if s.kind == "camp")
+        self._distances: dict[tuple[str, str], dict[str, int]] = {}
+
+    def _links(self, both: Iterable[tuple[str, str]], one_way: Iterable[tuple[str, str]]
+               ) -> dict[str, tuple[str, ...]]:
+        links: dict[str, list[str]] = {space: [] for space in self.spaces}
+        for a, b in both:
+            links[a].append(b)
+            links[b].append(a)
+        for a, b in one_way:
+            links[a].append(b)
+        return {space: tuple(sorted(targets)) for space, targets in links.items()}
+
+    def kind(self, space: str) -> Kind:
+        """What a space is (home, harbour, sea, road, city, camp)."""
+        return self.spaces[space].kind
+
+    def links(self, mode: str) -> dict[str, tuple[str, ...]]:
+        """Land links for `walk`, water links for `sail`."""
+        return self.land if mode == "walk" else self.water
+
+    def distances(self, mode: str, target: str) -> dict[str, int]:
+        """Steps from every space to `target` along `mode` links (reverse BFS, kept)."""
+        key = (mode, target)
+        if key not in self._distances:
+            self._distances[key] = self._reverse_steps(mode, target)
+        return self._distances[key]
+
+    def _reverse_steps(self, mode: str, target: str) -> dict[str, int]:
+        reverse: dict[str, list[str]] = {space: [] for space in self.spaces}
+        for space, targets in self.links(mode).items():
+            for other in targets:
+                reverse[other].append(space)
+        seen = {target: 0}
+        queue = deque([target])
+        while queue:
+            here = queue.popleft()
+            for previous in reverse[here]:
+                if previous not in seen:
+                    seen[previous] = seen[here] + 1
+                    queue.append(previous)
+        return seen
+
+
+@functools.cache
+def board() -> Board:
+    """The board."""
+    return Board(board_data())
