@@ -92,7 +92,7 @@ def identify(services: Services, game_id: str, request: Request,
     if isinstance(cached, Caller) and cached.game_id == game_id:
         return cached
     check_game_id(game_id)
-    players = services.table.engine.load(game_id).players  # NotFound first
+    players = services.table.players(game_id)  # NotFound first
     token = presented_token(request) or token
     if token is None:
         spectator = Caller(game_id, SPECTATOR)

@@ -23,10 +23,10 @@ from core.errors import (
     InvalidNotation,
     NotFound,
     SkaldError,
+    StoreError,
     Unauthorized,
     VersionConflict,
 )
-from core.store import StoreError
 
 log = logging.getLogger(__name__)
 

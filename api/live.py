@@ -30,8 +30,9 @@ import msgspec
 from sqlalchemy.exc import DBAPIError
 from starlette.concurrency import run_in_threadpool
 
+from core.errors import StoreError
 from core.feed import listen_for_appends
-from core.store import EventStore, StoreError, describe_db_error
+from core.store import EventStore, describe_db_error
 from events.common import GameFinished
 from events.envelope import Envelope
 from events.viewer import Viewer
@@ -144,7 +145,7 @@ async def _events(table: Table, feed: LiveFeed, game_id: str, viewer: Viewer,
                 continue
             if not caught_up:  # resumed after the end of a finished game: nothing will come
                 caught_up = True
-                if (await run_in_threadpool(table.engine.load, game_id)).outcome is not None:
+                if (await run_in_threadpool(table.turn, game_id)).outcome is not None:
                     return
             waited = 0.0
             while not woken.is_set() and waited < feed.poll_interval:

@@ -27,11 +27,12 @@ from core.errors import (
     InvalidNotation,
     NotFound,
     SkaldError,
+    StoreError,
     VersionConflict,
 )
 from core.seats import check_game_id, printable
 from core.signing import Signer, SigningKeyError, key_path_for, open_signer
-from core.store import DEFAULT_URL, EventStore, StoreError, describe_db_error
+from core.store import DEFAULT_URL, EventStore, describe_db_error
 from projections.table import Table
 
 STORAGE_EXIT = 8

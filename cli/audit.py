@@ -10,7 +10,6 @@ import typer
 from cli.app import AsOption, DbOption, command, echo, open_table, print_json
 from cli.play import IdArg
 from core.errors import InvalidNotation, NotFound
-from core.importer import import_text
 from projections.audit_render import FORMATS, render_audit
 
 
@@ -60,7 +59,7 @@ def import_game(
                               f"log or a notation file is UTF-8") from None
     if "\x00" in text:
         raise InvalidNotation(f"{file} is a binary file, not a log or a notation file")
-    result = import_text(open_table(db).engine, text)
+    result = open_table(db).import_text(text)
     if json:
         print_json(result)
     else:

@@ -55,11 +55,11 @@ def _moves(table: Table, game: str, players: int, decisions: int, seed: int) -> 
     return elapsed / decisions
 
 
-def _replay_peak(table: Table, game_id: str) -> tuple[float, int]:
-    table.engine.clear_cache()
+def _replay_peak(engine: Engine, game_id: str) -> tuple[float, int]:
+    engine.clear_cache()
     tracemalloc.start()
     start = time.perf_counter()
-    state = table.engine.load(game_id)
+    state = engine.load(game_id)
     elapsed = time.perf_counter() - start
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
@@ -76,7 +76,8 @@ def bench_engine(
     """Print per-decision costs with and without the state cache, against a bare append."""
     with tempfile.TemporaryDirectory() as folder:
         store = EventStore(f"sqlite:///{folder}/bench.db")
-        cached = Table(Engine(store))
+        cached_engine = Engine(store)
+        cached = Table(cached_engine)
         uncached = Table(Engine(store, cache_size=0))
         figures: dict[str, list[float]] = {"append": [], "cached": [], "uncached": []}
         for number in range(rounds):
@@ -86,7 +87,7 @@ def bench_engine(
             figures["cached"].append(_moves(cached, game, players, decisions, number))
             figures["uncached"].append(_moves(uncached, game, players, decisions, number))
         full = autoplay(cached, game, players, seed="bench-full")
-        per_event, peak = _replay_peak(cached, full.id)
+        per_event, peak = _replay_peak(cached_engine, full.id)
     base = statistics.median(figures["append"])
     typer.echo(f"{game}, {players} players, {decisions} decisions x {rounds} rounds "
                f"(SQLite file, medians)")

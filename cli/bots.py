@@ -25,12 +25,12 @@ def autoplay(
         if json:
             print_json(result)
             continue
-        state = table.engine.load(result.id)
+        names = table.players(result.id)
         if result.outcome is None:
             summary = "stopped without an outcome"
         else:
             scores = ", ".join(f"{name} {score}" for name, score
-                               in zip(state.players, result.outcome.scores, strict=True))
-            winners = " & ".join(state.players[s] for s in result.outcome.winners)
+                               in zip(names, result.outcome.scores, strict=True))
+            winners = " & ".join(names[s] for s in result.outcome.winners)
             summary = f"winner {winners} ({scores})"
         echo(f"[{number}/{games}] {result.id}: {result.events} events, {summary}")

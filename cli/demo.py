@@ -26,11 +26,11 @@ def demo(
     echo(f"playing {game} with {players} random bots (seed {seed!r})...", err=True)
     result = play_with_bots(table, game, players, seed=seed)
     echo(f"game {result.id}: {result.events} events stored in "
-               f"{table.engine.store.url}", err=True)
+               f"{table.store_url}", err=True)
     echo(f"replaying {result.id} from its log:\n", err=True)
-    state = table.engine.load(result.id)
+    summary = table.summary(result.id)
     for envelope in table.log(result.id, SPECTATOR):
-        echo(describe_line(envelope, state.players, state.game))
+        echo(describe_line(envelope, summary.players, summary.game))
     echo("")
     echo(render_table_view(table, table.show(result.id, SPECTATOR)))
     report = table.verify(result.id)

@@ -32,12 +32,12 @@ def log(game_id: IdArg, as_: AsOption = None,
     """Print the game's events as a viewer may see them (default: spectator)."""
     table = open_table(db)
     viewer = table.viewer(game_id, as_)
-    state = table.engine.load(game_id)
+    summary = table.summary(game_id)
     for envelope in table.log(game_id, viewer, from_seq, to_seq):
         if json:
             print_json(envelope)
         else:
-            echo(describe_line(envelope, state.players, state.game))
+            echo(describe_line(envelope, summary.players, summary.game))
 
 
 @command("replay")
@@ -49,10 +49,10 @@ def replay(game_id: IdArg, as_: AsOption = None,
     """Rebuild the game from its log event by event, showing what the viewer saw."""
     table = open_table(db)
     viewer = table.viewer(game_id, as_)
-    state = table.engine.load(game_id)
+    summary = table.summary(game_id)
     envelopes = table.log(game_id, viewer, 1, to)
     for index, envelope in enumerate(envelopes):
-        echo(describe_line(envelope, state.players, state.game))
+        echo(describe_line(envelope, summary.players, summary.game))
         decision_ends = index + 1 == len(envelopes) or isinstance(
             envelopes[index + 1].event, MoveMade)
         if boards and decision_ends:

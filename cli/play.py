@@ -102,9 +102,9 @@ def legal(game_id: IdArg, as_: SeatOption, json: JsonFlag = False, db: DbOption 
 
 
 def _print_appended(table: Table, game_id: str, envelopes: list[Envelope[Any]]) -> None:
-    state = table.engine.load(game_id)
+    summary = table.summary(game_id)
     for envelope in envelopes:
-        echo(describe_line(envelope, state.players, state.game))
+        echo(describe_line(envelope, summary.players, summary.game))
 
 
 @command("move")

@@ -16,18 +16,8 @@ import secrets
 import threading
 
 import msgspec
-import sqlalchemy as sa
 
-from core.store import EventStore, metadata
-
-seat_tokens = sa.Table(
-    "seat_tokens",
-    metadata,
-    sa.Column("token_hash", sa.String(64), primary_key=True),
-    sa.Column("stream_id", sa.String(64), sa.ForeignKey("streams.id"), nullable=False,
-              index=True),
-    sa.Column("seat", sa.Integer, nullable=True),  # NULL: the referee
-)
+from core.store import EventStore
 
 
 class Grant(msgspec.Struct, frozen=True):
@@ -58,8 +48,7 @@ class TokenStore:
     """Issues and checks the bearer tokens of games kept in one EventStore."""
 
     def __init__(self, store: EventStore, cache_size: int = 4096) -> None:
-        self.engine = store.engine
-        store.create_tables([seat_tokens])
+        self._store = store
         self._cache: dict[str, Grant] = {}
         self._cache_size = cache_size
         self._lock = threading.Lock()
@@ -68,12 +57,10 @@ class TokenStore:
         """New tokens for every seat and the referee of `game_id`."""
         issued = IssuedTokens(seats=tuple(secrets.token_urlsafe(32) for _ in range(seats)),
                               referee=secrets.token_urlsafe(32))
-        rows = [{"token_hash": token_hash(token), "stream_id": game_id, "seat": seat}
-                for seat, token in enumerate(issued.seats)]
-        rows.append({"token_hash": token_hash(issued.referee), "stream_id": game_id,
-                     "seat": None})
-        with self.engine.begin() as conn:
-            conn.execute(seat_tokens.insert(), rows)
+        hashes: list[tuple[str, int | None]] = [
+            (token_hash(token), seat) for seat, token in enumerate(issued.seats)]
+        hashes.append((token_hash(issued.referee), None))
+        self._store.add_tokens(game_id, hashes)
         return issued
 
     def grant(self, game_id: str, token: str) -> Grant | None:
@@ -87,13 +74,10 @@ class TokenStore:
         with self._lock:
             cached = self._cache.get(digest)
         if cached is None:
-            query = sa.select(seat_tokens.c.stream_id, seat_tokens.c.seat).where(
-                seat_tokens.c.token_hash == digest)
-            with self.engine.connect() as conn:
-                row = conn.execute(query).first()
-            if row is None:
+            found = self._store.token(digest)
+            if found is None:
                 return None
-            cached = Grant(game_id=row.stream_id, seat=row.seat)
+            cached = Grant(game_id=found[0], seat=found[1])
             with self._lock:
                 if len(self._cache) >= self._cache_size:
                     self._cache.clear()

@@ -35,6 +35,10 @@ class Unauthorized(Forbidden):
     """No valid credentials were presented."""
 
 
+class StoreError(SkaldError):
+    """The database could not be reached or used."""
+
+
 class CorruptRecord(SkaldError):
     """A stored record that cannot be decoded or does not fit its stream: corruption, not a
     rule violation (500 in the API, its own exit code in the CLI)."""

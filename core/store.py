@@ -28,7 +28,7 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Engine as SqlEngine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from core.errors import NotFound, SkaldError, VersionConflict
+from core.errors import NotFound, StoreError, VersionConflict
 
 metadata = sa.MetaData()
 
@@ -53,6 +53,16 @@ events = sa.Table(
     sa.Column("payload", sa.Text, nullable=False),
     sa.Column("prev_hash", sa.String(64), nullable=False),
     sa.Column("hash", sa.String(64), nullable=False),
+)
+
+# Bearer tokens of seats and referees, kept as SHA-256 hashes (core/access.py issues them).
+seat_tokens = sa.Table(
+    "seat_tokens",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("stream_id", sa.String(64), sa.ForeignKey("streams.id"), nullable=False,
+              index=True),
+    sa.Column("seat", sa.Integer, nullable=True),  # NULL: the referee
 )
 
 # The public keys that signed this store's receipts (core/signing.py): a store keeps one
@@ -94,10 +104,6 @@ class StreamInfo(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     created_at: datetime
     title: str = ""
-
-
-class StoreError(SkaldError):
-    """The database could not be reached or used."""
 
 
 def sqlite_path(url: str) -> str | None:
@@ -211,6 +217,21 @@ class EventStore:
 
     def _shown_url(self) -> str:
         return sa.engine.make_url(self.url).render_as_string(hide_password=True)
+
+    def add_tokens(self, stream: str, hashes: Sequence[tuple[str, int | None]]) -> None:
+        """Store token hashes for `stream`, each with the seat it speaks for (None: referee)."""
+        rows = [{"token_hash": digest, "stream_id": stream, "seat": seat}
+                for digest, seat in hashes]
+        with self._writer.begin() as conn:
+            conn.execute(seat_tokens.insert(), rows)
+
+    def token(self, digest: str) -> tuple[str, int | None] | None:
+        """The stream and seat of a token hash, or None when no game issued it."""
+        query = sa.select(seat_tokens.c.stream_id, seat_tokens.c.seat).where(
+            seat_tokens.c.token_hash == digest)
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return None if row is None else (row.stream_id, row.seat)
 
     def signing_keys(self) -> list[str]:
         """The public keys (hex) that sign this store's receipts, oldest first."""

@@ -55,8 +55,8 @@ def autoplay(table: Table, game: str, players: int, seed: str | None = None,
         if not legal:
             break
         table.move(game_id, seat, bot(own_view.state, legal, rnd))
-    final = table.engine.load(game_id)
-    return AutoplayResult(id=game_id, events=final.version, outcome=final.outcome)
+    final = table.turn(game_id)
+    return AutoplayResult(id=game_id, events=final.seq, outcome=final.outcome)
 
 
 def autoplay_many(table: Table, game: str, players: int, games: int, seed: str | None

@@ -1,14 +1,17 @@
 """The Table: the one facade through which games are played and read by the CLI and API.
 
-Everything it returns is already projected for its viewer: views via the game's
-`view(state, viewer)`, logs and move results via the generic redaction. After the game,
-the reveal policy (table option `reveal`: `end`, the default, or `referee`) decides
-whether every viewer sees every hidden value and the seed.
+The engine is private to it: callers get summaries, lists, views, logs, legal moves, the
+audit, receipts and imports from the Table, never the engine or the store. Everything it
+returns is already projected for its viewer: views via the game's `view(state, viewer)`,
+logs and move results via the generic redaction; summaries hold public facts only. After
+the game, the reveal policy (table option `reveal`: `end`, the default, or `referee`)
+decides whether every viewer sees every hidden value and the key.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -21,6 +24,7 @@ from core.engine import (
     to_envelope,
 )
 from core.errors import Forbidden
+from core.importer import ImportResult, import_text
 from core.kernel import entropy_template
 from core.rules import get_rules
 from core.seats import resolve_seat
@@ -56,12 +60,39 @@ class Turn(msgspec.Struct, frozen=True, kw_only=True):
     outcome: Outcome | None
 
 
+class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """What anyone may know about a game: who plays, how far it is, whose turn, the end."""
+
+    id: str
+    game: str
+    players: tuple[str, ...]
+    seq: int
+    created_at: datetime
+    to_act: tuple[int, ...]
+    outcome: Outcome | None
+
+
+class GameListing(msgspec.Struct, frozen=True, kw_only=True):
+    """One game in a list (read from the store's header row, no replay)."""
+
+    id: str
+    game: str
+    title: str
+    seq: int
+    created_at: datetime
+
+
 class Table:
     """Plays and reads games, projecting every payload for its viewer."""
 
     def __init__(self, engine: Engine, signer: Signer | None = None) -> None:
-        self.engine = engine
+        self._engine = engine
         self._signer = signer
+
+    @property
+    def store_url(self) -> str:
+        """Where the games are kept (password hidden)."""
+        return self._engine.store.url
 
     @property
     def signer(self) -> Signer:
@@ -79,13 +110,13 @@ class Table:
             return SPECTATOR
         if who == "referee":
             return REFEREE
-        players = self.engine.load(game_id).players
+        players = self._engine.load(game_id).players
         seat = resolve_seat(players, who)
         return seat_viewer(seat, players[seat])
 
     def seat(self, game_id: str, who: str | int) -> int:
         """A seat index from a player name or index."""
-        return resolve_seat(self.engine.load(game_id).players, who)
+        return resolve_seat(self._engine.load(game_id).players, who)
 
     def _effective(self, state: GameState, viewer: Viewer) -> Viewer:
         policy = state.option("reveal", "end")
@@ -97,7 +128,7 @@ class Table:
 
     def show(self, game_id: str, viewer: Viewer, at: int | None = None) -> TableView:
         """The game as `viewer` sees it after seq `at` (default: now)."""
-        state = self.engine.load(game_id, at)
+        state = self._engine.load(game_id, at)
         view = views_for(state.game).view(state.rules, viewer)
         return TableView(id=game_id, game=state.game, seq=state.version, viewer=viewer.name,
                          players=state.players, to_act=_waiting(state), outcome=state.outcome,
@@ -105,8 +136,27 @@ class Table:
 
     def turn(self, game_id: str) -> Turn:
         """Whose decision it is now, without building anyone's view (public facts only)."""
-        state = self.engine.load(game_id)
+        state = self._engine.load(game_id)
         return Turn(seq=state.version, to_act=_waiting(state), outcome=state.outcome)
+
+    def players(self, game_id: str) -> tuple[str, ...]:
+        """The players in seat order (NotFound for an unknown game)."""
+        return self._engine.load(game_id).players
+
+    def summary(self, game_id: str) -> GameSummary:
+        """The public facts of one game."""
+        state = self._engine.load(game_id)
+        return GameSummary(id=game_id, game=state.game, players=state.players,
+                           seq=state.version, created_at=self._engine.store.info(game_id)
+                           .created_at, to_act=_waiting(state), outcome=state.outcome)
+
+    def games(self, game: str | None = None, limit: int = 50, offset: int = 0
+              ) -> list[GameListing]:
+        """Games, newest first, a page at a time (`game`: only that game)."""
+        return [GameListing(id=info.id, game=info.kind, title=info.title, seq=info.version,
+                            created_at=info.created_at)
+                for info in self._engine.store.list_streams(kind=game, limit=limit,
+                                                            offset=offset)]
 
     def render(self, table_view: TableView) -> str:
         """A readable rendering of a view."""
@@ -115,13 +165,13 @@ class Table:
     def log(self, game_id: str, viewer: Viewer, from_seq: int = 1, to_seq: int | None = None
             ) -> list[Envelope[Any]]:
         """The events in a range, redacted for `viewer`."""
-        state = self.engine.load(game_id)
+        state = self._engine.load(game_id)
         effective = self._effective(state, viewer)
-        return [redact(env, effective) for env in self.engine.envelopes(game_id, from_seq, to_seq)]
+        return [redact(env, effective) for env in self._engine.envelopes(game_id, from_seq, to_seq)]
 
     def legal(self, game_id: str, seat: int) -> list[str]:
         """The seat's legal moves in notation (empty when it is not the seat's turn)."""
-        state = self.engine.load(game_id)
+        state = self._engine.load(game_id)
         rules = get_rules(state.game)
         if seat not in to_act(rules, state):
             return []
@@ -131,32 +181,32 @@ class Table:
 
     def verify(self, game_id: str) -> ChainReport:
         """Check the stored chain and commitments of a game."""
-        return self._verify(game_id, self.engine.store.read(game_id))
+        return self._verify(game_id, self._engine.store.read(game_id))
 
     def _verify(self, game_id: str, records: list[StoredRecord]) -> ChainReport:
-        return verify_stream(self.engine.store.info(game_id), records)
+        return verify_stream(self._engine.store.info(game_id), records)
 
     def verify_receipt(self, game_id: str, receipt: Receipt) -> ChainReport:
         """Prove the stored log extends what a seat was shown in `receipt`, signed by the
         store's recorded key (or, for a store without one, the loaded key)."""
-        trusted = self.engine.store.signing_keys()
+        trusted = self._engine.store.signing_keys()
         if not trusted and self._signer is not None:
             trusted = [self._signer.public_key]
-        return verify_receipt(self.engine.store.info(game_id), self.engine.store.read(game_id),
+        return verify_receipt(self._engine.store.info(game_id), self._engine.store.read(game_id),
                               receipt, trusted_keys=trusted)
 
     def receipt(self, game_id: str) -> Receipt:
         """A signed receipt for the game's current head."""
-        state = self.engine.load(game_id)
+        state = self._engine.load(game_id)
         return self.signer.receipt(game_id, state.version, state.last_hash)
 
     def audit(self, game_id: str, viewer: Viewer) -> AuditReport:
         """The audit report: for everyone after the game (reveal=end), the referee any time."""
-        state = self.engine.load(game_id)
+        state = self._engine.load(game_id)
         if not self._effective(state, viewer).referee:
             raise Forbidden("the audit is open to everyone after the game (reveal=end) and "
                             "to the referee at any time")
-        records = self.engine.store.read(game_id)
+        records = self._engine.store.read(game_id)
         envelopes = []
         for record in records:
             try:
@@ -174,28 +224,32 @@ class Table:
         """Create a game and return its id (a fresh random one unless given). A seed is
         mixed with the service's key unless the game is `reproducible` (draws from the seed
         alone); reproducible games with one seed and one `deal` name draw alike."""
-        return self.engine.create(game, players, seed=seed, options=options,
+        return self._engine.create(game, players, seed=seed, options=options,
                                   game_id=game_id, deal=deal, reproducible=reproducible).id
+
+    def import_text(self, text: str) -> ImportResult:
+        """Import a referee log or a notation file (see `core.importer`)."""
+        return import_text(self._engine, text)
 
     def move(self, game_id: str, seat: int, notation: str, expected_seq: int | None = None
              ) -> list[Envelope[Any]]:
         """Play a move for `seat`; returns the appended events as that seat sees them."""
         return self._as_seat(game_id, seat,
-                             self.engine.execute(game_id, seat, notation, expected_seq))
+                             self._engine.execute(game_id, seat, notation, expected_seq))
 
     def undo(self, game_id: str, seat: int, expected_seq: int | None = None
              ) -> list[Envelope[Any]]:
         """Undo the last decision for `seat`."""
-        return self._as_seat(game_id, seat, self.engine.undo(game_id, seat, expected_seq))
+        return self._as_seat(game_id, seat, self._engine.undo(game_id, seat, expected_seq))
 
     def redo(self, game_id: str, seat: int, expected_seq: int | None = None
              ) -> list[Envelope[Any]]:
         """Redo the last undone decision for `seat`."""
-        return self._as_seat(game_id, seat, self.engine.redo(game_id, seat, expected_seq))
+        return self._as_seat(game_id, seat, self._engine.redo(game_id, seat, expected_seq))
 
     def _as_seat(self, game_id: str, seat: int, envelopes: list[Envelope[Any]]
                  ) -> list[Envelope[Any]]:
-        state = self.engine.load(game_id)
+        state = self._engine.load(game_id)
         viewer = self._effective(state, seat_viewer(seat, state.players[seat]))
         return [redact(env, viewer) for env in envelopes]
 

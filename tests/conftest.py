@@ -66,3 +66,9 @@ def sqlite_store(tmp_path: object) -> Iterator[EventStore]:
 @pytest.fixture
 def table(sqlite_store: EventStore) -> Table:
     return Table(Engine(sqlite_store))
+
+
+def engine_of(table: Table) -> Engine:
+    """The engine behind a Table, for white-box tests that inspect full states and stored
+    rows (the CLI and the API never reach it: everything they need is on the Table)."""
+    return table._engine  # noqa: SLF001

@@ -17,8 +17,9 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from api.main import create_app
-from core.access import seat_tokens, token_hash
+from core.access import token_hash
 from core.signing import load_receipt, signature_valid
+from core.store import seat_tokens
 
 
 class Game:
@@ -135,9 +136,9 @@ def test_list_is_paged_newest_first(sqlite_client: TestClient) -> None:
     assert sqlite_client.get("/games", params={"limit": 0}).status_code == 422
 
 
-def test_tokens_are_stored_only_as_hashes(client: TestClient) -> None:
+def test_tokens_are_stored_only_as_hashes(client: TestClient, store_url: str) -> None:
     game = new_game(client)
-    engine = client.app.state.services.tokens.engine  # type: ignore[attr-defined]
+    engine = sa.create_engine(store_url)
     with engine.connect() as conn:
         rows = conn.execute(sa.select(seat_tokens).where(
             seat_tokens.c.stream_id == game.id)).all()
@@ -146,6 +147,7 @@ def test_tokens_are_stored_only_as_hashes(client: TestClient) -> None:
     assert stored == {token_hash(plain[0]): 0, token_hash(plain[1]): 1,
                       token_hash(plain[2]): None}
     assert not set(plain) & {str(v) for row in rows for v in row}
+    engine.dispose()
 
 
 def error_of(response: Any, status: int, code: str) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from events.secret import seal
 from events.viewer import REFEREE, SPECTATOR, seat_viewer
 from projections.audit_render import render_audit
 from projections.table import Table
+from tests.conftest import engine_of
 from tests.forgery import forge, write_back
 
 MOVES = ["bet 1", "draw", "bet 2", "draw", "bet 1", "bet 3"]
@@ -91,7 +92,7 @@ def test_seat_entropy_is_committed_then_revealed_before_the_first_draw(
         signed_table.move(mixed, 0, "entropy reveal something-else-entirely")
     signed_table.move(mixed, 0, f"entropy reveal {ANN_TEXT}")
     signed_table.move(mixed, 1, f"entropy reveal {BOB_TEXT}")
-    engine = signed_table.engine
+    engine = engine_of(signed_table)
     assert engine.load(mixed).rules.deck != engine.load(plain).rules.deck
     for turn, move in enumerate(MOVES):
         signed_table.move(mixed, turn % 2, move)
@@ -108,7 +109,7 @@ def test_receipt_catches_a_rewritten_history(signed_table: Table) -> None:
     for turn, move in enumerate(MOVES[3:], start=3):
         signed_table.move(game_id, turn % 2, move)
     assert signed_table.verify_receipt(game_id, receipt).ok
-    rewrite_bet_and_rehash(signed_table.engine.store, game_id, seq=6)
+    rewrite_bet_and_rehash(engine_of(signed_table).store, game_id, seq=6)
     assert signed_table.verify(game_id).ok  # the forger recomputed every hash...
     report = signed_table.verify_receipt(game_id, receipt)
     assert not report.ok and report.bad_seq == receipt.seq and "rewritten" in report.reason
@@ -125,7 +126,7 @@ def rewrite_bet_and_rehash(store: EventStore, game_id: str, seq: int) -> None:
 
 def test_rehashed_forgery_is_caught_by_rederivation(signed_table: Table) -> None:
     game_id = play(signed_table)
-    rewrite_bet_and_rehash(signed_table.engine.store, game_id, seq=6)
+    rewrite_bet_and_rehash(engine_of(signed_table).store, game_id, seq=6)
     report = signed_table.audit(game_id, REFEREE)
     assert report.chain.ok and report.verdict == "anomalies"
     assert report.anomalies[0].seq == 6
@@ -139,12 +140,12 @@ def test_import_of_a_clean_log_keeps_its_hashes(signed_table: Table, tmp_path: P
     result = import_text(other, "\n".join(lines))
     assert result.clean and result.accepted == len(lines) and result.id == game_id
     assert Table(other).verify(game_id).ok
-    assert other.load(game_id).outcome == signed_table.engine.load(game_id).outcome
+    assert other.load(game_id).outcome == engine_of(signed_table).load(game_id).outcome
 
 
 def test_import_stops_at_a_changed_draw(signed_table: Table, tmp_path: Path) -> None:
     game_id = play(signed_table)
-    rewrite_draw(signed_table.engine.store, game_id)
+    rewrite_draw(engine_of(signed_table).store, game_id)
     lines = referee_jsonl(signed_table, game_id)
     other = Engine(EventStore(f"sqlite:///{tmp_path}/other.db"))
     result = import_text(other, "\n".join(lines))
@@ -197,7 +198,7 @@ def test_a_failed_notation_import_leaves_nothing_behind(tmp_path: Path) -> None:
 def test_rederive_flags_an_event_nobody_decided(sqlite_store: EventStore) -> None:
     table = Table(Engine(sqlite_store))
     game_id = play(table, moves=2)
-    envelopes = table.engine.envelopes(game_id)
+    envelopes = engine_of(table).envelopes(game_id)
     shuffled = [envelopes[0], envelopes[2], envelopes[1], *envelopes[3:]]
     found = rederive("toy", shuffled)
     assert found.findings[0].seq == 2 and "found seq 3" in found.findings[0].detail
@@ -205,7 +206,7 @@ def test_rederive_flags_an_event_nobody_decided(sqlite_store: EventStore) -> Non
 
 def test_a_game_from_other_rules_is_refused_not_misjudged(signed_table: Table) -> None:
     game_id = play(signed_table)
-    envelopes = signed_table.engine.envelopes(game_id)
+    envelopes = engine_of(signed_table).envelopes(game_id)
     newer = forge(envelopes, 1, lambda created: msgspec.structs.replace(
         created, rules_version="2"))
     derived = rederive("toy", newer)

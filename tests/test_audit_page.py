@@ -17,6 +17,7 @@ from core.engine import Engine
 from core.store import EventStore
 from projections.autoplay import autoplay
 from projections.table import Table
+from tests.conftest import engine_of
 from tests.forgery import forge, write_back
 from tests.servers import free_port, running
 
@@ -51,7 +52,7 @@ def test_audit_pages_show_their_verdicts(tmp_path: Path) -> None:
     table = Table(Engine(store))
     clean = autoplay(table, "beowulf", 2, seed="page-clean").id
     doctored = autoplay(table, "beowulf", 2, seed="page-doctored").id
-    envelopes = table.engine.envelopes(doctored)
+    envelopes = engine_of(table).envelopes(doctored)
     # a forger moves the first figure and recomputes the chain: only the rules notice
     tampered_seq = next(e.seq for e in envelopes if type(e.event).__name__ == "FigurePlaced")
     write_back(store, forge(envelopes, tampered_seq, lambda placed: msgspec.structs.replace(

@@ -12,6 +12,7 @@ from core.store import EventStore
 from events.beast import BeastMoved
 from events.common import DecisionUndone, MoveMade
 from projections.table import Table
+from tests.conftest import engine_of
 
 
 @pytest.fixture
@@ -26,10 +27,10 @@ def test_the_beast_may_undo_a_hidden_step_but_not_once_trails_were_checked(table
     with pytest.raises(Forbidden):
         table.undo(game, 1)                                     # not Bob's decision
     table.undo(game, 0)
-    state = table.engine.load(game).rules
+    state = engine_of(table).load(game).rules
     assert state.active == () and state.beast.location == "C3"
     table.redo(game, 0)
-    assert table.engine.load(game).rules.beast.location == "C2"
+    assert engine_of(table).load(game).rules.beast.location == "C2"
     table.move(game, 0, "step E")                               # ends the move: trail check
     with pytest.raises(IllegalMove, match="nothing to undo"):
         table.undo(game, 0)

@@ -29,6 +29,7 @@ from events.beast import CardDiscarded, CardPlayed, Step, TrailsPlaced
 from events.viewer import Viewer
 from projections.beast import beast_view
 from projections.table import Table
+from tests.conftest import engine_of
 from tests.test_beast_secrecy import public_log
 from tests.test_beast_support import RULES, BeastGame, day_one
 
@@ -123,7 +124,7 @@ def test_an_ability_from_the_open_mat_and_a_hunter_placement_stay_undoable(table
     table.move(game, 2, "place E5")
     table.move(game, 0, "play Prey Upon")                      # an ability: open on the mat
     table.undo(game, 0)
-    assert table.engine.load(game).rules.frames == ()
+    assert engine_of(table).load(game).rules.frames == ()
 
 
 def _actions(state: BeastState) -> list[tuple[str, ...]]:

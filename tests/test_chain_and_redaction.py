@@ -12,6 +12,7 @@ from core.store import EventStore, events, streams
 from events.secret import Secret, redact, seal, secrets_in
 from events.viewer import REFEREE, SPECTATOR, seat_viewer
 from projections.table import Table
+from tests.conftest import engine_of
 
 
 @pytest.fixture
@@ -40,15 +41,15 @@ def test_intact_chain_verifies(played: tuple[Table, str]) -> None:
 
 def test_changed_public_byte_names_the_seq(played: tuple[Table, str]) -> None:
     table, game_id = played
-    tamper(table.engine.store, game_id, 8, '"amount":2', '"amount":3')
+    tamper(engine_of(table).store, game_id, 8, '"amount":2', '"amount":3')
     report = table.verify(game_id)
     assert not report.ok and report.bad_seq == 8 and "hash" in report.reason
 
 
 def test_changed_hidden_value_names_the_seq(played: tuple[Table, str]) -> None:
     table, game_id = played
-    stored = table.engine.envelopes(game_id, 6, 6)[0].event.card
-    tamper(table.engine.store, game_id, 6, f'"value":{stored.value}',
+    stored = engine_of(table).envelopes(game_id, 6, 6)[0].event.card
+    tamper(engine_of(table).store, game_id, 6, f'"value":{stored.value}',
            f'"value":{stored.value % 9 + 1}')
     report = table.verify(game_id)
     assert report.bad_seq == 6 and "commitment" in report.reason
@@ -75,7 +76,7 @@ def test_every_single_byte_change_is_caught(sqlite_store: EventStore) -> None:
 
 def test_reordered_events_are_caught(played: tuple[Table, str]) -> None:
     table, game_id = played
-    store = table.engine.store
+    store = engine_of(table).store
     with store.engine.begin() as conn:
         conn.execute(events.update().where(events.c.stream_id == game_id, events.c.seq == 7)
                      .values(seq=99))
@@ -135,7 +136,7 @@ def test_everything_is_revealed_after_the_game_by_default(sqlite_store: EventSto
 def test_a_changed_stream_header_is_caught(played: tuple[Table, str], column: str,
                                            value: object) -> None:
     table, game_id = played
-    with table.engine.store.engine.begin() as conn:
+    with engine_of(table).store.engine.begin() as conn:
         conn.execute(streams.update().where(streams.c.id == game_id).values({column: value}))
     report = table.verify(game_id)
     assert not report.ok and report.bad_seq == 1

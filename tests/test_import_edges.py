@@ -22,6 +22,7 @@ from core.store import EventStore
 from events.viewer import REFEREE
 from projections.autoplay import autoplay
 from projections.table import Table
+from tests.conftest import engine_of
 from tests.forgery import jsonl, rehash
 
 RUNNER = CliRunner()
@@ -72,9 +73,9 @@ def test_a_rechained_log_mixing_stream_ids_stops_at_the_other_game(referee_log: 
     envelopes = list(read_jsonl(referee_log).envelopes)
     mixed = [msgspec.structs.replace(env, stream="other") if env.seq > 6 else env
              for env in envelopes]
-    result = import_text(table.engine, jsonl(rehash(mixed)))
+    result = import_text(engine_of(table), jsonl(rehash(mixed)))
     assert result.finding is not None and result.finding.rule == "a log holds one game"
-    assert result.accepted <= 6 and table.engine.store.version("other") == 0
+    assert result.accepted <= 6 and engine_of(table).store.version("other") == 0
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[

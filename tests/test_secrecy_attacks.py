@@ -31,6 +31,7 @@ from events.envelope import Envelope
 from events.secret import Secret, commitment_of, secrets_in
 from events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
 from projections.table import Table
+from tests.conftest import engine_of
 from tests.forgery import rehash
 
 GAMES = {"beowulf": 2, "beast": 3, "hagar": 2, "toy": 2}
@@ -255,7 +256,7 @@ def test_audit_and_engine_agree_on_undo_and_redo(policy: str, data: st.DataObjec
     seat = data.draw(st.sampled_from([0, 1]))
     redo = data.draw(st.booleans())
     log = table.log(game_id, REFEREE)
-    state = table.engine.load(game_id)
+    state = engine_of(table).load(game_id)
     if state.outcome is not None:
         return
     event: Any = DecisionRedone(seat=seat) if redo else DecisionUndone(

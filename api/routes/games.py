@@ -21,7 +21,6 @@ from api.schemas import (
 )
 from core.errors import NotFound
 from core.seats import check_player_names
-from events.viewer import SPECTATOR
 
 router = APIRouter(prefix="/games", tags=["games"])
 AtSeq = Annotated[int | None, Query(ge=1, le=MAX_SEQ,
@@ -35,11 +34,12 @@ def create_game(body: NewGame, services: ServicesDep) -> MsgspecJSON:
     check_player_names(body.players)  # the CLI's rule: 422 illegal_move
     game_id = table.create(body.game, body.players, seed=body.seed, options=body.options,
                            deal=body.deal, reproducible=body.reproducible)
-    state = table.engine.load(game_id)
-    issued = services.tokens.issue(game_id, len(state.players))
+    summary = table.summary(game_id)
+    issued = services.tokens.issue(game_id, len(summary.players))
     seats = [{"seat": seat, "name": name, "token": token}
-             for seat, (name, token) in enumerate(zip(state.players, issued.seats, strict=True))]
-    return MsgspecJSON({"id": game_id, "game": state.game, "seq": state.version,
+             for seat, (name, token) in enumerate(zip(summary.players, issued.seats,
+                                                      strict=True))]
+    return MsgspecJSON({"id": game_id, "game": summary.game, "seq": summary.seq,
                         "seats": seats, "referee_token": issued.referee}, status_code=201)
 
 
@@ -51,9 +51,8 @@ def list_games(
     offset: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
 ) -> MsgspecJSON:
     """Games, newest first, a page at a time."""
-    found = table.engine.store.list_streams(kind=game, limit=limit + 1, offset=offset)
-    items = [{"id": s.id, "game": s.kind, "title": s.title, "seq": s.version,
-              "created_at": s.created_at} for s in found[:limit]]
+    found = table.games(game, limit=limit + 1, offset=offset)
+    items = found[:limit]
     next_offset = offset + limit if len(found) > limit else None
     return MsgspecJSON({"items": items, "limit": limit, "offset": offset,
                         "next_offset": next_offset})
@@ -62,11 +61,7 @@ def list_games(
 @router.get("/{game_id}", response_model=GameSummary, responses=errors(404, 422))
 def game_summary(game_id: GameId, table: TableDep) -> MsgspecJSON:
     """What anyone may know about a game: players, seq, whose turn, the outcome."""
-    shown = table.show(game_id, SPECTATOR)
-    created = table.engine.store.info(game_id).created_at
-    return MsgspecJSON({"id": shown.id, "game": shown.game, "players": shown.players,
-                        "seq": shown.seq, "created_at": created, "to_act": shown.to_act,
-                        "outcome": shown.outcome})
+    return MsgspecJSON(table.summary(game_id))
 
 
 @router.get("/{game_id}/view", response_model=TableViewOut, responses=errors(401, 404, 422),
@@ -86,7 +81,7 @@ def log(
     at: AtSeq = None,
 ) -> MsgspecJSON:
     """The events from `from` to `at` (default: the latest), redacted for the caller."""
-    if at is not None and at > table.engine.load(caller.game_id).version:
+    if at is not None and at > table.turn(caller.game_id).seq:
         raise NotFound(f"game {caller.game_id} has no seq {at} yet")
     events = table.log(caller.game_id, caller.viewer, from_seq, at)
     return MsgspecJSON({"id": caller.game_id, "viewer": caller.viewer.name, "events": events})
@@ -96,6 +91,6 @@ def log(
 def legal(caller: SeatDep, table: TableDep) -> MsgspecJSON:
     """The caller's legal moves in the game's notation; needs a seat's token."""
     assert caller.seat is not None
-    seq = table.engine.load(caller.game_id).version
+    seq = table.turn(caller.game_id).seq
     moves = table.legal(caller.game_id, caller.seat)
     return MsgspecJSON({"seat": caller.seat, "seq": seq, "moves": moves})
