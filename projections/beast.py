@@ -14,9 +14,11 @@ A hunter's view is built without reading the Beast's location or cards at all.
 
 from __future__ import annotations
 
+import random
+
 import msgspec
 
-from core.beast.data import beast_mat, is_trap_item
+from core.beast.data import HABITATS, beast_mat, cards, is_trap_item
 from core.beast.legal import acting_hand, to_act
 from core.beast.state import BEAST, BeastState
 from events.beast import Step
@@ -262,6 +264,47 @@ def _hand_line(hand: HandView) -> str:
             + (f"; upgrades: {', '.join(hand.upgrades)}" if hand.upgrades else ""))
 
 
+def perturb_hidden(state: BeastState, viewer: Viewer, rnd: random.Random) -> BeastState:
+    """A state differing only in what `viewer` may not see: the Beast's hidden path (its
+    untrailed movement cards and, while hidden, its location), the cards in hidden hands
+    and packs, the set-aside card, set traps, and the order of the face-down decks."""
+    if viewer.referee or state.winner or not state.hands:
+        return state
+    replace = msgspec.structs.replace
+    every = cards()
+    hands = list(state.hands)
+    for index, hand in enumerate(hands):
+        if viewer.sees(state.team(index)):
+            continue
+        extras = every.talent if index == BEAST else every.item
+        hands[index] = replace(hand, actions=tuple(rnd.choice(every.action).name
+                                                   for _ in hand.actions),
+                               extras=tuple(rnd.choice(extras).name for _ in hand.extras))
+    changes: dict[str, object] = {}
+    if not viewer.sees(state.team(BEAST)):
+        locations = state.board.locations
+        changes["active"] = tuple(
+            card if i in state.trailed else Step(rnd.choice("NESWX"), rnd.choice(locations))
+            for i, card in enumerate(state.active))
+        if state.active:
+            hands[BEAST] = replace(hands[BEAST], location=rnd.choice(locations))
+        if state.aside:
+            changes["aside"] = rnd.choice(every.action).name
+    if not viewer.sees(state.hunter_seats):
+        changes["traps"] = tuple((zone, replace(trap, card=rnd.choice(every.item).name,
+                                                habitat=rnd.choice(HABITATS)))
+                                 for zone, trap in state.traps)
+    changes["packs"] = tuple(
+        pack if viewer.sees(frozenset({seat})) else tuple(rnd.choice(every.action).name
+                                                          for _ in pack)
+        for seat, pack in enumerate(state.packs))
+    for deck in ("action_deck", "item_deck", "talent_deck"):
+        order = list(getattr(state, deck))
+        rnd.shuffle(order)
+        changes[deck] = tuple(order)
+    return replace(state, hands=tuple(hands), **changes)
+
+
 @register_views("beast")
 class BeastViews:
     """The Beast views for the registry."""
@@ -273,3 +316,8 @@ class BeastViews:
     def render(self, view: BeastView) -> str:
         """A readable rendering (a hunter's never shows where the Beast is)."""
         return render_view(view)
+
+    def perturb_hidden(self, state: BeastState, viewer: Viewer, rnd: random.Random
+                       ) -> BeastState:
+        """The Beast's or the hunters' secrets changed, whichever `viewer` cannot see."""
+        return perturb_hidden(state, viewer, rnd)

@@ -9,6 +9,7 @@ spectator sees only the public part; the referee sees every hand and the pile's 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import msgspec
@@ -153,6 +154,26 @@ def _legend(current: BeowulfView) -> str:
     return f"legend: figures {owners} + {kinds}; ## printed throat; tiles value+{abilities}"
 
 
+def perturb_hidden(state: BeowulfState, viewer: Viewer, rnd: random.Random) -> BeowulfState:
+    """Shuffle the pile and trade hidden hand tiles with pile tiles of the same act colour
+    (the backs every viewer sees stay the same)."""
+    if viewer.referee:
+        return state
+    pile = list(state.pile)
+    rnd.shuffle(pile)
+    hands = [list(hand) for hand in state.hands]
+    for seat, hand in enumerate(hands):
+        if viewer.sees(frozenset({seat})):
+            continue
+        for index, held in enumerate(hand):
+            same_back = [i for i, t in enumerate(pile) if tile(t).act == tile(held).act]
+            if same_back:
+                swap = rnd.choice(same_back)
+                hand[index], pile[swap] = pile[swap], held
+    return msgspec.structs.replace(state, pile=tuple(pile),
+                                   hands=tuple(tuple(hand) for hand in hands))
+
+
 class BeowulfViews:
     """The registered view functions."""
 
@@ -163,6 +184,11 @@ class BeowulfViews:
     def render(self, current: Any) -> str:
         """The terminal rendering."""
         return render(current)
+
+    def perturb_hidden(self, state: BeowulfState, viewer: Viewer, rnd: random.Random
+                       ) -> BeowulfState:
+        """The pile reordered, and hidden hand tiles traded with pile tiles of the same back."""
+        return perturb_hidden(state, viewer, rnd)
 
 
 @register_views("beowulf")

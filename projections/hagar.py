@@ -8,6 +8,8 @@ the order of the city stacks and of the fate deck. After the feast all loot is f
 
 from __future__ import annotations
 
+import random
+
 import msgspec
 
 from core.hagar.board import board
@@ -173,6 +175,39 @@ def render(hagar: HagarView) -> str:
     return "\n".join(lines)
 
 
+def perturb_hidden(state: HagarState, viewer: Viewer, rnd: random.Random) -> HagarState:
+    """Every face-down loot piece `viewer` cannot see (the city stacks, other Vikings'
+    collector's cards, loot by the road, pieces the storm took) trades places with another
+    such piece, and the fate deck is reordered; every count stays the same."""
+    if viewer.referee or state.revealed:
+        return state
+    replace = msgspec.structs.replace
+    hidden = [s for s in range(state.players) if s not in viewer.seats]
+    places: list[tuple[int, ...]] = [*state.stacks, *(pieces for _, pieces in state.roadside),
+                                     state.removed]
+    places += [getattr(state.vikings[s], field) for s in hidden
+               for field in ("carried", "cargo", "home")]
+    loot = [piece for place in places for piece in place]
+    rnd.shuffle(loot)
+    refilled = iter(loot)
+
+    def refill(place: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(next(refilled) for _ in place)
+
+    stacks = tuple(refill(stack) for stack in state.stacks)
+    roadside = tuple((space, refill(pieces)) for space, pieces in state.roadside)
+    removed = refill(state.removed)
+    vikings = list(state.vikings)
+    for s in hidden:
+        viking = vikings[s]
+        vikings[s] = replace(viking, carried=refill(viking.carried),
+                             cargo=refill(viking.cargo), home=refill(viking.home))
+    deck = list(state.deck)
+    rnd.shuffle(deck)
+    return replace(state, stacks=stacks, roadside=roadside, removed=removed,
+                   vikings=tuple(vikings), deck=tuple(deck))
+
+
 class HagarViews:
     """The view functions registered for `hagar`."""
 
@@ -181,6 +216,11 @@ class HagarViews:
 
     def render(self, view: HagarView) -> str:
         return render(view)
+
+    def perturb_hidden(self, state: HagarState, viewer: Viewer, rnd: random.Random
+                       ) -> HagarState:
+        """Face-down loot and the fate deck's order changed where `viewer` cannot see."""
+        return perturb_hidden(state, viewer, rnd)
 
 
 @register_views("hagar")

@@ -1,13 +1,17 @@
 """Per-game view functions, found by game name like the rules are.
 
 A game's projection module provides `view(state, viewer) -> Struct` (a pure function of the
-rules state and the viewer: only what that viewer is entitled to) and `render(view) -> str`
-(a readable terminal rendering), and registers them with `@register_views(name)`.
+rules state and the viewer: only what that viewer is entitled to), `render(view) -> str`
+(a readable terminal rendering) and `perturb_hidden(state, viewer, rnd) -> state` (the
+dual of `view`: a state that differs only in what `viewer` may not see, so the conformance
+suite can check that views, legal commands and logs do not depend on it), and registers
+them with `@register_views(name)`.
 """
 
 from __future__ import annotations
 
 import importlib
+import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -23,6 +27,10 @@ class GameViews(Protocol):
 
     def render(self, view: Any) -> str:
         """A readable text rendering of a view."""
+
+    def perturb_hidden(self, state: Any, viewer: Viewer, rnd: random.Random) -> Any:
+        """`state` with (some of) what `viewer` may not see changed at random, and nothing
+        else: the same view for `viewer`, the same legal commands for its seats."""
 
 
 _VIEWS: dict[str, Callable[[], GameViews]] = {}

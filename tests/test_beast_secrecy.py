@@ -3,16 +3,15 @@
 Non-interference: two games that differ only in the Beast's hidden path, with the same
 public consequences, give the hunters identical views, legal moves and redacted logs
 (commitments differ by construction, so they are compared as placeholders). The Beast
-never sees a trap's card or habitat before it triggers.
+never sees a trap's card or habitat before it triggers. (That views and legal commands
+ignore any hidden state, `perturb_hidden` in projections/beast.py, is the conformance
+suite's.)
 """
 
 from __future__ import annotations
 
-import random
 import re
 from typing import Any
-
-import msgspec
 
 from core.beast.data import cards
 from core.beast.state import BEAST, BeastState
@@ -22,8 +21,7 @@ from events.common import MoveMade
 from events.secret import Secret, canonical, redact
 from events.viewer import SPECTATOR, Viewer
 from projections.beast import beast_view, render_view
-from tests.test_beast_playouts import random_game
-from tests.test_beast_support import BeastGame, day_one
+from tests.test_beast_support import day_one, random_game
 
 RULES = get_rules("beast")
 HEX = re.compile(rb'"[0-9a-f]{64}"')
@@ -60,40 +58,6 @@ def test_hunters_cannot_tell_two_hidden_paths_apart() -> None:
         assert north_south.legal(seat) == south_north.legal(seat)
     beast = Viewer("Ann", frozenset({0}))
     assert beast_view(north_south.state, beast) != beast_view(south_north.state, beast)
-
-
-def _perturbed(state: BeastState, rnd: random.Random) -> BeastState:
-    """The same public position with the Beast's hidden facts changed."""
-    replace = msgspec.structs.replace
-    locations = state.board.locations
-    active = tuple(card if i in state.trailed else type(card)(rnd.choice("NESWX"),
-                                                              rnd.choice(locations))
-                   for i, card in enumerate(state.active))
-    actions = tuple(rnd.choice(cards().action).name for _ in state.beast.actions)
-    extras = tuple(rnd.choice(cards().talent).name for _ in state.beast.extras)
-    where = state.standee if not state.active else rnd.choice(locations)
-    beast = replace(state.beast, location=where, actions=actions, extras=extras)
-    return replace(state, active=active, hands=(beast, *state.hands[1:]))
-
-
-def test_hunter_views_and_legal_moves_never_depend_on_the_beasts_hidden_facts() -> None:
-    rnd = random.Random(7)
-    checked = 0
-    for players in (2, 3, 4):
-        game = BeastGame(players, seed=f"perturb/{players}")
-        chooser = random.Random(players)
-        while RULES.outcome(game.state) is None:
-            seat = game.seat()
-            if seat != BEAST and game.state.hands and game.state.phase != "draft":
-                other = _perturbed(game.state, rnd)
-                viewer = hunters_of(game.state)
-                assert beast_view(game.state, viewer) == beast_view(other, viewer)
-                assert RULES.to_act(game.state) == RULES.to_act(other)
-                assert list(RULES.legal(game.state, seat)) == list(RULES.legal(other, seat))
-                checked += 1
-            command = chooser.choice(list(RULES.legal(game.state, seat)))
-            game.do(RULES.format(command), seat=seat)
-    assert checked > 300
 
 
 def test_hidden_values_stay_sealed_for_those_outside_their_audience() -> None:
@@ -141,44 +105,6 @@ def test_the_beast_never_sees_a_trap_before_it_triggers() -> None:
         "traps:")[1].split("\n")[0]
     mates = beast_view(game.state, Viewer("Cid", frozenset({2})))
     assert mates.traps[0].card == "Bear Trap" and mates.traps[0].habitat == "swamp"
-
-
-def _hunters_perturbed(state: BeastState, rnd: random.Random) -> BeastState:
-    """The same position with the hunters' secrets (hands, items, traps, packs) changed."""
-    replace = msgspec.structs.replace
-    hands = [state.hands[0]]
-    for hand in state.hands[1:]:
-        hands.append(replace(hand, actions=tuple(rnd.choice(cards().action).name
-                                                 for _ in hand.actions),
-                             extras=tuple(rnd.choice(cards().item).name for _ in hand.extras)))
-    traps = tuple((zone, type(trap)(rnd.choice(cards().item).name,
-                                    rnd.choice(("forest", "swamp", "cave", "settlement"))))
-                  for zone, trap in state.traps)
-    packs = tuple(pack if seat == 0 else tuple(rnd.choice(cards().action).name for _ in pack)
-                  for seat, pack in enumerate(state.packs))
-    return replace(state, hands=tuple(hands), traps=traps, packs=packs)
-
-
-def test_the_beasts_view_and_moves_never_depend_on_the_hunters_secrets() -> None:
-    rnd = random.Random(11)
-    checked = 0
-    for players in (2, 3, 4):
-        game = BeastGame(players, seed=f"beast-side/{players}")
-        chooser = random.Random(players)
-        while RULES.outcome(game.state) is None:
-            seat = game.seat()
-            if game.state.hands:
-                other = _hunters_perturbed(game.state, rnd)
-                beast = Viewer("beast", frozenset({0}))
-                assert beast_view(game.state, beast) == beast_view(other, beast)
-                both = _perturbed(other, rnd)
-                assert beast_view(game.state, SPECTATOR) == beast_view(both, SPECTATOR)
-                if seat == BEAST:
-                    assert list(RULES.legal(game.state, 0)) == list(RULES.legal(other, 0))
-                    checked += 1
-            command = chooser.choice(list(RULES.legal(game.state, seat)))
-            game.do(RULES.format(command), seat=seat)
-    assert checked > 200
 
 
 def test_a_talent_discarded_to_flee_stays_face_down_for_the_hunters() -> None:

@@ -6,6 +6,7 @@ public notation before each decision's events) so tests can redact it per viewer
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import msgspec
@@ -86,3 +87,16 @@ def day_one(players: int = 3, beast_steps: tuple[str, ...] = (), places: tuple[s
     game.do(*(f"place {loc}" for loc in (places or ("A1",) * hunters)))
     assert game.state.phase == "day" and game.state.turn == 0
     return game
+
+
+def random_game(players: int, seed: int, **options: str) -> BeastGame:
+    """Play a random legal game to its end."""
+    game = BeastGame(players, seed=f"playout/{seed}", **options)
+    rnd = random.Random(seed)
+    for _ in range(20_000):
+        if RULES.outcome(game.state) is not None:
+            return game
+        seat = game.seat()
+        command = rnd.choice(list(RULES.legal(game.state, seat)))
+        game.do(RULES.format(command), seat=seat)
+    raise AssertionError("the game did not end")

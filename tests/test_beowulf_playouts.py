@@ -1,15 +1,13 @@
-"""Random Beowulf games to the end, and views that show each viewer only its share."""
+"""Random Beowulf games to the end keep the act and score accounting, under both refill
+policies; each viewer's share of the view (the conformance suite checks that views
+ignore what is hidden)."""
 
 from __future__ import annotations
 
-import time
-
-import msgspec
 import pytest
 
 from core.beowulf.data import tile
 from core.beowulf.rules import BeowulfRules
-from core.beowulf.state import BeowulfState
 from events.beowulf import ActEnded, FigureScored, TreasureCashed
 from events.viewer import REFEREE, SPECTATOR, seat_viewer
 from projections.beowulf import render, view
@@ -20,10 +18,8 @@ RULES = BeowulfRules()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_playouts_finish_three_acts(players: int) -> None:
-    started = time.perf_counter()
+def test_random_playouts_score_three_acts(players: int) -> None:
     game = random_playout(players, seed=f"playout/{players}", bot_seed=players)
-    assert time.perf_counter() - started < 2.0
     outcome = RULES.outcome(game.state)
     assert outcome is not None and outcome.termination == "completed"
     assert [e.act for e in game.events if isinstance(e, ActEnded)] == [1, 2, 3]
@@ -42,39 +38,6 @@ def test_playouts_with_both_refill_policies(refill: str) -> None:
     for seed in range(5):
         game = random_playout(2, seed=f"refill/{seed}", bot_seed=seed, options={"refill": refill})
         assert RULES.outcome(game.state) is not None
-
-
-def states_of(game: Game, seed: str) -> list[BeowulfState]:
-    replay = Game(players=game.state.seats, seed=seed)
-    states = []
-    for event in game.events[len(replay.events):]:
-        replay.apply([event])
-        states.append(replay.state)
-    return states
-
-
-def shuffle_hidden(state: BeowulfState, seat: int) -> BeowulfState:
-    """Change what `seat` may not see: the pile order and other hands (same backs)."""
-    pile = list(reversed(state.pile))
-    hands = [list(h) for h in state.hands]
-    for other in range(state.seats):
-        if other == seat:
-            continue
-        for i, held in enumerate(hands[other]):
-            swap = next((j for j, t in enumerate(pile) if tile(t).act == tile(held).act), None)
-            if swap is not None:
-                hands[other][i], pile[swap] = pile[swap], held
-    return msgspec.structs.replace(state, pile=tuple(pile),
-                                   hands=tuple(tuple(h) for h in hands))
-
-
-def test_seat_views_do_not_depend_on_hidden_information() -> None:
-    game = random_playout(3, seed="views", bot_seed=7)
-    for state in states_of(game, "views")[::7]:
-        for seat in range(3):
-            changed = shuffle_hidden(state, seat)
-            assert view(changed, seat_viewer(seat)) == view(state, seat_viewer(seat))
-        assert view(shuffle_hidden(state, -1), SPECTATOR) == view(state, SPECTATOR)
 
 
 def test_what_each_viewer_sees() -> None:

@@ -8,6 +8,7 @@ the highest total of cards in hand wins, ties share.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from typing import Any
 
@@ -156,3 +157,20 @@ class ToyViews:
 
     def render(self, view: ToyView) -> str:
         return f"hand {view.hand} bets {view.bets} deck {view.deck_size}"
+
+    def perturb_hidden(self, state: ToyState, viewer: Viewer, rnd: random.Random) -> ToyState:
+        """The deck reordered, and the cards of hands `viewer` cannot see traded with it."""
+        if viewer.referee:
+            return state
+        deck = list(state.deck)
+        rnd.shuffle(deck)
+        hands = [list(hand) for hand in state.hands]
+        for seat, hand in enumerate(hands):
+            if viewer.sees(frozenset({seat})):
+                continue
+            for index, card in enumerate(hand):
+                if deck:
+                    swap = rnd.randrange(len(deck))
+                    hand[index], deck[swap] = deck[swap], card
+        return msgspec.structs.replace(state, deck=tuple(deck),
+                                       hands=tuple(tuple(hand) for hand in hands))
