@@ -18,9 +18,11 @@ from starlette.routing import Match
 
 from api.responses import MsgspecJSON
 from core.errors import (
+    CorruptRecord,
     Forbidden,
     IllegalMove,
     InvalidNotation,
+    InvalidOption,
     NotFound,
     SkaldError,
     StoreError,
@@ -38,7 +40,9 @@ STATUS: tuple[tuple[type[SkaldError], int, str], ...] = (
     (NotFound, 404, "not_found"),
     (Unauthorized, 401, "unauthorized"),
     (Forbidden, 403, "forbidden"),
+    (InvalidOption, 422, "invalid_option"),
     (StoreError, 503, "store_unavailable"),
+    (CorruptRecord, 500, "corrupt_record"),
     (SkaldError, 500, "internal"),
 )
 

@@ -22,9 +22,11 @@ from sqlalchemy.exc import DBAPIError
 
 from core.engine import Engine
 from core.errors import (
+    CorruptRecord,
     Forbidden,
     IllegalMove,
     InvalidNotation,
+    InvalidOption,
     NotFound,
     SkaldError,
     StoreError,
@@ -36,7 +38,9 @@ from core.store import DEFAULT_URL, EventStore, describe_db_error
 from projections.table import Table
 
 STORAGE_EXIT = 8
+CORRUPT_EXIT = 9
 EXIT_CODES: tuple[tuple[type[SkaldError], int], ...] = (
+    (InvalidOption, 2),
     (InvalidNotation, 3),
     (IllegalMove, 4),
     (VersionConflict, 5),
@@ -44,6 +48,7 @@ EXIT_CODES: tuple[tuple[type[SkaldError], int], ...] = (
     (Forbidden, 7),
     (StoreError, STORAGE_EXIT),
     (SigningKeyError, STORAGE_EXIT),
+    (CorruptRecord, CORRUPT_EXIT),
     (SkaldError, 1),
 )
 
@@ -52,7 +57,8 @@ app = typer.Typer(
     help="Skald: record, replay, undo and audit board games with hidden information.",
     epilog="Exit codes: 0 ok, 1 error, 2 usage, 3 invalid notation, 4 illegal move, "
            "5 version conflict, 6 not found, 7 forbidden, 8 storage (the store, the "
-           "signing key or a file cannot be read or written).",
+           "signing key or a file cannot be read or written), 9 a corrupt stored record. "
+           "A bad --option is a usage error (2).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

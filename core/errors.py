@@ -35,6 +35,10 @@ class Unauthorized(Forbidden):
     """No valid credentials were presented."""
 
 
+class InvalidOption(SkaldError):
+    """A table or game option that does not exist or has a value it cannot take."""
+
+
 class StoreError(SkaldError):
     """The database could not be reached or used."""
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from core.errors import Forbidden, IllegalMove, InvalidNotation
+from core.errors import Forbidden, IllegalMove, InvalidNotation, InvalidOption
 from core.rules import Rules
 from core.secrecy import COMMIT, ENTROPY_MIN_LENGTH, REVEAL, SCHEME, entropy_commitment
 from core.state import GameState, created_state
@@ -68,11 +68,12 @@ Request = Move | Undo | Redo
 
 
 def check_table_options(options: Mapping[str, str]) -> None:
-    """Raise IllegalMove naming a bad value of an engine-level table option."""
+    """Raise InvalidOption naming a bad value of an engine-level table option."""
     for name, allowed in TABLE_OPTIONS.items():
         value = options.get(name, allowed[0])
         if value not in allowed:
-            raise IllegalMove(f"option {name}={value!r}: must be one of {', '.join(allowed)}")
+            raise InvalidOption(f"option {name}={value!r}: must be one of "
+                                f"{', '.join(allowed)}")
 
 
 def creation(rules: Rules, game_id: str, players: Sequence[str], options: Mapping[str, str],

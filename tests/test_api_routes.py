@@ -222,7 +222,7 @@ def test_create_errors(sqlite_client: TestClient) -> None:
              422, "illegal_move")
     error_of(sqlite_client.post("/games", json={"game": "toy", "players": ["A", "B"],
                                                 "options": {"undo": "never"}}),
-             422, "illegal_move")
+             422, "invalid_option")
     assert sqlite_client.get("/games").json()["items"] == []
 
 

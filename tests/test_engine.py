@@ -9,7 +9,14 @@ import pytest
 from freezegun import freeze_time
 
 from core.engine import Engine
-from core.errors import Forbidden, IllegalMove, InvalidNotation, NotFound, VersionConflict
+from core.errors import (
+    Forbidden,
+    IllegalMove,
+    InvalidNotation,
+    InvalidOption,
+    NotFound,
+    VersionConflict,
+)
 from core.rules import get_rules
 from core.state import fold
 from core.store import EventStore
@@ -191,7 +198,7 @@ def test_bad_creation_is_refused(engine: Engine) -> None:
         engine.create("toy", ["Solo"])
     with pytest.raises(IllegalMove, match="distinct"):
         engine.create("toy", ["Ann", "Ann"])
-    with pytest.raises(IllegalMove, match="option undo="):
+    with pytest.raises(InvalidOption, match="option undo="):
         engine.create("toy", ["Ann", "Bob"], options={"undo": "sometimes"})
 
 
