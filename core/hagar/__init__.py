@@ -6,4 +6,5 @@ distances), `state` (the rules state), `commands` (what players type, and its
 notation), `setup` (table options, the opening), `legal` (who acts, where a Viking or a
 ship can go, what may be chosen), `decide` (checks and events), `evolve` (the reducer),
 `scoring` (the Loot Feast and the outcome) and `rules` (the registered `Rules` wiring).
+Beyond the template: `voyage` (what follows a move until the turn ends).
 """

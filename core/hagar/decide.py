@@ -10,17 +10,17 @@ against it and derives the consequences: plunder on entering a city, loading on 
 the ship, unloading at home (where arrows are healed and shuffled back), storms,
 crossroads, ambushes, fate cards.
 
-A `Derivation` applies each event as it is derived, so later steps see the state they act
-on, and every chance label (`throw/<tick>`, `ambush/<tick>`, `seal/<tick>`...) is keyed by
-the tick of the event it produces: stable on replay, unchanged by undo.
+What follows a move until the turn ends is `voyage`'s. A `Derivation` applies each event
+as it is derived, so later steps see the state they act on, and every chance label
+(`throw/<tick>`, `ambush/<tick>`, `seal/<tick>`...) is keyed by the tick of the event it
+produces: stable on replay, unchanged by undo.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
-from core.derive import Derivation
 from core.errors import IllegalMove
 from core.hagar import legal
 from core.hagar.board import board
@@ -42,50 +42,46 @@ from core.hagar.commands import (
     format_command,
 )
 from core.hagar.data import cards, sticks
-from core.hagar.evolve import evolve, pieces_in_reach
-from core.hagar.legal import can_loot
+from core.hagar.evolve import pieces_in_reach
 from core.hagar.scoring import feast_reason, hold_feast, round_limit, throw_faces
 from core.hagar.state import HagarState
+from core.hagar.voyage import (
+    SHIP_HOLDS,
+    Turn,
+    after_ambush,
+    begin,
+    drop,
+    end_turn,
+    heal,
+    plunder,
+    sailed,
+    seal,
+    settle,
+    walked,
+)
 from core.rng import Rng
 from events.base import Event
 from events.hagar import (
     AmbushEnded,
-    ArrowsHealed,
     ArrowShot,
-    ChestRobbed,
-    CityPlundered,
-    CrossroadsReached,
     DirectionsAnnounced,
     DragonFled,
     FateDrawn,
     FateShuffled,
-    LootBroughtHome,
-    LootDropped,
     LootForced,
     LootJettisoned,
     LootRobbed,
     MeadDrunk,
     OdinFlew,
     RoadBonus,
-    RoadsideLootTaken,
-    ShipDocked,
-    ShipSailed,
     StartChosen,
     SticksThrown,
-    StormStruck,
     ThorPleased,
-    TurnEnded,
-    TurnSkipped,
     UncertaintyThrown,
-    VikingBoarded,
-    VikingsMet,
-    VikingWalked,
 )
-from events.secret import Secret
 
 T = TypeVar("T")
 
-SHIP_HOLDS = 3
 PHASE_OF: dict[type, str] = {
     Start: "setup", Throw: "throw", Feast: "throw", Walk: "move", Sail: "move", Draw: "move",
     Shoot: "arrow", Odin: "odin", Jettison: "storm", Announce: "announce", Rob: "ambush",
@@ -102,18 +98,6 @@ WAITING = {
     "ambush": "Vikings met: 'rob SEAT', 'force SEAT SLOT' or 'spare'",
     "over": "the feast is over",
 }
-
-
-Turn = Derivation[HagarState]
-
-
-def begin(state: HagarState, rng: Rng) -> Turn:
-    """A derivation whose chance labels are `KIND/TICK`, the tick of the event to come."""
-    return Derivation(state, rng, evolve, labels=lambda now, kind, _n: f"{kind}/{now.tick}")
-
-
-def _seal(d: Turn, value: T, audience: set[int]) -> Secret[T]:
-    return d.seal(value, audience, d.label("seal"))
 
 
 def where(state: HagarState, seat: int) -> str:
@@ -166,7 +150,7 @@ def _throw(d: Turn, seat: int, command: Throw) -> None:
     d.emit(SticksThrown(seat=seat, faces=(faces[0], faces[1]),
                            points=sum(f.points for f in shown), waves=sum(f.waves for f in shown),
                            lightning=sum(f.lightning for f in shown)))
-    _settle(d, seat)
+    settle(d, seat)
 
 
 def _feast(d: Turn, seat: int, command: Feast) -> None:
@@ -191,7 +175,7 @@ def _walk(d: Turn, seat: int, command: Walk) -> None:
            f"{command.to} cannot be reached on foot with this throw")
     assert state.leg is not None
     path = legal.walk_targets(state, seat)[command.to]
-    _walked(d, seat, path, state.leg.points)
+    walked(d, seat, path, state.leg.points)
 
 
 def _sail(d: Turn, seat: int, command: Sail) -> None:
@@ -202,161 +186,7 @@ def _sail(d: Turn, seat: int, command: Sail) -> None:
     _check(d, seat, command, legal.move_choices(state, seat),
            f"the ship cannot reach {command.to} with this throw")
     assert state.leg is not None
-    _sailed(d, seat, legal.sail_targets(state, seat)[command.to], state.leg.storm)
-
-
-def _walked(d: Turn, seat: int, path: tuple[str, ...], count: int) -> None:
-    d.emit(VikingWalked(seat=seat, path=path))
-    state, end = d.state, path[-1]
-    viking = state.vikings[seat]
-    kind = board().kind(end)
-    if kind == "city" and can_loot(viking) and state.stack(end):
-        _plunder(d, seat, end)
-        _end_turn(d, seat)
-        return
-    if len(path) - 1 == count and can_loot(viking):
-        _pick_up(d, seat, end)
-    if kind == "harbour" and viking.ship == end:
-        _board(d, seat)
-        _end_turn(d, seat)
-    elif board().spaces[end].crossroads:
-        _crossroads(d, seat, end, "walk")
-    else:
-        _meet_or_end(d, seat)
-
-
-def _pick_up(d: Turn, seat: int, space: str) -> None:
-    """Reached exactly: a chest at the camp (once per Viking), else loot lying there.
-
-    Rulebook: roadside loot "may be taken along by any Viking who reaches that space
-    directly with the matching point number" -- on any space, a crossroads or his own
-    ship's harbour too (there he takes it, then boards and loads it)."""
-    state = d.state
-    viking = state.vikings[seat]
-    if board().kind(space) == "camp" and not viking.robbed_camp and state.camp:
-        d.emit(ChestRobbed(seat=seat, piece=state.camp[0]))
-    elif state.lying(space):
-        piece = _seal(d, state.lying(space)[0], {seat})
-        d.emit(RoadsideLootTaken(seat=seat, space=space, piece=piece))
-
-
-def _sailed(d: Turn, seat: int, path: tuple[str, ...], drifting: bool) -> None:
-    aboard = d.state.vikings[seat].aboard
-    d.emit(ShipSailed(seat=seat, path=path, aboard=aboard))
-    state, end = d.state, path[-1]
-    viking = state.vikings[seat]
-    kind = board().kind(end)
-    if drifting:
-        _meet_or_end(d, seat) if aboard else _end_turn(d, seat)
-    elif kind == "home":
-        _home(d, seat, end)
-    elif kind == "harbour":
-        d.emit(ShipDocked(seat=seat, harbour=end))
-        if not viking.aboard and viking.at == end:
-            _board(d, seat)
-        _end_turn(d, seat)
-    elif board().spaces[end].storm:
-        waves = state.throw.waves if state.throw else 0
-        d.emit(StormStruck(seat=seat, space=end, waves=waves))
-        _settle(d, seat)
-    elif board().spaces[end].crossroads:
-        _crossroads(d, seat, end, "sail")
-    elif aboard:
-        _meet_or_end(d, seat)
-    else:
-        _end_turn(d, seat)
-
-
-def _home(d: Turn, seat: int, harbour: str) -> None:
-    d.emit(ShipDocked(seat=seat, harbour=harbour, home=True))
-    viking = d.state.vikings[seat]
-    if viking.cargo or viking.carried:
-        d.emit(LootBroughtHome(seat=seat, count=len(viking.cargo) + len(viking.carried)))
-    _heal(d, seat)
-    _end_turn(d, seat)
-
-
-def _heal(d: Turn, seat: int) -> None:
-    arrows = d.state.vikings[seat].arrows
-    if not arrows:
-        return
-    d.emit(ArrowsHealed(seat=seat, cards=arrows))
-    label = d.label("shuffle")
-    deck = d.shuffle(label=label, items=(*d.state.deck, *arrows))
-    d.emit(FateShuffled(deck=_seal(d, deck, set()), reason="arrows", returned=arrows))
-
-
-def _board(d: Turn, seat: int) -> None:
-    viking = d.state.vikings[seat]
-    loaded = min(len(viking.carried), max(0, SHIP_HOLDS - len(viking.cargo)))
-    d.emit(VikingBoarded(seat=seat, harbour=viking.ship, loaded=loaded))
-
-
-def _plunder(d: Turn, seat: int, city: str) -> None:
-    piece = _seal(d, d.state.stack(city)[0], {seat})
-    d.emit(CityPlundered(seat=seat, city=city, piece=piece))
-
-
-def _crossroads(d: Turn, seat: int, space: str, mode: Literal["walk", "sail"]) -> None:
-    """Reached a crossroads: an ambush there first, if any, then the announcement."""
-    d.emit(CrossroadsReached(seat=seat, space=space, mode=mode))
-    if not _ambush(d, seat):
-        _announce_or_end(d, seat)
-
-
-def _announce_or_end(d: Turn, seat: int) -> None:
-    if not legal.crossing_directions(d.state, seat):
-        _end_turn(d, seat)
-
-
-def _meet_or_end(d: Turn, seat: int) -> None:
-    if not _ambush(d, seat):
-        _end_turn(d, seat)
-
-
-def _ambush(d: Turn, seat: int) -> bool:
-    """Ambush: a Viking who ends his move on another, on land outside harbours and cities
-    (a crossroads too) or at sea, may attack; True when he now decides how."""
-    state = d.state
-    viking = state.vikings[seat]
-    others: tuple[int, ...] = ()
-    if not viking.wounded:
-        if viking.aboard and board().kind(viking.ship) == "sea":
-            others = state.aboard_at(viking.ship, but=seat)
-        elif not viking.aboard and board().kind(viking.at) in ("road", "camp"):
-            others = state.on_foot_at(viking.at, but=seat)
-    if len(legal.ambush_choices(state, seat, others)) > 1:
-        d.emit(VikingsMet(seat=seat, space=viking.ship if viking.aboard else viking.at,
-                             others=others))
-        return True
-    return False
-
-
-def _after_ambush(d: Turn, seat: int) -> None:
-    if d.state.crossing is not None:
-        _announce_or_end(d, seat)
-    else:
-        _end_turn(d, seat)
-
-
-def _settle(d: Turn, seat: int) -> None:
-    """End the turn when the leg leaves nothing to do."""
-    if d.state.phase == "move" and not legal.move_choices(d.state, seat):
-        _end_turn(d, seat)
-
-
-def _end_turn(d: Turn, seat: int) -> None:
-    state = d.state
-    if state.vikings[seat].extra:
-        d.emit(TurnEnded(seat=seat, next=seat, again=True))
-        return
-    following = seat
-    while True:
-        following = (following + 1) % state.players
-        if d.state.vikings[following].skip <= 0:
-            break
-        d.emit(TurnSkipped(seat=following))
-    d.emit(TurnEnded(seat=seat, next=following))
+    sailed(d, seat, legal.sail_targets(state, seat)[command.to], state.leg.storm)
 
 
 # -- fate ----------------------------------------------------------------------------------
@@ -369,32 +199,25 @@ def _draw(d: Turn, seat: int, command: Draw) -> None:
     state = d.state
     if not state.deck and state.discard:
         deck = d.shuffle(label=d.label("shuffle"), items=state.discard)
-        d.emit(FateShuffled(deck=_seal(d, deck, set()), reason="discard",
+        d.emit(FateShuffled(deck=seal(d, deck, set()), reason="discard",
                                returned=state.discard))
     if not d.state.deck:
-        _settle(d, seat)
+        settle(d, seat)
         return
     card = d.state.deck[0]
     kind = cards()[card].kind
     d.emit(FateDrawn(seat=seat, card=card, kind=kind))
     FATES[kind](d, seat)
-    _settle(d, seat)
-
-
-def _drop(d: Turn, seat: int) -> None:
-    viking = d.state.vikings[seat]
-    if viking.carried:
-        d.emit(LootDropped(seat=seat, space=viking.at, count=len(viking.carried),
-                              pieces=_seal(d, viking.carried, {seat})))
+    settle(d, seat)
 
 
 def _dragon(d: Turn, seat: int) -> None:
-    _drop(d, seat)
+    drop(d, seat)
     d.emit(DragonFled(seat=seat, ship=d.state.vikings[seat].ship))
 
 
 def _healer(d: Turn, seat: int) -> None:
-    _heal(d, seat)
+    heal(d, seat)
 
 
 FATES: dict[str, Callable[[Turn, int], None]] = {
@@ -404,7 +227,7 @@ FATES: dict[str, Callable[[Turn, int], None]] = {
     "mead": lambda d, seat: d.emit(MeadDrunk(seat=seat)),
     "thor": lambda d, seat: d.emit(ThorPleased(seat=seat)),
     "healer": _healer,
-    "heavy": _drop,
+    "heavy": drop,
     "road": lambda d, seat: d.emit(RoadBonus(seat=seat, points=2)),
 }
 
@@ -413,7 +236,7 @@ def _shoot(d: Turn, seat: int, command: Shoot) -> None:
     _check(d, seat, command, legal.shoot_choices(d.state, seat),
            "an arrow goes to a fellow player")
     d.emit(ArrowShot(seat=seat, target=command.target, card=d.state.card))
-    _settle(d, seat)
+    settle(d, seat)
 
 
 def _odin(d: Turn, seat: int, command: Odin) -> None:
@@ -430,8 +253,8 @@ def _odin(d: Turn, seat: int, command: Odin) -> None:
         d.emit(OdinFlew(seat=seat, to="ship", loaded=loaded))
     else:
         d.emit(OdinFlew(seat=seat, to=to))
-        _plunder(d, seat, to)
-    _end_turn(d, seat)
+        plunder(d, seat, to)
+    end_turn(d, seat)
 
 
 # -- storm, crossroads, ambush -------------------------------------------------------------
@@ -440,9 +263,9 @@ def _odin(d: Turn, seat: int, command: Odin) -> None:
 def _jettison(d: Turn, seat: int, command: Jettison) -> None:
     _check(d, seat, command, legal.jettison_choices(d.state, seat),
            "choose a piece of your cargo by its slot")
-    piece = _seal(d, d.state.vikings[seat].cargo[command.slot - 1], {seat})
+    piece = seal(d, d.state.vikings[seat].cargo[command.slot - 1], {seat})
     d.emit(LootJettisoned(seat=seat, piece=piece))
-    _settle(d, seat)
+    settle(d, seat)
 
 
 def _announce(d: Turn, seat: int, command: Announce) -> None:
@@ -457,9 +280,9 @@ def _rob(d: Turn, seat: int, command: Rob) -> None:
     at_sea = legal.ambush_at_sea(d.state, seat)
     reach = pieces_in_reach(d.state.vikings[command.victim], at_sea)
     slot = d.draw(label=d.label("ambush"), n=len(reach))
-    piece = _seal(d, reach[slot], {seat, command.victim})
+    piece = seal(d, reach[slot], {seat, command.victim})
     d.emit(LootRobbed(seat=seat, victim=command.victim, at_sea=at_sea, piece=piece))
-    _after_ambush(d, seat)
+    after_ambush(d, seat)
 
 
 def _force(d: Turn, seat: int, command: Force) -> None:
@@ -467,15 +290,15 @@ def _force(d: Turn, seat: int, command: Force) -> None:
            "loot is forced only on a Viking who carries none, from your own slots")
     at_sea = legal.ambush_at_sea(d.state, seat)
     own = pieces_in_reach(d.state.vikings[seat], at_sea)
-    piece = _seal(d, own[command.slot - 1], {seat, command.victim})
+    piece = seal(d, own[command.slot - 1], {seat, command.victim})
     d.emit(LootForced(seat=seat, victim=command.victim, at_sea=at_sea, piece=piece))
-    _after_ambush(d, seat)
+    after_ambush(d, seat)
 
 
 def _spare(d: Turn, seat: int, command: Spare) -> None:
     if d.state.crossing is not None:
         d.emit(AmbushEnded(seat=seat))
-    _after_ambush(d, seat)
+    after_ambush(d, seat)
 
 
 HANDLERS: dict[type, Callable[[Turn, int, Any], None]] = {

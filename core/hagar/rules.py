@@ -2,7 +2,7 @@
 
 This module only wires the template's modules together: `setup` (table options, the
 opening), `decide`, `evolve`, `legal` (commands and who acts), `commands` (notation) and
-`scoring` (the Loot Feast, the outcome).
+`scoring` (the Loot Feast, the outcome); `decide` hands what follows a move to `voyage`.
 
 Decisions where the rulebook is silent (see also the other modules' docstrings):
 - each Viking chooses his home harbour at the start (`start SPACE`); home harbours take
