@@ -109,12 +109,3 @@ def random_playout(players: int, seed: str, bot_seed: int, limit: int = 50_000,
         legal = list(RULES.legal(game.state, seat))
         step(game, rng, seat, RULES.format(bot.choice(legal)))
     return game
-
-
-def replay(players: int, seed: str, opening: tuple[Any, ...], commands: list[tuple[int, str]],
-           **options: str) -> Game:
-    """The same commands again, from a (possibly different) opening."""
-    game, rng = begin(players, seed, opening, **options)
-    for seat, text in commands:
-        step(game, rng, seat, text)
-    return game
