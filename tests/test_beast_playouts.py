@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import IllegalMove, InvalidNotation
+from core.errors import InvalidNotation, InvalidOption
 from core.rules import get_rules
 from tests.test_beast_support import BeastGame, random_game
 
@@ -27,11 +27,11 @@ def test_every_contract_and_character_plays_to_an_outcome(players: int,
 
 
 def test_bad_options_and_bad_notation_are_named() -> None:
-    with pytest.raises(IllegalMove, match="contract='nowhere'"):
+    with pytest.raises(InvalidOption, match="contract='nowhere'"):
         BeastGame(3, contract="nowhere")
-    with pytest.raises(IllegalMove, match="unknown character 'Grendel'"):
+    with pytest.raises(InvalidOption, match="unknown character 'Grendel'"):
         BeastGame(3, beast="Grendel")
-    with pytest.raises(IllegalMove, match="3 players need 2 different hunters"):
+    with pytest.raises(InvalidOption, match="3 players need 2 different hunters"):
         BeastGame(3, hunters="Helga")
     with pytest.raises(InvalidNotation, match="'jump N': unknown command 'jump' at word 1"):
         RULES.parse("jump N")

@@ -20,7 +20,7 @@ from core.beast.data import beast_mat, cards, characters, contracts, hunter_mat
 from core.beast.decide import begin
 from core.beast.flow import settle
 from core.beast.state import BeastState
-from core.errors import IllegalMove
+from core.errors import InvalidOption
 from core.rng import Rng
 from events.base import Event
 from events.beast import DeckShuffled, GameSetUp, RowDealt
@@ -47,14 +47,14 @@ def opening(state: BeastState, rng: Rng) -> tuple[Event, ...]:
 
 
 def setup_event(state: BeastState) -> GameSetUp:
-    """The setup chosen by the table options (IllegalMove names a bad option)."""
+    """The setup chosen by the table options (InvalidOption names a bad option)."""
     chosen = dict(state.options)
     first = chosen.get("setup", "") == "first"
     large = state.players == 4
     default = characters().first_time["large" if large else "small"]
     contract = chosen.get("contract", "northern-settlements" if large else "great-cleansing")
     if contract not in contracts():
-        raise IllegalMove(f"option contract={contract!r}: known contracts are "
+        raise InvalidOption(f"option contract={contract!r}: known contracts are "
                           f"{', '.join(contracts())}")
     beast = chosen.get("beast", default.beast)
     hunters = tuple(h.strip() for h in chosen.get("hunters", ",".join(default.hunters)).split(","))
@@ -64,9 +64,9 @@ def setup_event(state: BeastState) -> GameSetUp:
         for hunter in hunters:
             hunter_mat(hunter)
     except KeyError as missing:
-        raise IllegalMove(f"option beast/hunters: unknown character {missing}") from None
+        raise InvalidOption(f"option beast/hunters: unknown character {missing}") from None
     if len(hunters) != len(seats) or len(set(hunters)) != len(hunters):
-        raise IllegalMove(f"option hunters={','.join(hunters)}: {state.players} players need "
+        raise InvalidOption(f"option hunters={','.join(hunters)}: {state.players} players need "
                           f"{len(seats)} different hunters")
     return GameSetUp(contract=contract, beast=beast, hunters=hunters[:len(seats)],
                      controllers=seats, first_time=first)

@@ -20,7 +20,7 @@ from core.beowulf.data import STARTING_SUPPLY, act_tiles
 from core.beowulf.evolve import evolve
 from core.beowulf.state import HAND_TARGET, STARTING_POINTS, BeowulfState
 from core.derive import Derivation
-from core.errors import IllegalMove
+from core.errors import InvalidOption
 from core.rng import Rng
 from events.base import Event
 from events.beowulf import ActBegan, PileShuffled, TilesDealt
@@ -33,7 +33,7 @@ def initial(created: GameCreated) -> BeowulfState:
     """Before Act I: supplies and saga points, no board yet; reads table option `refill`."""
     refill = dict(created.options).get("refill", "ask")
     if refill not in REFILL_POLICIES:
-        raise IllegalMove(f"option refill={refill!r}: must be one of "
+        raise InvalidOption(f"option refill={refill!r}: must be one of "
                           f"{', '.join(REFILL_POLICIES)}")
     return new_state(len(created.players), auto_refill=refill == "always")
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import msgspec
 
-from core.errors import IllegalMove
+from core.errors import InvalidOption
 from core.hagar.board import board
 from core.hagar.data import cards, chests, pieces
 from core.hagar.state import HagarState, Options, Viking
@@ -36,18 +36,18 @@ def initial(created: GameCreated) -> HagarState:
 
 
 def table_options(pairs: tuple[tuple[str, str], ...]) -> Options:
-    """The Hägar table options; IllegalMove names a bad value."""
+    """The Hägar table options; InvalidOption names a bad value."""
     given = dict(pairs)
     try:
         options = Options(feast_at=int(given.get("feast_at", "7")),
                           max_rounds=int(given.get("max_rounds", "0")))
     except ValueError as error:
-        raise IllegalMove(f"hagar options feast_at and max_rounds are numbers: {error}") from None
+        raise InvalidOption(f"hagar options feast_at and max_rounds are numbers: {error}") from None
     uncertainties = given.get("uncertainties", "throw")
     if uncertainties not in ("throw", "choose"):
-        raise IllegalMove(f"hagar option uncertainties={uncertainties!r}: use throw or choose")
+        raise InvalidOption(f"hagar option uncertainties={uncertainties!r}: use throw or choose")
     if options.feast_at < 1 or options.max_rounds < 0:
-        raise IllegalMove("hagar options: feast_at >= 1 and max_rounds >= 0")
+        raise InvalidOption("hagar options: feast_at >= 1 and max_rounds >= 0")
     return msgspec.structs.replace(options, uncertainties=uncertainties)
 
 
