@@ -1,5 +1,6 @@
-"""Beowulf from the command line, as a new user runs it: the real `skald` process on a
-SQLite file — new, show, legal, move, undo, score, autoplay, verify after a changed byte."""
+"""Beowulf from the command line, as a new user runs it, on a SQLite file: new, show, legal,
+move, undo, score, autoplay, verify after a changed byte. The commands run in-process
+through Typer's CliRunner; one smoke test runs the real `skald` process end to end."""
 
 from __future__ import annotations
 
@@ -10,22 +11,38 @@ import sys
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
 def run(tmp_path: Path, *args: str, code: int = 0) -> str:
-    done = subprocess.run([sys.executable, "-m", "cli.main", *args],
-                          capture_output=True, text=True, cwd=tmp_path,
-                          env={"SKALD_DB": f"sqlite:///{tmp_path}/skald.db", "PATH": "/usr/bin"},
-                          check=False)
-    assert done.returncode == code, (args, done.stdout, done.stderr)
+    done = CliRunner().invoke(app, list(args), env={"SKALD_DB": f"sqlite:///{tmp_path}/skald.db"})
+    assert done.exit_code == code, (args, done.stdout, done.stderr)
     return done.stdout if code == 0 else done.stderr
+
+
+def test_the_real_skald_process_creates_shows_and_verifies_a_game(tmp_path: Path) -> None:
+    env = {"SKALD_DB": f"sqlite:///{tmp_path}/skald.db", "PATH": "/usr/bin"}
+
+    def skald(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True,
+                              text=True, cwd=tmp_path, env=env, check=False)
+        assert done.returncode == 0, (args, done.stderr)
+        return done.stdout
+
+    game_id = skald("new", "beowulf", "--players", "Ann,Bob").strip()
+    assert "hand" in skald("show", game_id, "--as", "Ann", "--json")
+    assert skald("verify", game_id).startswith("ok:")
 
 
 @pytest.fixture
 def game(tmp_path: Path) -> str:
-    return run(tmp_path, "new", "beowulf", "--players", "Ann,Bob", "--seed", "cli").strip()
+    # A fixed deal, so the tile Ann draws (a plain tile) is the same every run.
+    return run(tmp_path, "new", "beowulf", "--players", "Ann,Bob", "--seed", "cli",
+               "--deal", "cli").strip()
 
 
 def test_each_seat_sees_only_its_own_hand(tmp_path: Path, game: str) -> None:
