@@ -10,10 +10,8 @@ server binaries). Every wait is bounded; all traffic goes to 127.0.0.1.
 from __future__ import annotations
 
 import contextlib
-import glob
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -29,7 +27,7 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from tests.conftest import PG_URL
-from tests.servers import free_port
+from tests.servers import Cluster, free_port, own_cluster, tmpfs
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -46,21 +44,6 @@ def one_line(stderr: str) -> str:
     lines = stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in stderr, stderr
     return lines[0]
-
-
-@contextlib.contextmanager
-def tmpfs(folder: Path, size: str) -> Iterator[Path]:
-    folder.mkdir()
-    if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root")
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs",
-                              str(folder)], capture_output=True, timeout=10)
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
-    try:
-        yield folder
-    finally:
-        subprocess.run(["umount", "-l", str(folder)], capture_output=True, timeout=10)
 
 
 def test_a_full_disk_gives_clean_errors_and_writes_nothing_half(tmp_path: Path) -> None:
@@ -140,53 +123,10 @@ def test_processes_initialising_a_fresh_postgresql_database_at_once() -> None:
 # -- a throwaway PostgreSQL cluster, stopped and restarted under live streams ------------
 
 
-def _pg_bin() -> Path:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
-    if not found or os.geteuid() != 0 or shutil.which("runuser") is None:
-        pytest.skip("needs root, runuser and PostgreSQL's server binaries")
-    return Path(found[-1]).parent
-
-
-class Cluster:
-    """A PostgreSQL cluster of our own in a temporary folder, on a free loopback port."""
-
-    def __init__(self, folder: Path) -> None:
-        self.bin = _pg_bin()
-        self.data = folder / "pgdata"
-        self.port = free_port()
-        subprocess.run(["install", "-d", "-o", "postgres", "-g", "postgres", str(folder)],
-                       check=True, timeout=10)
-        self._pg("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres")
-        self.start()
-        self._pg("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres",
-                 "skald")
-        self.url = f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/skald"
-
-    def _pg(self, tool: str, *args: str) -> None:
-        subprocess.run(["runuser", "-u", "postgres", "--", str(self.bin / tool), *args],
-                       check=True, capture_output=True, timeout=60)
-
-    def start(self) -> None:
-        self._pg("pg_ctl", "-D", str(self.data), "-l", str(self.data / "log"), "-w", "-o",
-                 f"-p {self.port} -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off",
-                 "start")
-
-    def stop(self) -> None:
-        self._pg("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
-
-
 @pytest.fixture
 def cluster(tmp_path: Path) -> Iterator[Cluster]:
-    os.chmod(tmp_path, 0o755)
-    for parent in tmp_path.parents:  # postgres must reach its data folder
-        if str(parent).startswith("/tmp/") and parent != Path("/tmp"):
-            os.chmod(parent, os.stat(parent).st_mode | 0o005)
-    own = Cluster(tmp_path / "pg")
-    try:
+    with own_cluster(tmp_path) as own:
         yield own
-    finally:
-        with contextlib.suppress(subprocess.SubprocessError):
-            own.stop()
 
 
 @contextlib.contextmanager

@@ -1,0 +1,256 @@
+"""Fault suite (issue 11) on PostgreSQL: a read-only store and a full disk.
+
+Read-only: a database of this test's own in the test server is switched to
+`default_transaction_read_only = on` (its sessions are ended so the setting reaches the
+server's pool). Full disk: a throwaway cluster of our own (initdb, a free loopback port)
+whose Skald database lives in a tablespace on a small tmpfs (the WAL stays on the roomy
+disk, so PostgreSQL answers ENOSPC with an error, not a PANIC), filled up to the last
+few pages by a filler file. In both cases a move or a new game through the API answers a
+JSON 503 `store_unavailable` (the cause only in the server's log), the CLI exits 8 with
+one line, reads still work, nothing is half-written (every game verifies and re-derives
+to a whole decision, its header version is its last seq), and play resumes once the
+store is writable again. Bounded throughout; everything started is stopped, everything
+created dropped or unmounted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import sqlalchemy as sa
+from typer.testing import CliRunner
+
+import core.access  # noqa: F401  (its table is created with the store's)
+from cli.main import app
+from core.engine import Engine
+from core.rederive import rederive
+from core.store import EventStore
+from projections.table import Table
+from tests.conftest import _pg_or_skip
+from tests.servers import Server, own_cluster, pg_database, tmpfs
+
+runner = CliRunner()
+
+
+def skald(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def one_line(stderr: str) -> str:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in stderr, stderr
+    return lines[0]
+
+
+def try_move(base: str, game: dict[str, Any]) -> httpx.Response:
+    """One legal move for whoever is to act (reads first: they work on a failing store
+    too); the answer to the POST."""
+    summary = httpx.get(f"{base}/games/{game['id']}", timeout=10)
+    assert summary.status_code == 200, summary.text
+    token = game["seats"][summary.json()["to_act"][0]]["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    legal = httpx.get(f"{base}/games/{game['id']}/legal", headers=headers, timeout=10)
+    assert legal.status_code == 200, legal.text
+    return httpx.post(f"{base}/games/{game['id']}/moves", headers=headers, timeout=10,
+                      json={"move": legal.json()["moves"][0],
+                            "expected_seq": legal.json()["seq"]})
+
+
+def new_game(base: str) -> httpx.Response:
+    return httpx.post(f"{base}/games", json={"game": "beowulf", "players": ["Ann", "Bob"]},
+                      timeout=10)
+
+
+def cli_move(url: str, game_id: str) -> tuple[int, str, str]:
+    """One legal move for whoever is to act, through the CLI."""
+    code, out, err = skald("show", game_id, "--json", "--db", url)
+    assert code == 0, err
+    seat = str(json.loads(out)["to_act"][0])
+    code, out, err = skald("legal", game_id, "--as", seat, "--json", "--db", url)
+    assert code == 0, err
+    return skald("move", game_id, json.loads(out)[0], "--as", seat, "--db", url)
+
+
+def unavailable(answer: httpx.Response) -> str:
+    """The message of a JSON 503 store_unavailable (fails on any other answer)."""
+    assert answer.status_code == 503, (answer.status_code, answer.text)
+    body = answer.json()
+    assert body["error"] == "store_unavailable", body
+    return str(body["message"])
+
+
+def versions(url: str) -> dict[str, int]:
+    store = EventStore(url)
+    try:
+        return {info.id: info.version for info in store.list_streams(limit=10_000)}
+    finally:
+        store.dispose()
+
+
+def check_whole(url: str) -> int:
+    """Every game verifies, its header is its last seq, and it re-derives to a whole
+    decision; the number of events checked."""
+    store = EventStore(url)
+    try:
+        table = Table(Engine(store))
+        checked = 0
+        for info in store.list_streams(limit=10_000):
+            log = store.read(info.id)
+            assert info.version == len(log) == log[-1].seq, info
+            assert table.verify(info.id).ok, info.id
+            referee = table.log(info.id, table.viewer(info.id, "referee"))
+            derived = rederive(info.kind, referee)
+            assert derived.clean and derived.complete_through == len(log), (info.id, derived)
+            checked += len(log)
+        return checked
+    finally:
+        store.dispose()
+
+
+def moves_again(base: str, game: dict[str, Any], seconds: float = 15) -> httpx.Response:
+    """Retry a move (bounded) until the store takes it; the last answer."""
+    deadline = time.monotonic() + seconds
+    while True:
+        answer = try_move(base, game)
+        if answer.status_code == 201 or time.monotonic() > deadline:
+            return answer
+        unavailable(answer)
+        time.sleep(0.2)
+
+
+# -- read-only ---------------------------------------------------------------------------
+
+
+def set_read_only(server_url: str, database: str, on: bool) -> None:
+    """Switch a database's default to read-only (or back) and end its sessions, so every
+    new connection (the server's pool reconnects) gets the new default."""
+    admin = sa.create_engine(server_url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'ALTER DATABASE "{database}" SET '
+                                 f'default_transaction_read_only = {"on" if on else "off"}'))
+            conn.execute(sa.text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                 "WHERE datname = :name AND pid <> pg_backend_pid()"),
+                         {"name": database})
+    finally:
+        admin.dispose()
+
+
+def test_a_read_only_postgresql_store_gives_clean_errors_and_recovers(tmp_path: Path) -> None:
+    server_url = _pg_or_skip()
+    with pg_database("skald_ro", server_url) as url, \
+            Server(url, tmp_path / "server.log") as server:
+        name = sa.engine.make_url(url).database
+        assert name
+        EventStore(url).dispose()
+        base = server.start()
+        game = new_game(base).json()
+        assert try_move(base, game).status_code == 201
+        code, out, err = skald("new", "beowulf", "--players", "Ann,Bob", "--db", url)
+        assert code == 0, err
+        cli_game = out.strip()
+        before = versions(url)
+
+        set_read_only(server_url, name, True)
+        for _ in range(3):  # each answered alike, none written
+            unavailable(try_move(base, game))
+        unavailable(new_game(base))
+        code, _, err = cli_move(url, cli_game)
+        assert code == 8 and "read-only" in one_line(err), err
+        code, _, err = skald("new", "beowulf", "--players", "Ann,Bob", "--db", url)
+        assert code == 8 and "read-only" in one_line(err), err
+        code, out, err = skald("verify", cli_game, "--db", url)  # reads work
+        assert code == 0 and out.startswith("ok: "), err
+        assert versions(url) == before, "something was written to a read-only store"
+
+        set_read_only(server_url, name, False)
+        assert moves_again(base, game).status_code == 201
+        code, _, err = cli_move(url, cli_game)
+        assert code == 0, err
+        assert new_game(base).status_code == 201
+        check_whole(url)
+    log = (tmp_path / "server.log").read_text()
+    assert "read-only transaction" in log and "Traceback" not in log, log[-3000:]
+
+
+# -- full disk ---------------------------------------------------------------------------
+
+
+def fill(disk: Path, leave: int) -> Path:
+    """A filler file that leaves `leave` bytes free on `disk`."""
+    filler = disk / "filler"
+    stats = os.statvfs(disk)
+    size = stats.f_bavail * stats.f_frsize - leave
+    assert size > 0, "the tmpfs is already full"
+    with filler.open("wb") as sink:
+        block = b"\0" * (1 << 20)
+        while size > 0:
+            size -= sink.write(block[:size])
+    return filler
+
+
+def test_a_full_postgresql_disk_gives_clean_errors_and_recovers(tmp_path: Path) -> None:
+    os.chmod(tmp_path, 0o755)
+    with tmpfs(tmp_path / "small", "32m") as disk, own_cluster(tmp_path) as cluster:
+        subprocess.run(["chown", "postgres:postgres", str(disk)], check=True, timeout=10)
+        os.chmod(disk, 0o700)
+        admin = sa.create_engine(cluster.url, isolation_level="AUTOCOMMIT")
+        try:
+            with admin.connect() as conn:
+                conn.execute(sa.text(f"CREATE TABLESPACE small LOCATION '{disk}'"))
+                conn.execute(sa.text("CREATE DATABASE full_disk TABLESPACE small"))
+        finally:
+            admin.dispose()
+        url = sa.engine.make_url(cluster.url).set(database="full_disk").render_as_string(
+            hide_password=False)
+        EventStore(url).dispose()
+        with Server(url, tmp_path / "server.log") as server:
+            base = server.start()
+            games = [new_game(base).json()]
+            assert try_move(base, games[0]).status_code == 201
+            code, out, err = skald("new", "beowulf", "--players", "Ann,Bob", "--db", url)
+            assert code == 0, err
+            cli_game = out.strip()
+
+            filler = fill(disk, 64 * 1024)
+            refused: list[str] = []
+            for number in range(300):  # new games and moves until the disk refuses
+                answer = new_game(base) if number % 2 else try_move(base, games[-1])
+                if answer.status_code == 201:
+                    if number % 2:
+                        games.append(answer.json())
+                    continue
+                refused.append(unavailable(answer))
+                if len(refused) == 3:
+                    break
+            assert refused, f"the disk never filled ({len(games)} games)"
+            code, _, err = skald("new", "beowulf", "--players", "Ann,Bob", "--db", url)
+            assert code == 8 and "No space left" in one_line(err), err
+            before = versions(url)
+            code, _, err = cli_move(url, cli_game)
+            assert code in (0, 8), err  # a page may still have room for one move
+            if code:
+                one_line(err)
+                assert versions(url) == before
+            checked = check_whole(url)  # nothing half-written while full
+
+            filler.unlink()  # space returns: play goes on
+            assert moves_again(base, games[-1]).status_code == 201
+            assert new_game(base).status_code == 201
+            code, _, err = cli_move(url, cli_game)
+            assert code == 0, err
+            check_whole(url)
+        log = (tmp_path / "server.log").read_text()
+        assert "No space left" in log and "Traceback" not in log, log[-3000:]
+        print(f"\nfull disk: {len(games)} games, {len(refused)} refusals, {checked} "
+              f"events checked while full")
+
