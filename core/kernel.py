@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 
 from core.errors import Forbidden, IllegalMove, InvalidNotation, InvalidOption
+from core.rng import Rng
 from core.rules import Rules
 from core.secrecy import COMMIT, ENTROPY_MIN_LENGTH, REVEAL, SCHEME, entropy_commitment
 from core.state import GameState, created_state
@@ -67,8 +68,14 @@ Request = Move | Undo | Redo
 # -- creation -------------------------------------------------------------------------------
 
 
-def check_table_options(options: Mapping[str, str]) -> None:
-    """Raise InvalidOption naming a bad value of an engine-level table option."""
+def check_table_options(rules: Rules, options: Mapping[str, str]) -> None:
+    """Raise InvalidOption naming an option the table does not know, or a bad value of an
+    engine-level one (the game checks its own options' values when it sets up)."""
+    known = (*TABLE_OPTIONS, *rules.option_names)
+    for name in options:
+        if name not in known:
+            raise InvalidOption(f"unknown option {name!r} for {rules.name} (known: "
+                                f"{', '.join(known)})")
     for name, allowed in TABLE_OPTIONS.items():
         value = options.get(name, allowed[0])
         if value not in allowed:
@@ -80,13 +87,17 @@ def creation(rules: Rules, game_id: str, players: Sequence[str], options: Mappin
              key: Secret[GameKey]) -> tuple[GameCreated, Batch]:
     """The creation event and the opening batch that follows it; `key` is the sealed key
     the engine drew (`core.secrecy.sealed_key`)."""
-    check_table_options(options)
+    check_table_options(rules, options)
     created = GameCreated(
         game=rules.name, players=tuple(players), options=tuple(sorted(options.items())),
         rules_version=rules.version, scheme=SCHEME, key=key,
         seed_chosen=key.get().reproducible,
     )
     state = msgspec.structs.replace(created_state(rules, game_id, created), version=1)
+    if state.awaiting_entropy:
+        # The opening waits for the seats' entropy: set up now, with throwaway chance,
+        # only so that a bad game option is refused at creation, not after the entropy.
+        rules.start(state.rules, Rng(b"skald/options-check"))
     return created, opening(rules, state)
 
 

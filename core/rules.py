@@ -41,6 +41,8 @@ class Rules(Protocol[S, C]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     event_types: ClassVar[tuple[type, ...]]
+    option_names: ClassVar[tuple[str, ...]]
+    """The game's own table options (besides the engine's undo, reveal, entropy)."""
 
     def initial(self, created: GameCreated) -> S:
         """The state right after creation, before any start events."""
@@ -83,6 +85,7 @@ class BaseRules(Rules[S, C]):
     """
 
     version: ClassVar[str] = "1"
+    option_names: ClassVar[tuple[str, ...]] = ()
 
     def hide_move(self, state: S, seat: int, command: C, rng: Rng) -> Secret[str] | None:
         """Moves are public unless a game says otherwise."""

@@ -52,6 +52,7 @@ class BeastRules(BaseRules[BeastState, Command]):
     # played or discarded face up from a hidden hand is an undo barrier.
     version: ClassVar[str] = "2"
     title: ClassVar[str] = "Beast"
+    option_names: ClassVar[tuple[str, ...]] = ("contract", "beast", "hunters", "setup")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES

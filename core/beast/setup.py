@@ -49,6 +49,9 @@ def opening(state: BeastState, rng: Rng) -> tuple[Event, ...]:
 def setup_event(state: BeastState) -> GameSetUp:
     """The setup chosen by the table options (InvalidOption names a bad option)."""
     chosen = dict(state.options)
+    if chosen.get("setup", "first") not in ("", "first"):
+        raise InvalidOption(f"option setup={chosen['setup']!r}: the only setup option is "
+                            "'first' (the rulebook's first game)")
     first = chosen.get("setup", "") == "first"
     large = state.players == 4
     default = characters().first_time["large" if large else "small"]

@@ -34,6 +34,7 @@ class BeowulfRules(BaseRules[BeowulfState, Command]):
     # 2: tile plays out of a hand carry revealed=True (undo barriers).
     version: ClassVar[str] = "2"
     title: ClassVar[str] = "Beowulf: The Movie Board Game"
+    option_names: ClassVar[tuple[str, ...]] = ("refill",)
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES

@@ -55,6 +55,7 @@ class HagarRules(BaseRules[HagarState, Command]):
     # 2: jettison/rob/force no longer publish the slot; jettison and force notation hidden.
     version: ClassVar[str] = "2"
     title: ClassVar[str] = "Hägar ruft zum Beutefest"
+    option_names: ClassVar[tuple[str, ...]] = ("feast_at", "max_rounds", "uncertainties")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
