@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 
 import httpx
 
-import core.access  # noqa: F401  (its table is created with the store's)
-from core.store import EventStore
+import skald.core.access  # noqa: F401  (its table is created with the store's)
+from skald.core.store import EventStore
 
 
 @dataclass
@@ -58,9 +58,22 @@ def _start_server(url: str, workers: int) -> tuple[subprocess.Popen[bytes], str]
     EventStore(url).dispose()
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--db", url,
-         "--workers", str(workers), "--log-level", "warning"],
-        env={**os.environ, "SKALD_DB": url})
+        [
+            sys.executable,
+            "-m",
+            "skald.cli.main",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            url,
+            "--workers",
+            str(workers),
+            "--log-level",
+            "warning",
+        ],
+        env={**os.environ, "SKALD_DB": url},
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -82,8 +95,14 @@ async def _baseline_client(client: httpx.AsyncClient, deadline: float, tally: Ta
         tally.errors += response.status_code != 200
 
 
-async def _player(client: httpx.AsyncClient, deadline: float, tally: Tally, game: str,
-                  players: int, rnd: random.Random) -> None:
+async def _player(
+    client: httpx.AsyncClient,
+    deadline: float,
+    tally: Tally,
+    game: str,
+    players: int,
+    rnd: random.Random,
+) -> None:
     names = [f"P{i + 1}" for i in range(players)]
     while time.monotonic() < deadline:
         created = (await client.post("/games", json={"game": game, "players": names})).json()
@@ -113,8 +132,9 @@ async def _player(client: httpx.AsyncClient, deadline: float, tally: Tally, game
                 tally.errors += 1
 
 
-async def _measure(base: str, clients: int, seconds: float, game: str | None,
-                   players: int) -> Tally:
+async def _measure(
+    base: str, clients: int, seconds: float, game: str | None, players: int
+) -> Tally:
     tally = Tally()
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as client:
@@ -123,22 +143,27 @@ async def _measure(base: str, clients: int, seconds: float, game: str | None,
         if game is None:
             jobs = [_baseline_client(client, deadline, tally) for _ in range(clients)]
         else:
-            jobs = [_player(client, deadline, tally, game, players, random.Random(k))
-                    for k in range(clients)]
+            jobs = [
+                _player(client, deadline, tally, game, players, random.Random(k))
+                for k in range(clients)
+            ]
         await asyncio.gather(*jobs)
         tally.elapsed = time.monotonic() - started
     return tally
 
 
-def run_benchmark(clients: int, seconds: float, game: str, players: int,
-                  pg_url: str | None, workers: int = 1) -> Iterator[str]:
+def run_benchmark(
+    clients: int, seconds: float, game: str, players: int, pg_url: str | None, workers: int = 1
+) -> Iterator[str]:
     """Measure every backend; yield the report line by line."""
     with tempfile.TemporaryDirectory() as folder:
         backends = [("SQLite", f"sqlite:///{folder}/bench.db")]
         if pg_url:
             backends.append(("PostgreSQL", pg_url))
-        yield (f"skald bench: {clients} concurrent clients, {seconds:g} s per measurement, "
-               f"{game} with {players} players, {workers} server worker(s)")
+        yield (
+            f"skald bench: {clients} concurrent clients, {seconds:g} s per measurement, "
+            f"{game} with {players} players, {workers} server worker(s)"
+        )
         for name, url in backends:
             process, base = _start_server(url, workers)
             try:
@@ -157,11 +182,16 @@ def _report(name: str, baseline: Tally, played: Tally) -> Iterator[str]:
     p50, p99 = played.percentile(0.50), played.percentile(0.99)
     b50, b99 = baseline.percentile(0.50), baseline.percentile(0.99)
     yield f"{name}:"
-    yield (f"  baseline GET /health   {base_rate:8.0f} req/s   p50 {b50:7.2f} ms   "
-           f"p99 {b99:7.2f} ms")
-    yield (f"  autoplay               {move_rate:8.0f} moves/s ({request_rate:.0f} req/s, "
-           f"{played.games} games, {played.conflicts} conflicts, {played.errors} errors)")
+    yield (
+        f"  baseline GET /health   {base_rate:8.0f} req/s   p50 {b50:7.2f} ms   p99 {b99:7.2f} ms"
+    )
+    yield (
+        f"  autoplay               {move_rate:8.0f} moves/s ({request_rate:.0f} req/s, "
+        f"{played.games} games, {played.conflicts} conflicts, {played.errors} errors)"
+    )
     yield (f"  POST /moves latency    p50 {p50:7.2f} ms   p99 {p99:7.2f} ms")
-    yield (f"  vs baseline            moves/s = {move_rate / base_rate:.3f} x health req/s; "
-           f"all req/s = {request_rate / base_rate:.3f} x; move p50 = {p50 / b50:.1f} x, "
-           f"p99 = {p99 / b99:.1f} x")
+    yield (
+        f"  vs baseline            moves/s = {move_rate / base_rate:.3f} x health req/s; "
+        f"all req/s = {request_rate / base_rate:.3f} x; move p50 = {p50 / b50:.1f} x, "
+        f"p99 = {p99 / b99:.1f} x"
+    )

@@ -17,12 +17,12 @@ import msgspec
 from fastapi import Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from api.live import LiveFeed
-from core.access import TokenStore
-from core.errors import Forbidden, Unauthorized
-from core.seats import check_game_id
-from events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
-from projections.table import Table
+from skald.api.live import LiveFeed
+from skald.core.access import TokenStore
+from skald.core.errors import Forbidden, Unauthorized
+from skald.core.seats import check_game_id
+from skald.events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
+from skald.projections.table import Table
 
 
 class Services(msgspec.Struct):
@@ -63,11 +63,20 @@ def get_feed(services: ServicesDep) -> LiveFeed:
 TableDep = Annotated[Table, Depends(get_table)]
 FeedDep = Annotated[LiveFeed, Depends(get_feed)]
 # One rule with the CLI (core.seats): 1 to 64 characters, no control characters.
-GameId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f-\x9f]+$",
-                             description="The game id.", examples=["3f9a1c2b7d4e5f60"])]
+GameId = Annotated[
+    str,
+    Path(
+        min_length=1,
+        max_length=64,
+        pattern=r"^[^\x00-\x1f\x7f-\x9f]+$",
+        description="The game id.",
+        examples=["3f9a1c2b7d4e5f60"],
+    ),
+]
 
-bearer = HTTPBearer(auto_error=False, description="A seat's or the referee's token, as "
-                                                  "returned by POST /games.")
+bearer = HTTPBearer(
+    auto_error=False, description="A seat's or the referee's token, as returned by POST /games."
+)
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
@@ -85,8 +94,9 @@ def presented_token(request: Request) -> str | None:
     return query
 
 
-def identify(services: Services, game_id: str, request: Request,
-             token: str | None = None) -> Caller:
+def identify(
+    services: Services, game_id: str, request: Request, token: str | None = None
+) -> Caller:
     """The caller from its token (or none: a spectator)."""
     cached = getattr(request.state, "skald_caller", None)
     if isinstance(cached, Caller) and cached.game_id == game_id:
@@ -101,8 +111,11 @@ def identify(services: Services, game_id: str, request: Request,
     grant = services.tokens.grant(game_id, token)
     if grant is None:
         raise Unauthorized(f"that token is not a seat's or the referee's of game {game_id}")
-    caller = (Caller(game_id, REFEREE) if grant.seat is None
-              else Caller(game_id, seat_viewer(grant.seat, players[grant.seat]), grant.seat))
+    caller = (
+        Caller(game_id, REFEREE)
+        if grant.seat is None
+        else Caller(game_id, seat_viewer(grant.seat, players[grant.seat]), grant.seat)
+    )
     request.state.skald_caller = caller
     return caller
 
@@ -120,8 +133,9 @@ def check_token(request: Request) -> None:
         raise Unauthorized("that token is not a seat's or the referee's of any game")
 
 
-def get_caller(services: ServicesDep, game_id: GameId, request: Request,
-               _credentials: Credentials) -> Caller:
+def get_caller(
+    services: ServicesDep, game_id: GameId, request: Request, _credentials: Credentials
+) -> Caller:
     """The caller of a read route: a seat, the referee or a spectator."""
     return identify(services, game_id, request, None)
 

@@ -35,8 +35,9 @@ class RedactTokens(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.args, tuple):
-            record.args = tuple(redact_tokens(arg) if isinstance(arg, str) else arg
-                                for arg in record.args)
+            record.args = tuple(
+                redact_tokens(arg) if isinstance(arg, str) else arg for arg in record.args
+            )
         if isinstance(record.msg, str) and "token=" in record.msg.lower():
             record.msg = redact_tokens(record.msg)
         return True
@@ -51,10 +52,15 @@ def install_log_redaction() -> None:
 
 def _json_error(status: int, code: str, message: str) -> tuple[Message, Message]:
     body = msgspec.json.encode({"error": code, "message": message})
-    start: Message = {"type": "http.response.start", "status": status,
-                      "headers": [(b"content-type", b"application/json"),
-                                  (b"content-length", str(len(body)).encode()),
-                                  (b"connection", b"close")]}
+    start: Message = {
+        "type": "http.response.start",
+        "status": status,
+        "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close"),
+        ],
+    }
     return start, {"type": "http.response.body", "body": body}
 
 
@@ -109,10 +115,14 @@ class JsonErrorH11Protocol(H11Protocol):
     """uvicorn's h11 protocol, answering unparseable requests with the JSON error shape."""
 
     def send_400_response(self, msg: str) -> None:
-        body = (b'{"error":"malformed","message":"malformed HTTP request (a header too '
-                b'large, or bad syntax)"}')
-        headers: list[tuple[bytes, bytes]] = [(b"content-type", b"application/json"),
-                                              (b"connection", b"close")]
+        body = (
+            b'{"error":"malformed","message":"malformed HTTP request (a header too '
+            b'large, or bad syntax)"}'
+        )
+        headers: list[tuple[bytes, bytes]] = [
+            (b"content-type", b"application/json"),
+            (b"connection", b"close"),
+        ]
         event: Any = h11.Response(status_code=400, headers=headers, reason=b"Bad Request")
         for item in (event, h11.Data(data=body), h11.EndOfMessage()):
             output = self.conn.send(item)

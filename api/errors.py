@@ -16,8 +16,8 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
-from api.responses import MsgspecJSON
-from core.errors import (
+from skald.api.responses import MsgspecJSON
+from skald.core.errors import (
     CorruptRecord,
     Forbidden,
     IllegalMove,
@@ -66,12 +66,19 @@ async def _skald_error(_request: Request, error: Exception) -> MsgspecJSON:
 
 async def _malformed(_request: Request, error: Exception) -> MsgspecJSON:
     assert isinstance(error, RequestValidationError)
-    detail = [{"loc": [str(part) for part in item.get("loc", ())],
-               "msg": str(item.get("msg", "")), "type": str(item.get("type", ""))}
-              for item in error.errors()]
+    detail = [
+        {
+            "loc": [str(part) for part in item.get("loc", ())],
+            "msg": str(item.get("msg", "")),
+            "type": str(item.get("type", "")),
+        }
+        for item in error.errors()
+    ]
     where = "; ".join(f"{'.'.join(d['loc'])}: {d['msg']}" for d in detail)
-    return MsgspecJSON({"error": "malformed", "message": f"malformed request: {where}",
-                        "detail": detail}, status_code=422)
+    return MsgspecJSON(
+        {"error": "malformed", "message": f"malformed request: {where}", "detail": detail},
+        status_code=422,
+    )
 
 
 async def _http_error(request: Request, error: Exception) -> MsgspecJSON:
@@ -84,19 +91,24 @@ async def _http_error(request: Request, error: Exception) -> MsgspecJSON:
                 allowed |= set(getattr(route, "methods", None) or ())
         headers["Allow"] = ", ".join(sorted(allowed))
     if error.status_code == 400:  # FastAPI's "error parsing the body": malformed
-        return MsgspecJSON({"error": "malformed", "message": f"malformed request: "
-                                                             f"{error.detail}"}, status_code=422)
+        return MsgspecJSON(
+            {"error": "malformed", "message": f"malformed request: {error.detail}"}, status_code=422
+        )
     code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
-    return MsgspecJSON({"error": code, "message": str(error.detail)},
-                       status_code=error.status_code, headers=headers)
+    return MsgspecJSON(
+        {"error": code, "message": str(error.detail)},
+        status_code=error.status_code,
+        headers=headers,
+    )
 
 
 async def _database_error(_request: Request, error: Exception) -> MsgspecJSON:
     # The store raises these only when the database itself fails (down, full, dropped).
     log.error("database error: %s", error)
-    return MsgspecJSON({"error": "store_unavailable",
-                        "message": "the event store is unavailable; try again"},
-                       status_code=503)
+    return MsgspecJSON(
+        {"error": "store_unavailable", "message": "the event store is unavailable; try again"},
+        status_code=503,
+    )
 
 
 def install(app: FastAPI) -> None:

@@ -30,13 +30,13 @@ import msgspec
 from sqlalchemy.exc import DBAPIError
 from starlette.concurrency import run_in_threadpool
 
-from core.errors import StoreError
-from core.feed import listen_for_appends
-from core.store import EventStore, describe_db_error
-from events.common import GameFinished
-from events.envelope import Envelope
-from events.viewer import Viewer
-from projections.table import Table
+from skald.core.errors import StoreError
+from skald.core.feed import listen_for_appends
+from skald.core.store import EventStore, describe_db_error
+from skald.events.common import GameFinished
+from skald.events.envelope import Envelope
+from skald.events.viewer import Viewer
+from skald.projections.table import Table
 
 
 class LiveFeed:
@@ -57,9 +57,16 @@ class LiveFeed:
         self._loop = asyncio.get_running_loop()
         if self.notifies and self._thread is None:
             self._thread = threading.Thread(
-                target=listen_for_appends, name="skald-listen", daemon=True,
-                args=(self.store.url, lambda stream, _v: self.publish(stream), self._stop,
-                      self.listening))
+                target=listen_for_appends,
+                name="skald-listen",
+                daemon=True,
+                args=(
+                    self.store.url,
+                    lambda stream, _v: self.publish(stream),
+                    self._stop,
+                    self.listening,
+                ),
+            )
             self._thread.start()
 
     def stop(self) -> None:
@@ -109,25 +116,35 @@ def sse_message(envelope: Envelope[Any]) -> bytes:
     return b"id: %d\ndata: %s\n\n" % (envelope.seq, msgspec.json.encode(envelope))
 
 
-async def event_stream(table: Table, feed: LiveFeed, game_id: str, viewer: Viewer,
-                       after: int, disconnected: Callable[[], Awaitable[bool]],
-                       keepalive: float = 15.0) -> AsyncIterator[bytes]:
+async def event_stream(
+    table: Table,
+    feed: LiveFeed,
+    game_id: str,
+    viewer: Viewer,
+    after: int,
+    disconnected: Callable[[], Awaitable[bool]],
+    keepalive: float = 15.0,
+) -> AsyncIterator[bytes]:
     """The game's events after seq `after` as `viewer` sees them, then live ones, until
     the game ends, the client goes away, or the store fails (then an error event)."""
     try:
-        async for chunk in _events(table, feed, game_id, viewer, after, disconnected,
-                                   keepalive):
+        async for chunk in _events(table, feed, game_id, viewer, after, disconnected, keepalive):
             yield chunk
     except (DBAPIError, StoreError) as error:
         text = describe_db_error(error) if isinstance(error, DBAPIError) else str(error)
         log.warning("live stream of %s ended: the store failed: %s", game_id, text)
-        yield sse_error("the event store is unavailable; reconnect with Last-Event-ID "
-                        "to resume")
+        yield sse_error("the event store is unavailable; reconnect with Last-Event-ID to resume")
 
 
-async def _events(table: Table, feed: LiveFeed, game_id: str, viewer: Viewer,
-                  after: int, disconnected: Callable[[], Awaitable[bool]],
-                  keepalive: float) -> AsyncIterator[bytes]:
+async def _events(
+    table: Table,
+    feed: LiveFeed,
+    game_id: str,
+    viewer: Viewer,
+    after: int,
+    disconnected: Callable[[], Awaitable[bool]],
+    keepalive: float,
+) -> AsyncIterator[bytes]:
     # Client departures are checked at least every second: a write to a closed connection
     # would only fail at the next keep-alive.
     last, caught_up = after, False

@@ -15,19 +15,19 @@ from contextlib import asynccontextmanager
 from fastapi import Depends, FastAPI
 from starlette.types import ASGIApp
 
-import core.access  # noqa: F401  (its table joins the store's metadata before create_all)
-from api import errors
-from api.deps import Services, check_token
-from api.edge import BodyLimit, install_log_redaction
-from api.live import LiveFeed
-from api.responses import MsgspecJSON
-from api.routes import audit, events, games, moves
-from api.schemas import HealthOut
-from core.access import TokenStore
-from core.engine import Engine
-from core.signing import open_signer
-from core.store import DEFAULT_URL, EventStore
-from projections.table import Table
+import skald.core.access  # noqa: F401  (its table joins the store's metadata before create_all)
+from skald.api import errors
+from skald.api.deps import Services, check_token
+from skald.api.edge import BodyLimit, install_log_redaction
+from skald.api.live import LiveFeed
+from skald.api.responses import MsgspecJSON
+from skald.api.routes import audit, events, games, moves
+from skald.api.schemas import HealthOut
+from skald.core.access import TokenStore
+from skald.core.engine import Engine
+from skald.core.signing import open_signer
+from skald.core.store import DEFAULT_URL, EventStore
+from skald.projections.table import Table
 
 DESCRIPTION = """Event-sourced game logs for board games with hidden information.
 
@@ -52,8 +52,11 @@ def create_app(url: str | None = None, poll_interval: float | None = None) -> Fa
     The signing key is loaded here, at start-up: an app without a usable key is not built."""
     store = EventStore(url or os.environ.get("SKALD_DB") or DEFAULT_URL)
     signer = open_signer(store)
-    services = Services(table=Table(Engine(store), signer), tokens=TokenStore(store),
-                        feed=LiveFeed(store, poll_interval))
+    services = Services(
+        table=Table(Engine(store), signer),
+        tokens=TokenStore(store),
+        feed=LiveFeed(store, poll_interval),
+    )
     install_log_redaction()
 
     @asynccontextmanager
@@ -65,8 +68,13 @@ def create_app(url: str | None = None, poll_interval: float | None = None) -> Fa
             services.feed.stop()
             store.dispose()
 
-    app = SkaldAPI(title="Skald", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
-                   dependencies=[Depends(check_token)])
+    app = SkaldAPI(
+        title="Skald",
+        version="0.1.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        dependencies=[Depends(check_token)],
+    )
     app.state.services = services
     errors.install(app)
     app.include_router(games.router)

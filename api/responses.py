@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 from fastapi.responses import Response
 
-from api.schemas import ErrorOut
+from skald.api.schemas import ErrorOut
 
 
 class MsgspecJSON(Response):
@@ -22,12 +22,12 @@ class MsgspecJSON(Response):
 _ERROR_TEXT = {
     401: "No valid token for this game where one is needed (a seat's, or the referee's).",
     403: "The token is valid but may not do this (not this seat's turn, the referee "
-         "acting as a seat, the table's undo policy).",
+    "acting as a seat, the table's undo policy).",
     404: "Unknown game, or a seq the game has not reached.",
     409: "The game moved on since `expected_seq`; `current_seq` says where it is. "
-         "Nothing was appended.",
+    "Nothing was appended.",
     422: "Malformed request, invalid notation, or a move the rules do not allow "
-         "(the message gives the rule's reason). Nothing was appended.",
+    "(the message gives the rule's reason). Nothing was appended.",
 }
 
 

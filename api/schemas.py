@@ -15,29 +15,39 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from core.store import MAX_SEQ as MAX_SEQ  # re-exported for the routes
+from skald.core.store import MAX_SEQ as MAX_SEQ  # re-exported for the routes
 
 # Each name's shape is checked here (a 422 `malformed`); the whole rule of core.seats
 # (all digits, reserved, duplicates...) by the route, as the CLI does (422 `illegal_move`).
-PlayerName = Annotated[str, Field(min_length=1, max_length=64,
-                                  pattern=r"^[^\x00-\x1f\x7f-\x9f]+$")]
+PlayerName = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f-\x9f]+$")]
 OptionText = Annotated[str, Field(max_length=200, pattern=r"^[^\x00-\x1f\x7f-\x9f]*$")]
 # Strict: JSON `true` or `"5"` is not a seq.
 Seq = Annotated[StrictInt, Field(ge=0, le=MAX_SEQ)]
 
 TOKEN = "q4Zb1vZ2m0yCwJ8l9yq0U9kq9b3Zp1WnX8cTt5bVx0E"
-SECRET_EXAMPLE: dict[str, Any] = {"audience": [1], "commitment": "9f2c…e41a", "value": None,
-                                  "salt": None}
+SECRET_EXAMPLE: dict[str, Any] = {
+    "audience": [1],
+    "commitment": "9f2c…e41a",
+    "value": None,
+    "salt": None,
+}
 ENVELOPE_EXAMPLE: dict[str, Any] = {
-    "stream": "3f9a1c2b7d4e5f60", "seq": 5, "recorded_at": "2025-01-01T12:00:00Z",
-    "actor": "0", "event": {"type": "skald.move_made", "seat": 0, "move": "bet 2",
-                            "hidden_move": None},
-    "prev_hash": "ab12…", "hash": "cd34…",
+    "stream": "3f9a1c2b7d4e5f60",
+    "seq": 5,
+    "recorded_at": "2025-01-01T12:00:00Z",
+    "actor": "0",
+    "event": {"type": "skald.move_made", "seat": 0, "move": "bet 2", "hidden_move": None},
+    "prev_hash": "ab12…",
+    "hash": "cd34…",
 }
 
 RECEIPT_EXAMPLE: dict[str, Any] = {
-    "stream": "3f9a1c2b7d4e5f60", "seq": 5, "head": "cd34…", "public_key": "5b1e…",
-    "signature": "77aa…"}
+    "stream": "3f9a1c2b7d4e5f60",
+    "seq": 5,
+    "head": "cd34…",
+    "public_key": "5b1e…",
+    "signature": "77aa…",
+}
 
 
 class Example(BaseModel):
@@ -49,50 +59,80 @@ class Example(BaseModel):
 class NewGame(Example):
     """A game to create: the game's name, players in seat order, optional seed and options."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
-        {"game": "beowulf", "players": ["Ann", "Bob"]},
-        {"game": "beowulf", "players": ["Ann", "Bob", "Cid"], "seed": "club night 7",
-         "options": {"undo": "anyone"}},
-        {"game": "beowulf", "players": ["Ann", "Bob"], "seed": "table 4",
-         "reproducible": True},
-    ]})
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"game": "beowulf", "players": ["Ann", "Bob"]},
+                {
+                    "game": "beowulf",
+                    "players": ["Ann", "Bob", "Cid"],
+                    "seed": "club night 7",
+                    "options": {"undo": "anyone"},
+                },
+                {
+                    "game": "beowulf",
+                    "players": ["Ann", "Bob"],
+                    "seed": "table 4",
+                    "reproducible": True,
+                },
+            ]
+        },
+    )
 
     game: str = Field(min_length=1, max_length=64, description="A known game's name.")
-    players: list[PlayerName] = Field(min_length=1, max_length=16,
-                                      description="Player names in seat order (seat 0 first).")
-    seed: OptionText | None = Field(None, description=(
-        "Your own seed, mixed with the service's 256-bit key (the draws stay unpredictable, "
-        "to you too); revealed after the game."))
-    reproducible: bool = Field(False, description=(
-        "Draw from the seed alone (and the deal), to replay a physical deal or reproduce a "
-        "game; the game then says its seed was chosen and claims no fairness against you."))
-    deal: OptionText | None = Field(None, description=(
-        "With a seed: games with one seed and one deal name draw alike (a duplicate round); "
-        "implies reproducible. Default: the game id, so no two games share draws."))
+    players: list[PlayerName] = Field(
+        min_length=1, max_length=16, description="Player names in seat order (seat 0 first)."
+    )
+    seed: OptionText | None = Field(
+        None,
+        description=(
+            "Your own seed, mixed with the service's 256-bit key (the draws stay unpredictable, "
+            "to you too); revealed after the game."
+        ),
+    )
+    reproducible: bool = Field(
+        False,
+        description=(
+            "Draw from the seed alone (and the deal), to replay a physical deal or reproduce a "
+            "game; the game then says its seed was chosen and claims no fairness against you."
+        ),
+    )
+    deal: OptionText | None = Field(
+        None,
+        description=(
+            "With a seed: games with one seed and one deal name draw alike (a duplicate round); "
+            "implies reproducible. Default: the game id, so no two games share draws."
+        ),
+    )
     options: dict[OptionText, OptionText] = Field(
-        default_factory=dict, max_length=32,
-        description="Table options: undo=author|anyone|off, reveal=end|referee, game options.")
+        default_factory=dict,
+        max_length=32,
+        description="Table options: undo=author|anyone|off, reveal=end|referee, game options.",
+    )
 
 
 class MoveRequest(Example):
     """One decision in the game's notation, and the seq the caller last saw."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
-        {"move": "bet 2", "expected_seq": 4}]})
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"move": "bet 2", "expected_seq": 4}]}
+    )
 
     move: str = Field(min_length=1, max_length=500, description="The move, in notation.")
     expected_seq: Seq | None = Field(
-        None, description="Fail with 409 unless the game is at this seq (recommended).")
+        None, description="Fail with 409 unless the game is at this seq (recommended)."
+    )
 
 
 class TableAction(Example):
     """Undo or redo, guarded by the seq the caller last saw."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
-        {"expected_seq": 6}]})
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"expected_seq": 6}]})
 
-    expected_seq: Seq | None = Field(None, description="Fail with 409 unless the game is "
-                                                       "at this seq.")
+    expected_seq: Seq | None = Field(
+        None, description="Fail with 409 unless the game is at this seq."
+    )
 
 
 class SeatToken(BaseModel):
@@ -106,11 +146,22 @@ class SeatToken(BaseModel):
 class CreatedGame(BaseModel):
     """A new game and its tokens; the tokens are never shown again."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{
-        "id": "3f9a1c2b7d4e5f60", "game": "beowulf", "seq": 4,
-        "seats": [{"seat": 0, "name": "Ann", "token": TOKEN},
-                  {"seat": 1, "name": "Bob", "token": TOKEN[::-1]}],
-        "referee_token": TOKEN.upper()}]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "3f9a1c2b7d4e5f60",
+                    "game": "beowulf",
+                    "seq": 4,
+                    "seats": [
+                        {"seat": 0, "name": "Ann", "token": TOKEN},
+                        {"seat": 1, "name": "Bob", "token": TOKEN[::-1]},
+                    ],
+                    "referee_token": TOKEN.upper(),
+                }
+            ]
+        }
+    )
 
     id: str
     game: str
@@ -131,9 +182,21 @@ class OutcomeOut(BaseModel):
 class GameSummary(BaseModel):
     """What anyone may know about a game."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{
-        "id": "3f9a1c2b7d4e5f60", "game": "beowulf", "players": ["Ann", "Bob"], "seq": 7,
-        "created_at": "2025-01-01T12:00:00Z", "to_act": [1], "outcome": None}]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "3f9a1c2b7d4e5f60",
+                    "game": "beowulf",
+                    "players": ["Ann", "Bob"],
+                    "seq": 7,
+                    "created_at": "2025-01-01T12:00:00Z",
+                    "to_act": [1],
+                    "outcome": None,
+                }
+            ]
+        }
+    )
 
     id: str
     game: str
@@ -157,10 +220,26 @@ class GameListItem(BaseModel):
 class GamePage(BaseModel):
     """A page of games, newest first; `next_offset` is null on the last page."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{
-        "items": [{"id": "3f9a1c2b7d4e5f60", "game": "beowulf", "title": "Ann, Bob",
-                   "seq": 7, "created_at": "2025-01-01T12:00:00Z"}],
-        "limit": 50, "offset": 0, "next_offset": None}]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "items": [
+                        {
+                            "id": "3f9a1c2b7d4e5f60",
+                            "game": "beowulf",
+                            "title": "Ann, Bob",
+                            "seq": 7,
+                            "created_at": "2025-01-01T12:00:00Z",
+                        }
+                    ],
+                    "limit": 50,
+                    "offset": 0,
+                    "next_offset": None,
+                }
+            ]
+        }
+    )
 
     items: list[GameListItem]
     limit: int
@@ -171,10 +250,22 @@ class GamePage(BaseModel):
 class TableViewOut(BaseModel):
     """The game as the caller sees it after `seq`; `state` is the game's own view."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{
-        "id": "3f9a1c2b7d4e5f60", "game": "toy", "seq": 4, "viewer": "Ann",
-        "players": ["Ann", "Bob"], "to_act": [0], "outcome": None,
-        "state": {"hand": [7], "hand_sizes": [1, 1], "bets": [0, 0], "deck_size": 7}}]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "3f9a1c2b7d4e5f60",
+                    "game": "toy",
+                    "seq": 4,
+                    "viewer": "Ann",
+                    "players": ["Ann", "Bob"],
+                    "to_act": [0],
+                    "outcome": None,
+                    "state": {"hand": [7], "hand_sizes": [1, 1], "bets": [0, 0], "deck_size": 7},
+                }
+            ]
+        }
+    )
 
     id: str
     game: str
@@ -190,11 +281,19 @@ class EnvelopeOut(BaseModel):
     """One logged event. Hidden values the caller may not see are replaced by
     `{"audience", "commitment", "value": null, "salt": null}`."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [
-        ENVELOPE_EXAMPLE,
-        {**ENVELOPE_EXAMPLE, "seq": 4, "actor": "system",
-         "event": {"type": "toy.card_dealt", "seat": 1, "card": SECRET_EXAMPLE}},
-    ]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                ENVELOPE_EXAMPLE,
+                {
+                    **ENVELOPE_EXAMPLE,
+                    "seq": 4,
+                    "actor": "system",
+                    "event": {"type": "toy.card_dealt", "seat": 1, "card": SECRET_EXAMPLE},
+                },
+            ]
+        }
+    )
 
     stream: str
     seq: int
@@ -208,8 +307,11 @@ class EnvelopeOut(BaseModel):
 class LogOut(BaseModel):
     """A range of the log as the caller sees it."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{
-        "id": "3f9a1c2b7d4e5f60", "viewer": "Ann", "events": [ENVELOPE_EXAMPLE]}]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"id": "3f9a1c2b7d4e5f60", "viewer": "Ann", "events": [ENVELOPE_EXAMPLE]}]
+        }
+    )
 
     id: str
     viewer: str
@@ -219,8 +321,9 @@ class LogOut(BaseModel):
 class LegalOut(BaseModel):
     """The caller's legal moves now (empty when it is not the caller's turn)."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{
-        "seat": 0, "seq": 4, "moves": ["bet 1", "bet 2", "draw"]}]})
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"seat": 0, "seq": 4, "moves": ["bet 1", "bet 2", "draw"]}]}
+    )
 
     seat: int
     seq: int
@@ -244,23 +347,39 @@ class AppendedOut(BaseModel):
     """The events a move, undo or redo appended, as the caller sees them; `seq` is the new
     head, to send as the next `expected_seq`; `receipt` signs that head."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{
-        "seq": 5, "events": [ENVELOPE_EXAMPLE], "receipt": RECEIPT_EXAMPLE}]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"seq": 5, "events": [ENVELOPE_EXAMPLE], "receipt": RECEIPT_EXAMPLE}]
+        }
+    )
 
     seq: int
     events: list[EnvelopeOut]
-    receipt: ReceiptOut | None = Field(description="Null only when the move was recorded "
-                                                   "but could not be signed; then "
-                                                   "`receipt_error` says why.")
+    receipt: ReceiptOut | None = Field(
+        description="Null only when the move was recorded "
+        "but could not be signed; then "
+        "`receipt_error` says why."
+    )
     receipt_error: str | None = None
 
 
 class ChainOut(BaseModel):
     """The stored chain checked: ok, or the first bad seq and why."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{
-        "stream": "3f9a1c2b7d4e5f60", "checked": 42, "ok": True, "bad_seq": None,
-        "reason": "", "head": "cd34…"}]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "stream": "3f9a1c2b7d4e5f60",
+                    "checked": 42,
+                    "ok": True,
+                    "bad_seq": None,
+                    "reason": "",
+                    "head": "cd34…",
+                }
+            ]
+        }
+    )
 
     stream: str
     checked: int
@@ -274,8 +393,14 @@ class AuditOut(BaseModel):
     """The audit report (`?format=json`): verdict, anomalies by seq, every check; its
     parts are documented by `skald audit --format json`."""
 
-    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{
-        "id": "3f9a1c2b7d4e5f60", "game": "beowulf", "verdict": "clean", "anomalies": []}]})
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "examples": [
+                {"id": "3f9a1c2b7d4e5f60", "game": "beowulf", "verdict": "clean", "anomalies": []}
+            ]
+        },
+    )
 
     id: str
     game: str
@@ -287,15 +412,24 @@ class ErrorOut(BaseModel):
     """Every error: a stable code, a readable message naming the input; `current_seq` on
     409; `detail` lists the fields of a malformed request."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [
-        {"error": "version_conflict", "current_seq": 7,
-         "message": "game 3f9a1c2b7d4e5f60 is at seq 7, not 5; reload and try again"},
-        {"error": "illegal_move", "message": "bet 9: bets are 1 to 5"},
-    ]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "error": "version_conflict",
+                    "current_seq": 7,
+                    "message": "game 3f9a1c2b7d4e5f60 is at seq 7, not 5; reload and try again",
+                },
+                {"error": "illegal_move", "message": "bet 9: bets are 1 to 5"},
+            ]
+        }
+    )
 
-    error: str = Field(description="invalid_notation, illegal_move, malformed, "
-                                   "version_conflict, not_found, forbidden, unauthorized, "
-                                   "store_unavailable or internal")
+    error: str = Field(
+        description="invalid_notation, illegal_move, malformed, "
+        "version_conflict, not_found, forbidden, unauthorized, "
+        "store_unavailable or internal"
+    )
     message: str
     current_seq: int | None = None
     detail: list[dict[str, Any]] | None = None

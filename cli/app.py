@@ -20,8 +20,8 @@ import msgspec
 import typer
 from sqlalchemy.exc import DBAPIError
 
-from core.engine import Engine
-from core.errors import (
+from skald.core.engine import Engine
+from skald.core.errors import (
     CorruptRecord,
     Forbidden,
     IllegalMove,
@@ -32,10 +32,10 @@ from core.errors import (
     StoreError,
     VersionConflict,
 )
-from core.seats import check_game_id, printable
-from core.signing import Signer, SigningKeyError, key_path_for, open_signer
-from core.store import DEFAULT_URL, EventStore, describe_db_error
-from projections.table import Table
+from skald.core.seats import check_game_id, printable
+from skald.core.signing import Signer, SigningKeyError, key_path_for, open_signer
+from skald.core.store import DEFAULT_URL, EventStore, describe_db_error
+from skald.projections.table import Table
 
 STORAGE_EXIT = 8
 CORRUPT_EXIT = 9
@@ -56,9 +56,9 @@ app = typer.Typer(
     name="skald",
     help="Skald: record, replay, undo and audit board games with hidden information.",
     epilog="Exit codes: 0 ok, 1 error, 2 usage, 3 invalid notation, 4 illegal move, "
-           "5 version conflict, 6 not found, 7 forbidden, 8 storage (the store, the "
-           "signing key or a file cannot be read or written), 9 a corrupt stored record. "
-           "A bad --option is a usage error (2).",
+    "5 version conflict, 6 not found, 7 forbidden, 8 storage (the store, the "
+    "signing key or a file cannot be read or written), 9 a corrupt stored record. "
+    "A bad --option is a usage error (2).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -66,9 +66,12 @@ app = typer.Typer(
 
 DbOption = Annotated[
     str | None,
-    typer.Option("--db", envvar="SKALD_DB", show_default=False,
-                 help=f"Event store URL: a SQLite file or postgresql://... "
-                      f"[default: {DEFAULT_URL}]"),
+    typer.Option(
+        "--db",
+        envvar="SKALD_DB",
+        show_default=False,
+        help=f"Event store URL: a SQLite file or postgresql://... [default: {DEFAULT_URL}]",
+    ),
 ]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 AsOption = Annotated[

@@ -7,19 +7,22 @@ from typing import Annotated
 
 import typer
 
-from cli.app import AsOption, DbOption, command, echo, open_table, print_json
-from cli.play import IdArg
-from core.errors import InvalidNotation, NotFound
-from projections.audit_render import FORMATS, render_audit
+from skald.cli.app import AsOption, DbOption, command, echo, open_table, print_json
+from skald.cli.play import IdArg
+from skald.core.errors import InvalidNotation, NotFound
+from skald.projections.audit_render import FORMATS, render_audit
 
 
 @command("audit")
-def audit(game_id: IdArg, as_: AsOption = "referee",
-          format: Annotated[str, typer.Option(
-              "--format", help="md, json or html.")] = "md",
-          output: Annotated[Path | None, typer.Option(
-              "--output", "-o", help="Write the report to this file.")] = None,
-          db: DbOption = None) -> None:
+def audit(
+    game_id: IdArg,
+    as_: AsOption = "referee",
+    format: Annotated[str, typer.Option("--format", help="md, json or html.")] = "md",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the report to this file.")
+    ] = None,
+    db: DbOption = None,
+) -> None:
     """The post-game audit: every hidden value, who knew what when, every decision
     re-derived from the rules and the seed, the chain and commitments. Exit 1 on anomalies."""
     if format not in FORMATS:
@@ -55,19 +58,26 @@ def import_game(
     except FileNotFoundError:
         raise NotFound(f"no file {file}") from None
     except UnicodeDecodeError as error:
-        raise InvalidNotation(f"{file} is not UTF-8 text (byte {error.start}): a referee "
-                              f"log or a notation file is UTF-8") from None
+        raise InvalidNotation(
+            f"{file} is not UTF-8 text (byte {error.start}): a referee "
+            f"log or a notation file is UTF-8"
+        ) from None
     if "\x00" in text:
         raise InvalidNotation(f"{file} is a binary file, not a log or a notation file")
     result = open_table(db).import_text(text)
     if json:
         print_json(result)
     else:
-        echo(f"imported {result.id}: {result.accepted} of {result.total} "
-                   f"{'lines' if result.format == 'notation' else 'events'} accepted")
+        echo(
+            f"imported {result.id}: {result.accepted} of {result.total} "
+            f"{'lines' if result.format == 'notation' else 'events'} accepted"
+        )
         if result.finding is not None:
             finding = result.finding
-            echo(f"REJECTED at seq {finding.seq}: {finding.rule}"
-                       + (f" ({finding.detail})" if finding.detail else ""), err=True)
+            echo(
+                f"REJECTED at seq {finding.seq}: {finding.rule}"
+                + (f" ({finding.detail})" if finding.detail else ""),
+                err=True,
+            )
     if result.finding is not None:
         raise typer.Exit(1)

@@ -19,20 +19,27 @@ from typing import Annotated
 
 import typer
 
-from cli.app import command
-from core.engine import Engine
-from core.store import EventStore, StoredRecord
-from projections.autoplay import autoplay
-from projections.table import Table
+from skald.cli.app import command
+from skald.core.engine import Engine
+from skald.core.store import EventStore, StoredRecord
+from skald.projections.autoplay import autoplay
+from skald.projections.table import Table
 
 
 def _append_baseline(store: EventStore, count: int) -> float:
     now = datetime.now(UTC)
     start = time.perf_counter()
     for seq in range(1, count + 1):
-        record = StoredRecord(stream="bench-baseline", seq=seq, recorded_at=now, actor="0",
-                              kind="bench.noop", payload="{}", prev_hash="0" * 64,
-                              hash=f"{seq:064x}")
+        record = StoredRecord(
+            stream="bench-baseline",
+            seq=seq,
+            recorded_at=now,
+            actor="0",
+            kind="bench.noop",
+            payload="{}",
+            prev_hash="0" * 64,
+            hash=f"{seq:064x}",
+        )
         store.append("bench-baseline", [record], seq - 1, kind="bench")
     return (time.perf_counter() - start) / count
 
@@ -82,19 +89,25 @@ def bench_engine(
         figures: dict[str, list[float]] = {"append": [], "cached": [], "uncached": []}
         for number in range(rounds):
             typer.echo(f"round {number + 1}/{rounds}...", err=True)
-            figures["append"].append(_append_baseline(EventStore(
-                f"sqlite:///{folder}/baseline{number}.db"), decisions))
+            figures["append"].append(
+                _append_baseline(EventStore(f"sqlite:///{folder}/baseline{number}.db"), decisions)
+            )
             figures["cached"].append(_moves(cached, game, players, decisions, number))
             figures["uncached"].append(_moves(uncached, game, players, decisions, number))
         full = autoplay(cached, game, players, seed="bench-full")
         per_event, peak = _replay_peak(cached_engine, full.id)
     base = statistics.median(figures["append"])
-    typer.echo(f"{game}, {players} players, {decisions} decisions x {rounds} rounds "
-               f"(SQLite file, medians)")
-    for name, label in (("append", "bare store append (baseline)"),
-                        ("cached", "move, state cache on"),
-                        ("uncached", "move, cache off (replays the log)")):
+    typer.echo(
+        f"{game}, {players} players, {decisions} decisions x {rounds} rounds (SQLite file, medians)"
+    )
+    for name, label in (
+        ("append", "bare store append (baseline)"),
+        ("cached", "move, state cache on"),
+        ("uncached", "move, cache off (replays the log)"),
+    ):
         value = statistics.median(figures[name])
         typer.echo(f"  {label:<36} {value * 1e3:8.3f} ms   x{value / base:6.2f} baseline")
-    typer.echo(f"  full replay of a finished game: {full.events} events, "
-               f"{per_event * 1e6:.1f} us/event, peak {peak / 1024:.0f} KiB")
+    typer.echo(
+        f"  full replay of a finished game: {full.events} events, "
+        f"{per_event * 1e6:.1f} us/event, peak {peak / 1024:.0f} KiB"
+    )

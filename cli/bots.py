@@ -6,8 +6,8 @@ from typing import Annotated
 
 import typer
 
-from cli.app import DbOption, command, echo, open_table, print_json
-from projections.autoplay import autoplay_many
+from skald.cli.app import DbOption, command, echo, open_table, print_json
+from skald.projections.autoplay import autoplay_many
 
 
 @command("autoplay")
@@ -29,8 +29,9 @@ def autoplay(
         if result.outcome is None:
             summary = "stopped without an outcome"
         else:
-            scores = ", ".join(f"{name} {score}" for name, score
-                               in zip(names, result.outcome.scores, strict=True))
+            scores = ", ".join(
+                f"{name} {score}" for name, score in zip(names, result.outcome.scores, strict=True)
+            )
             winners = " & ".join(names[s] for s in result.outcome.winners)
             summary = f"winner {winners} ({scores})"
         echo(f"[{number}/{games}] {result.id}: {result.events} events, {summary}")

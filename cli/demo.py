@@ -7,11 +7,11 @@ from typing import Annotated
 
 import typer
 
-from cli.app import DbOption, command, echo, open_table
-from cli.play import render_table_view
-from events.viewer import SPECTATOR
-from projections.autoplay import autoplay as play_with_bots
-from projections.describe import describe_line
+from skald.cli.app import DbOption, command, echo, open_table
+from skald.cli.play import render_table_view
+from skald.events.viewer import SPECTATOR
+from skald.projections.autoplay import autoplay as play_with_bots
+from skald.projections.describe import describe_line
 
 
 @command("demo")
@@ -25,8 +25,7 @@ def demo(
     table = open_table(db)
     echo(f"playing {game} with {players} random bots (seed {seed!r})...", err=True)
     result = play_with_bots(table, game, players, seed=seed)
-    echo(f"game {result.id}: {result.events} events stored in "
-               f"{table.store_url}", err=True)
+    echo(f"game {result.id}: {result.events} events stored in {table.store_url}", err=True)
     echo(f"replaying {result.id} from its log:\n", err=True)
     summary = table.summary(result.id)
     for envelope in table.log(result.id, SPECTATOR):
@@ -34,5 +33,4 @@ def demo(
     echo("")
     echo(render_table_view(table, table.show(result.id, SPECTATOR)))
     report = table.verify(result.id)
-    echo(f"\nverify: {'chain intact' if report.ok else report.reason} "
-               f"({report.checked} events)")
+    echo(f"\nverify: {'chain intact' if report.ok else report.reason} ({report.checked} events)")

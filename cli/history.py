@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from cli.app import (
+from skald.cli.app import (
     AsOption,
     DbOption,
     JsonFlag,
@@ -17,18 +17,21 @@ from cli.app import (
     open_verifying_table,
     print_json,
 )
-from cli.play import IdArg, render_table_view
-from core.signing import load_receipt
-from events.common import GameFinished, MoveMade
-from projections.describe import describe_line
+from skald.cli.play import IdArg, render_table_view
+from skald.core.signing import load_receipt
+from skald.events.common import GameFinished, MoveMade
+from skald.projections.describe import describe_line
 
 
 @command("log")
-def log(game_id: IdArg, as_: AsOption = None,
-        from_seq: Annotated[int, typer.Option("--from", help="First seq.")] = 1,
-        to_seq: Annotated[int | None, typer.Option("--to", help="Last seq.")] = None,
-        json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
-        db: DbOption = None) -> None:
+def log(
+    game_id: IdArg,
+    as_: AsOption = None,
+    from_seq: Annotated[int, typer.Option("--from", help="First seq.")] = 1,
+    to_seq: Annotated[int | None, typer.Option("--to", help="Last seq.")] = None,
+    json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
+    db: DbOption = None,
+) -> None:
     """Print the game's events as a viewer may see them (default: spectator)."""
     table = open_table(db)
     viewer = table.viewer(game_id, as_)
@@ -41,11 +44,15 @@ def log(game_id: IdArg, as_: AsOption = None,
 
 
 @command("replay")
-def replay(game_id: IdArg, as_: AsOption = None,
-           to: Annotated[int | None, typer.Option("--to", help="Stop after this seq.")] = None,
-           boards: Annotated[bool, typer.Option(
-               "--boards/--no-boards", help="Draw the board after every decision.")] = False,
-           db: DbOption = None) -> None:
+def replay(
+    game_id: IdArg,
+    as_: AsOption = None,
+    to: Annotated[int | None, typer.Option("--to", help="Stop after this seq.")] = None,
+    boards: Annotated[
+        bool, typer.Option("--boards/--no-boards", help="Draw the board after every decision.")
+    ] = False,
+    db: DbOption = None,
+) -> None:
     """Rebuild the game from its log event by event, showing what the viewer saw."""
     table = open_table(db)
     viewer = table.viewer(game_id, as_)
@@ -54,7 +61,8 @@ def replay(game_id: IdArg, as_: AsOption = None,
     for index, envelope in enumerate(envelopes):
         echo(describe_line(envelope, summary.players, summary.game))
         decision_ends = index + 1 == len(envelopes) or isinstance(
-            envelopes[index + 1].event, MoveMade)
+            envelopes[index + 1].event, MoveMade
+        )
         if boards and decision_ends:
             echo(table.render(table.show(game_id, viewer, envelope.seq)))
     last = envelopes[-1].seq if envelopes else None
@@ -66,10 +74,15 @@ def replay(game_id: IdArg, as_: AsOption = None,
 
 
 @command("verify")
-def verify(game_id: IdArg,
-           receipt: Annotated[Path | None, typer.Option(
-               help="A receipt from `skald receipt`: also prove the log extends it.")] = None,
-           json: JsonFlag = False, db: DbOption = None) -> None:
+def verify(
+    game_id: IdArg,
+    receipt: Annotated[
+        Path | None,
+        typer.Option(help="A receipt from `skald receipt`: also prove the log extends it."),
+    ] = None,
+    json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
     """Check the stored hash chain and every commitment; exit 1 naming the first bad seq
     (or, for a receipt signed by another key, saying so: that is not tampering)."""
     if receipt is None:

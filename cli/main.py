@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import cli.serve  # noqa: F401  (serve, bench)
-from cli import (  # noqa: F401  (each module registers its commands)
+import skald.cli.serve  # noqa: F401  (serve, bench)
+from skald.cli import (  # noqa: F401  (each module registers its commands)
     audit,
     bench_engine,
     bots,
@@ -12,7 +12,7 @@ from cli import (  # noqa: F401  (each module registers its commands)
     play,
     score,
 )
-from cli.app import app
+from skald.cli.app import app
 
 __all__ = ["app"]
 

@@ -7,15 +7,15 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.app import AsOption, DbOption, JsonFlag, command, echo, open_table, print_json
-from core.errors import InvalidNotation
-from core.kernel import ENTROPY_PREFIX
-from core.rules import game_names
-from core.seats import check_player_names
-from core.secrecy import COMMIT, REVEAL, entropy_commitment
-from events.envelope import Envelope
-from projections.describe import describe_line
-from projections.table import Table, TableView
+from skald.cli.app import AsOption, DbOption, JsonFlag, command, echo, open_table, print_json
+from skald.core.errors import InvalidNotation
+from skald.core.kernel import ENTROPY_PREFIX
+from skald.core.rules import game_names
+from skald.core.seats import check_player_names
+from skald.core.secrecy import COMMIT, REVEAL, entropy_commitment
+from skald.events.envelope import Envelope
+from skald.projections.describe import describe_line
+from skald.projections.table import Table, TableView
 
 IdArg = Annotated[str, typer.Argument(help="The game id printed by `skald new`.")]
 SeatOption = Annotated[str, typer.Option("--as", help="The seat acting: a name or 0-based index.")]
@@ -40,25 +40,49 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
 def new(
     game: Annotated[str, typer.Argument(help="Game name: " + ", ".join(game_names()) + ".")],
     players: Annotated[str, typer.Option(help="Comma-separated player names, in seat order.")],
-    seed: Annotated[str | None, typer.Option(
-        help="Your own seed, mixed with the service's secret key (default: none).")] = None,
-    reproducible: Annotated[bool, typer.Option(
-        "--reproducible", help="Draw from the seed alone (replay a physical deal, reproduce "
-                               "a game); the game then says its seed was chosen.")] = False,
-    deal: Annotated[str | None, typer.Option(
-        help="With --seed: games with one seed and one deal name draw alike (a duplicate "
-             "round); implies --reproducible.")] = None,
-    option: Annotated[list[str] | None, typer.Option(
-        "--option", help="Table option K=V (undo=author|anyone|off, reveal=end|referee, "
-                         "entropy=off|seats, and game options). Repeatable.")] = None,
+    seed: Annotated[
+        str | None,
+        typer.Option(help="Your own seed, mixed with the service's secret key (default: none)."),
+    ] = None,
+    reproducible: Annotated[
+        bool,
+        typer.Option(
+            "--reproducible",
+            help="Draw from the seed alone (replay a physical deal, reproduce "
+            "a game); the game then says its seed was chosen.",
+        ),
+    ] = False,
+    deal: Annotated[
+        str | None,
+        typer.Option(
+            help="With --seed: games with one seed and one deal name draw alike (a duplicate "
+            "round); implies --reproducible."
+        ),
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option",
+            help="Table option K=V (undo=author|anyone|off, reveal=end|referee, "
+            "entropy=off|seats, and game options). Repeatable.",
+        ),
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Create a game and print its id alone."""
     names = [name.strip() for name in players.split(",")]
     check_player_names(names)  # one rule with the API, before the store is opened
     table = open_table(db)
-    echo(table.create(game, names, seed=seed, options=parse_options(option or []), deal=deal,
-                      reproducible=reproducible))
+    echo(
+        table.create(
+            game,
+            names,
+            seed=seed,
+            options=parse_options(option or []),
+            deal=deal,
+            reproducible=reproducible,
+        )
+    )
 
 
 def render_table_view(table: Table, shown: TableView) -> str:
@@ -67,9 +91,10 @@ def render_table_view(table: Table, shown: TableView) -> str:
     lines = [header]
     if shown.outcome is not None:
         ranking = "; ".join(
-            f"{place}. " + ", ".join(f"{shown.players[s]} ({shown.outcome.scores[s]})"
-                                     for s in group)
-            for place, group in enumerate(shown.outcome.ranking, start=1))
+            f"{place}. "
+            + ", ".join(f"{shown.players[s]} ({shown.outcome.scores[s]})" for s in group)
+            for place, group in enumerate(shown.outcome.ranking, start=1)
+        )
         lines.append(f"game over ({shown.outcome.termination}): {ranking}")
     elif shown.to_act:
         lines.append("to act: " + ", ".join(shown.players[s] for s in shown.to_act))
@@ -78,9 +103,13 @@ def render_table_view(table: Table, shown: TableView) -> str:
 
 
 @command("show")
-def show(game_id: IdArg, as_: AsOption = None,
-         at: Annotated[int | None, typer.Option(help="Show the game after this seq.")] = None,
-         json: JsonFlag = False, db: DbOption = None) -> None:
+def show(
+    game_id: IdArg,
+    as_: AsOption = None,
+    at: Annotated[int | None, typer.Option(help="Show the game after this seq.")] = None,
+    json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
     """Show the game as one viewer sees it (default: spectator)."""
     table = open_table(db)
     shown = table.show(game_id, table.viewer(game_id, as_), at)
@@ -108,25 +137,27 @@ def _print_appended(table: Table, game_id: str, envelopes: list[Envelope[Any]]) 
 
 
 @command("move")
-def move(game_id: IdArg, notation: Annotated[str, typer.Argument(help="The move, in notation.")],
-         as_: SeatOption, expect: ExpectOption = None, db: DbOption = None) -> None:
+def move(
+    game_id: IdArg,
+    notation: Annotated[str, typer.Argument(help="The move, in notation.")],
+    as_: SeatOption,
+    expect: ExpectOption = None,
+    db: DbOption = None,
+) -> None:
     """Play one move for a seat; prints the events it appended, as that seat sees them."""
     table = open_table(db)
-    _print_appended(table, game_id, table.move(game_id, table.seat(game_id, as_), notation,
-                                                expect))
+    _print_appended(table, game_id, table.move(game_id, table.seat(game_id, as_), notation, expect))
 
 
 @command("undo")
-def undo(game_id: IdArg, as_: SeatOption, expect: ExpectOption = None, db: DbOption = None
-         ) -> None:
+def undo(game_id: IdArg, as_: SeatOption, expect: ExpectOption = None, db: DbOption = None) -> None:
     """Take back the last decision (table policy decides who may)."""
     table = open_table(db)
     _print_appended(table, game_id, table.undo(game_id, table.seat(game_id, as_), expect))
 
 
 @command("redo")
-def redo(game_id: IdArg, as_: SeatOption, expect: ExpectOption = None, db: DbOption = None
-         ) -> None:
+def redo(game_id: IdArg, as_: SeatOption, expect: ExpectOption = None, db: DbOption = None) -> None:
     """Re-apply the decision just undone, if nothing happened since."""
     table = open_table(db)
     _print_appended(table, game_id, table.redo(game_id, table.seat(game_id, as_), expect))
@@ -134,8 +165,9 @@ def redo(game_id: IdArg, as_: SeatOption, expect: ExpectOption = None, db: DbOpt
 
 @command("entropy")
 def entropy(
-    text: Annotated[str | None, typer.Argument(
-        help="Your secret text (default: 128 random bits, in hex).")] = None,
+    text: Annotated[
+        str | None, typer.Argument(help="Your secret text (default: 128 random bits, in hex).")
+    ] = None,
 ) -> None:
     """Make a seat's entropy for a table with entropy=seats: prints the commit move to send
     now and the reveal move to send once every seat has committed. Keep the text secret."""

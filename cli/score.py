@@ -8,15 +8,16 @@ from typing import Annotated
 import msgspec
 import typer
 
-from cli.app import command, echo, print_json
-from core.errors import InvalidNotation, NotFound
+from skald.cli.app import command, echo, print_json
+from skald.core.errors import InvalidNotation, NotFound
 
 
 @command("score")
 def score(
     position: Annotated[Path, typer.Argument(help="A position file (see README).")],
-    json: Annotated[bool, typer.Option("--json", help="Print the figures and totals as JSON.")]
-    = False,
+    json: Annotated[
+        bool, typer.Option("--json", help="Print the figures and totals as JSON.")
+    ] = False,
 ) -> None:
     """Score every figure of a position, as at the end of an act."""
     try:
@@ -26,9 +27,10 @@ def score(
     except msgspec.DecodeError as error:
         raise InvalidNotation(f"{position}: not valid JSON ({error})") from None
     if not isinstance(data, dict) or data.get("game") != "beowulf":
-        raise InvalidNotation(f"{position}: only Beowulf positions can be scored "
-                              "(\"game\": \"beowulf\")")
-    from core.beowulf.position import render_score, score_position
+        raise InvalidNotation(
+            f'{position}: only Beowulf positions can be scored ("game": "beowulf")'
+        )
+    from skald.core.beowulf.position import render_score, score_position
 
     report = score_position(data)
     if json:

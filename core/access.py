@@ -17,7 +17,7 @@ import threading
 
 import msgspec
 
-from core.store import EventStore
+from skald.core.store import EventStore
 
 
 class Grant(msgspec.Struct, frozen=True):
@@ -55,10 +55,13 @@ class TokenStore:
 
     def issue(self, game_id: str, seats: int) -> IssuedTokens:
         """New tokens for every seat and the referee of `game_id`."""
-        issued = IssuedTokens(seats=tuple(secrets.token_urlsafe(32) for _ in range(seats)),
-                              referee=secrets.token_urlsafe(32))
+        issued = IssuedTokens(
+            seats=tuple(secrets.token_urlsafe(32) for _ in range(seats)),
+            referee=secrets.token_urlsafe(32),
+        )
         hashes: list[tuple[str, int | None]] = [
-            (token_hash(token), seat) for seat, token in enumerate(issued.seats)]
+            (token_hash(token), seat) for seat, token in enumerate(issued.seats)
+        ]
         hashes.append((token_hash(issued.referee), None))
         self._store.add_tokens(game_id, hashes)
         return issued

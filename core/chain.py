@@ -12,11 +12,11 @@ from typing import Any
 
 import msgspec
 
-from core.codec import decoder_for, encode_event, event_tag
-from core.signing import Receipt, fingerprint, signature_valid
-from core.store import StoredRecord, StreamInfo
-from events.envelope import GENESIS, chain_hash
-from events.secret import secrets_in
+from skald.core.codec import decoder_for, encode_event, event_tag
+from skald.core.signing import Receipt, fingerprint, signature_valid
+from skald.core.store import StoredRecord, StreamInfo
+from skald.events.envelope import GENESIS, chain_hash
+from skald.events.secret import secrets_in
 
 
 class ChainReport(msgspec.Struct, frozen=True, kw_only=True):
@@ -40,8 +40,14 @@ def verify_records(stream: str, game: str, records: Sequence[StoredRecord]) -> C
     for expected_seq, record in enumerate(records, start=1):
         problem = _problem(decoder, record, expected_seq, prev_hash)
         if problem:
-            return ChainReport(stream=stream, checked=expected_seq - 1, ok=False,
-                               bad_seq=expected_seq, reason=problem, head=prev_hash)
+            return ChainReport(
+                stream=stream,
+                checked=expected_seq - 1,
+                ok=False,
+                bad_seq=expected_seq,
+                reason=problem,
+                head=prev_hash,
+            )
         prev_hash = record.hash
     return ChainReport(stream=stream, checked=len(records), ok=True, head=prev_hash)
 
@@ -52,8 +58,13 @@ def verify_stream(info: StreamInfo, records: Sequence[StoredRecord]) -> ChainRep
     is the last seq. So no stored byte of a game goes unchecked."""
     problem = _header_problem(info, records)
     if problem:
-        return ChainReport(stream=info.id, checked=0, ok=False, bad_seq=1,
-                           reason=f"the stream header disagrees with its events: {problem}")
+        return ChainReport(
+            stream=info.id,
+            checked=0,
+            ok=False,
+            bad_seq=1,
+            reason=f"the stream header disagrees with its events: {problem}",
+        )
     return verify_records(info.id, info.kind, records)
 
 
@@ -77,8 +88,9 @@ def _header_problem(info: StreamInfo, records: Sequence[StoredRecord]) -> str:
     return ""
 
 
-def _problem(decoder: msgspec.json.Decoder[Any], record: StoredRecord, expected_seq: int,
-             prev_hash: str) -> str:
+def _problem(
+    decoder: msgspec.json.Decoder[Any], record: StoredRecord, expected_seq: int, prev_hash: str
+) -> str:
     if record.seq != expected_seq:
         return f"expected seq {expected_seq}, found {record.seq} (a gap or reordering)"
     if record.prev_hash != prev_hash:
@@ -91,8 +103,9 @@ def _problem(decoder: msgspec.json.Decoder[Any], record: StoredRecord, expected_
         return "the stored event is not in canonical form (bytes were changed)"
     if event_tag(event) != record.kind:
         return f"stored kind {record.kind!r} does not match the event's tag {event_tag(event)!r}"
-    recomputed = chain_hash(prev_hash, record.stream, record.seq, record.recorded_at,
-                            record.actor, event)
+    recomputed = chain_hash(
+        prev_hash, record.stream, record.seq, record.recorded_at, record.actor, event
+    )
     if recomputed != record.hash:
         return "hash mismatch: the event or its envelope was changed after it was written"
     for secret in secrets_in(event):
@@ -103,37 +116,64 @@ def _problem(decoder: msgspec.json.Decoder[Any], record: StoredRecord, expected_
     return ""
 
 
-def verify_receipt(info: StreamInfo, records: Sequence[StoredRecord], receipt: Receipt,
-                   trusted_keys: Collection[str] | None = None) -> ChainReport:
+def verify_receipt(
+    info: StreamInfo,
+    records: Sequence[StoredRecord],
+    receipt: Receipt,
+    trusted_keys: Collection[str] | None = None,
+) -> ChainReport:
     """Prove the stored log extends what a seat was shown in `receipt` (signed by one of
     `trusted_keys` when given: a valid signature by another key is reported as such)."""
     stream = info.id
     if receipt.stream != stream:
-        return ChainReport(stream=stream, checked=0, ok=False, bad_seq=None,
-                           reason=f"the receipt is for game {receipt.stream}, not {stream}")
+        return ChainReport(
+            stream=stream,
+            checked=0,
+            ok=False,
+            bad_seq=None,
+            reason=f"the receipt is for game {receipt.stream}, not {stream}",
+        )
     if not signature_valid(receipt):
-        return ChainReport(stream=stream, checked=0, ok=False, bad_seq=receipt.seq,
-                           reason="the receipt's signature is not valid: the receipt was "
-                                  "altered")
+        return ChainReport(
+            stream=stream,
+            checked=0,
+            ok=False,
+            bad_seq=receipt.seq,
+            reason="the receipt's signature is not valid: the receipt was altered",
+        )
     if trusted_keys is not None and receipt.public_key not in trusted_keys:
         held = ", ".join(f"{fingerprint(key)}…" for key in trusted_keys) or "none"
-        return ChainReport(stream=stream, checked=0, ok=False, bad_seq=None, other_key=True,
-                           reason=f"signed by another key: the receipt's key is "
-                                  f"{fingerprint(receipt.public_key)}…, this store's is "
-                                  f"{held} (was the store moved without its key?)")
+        return ChainReport(
+            stream=stream,
+            checked=0,
+            ok=False,
+            bad_seq=None,
+            other_key=True,
+            reason=f"signed by another key: the receipt's key is "
+            f"{fingerprint(receipt.public_key)}…, this store's is "
+            f"{held} (was the store moved without its key?)",
+        )
     report = verify_stream(info, records)
     if not report.ok:
         return report
     if report.checked < receipt.seq:
-        return ChainReport(stream=stream, checked=report.checked, ok=False,
-                           bad_seq=report.checked + 1,
-                           reason=f"the store has lost events: the receipt covers seq "
-                                  f"{receipt.seq}, the store ends at {report.checked}")
+        return ChainReport(
+            stream=stream,
+            checked=report.checked,
+            ok=False,
+            bad_seq=report.checked + 1,
+            reason=f"the store has lost events: the receipt covers seq "
+            f"{receipt.seq}, the store ends at {report.checked}",
+        )
     head_then = records[receipt.seq - 1].hash
     if head_then != receipt.head:
-        return ChainReport(stream=stream, checked=report.checked, ok=False,
-                           bad_seq=receipt.seq,
-                           reason=f"history was rewritten at or before seq {receipt.seq}: "
-                                  f"the head there is "
-                                  f"{head_then[:12]}…, the receipt signed {receipt.head[:12]}…")
+        return ChainReport(
+            stream=stream,
+            checked=report.checked,
+            ok=False,
+            bad_seq=receipt.seq,
+            reason=f"history was rewritten at or before seq {receipt.seq}: "
+            f"the head there is "
+            f"{head_then[:12]}…, the receipt signed {receipt.head[:12]}…",
+        )
     return report

@@ -7,9 +7,9 @@ from typing import Any, Union
 
 import msgspec
 
-from core.rules import get_rules
-from events.common import CommonEvent
-from events.envelope import Envelope
+from skald.core.rules import get_rules
+from skald.events.common import CommonEvent
+from skald.events.envelope import Envelope
 
 
 @functools.cache
@@ -38,4 +38,3 @@ def encode_event(event: Any) -> str:
 def event_tag(event: Any) -> str:
     """The stable tag of an event."""
     return str(type(event).__struct_config__.tag)
-

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Generic, TypeVar
 
-from core.rng import Rng
-from events.base import Event
-from events.secret import Secret, seal
+from skald.core.rng import Rng
+from skald.events.base import Event
+from skald.events.secret import Secret, seal
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -29,8 +29,9 @@ Labels = Callable[[S, str, int], str]
 class Derivation(Generic[S]):
     """The events of one decision and the state after them."""
 
-    def __init__(self, state: S, rng: Rng, evolve: Callable[[S, Event], S],
-                 labels: Labels[S] | None = None) -> None:
+    def __init__(
+        self, state: S, rng: Rng, evolve: Callable[[S, Event], S], labels: Labels[S] | None = None
+    ) -> None:
         self.state = state
         self.rng = rng
         self.events: list[Event] = []

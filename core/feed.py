@@ -14,10 +14,9 @@ import logging
 import threading
 from collections.abc import Callable
 
-import psycopg
 import sqlalchemy as sa
 
-from core.store import NOTIFY_CHANNEL
+from skald.core.store import NOTIFY_CHANNEL
 
 log = logging.getLogger(__name__)
 
@@ -28,10 +27,16 @@ def libpq_url(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
-def listen_for_appends(url: str, on_append: Callable[[str, int], None],
-                       stop: threading.Event, ready: threading.Event | None = None,
-                       timeout: float = 0.5) -> None:
+def listen_for_appends(
+    url: str,
+    on_append: Callable[[str, int], None],
+    stop: threading.Event,
+    ready: threading.Event | None = None,
+    timeout: float = 0.5,
+) -> None:
     """Call `on_append(stream, version)` for every committed append until `stop` is set."""
+    import psycopg  # the `postgres` extra: only a PostgreSQL store listens
+
     while not stop.is_set():
         try:
             with psycopg.connect(libpq_url(url), autocommit=True) as conn:

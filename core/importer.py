@@ -15,14 +15,14 @@ from typing import Any
 
 import msgspec
 
-from core.chain import ChainReport, verify_records
-from core.codec import encode_event, envelope_decoder_for, event_tag
-from core.engine import Engine, resolve_seat, to_act
-from core.errors import Forbidden, IllegalMove, InvalidNotation, NotFound
-from core.rederive import Finding, rederive
-from core.rules import get_rules
-from core.store import EventStore, StoredRecord
-from events.envelope import Envelope
+from skald.core.chain import ChainReport, verify_records
+from skald.core.codec import encode_event, envelope_decoder_for, event_tag
+from skald.core.engine import Engine, resolve_seat, to_act
+from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, NotFound
+from skald.core.rederive import Finding, rederive
+from skald.core.rules import get_rules
+from skald.core.store import EventStore, StoredRecord
+from skald.events.envelope import Envelope
 
 
 class ImportResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -53,8 +53,10 @@ def _game_of(first_line: str) -> str:
         head = msgspec.json.decode(first_line)
         game = head["event"]["game"]
     except (msgspec.DecodeError, KeyError, TypeError, RecursionError):
-        raise InvalidNotation("line 1: a log starts with the skald.game_created envelope, "
-                              "as `skald log --as referee --json` writes it") from None
+        raise InvalidNotation(
+            "line 1: a log starts with the skald.game_created envelope, "
+            "as `skald log --as referee --json` writes it"
+        ) from None
     if not isinstance(game, str):
         raise InvalidNotation("line 1: the game name must be a string")
     return game
@@ -80,8 +82,10 @@ def read_jsonl(text: str) -> ParsedLog:
     A log under rules this build cannot re-derive is refused (IllegalMove naming them)."""
     log = read_jsonl_unchecked(text)
     if log.unsupported:
-        raise IllegalMove(f"cannot import this log: {log.unsupported}; nothing was imported "
-                          "(`skald audit` and `verify` still read it where it is)")
+        raise IllegalMove(
+            f"cannot import this log: {log.unsupported}; nothing was imported "
+            "(`skald audit` and `verify` still read it where it is)"
+        )
     return log
 
 
@@ -100,28 +104,40 @@ def read_jsonl_unchecked(text: str) -> ParsedLog:
         try:
             envelope = decoder.decode(line)
         except (msgspec.DecodeError, RecursionError) as error:
-            finding = Finding(seq=number, rule="undecodable log line",
-                              detail=str(error) or type(error).__name__)
+            finding = Finding(
+                seq=number, rule="undecodable log line", detail=str(error) or type(error).__name__
+            )
             break
         if envelopes and envelope.stream != envelopes[0].stream:
-            finding = Finding(seq=number, rule="a log holds one game",
-                              detail=f"line {number} belongs to game {envelope.stream!r}, not "
-                                     f"{envelopes[0].stream!r}")
+            finding = Finding(
+                seq=number,
+                rule="a log holds one game",
+                detail=f"line {number} belongs to game {envelope.stream!r}, not "
+                f"{envelopes[0].stream!r}",
+            )
             break
         envelopes.append(envelope)
     stream = envelopes[0].stream if envelopes else ""
     records = tuple(_record(envelope) for envelope in envelopes)
     chain = verify_records(stream, game, records)
     if not chain.ok and chain.bad_seq is not None:
-        finding = _earliest(finding, Finding(seq=chain.bad_seq, rule="hash chain",
-                                             detail=chain.reason))
+        finding = _earliest(
+            finding, Finding(seq=chain.bad_seq, rule="hash chain", detail=chain.reason)
+        )
     derived = rederive(game, envelopes)
     if derived.findings:
         finding = _earliest(finding, derived.findings[0])
-    return ParsedLog(game=game, stream=stream, lines=len(lines), envelopes=tuple(envelopes),
-                     records=records, chain=chain, finding=finding,
-                     complete_through=derived.complete_through,
-                     unsupported=derived.unsupported)
+    return ParsedLog(
+        game=game,
+        stream=stream,
+        lines=len(lines),
+        envelopes=tuple(envelopes),
+        records=records,
+        chain=chain,
+        finding=finding,
+        complete_through=derived.complete_through,
+        unsupported=derived.unsupported,
+    )
 
 
 def import_jsonl(engine: Engine, text: str) -> ImportResult:
@@ -135,14 +151,17 @@ def import_jsonl(engine: Engine, text: str) -> ImportResult:
     clean = len(log.records) if finding is None else max(finding.seq - 1, 0)
     accepted = log.records[: min(clean, log.complete_through)]
     if not accepted:
-        raise IllegalMove("nothing to import: the log holds no complete opening (a game "
-                          "starts with its creation and its opening events)"
-                          + (f"; first problem at seq {finding.seq}: {finding.rule}"
-                             if finding else ""))
-    engine.store.append(log.stream, accepted, 0, kind=log.game,
-                            title=", ".join(log.envelopes[0].event.players))
-    return ImportResult(id=log.stream, format="jsonl", total=log.lines, accepted=len(accepted),
-                        finding=finding)
+        raise IllegalMove(
+            "nothing to import: the log holds no complete opening (a game "
+            "starts with its creation and its opening events)"
+            + (f"; first problem at seq {finding.seq}: {finding.rule}" if finding else "")
+        )
+    engine.store.append(
+        log.stream, accepted, 0, kind=log.game, title=", ".join(log.envelopes[0].event.players)
+    )
+    return ImportResult(
+        id=log.stream, format="jsonl", total=log.lines, accepted=len(accepted), finding=finding
+    )
 
 
 def _earliest(current: Finding | None, new: Finding) -> Finding:
@@ -150,10 +169,16 @@ def _earliest(current: Finding | None, new: Finding) -> Finding:
 
 
 def _record(envelope: Envelope[Any]) -> StoredRecord:
-    return StoredRecord(stream=envelope.stream, seq=envelope.seq,
-                        recorded_at=envelope.recorded_at, actor=envelope.actor,
-                        kind=event_tag(envelope.event), payload=encode_event(envelope.event),
-                        prev_hash=envelope.prev_hash, hash=envelope.hash)
+    return StoredRecord(
+        stream=envelope.stream,
+        seq=envelope.seq,
+        recorded_at=envelope.recorded_at,
+        actor=envelope.actor,
+        kind=event_tag(envelope.event),
+        payload=encode_event(envelope.event),
+        prev_hash=envelope.prev_hash,
+        hash=envelope.hash,
+    )
 
 
 def _header(lines: list[str]) -> tuple[dict[str, str], dict[str, str], list[tuple[int, str]]]:
@@ -191,8 +216,7 @@ def import_notation(engine: Engine, text: str) -> ImportResult:
     players = [name.strip() for name in header["players"].split(",") if name.strip()]
     scratch = Engine(EventStore("sqlite://"), clock=engine.clock, random_hex=engine.random_hex)
     try:
-        state = scratch.create(header["game"], players, seed=header.get("seed"),
-                               options=options)
+        state = scratch.create(header["game"], players, seed=header.get("seed"), options=options)
         rules = get_rules(state.game)
         for number, line in moves:
             state = scratch.load(state.id)
@@ -200,8 +224,9 @@ def import_notation(engine: Engine, text: str) -> ImportResult:
                 seat, move = _seat_and_move(rules, state, line, number)
                 scratch.execute(state.id, seat, move)
             except (InvalidNotation, IllegalMove, NotFound, Forbidden) as error:
-                raise type(error)(f"line {number} ({line}): {error}; nothing was imported"
-                                  ) from None
+                raise type(error)(
+                    f"line {number} ({line}): {error}; nothing was imported"
+                ) from None
         records = scratch.store.read(state.id)
         engine.store.append(state.id, records, 0, kind=state.game, title=", ".join(players))
     finally:
@@ -215,6 +240,8 @@ def _seat_and_move(rules: Any, state: Any, line: str, number: int) -> tuple[int,
         return resolve_seat(state.players, name.strip()), rest.strip()
     waiting = sorted(to_act(rules, state))
     if len(waiting) != 1:
-        raise NotFound(f"line {number}: say who moves ('NAME: move'); waiting for "
-                       f"{', '.join(state.players[s] for s in waiting) or 'nobody'}")
+        raise NotFound(
+            f"line {number}: say who moves ('NAME: move'); waiting for "
+            f"{', '.join(state.players[s] for s in waiting) or 'nobody'}"
+        )
     return waiting[0], line

@@ -19,12 +19,12 @@ from typing import Any
 
 import msgspec
 
-from core.errors import Forbidden, IllegalMove, InvalidNotation, InvalidOption
-from core.rng import Rng
-from core.rules import Rules
-from core.secrecy import COMMIT, ENTROPY_MIN_LENGTH, REVEAL, SCHEME, entropy_commitment
-from core.state import GameState, created_state
-from events.common import (
+from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, InvalidOption
+from skald.core.rng import Rng
+from skald.core.rules import Rules
+from skald.core.secrecy import COMMIT, ENTROPY_MIN_LENGTH, REVEAL, SCHEME, entropy_commitment
+from skald.core.state import GameState, created_state
+from skald.events.common import (
     DecisionRedone,
     DecisionUndone,
     EntropyAdded,
@@ -34,8 +34,8 @@ from events.common import (
     GameKey,
     MoveMade,
 )
-from events.envelope import SYSTEM
-from events.secret import Secret
+from skald.events.envelope import SYSTEM
+from skald.events.secret import Secret
 
 UNDO_POLICIES = ("author", "anyone", "off")
 REVEAL_POLICIES = ("end", "referee")
@@ -74,23 +74,32 @@ def check_table_options(rules: Rules, options: Mapping[str, str]) -> None:
     known = (*TABLE_OPTIONS, *rules.option_names)
     for name in options:
         if name not in known:
-            raise InvalidOption(f"unknown option {name!r} for {rules.name} (known: "
-                                f"{', '.join(known)})")
+            raise InvalidOption(
+                f"unknown option {name!r} for {rules.name} (known: {', '.join(known)})"
+            )
     for name, allowed in TABLE_OPTIONS.items():
         value = options.get(name, allowed[0])
         if value not in allowed:
-            raise InvalidOption(f"option {name}={value!r}: must be one of "
-                                f"{', '.join(allowed)}")
+            raise InvalidOption(f"option {name}={value!r}: must be one of {', '.join(allowed)}")
 
 
-def creation(rules: Rules, game_id: str, players: Sequence[str], options: Mapping[str, str],
-             key: Secret[GameKey]) -> tuple[GameCreated, Batch]:
+def creation(
+    rules: Rules,
+    game_id: str,
+    players: Sequence[str],
+    options: Mapping[str, str],
+    key: Secret[GameKey],
+) -> tuple[GameCreated, Batch]:
     """The creation event and the opening batch that follows it; `key` is the sealed key
     the engine drew (`core.secrecy.sealed_key`)."""
     check_table_options(rules, options)
     created = GameCreated(
-        game=rules.name, players=tuple(players), options=tuple(sorted(options.items())),
-        rules_version=rules.version, scheme=SCHEME, key=key,
+        game=rules.name,
+        players=tuple(players),
+        options=tuple(sorted(options.items())),
+        rules_version=rules.version,
+        scheme=SCHEME,
+        key=key,
         seed_chosen=key.get().reproducible,
     )
     state = msgspec.structs.replace(created_state(rules, game_id, created), version=1)
@@ -105,8 +114,9 @@ def opening(rules: Rules, state: GameState) -> Batch:
     """The rules' opening events, once no seat owes entropy any more (else nothing)."""
     if state.awaiting_entropy:
         return ()
-    return tuple((event, SYSTEM) for event in
-                 rules.start(state.rules, state.rng(state.version + 1)))
+    return tuple(
+        (event, SYSTEM) for event in rules.start(state.rules, state.rng(state.version + 1))
+    )
 
 
 # -- decisions ------------------------------------------------------------------------------
@@ -123,14 +133,12 @@ def derive(rules: Rules, state: GameState, seat: int, request: Request) -> Batch
     check_turn(rules, state, seat)
     if state.awaiting_entropy:
         return entropy_batch(rules, state, seat, request.command)
-    command = rules.parse(request.command) if isinstance(request.command, str) \
-        else request.command
+    command = rules.parse(request.command) if isinstance(request.command, str) else request.command
     scope = state.version + 1
     rng = state.rng(scope)
     events = rules.decide(state.rules, seat, command, rng)
     hidden = rules.hide_move(state.rules, seat, command, rng)
-    marker = MoveMade(seat=seat, move=None if hidden else rules.format(command),
-                      hidden_move=hidden)
+    marker = MoveMade(seat=seat, move=None if hidden else rules.format(command), hidden_move=hidden)
     return tuple((event, str(seat)) for event in (marker, *events))
 
 
@@ -152,8 +160,10 @@ def check_turn(rules: Rules, state: GameState, seat: int) -> None:
 def undo_event(state: GameState, seat: int) -> DecisionUndone:
     """The undo of the last decision, if the table's policy lets `seat` take it back."""
     if not state.undo:
-        raise IllegalMove("nothing to undo: the last decision revealed information or "
-                          "used chance (a draw, a roll, a card shown), and cannot be taken back")
+        raise IllegalMove(
+            "nothing to undo: the last decision revealed information or "
+            "used chance (a draw, a roll, a card shown), and cannot be taken back"
+        )
     author = state.undo[-1].seat
     check_undo_policy(state, seat, author, "undo")
     return DecisionUndone(seat=seat, author=author)
@@ -173,15 +183,18 @@ def check_undo_policy(state: GameState, seat: int, author: int, verb: str) -> No
     if policy == "off":
         raise Forbidden(f"this table does not allow {verb}")
     if policy == "author" and seat != author:
-        raise Forbidden(f"only {state.players[author]}, who made that decision, may "
-                        f"{verb} it (table policy: author)")
+        raise Forbidden(
+            f"only {state.players[author]}, who made that decision, may "
+            f"{verb} it (table policy: author)"
+        )
 
 
 def entropy_batch(rules: Rules, state: GameState, seat: int, notation: Any) -> Batch:
     """A seat's entropy commitment or reveal; the last reveal also deals the opening."""
     if not isinstance(notation, str) or not notation.startswith(ENTROPY_PREFIX):
-        raise InvalidNotation(f"{notation!r}: this table waits for each seat's entropy; "
-                              f"{entropy_help(state)}")
+        raise InvalidNotation(
+            f"{notation!r}: this table waits for each seat's entropy; {entropy_help(state)}"
+        )
     words = notation.removeprefix(ENTROPY_PREFIX).strip()
     verb, _, text = words.partition(" ")
     if state.scheme < 2:
@@ -192,8 +205,9 @@ def entropy_batch(rules: Rules, state: GameState, seat: int, notation: Any) -> B
         event = _reveal(verb, text.strip(), seat, dict(state.entropy_commitments)[seat])
     batch: list[tuple[Any, str]] = [(event, str(seat))]
     if isinstance(event, EntropyAdded) and state.awaiting_entropy == {seat}:
-        ready = msgspec.structs.replace(state, entropy=(*state.entropy, (seat, event.entropy)),
-                                        version=state.version + 1)
+        ready = msgspec.structs.replace(
+            state, entropy=(*state.entropy, (seat, event.entropy)), version=state.version + 1
+        )
         batch += opening(rules, ready)
     return tuple(batch)
 
@@ -203,8 +217,10 @@ def entropy_help(state: GameState) -> str:
     if state.scheme < 2:
         return f"send '{ENTROPY_PREFIX}TEXT' with any text of your own"
     if len(state.entropy_commitments) < len(state.players):
-        return (f"first every seat commits: send '{ENTROPY_PREFIX}{COMMIT} SHA256' (the "
-                f"sha256 hex of a secret text of {ENTROPY_MIN_LENGTH}+ characters)")
+        return (
+            f"first every seat commits: send '{ENTROPY_PREFIX}{COMMIT} SHA256' (the "
+            f"sha256 hex of a secret text of {ENTROPY_MIN_LENGTH}+ characters)"
+        )
     return f"every seat has committed; reveal yours: '{ENTROPY_PREFIX}{REVEAL} TEXT'"
 
 
@@ -219,19 +235,24 @@ def entropy_template(state: GameState) -> str:
 
 def _commitment(verb: str, digest: str, seat: int) -> EntropyCommitted:
     if verb != COMMIT:
-        raise InvalidNotation(f"entropy {verb!r}: commit first with "
-                              f"'{ENTROPY_PREFIX}{COMMIT} SHA256' (nothing is revealed before "
-                              "every seat has committed)")
+        raise InvalidNotation(
+            f"entropy {verb!r}: commit first with "
+            f"'{ENTROPY_PREFIX}{COMMIT} SHA256' (nothing is revealed before "
+            "every seat has committed)"
+        )
     if not _HEX64.fullmatch(digest):
-        raise InvalidNotation("an entropy commitment is the sha256 of your text: 64 lowercase "
-                              "hex digits")
+        raise InvalidNotation(
+            "an entropy commitment is the sha256 of your text: 64 lowercase hex digits"
+        )
     return EntropyCommitted(seat=seat, commitment=digest)
 
 
 def _reveal(verb: str, text: str, seat: int, committed: str) -> EntropyAdded:
     if verb != REVEAL:
-        raise InvalidNotation(f"entropy {verb!r}: this seat has committed; reveal with "
-                              f"'{ENTROPY_PREFIX}{REVEAL} TEXT'")
+        raise InvalidNotation(
+            f"entropy {verb!r}: this seat has committed; reveal with "
+            f"'{ENTROPY_PREFIX}{REVEAL} TEXT'"
+        )
     if len(text) < ENTROPY_MIN_LENGTH:
         raise InvalidNotation(f"entropy text must be at least {ENTROPY_MIN_LENGTH} characters")
     if entropy_commitment(text) != committed:
@@ -256,8 +277,11 @@ def request_of(event: Any, scheme: int) -> tuple[int, Request] | None:
     Raises IllegalMove when a hidden move's notation was never revealed."""
     match event:
         case MoveMade(seat=seat, move=move, hidden_move=hidden):
-            notation = move if move is not None else (
-                hidden.value if hidden is not None and hidden.known else None)
+            notation = (
+                move
+                if move is not None
+                else (hidden.value if hidden is not None and hidden.known else None)
+            )
             if notation is None:
                 raise IllegalMove("the move's notation is not revealed")
             return seat, Move(notation)

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import re
 
-from core.errors import InvalidNotation
+from skald.core.errors import InvalidNotation
 
 ASCII_NUMBER = re.compile(r"[0-9]{1,9}")
 MOST = 999_999
 
 
-def parse_number(text: str, word: str, *, least: int = 0, most: int = MOST,
-                 what: str = "a number") -> int:
+def parse_number(
+    text: str, word: str, *, least: int = 0, most: int = MOST, what: str = "a number"
+) -> int:
     """`word` read as an ASCII integer in [least, most]; InvalidNotation names `text`."""
     if not ASCII_NUMBER.fullmatch(word) or not least <= int(word) <= most:
         shown = word if len(word) <= 20 else word[:20] + "..."
-        raise InvalidNotation(f"{text[:80]!r}: expected {what} from {least} to {most} "
-                              f"in digits 0-9, not {shown!r}")
+        raise InvalidNotation(
+            f"{text[:80]!r}: expected {what} from {least} to {most} in digits 0-9, not {shown!r}"
+        )
     return int(word)

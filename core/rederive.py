@@ -17,14 +17,14 @@ from typing import Any
 
 import msgspec
 
-from core import kernel
-from core.codec import event_tag
-from core.errors import SkaldError
-from core.rules import Rules, get_rules
-from core.secrecy import SCHEME
-from core.state import GameState, fold
-from events.common import GameCreated, GameFinished
-from events.envelope import SYSTEM, Envelope
+from skald.core import kernel
+from skald.core.codec import event_tag
+from skald.core.errors import SkaldError
+from skald.core.rules import Rules, get_rules
+from skald.core.secrecy import SCHEME
+from skald.core.state import GameState, fold
+from skald.events.common import GameCreated, GameFinished
+from skald.events.envelope import SYSTEM, Envelope
 
 
 class Finding(msgspec.Struct, frozen=True, kw_only=True):
@@ -63,14 +63,16 @@ class _Walk:
         self.expected: list[tuple[Any, str]] = []
         self.counts = {"decisions": 0, "derived_events": 0, "random_events": 0}
 
-    def result(self, checked: int, complete: int, findings: tuple[Finding, ...]
-               ) -> Rederivation:
+    def result(self, checked: int, complete: int, findings: tuple[Finding, ...]) -> Rederivation:
         """What the walk checked and found."""
-        return Rederivation(decisions=self.counts["decisions"],
-                            derived_events=self.counts["derived_events"],
-                            random_events=self.counts["random_events"],
-                            checked_through=checked, complete_through=complete,
-                            findings=findings)
+        return Rederivation(
+            decisions=self.counts["decisions"],
+            derived_events=self.counts["derived_events"],
+            random_events=self.counts["random_events"],
+            checked_through=checked,
+            complete_through=complete,
+            findings=findings,
+        )
 
     def step(self, envelope: Envelope[Any]) -> Finding | None:
         finding = self._check(envelope)
@@ -84,15 +86,20 @@ class _Walk:
         if self.expected:
             wanted, actor = self.expected.pop(0)
             if event != wanted:
-                return Finding(seq=seq, rule="logged event differs from what the rules derive",
-                               detail=f"expected {event_tag(wanted)} {_short(wanted)}; "
-                                      f"found {event_tag(event)} {_short(event)}")
+                return Finding(
+                    seq=seq,
+                    rule="logged event differs from what the rules derive",
+                    detail=f"expected {event_tag(wanted)} {_short(wanted)}; "
+                    f"found {event_tag(event)} {_short(event)}",
+                )
             if envelope.actor != actor:
-                return Finding(seq=seq, rule="wrong actor",
-                               detail=f"expected {actor}, found {envelope.actor}")
+                return Finding(
+                    seq=seq, rule="wrong actor", detail=f"expected {actor}, found {envelope.actor}"
+                )
             self.counts["derived_events"] += 1
-            self.counts["random_events"] += bool(getattr(event, "barrier", False)) and not \
-                isinstance(event, GameFinished)
+            self.counts["random_events"] += bool(
+                getattr(event, "barrier", False)
+            ) and not isinstance(event, GameFinished)
             return None
         if self.state is None:
             return _creation_problem(self.rules, envelope)
@@ -106,12 +113,16 @@ class _Walk:
         try:
             request = kernel.request_of(event, state.scheme)
             if request is None:
-                return Finding(seq=seq, rule="event not derived from any decision",
-                               detail=f"{event_tag(event)} {_short(event)}")
+                return Finding(
+                    seq=seq,
+                    rule="event not derived from any decision",
+                    detail=f"{event_tag(event)} {_short(event)}",
+                )
             seat, wanted = request
             if envelope.actor != str(seat):
-                return Finding(seq=seq, rule="wrong actor",
-                               detail=f"seat {seat} but actor {envelope.actor}")
+                return Finding(
+                    seq=seq, rule="wrong actor", detail=f"seat {seat} but actor {envelope.actor}"
+                )
             self.counts["decisions"] += 1
             self.expected = list(kernel.derive(self.rules, state, seat, wanted))
         except SkaldError as error:
@@ -138,12 +149,15 @@ def _creation_problem(rules: Rules, envelope: Envelope[Any]) -> Finding | None:
         return Finding(seq=seq, rule="a game log starts with skald.game_created")
     secret = event.key if event.scheme >= 2 else event.seed
     if secret is None or not secret.known or not secret.verifies():
-        return Finding(seq=seq, rule="the game key is not revealed or does not match its "
-                                     "commitment")
+        return Finding(
+            seq=seq, rule="the game key is not revealed or does not match its commitment"
+        )
     if event.rules_version != rules.version or event.scheme > SCHEME:
-        raise Unsupported(f"played under {event.game} rules version {event.rules_version} "
-                          f"(secrecy scheme {event.scheme}); this build re-derives {event.game} "
-                          f"rules version {rules.version} (schemes 1 to {SCHEME}) only")
+        raise Unsupported(
+            f"played under {event.game} rules version {event.rules_version} "
+            f"(secrecy scheme {event.scheme}); this build re-derives {event.game} "
+            f"rules version {rules.version} (schemes 1 to {SCHEME}) only"
+        )
     return None
 
 
@@ -161,8 +175,11 @@ def rederive(game: str, envelopes: Sequence[Envelope[Any]]) -> Rederivation:
     for envelope in envelopes:
         finding: Finding | None = None
         if envelope.seq != checked + 1:
-            finding = Finding(seq=checked + 1, rule="seqs must be gapless and in order",
-                              detail=f"found seq {envelope.seq}")
+            finding = Finding(
+                seq=checked + 1,
+                rule="seqs must be gapless and in order",
+                detail=f"found seq {envelope.seq}",
+            )
         else:
             try:
                 finding = walk.step(envelope)
@@ -176,8 +193,13 @@ def rederive(game: str, envelopes: Sequence[Envelope[Any]]) -> Rederivation:
     findings: tuple[Finding, ...] = ()
     if walk.expected:
         wanted = walk.expected[0][0]
-        findings = (Finding(seq=checked + 1, rule="the log ends before a decision's events",
-                            detail=f"missing {event_tag(wanted)}"),)
+        findings = (
+            Finding(
+                seq=checked + 1,
+                rule="the log ends before a decision's events",
+                detail=f"missing {event_tag(wanted)}",
+            ),
+        )
     return walk.result(checked, complete, findings)
 
 

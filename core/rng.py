@@ -83,8 +83,7 @@ class Rng:
     before secrecy scheme 2 (and of unit tests that only need some chance).
     """
 
-    def __init__(self, draws: bytes, salts: bytes | None = None, scope: int | None = None
-                 ) -> None:
+    def __init__(self, draws: bytes, salts: bytes | None = None, scope: int | None = None) -> None:
         self.seed = draws
         self._salts = salts if salts is not None else draws
         self._scope = scope

@@ -15,11 +15,11 @@ from typing import Any, ClassVar, Protocol
 
 from typing_extensions import TypeVar
 
-from core.errors import NotFound
-from core.rng import Rng
-from events.base import Event
-from events.common import GameCreated, Outcome
-from events.secret import Secret
+from skald.core.errors import NotFound
+from skald.core.rng import Rng
+from skald.events.base import Event
+from skald.events.common import GameCreated, Outcome
+from skald.events.secret import Secret
 
 S = TypeVar("S", default=Any)
 """A game's rules state."""
@@ -107,9 +107,9 @@ def register(name: str) -> Callable[[Callable[[], Rules]], Callable[[], Rules]]:
 
 # Built-in games load on first use, so the engine never names a game in its code paths.
 BUILTIN_GAMES = {
-    "beowulf": "core.beowulf.rules",
-    "beast": "core.beast.rules",
-    "hagar": "core.hagar.rules",
+    "beowulf": "skald.core.beowulf.rules",
+    "beast": "skald.core.beast.rules",
+    "hagar": "skald.core.hagar.rules",
 }
 
 

@@ -19,30 +19,36 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-from core.errors import IllegalMove, InvalidNotation, NotFound
+from skald.core.errors import IllegalMove, InvalidNotation, NotFound
 
 MAX_NAME = 64
 MAX_GAME_ID = 64
 RESERVED_NAMES = ("spectator", "referee")
 # Bidirectional embeddings, overrides and isolates: they make a name render as another.
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-                           "\u200e\u200f\u061c")
+_BIDI_CONTROLS = frozenset(
+    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+)
 _CONTROL_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
 
 
 def has_control(text: str) -> bool:
     """True when `text` holds a control, surrogate, line/paragraph separator or bidi control."""
-    return any(unicodedata.category(char) in _CONTROL_CATEGORIES or char in _BIDI_CONTROLS
-               for char in text)
+    return any(
+        unicodedata.category(char) in _CONTROL_CATEGORIES or char in _BIDI_CONTROLS for char in text
+    )
 
 
 def printable(text: str) -> str:
     """`text` with every control character shown as an escape (`\\x07`), for a terminal."""
     if not has_control(text):
         return text
-    return "".join(char if char in "\n\t" or not (
-        unicodedata.category(char) in _CONTROL_CATEGORIES or char in _BIDI_CONTROLS)
-        else char.encode("unicode_escape").decode("ascii") for char in text)
+    return "".join(
+        char
+        if char in "\n\t"
+        or not (unicodedata.category(char) in _CONTROL_CATEGORIES or char in _BIDI_CONTROLS)
+        else char.encode("unicode_escape").decode("ascii")
+        for char in text
+    )
 
 
 def resolve_seat(players: Sequence[str], text: str | int) -> int:
@@ -71,8 +77,7 @@ def name_problem(name: str) -> str:
     if has_control(stripped):
         return f"player name {stripped!r} holds a control character"
     if stripped.isnumeric():
-        return (f"player name {stripped!r} is all digits, which reads as a seat index; "
-                "add a letter")
+        return f"player name {stripped!r} is all digits, which reads as a seat index; add a letter"
     if stripped.casefold() in RESERVED_NAMES:
         return f"player name {stripped!r} is reserved for a viewer (spectator, referee)"
     return ""
@@ -87,8 +92,9 @@ def check_player_names(players: Sequence[str]) -> None:
     stripped = [name.strip() for name in players]
     twice = sorted({name for name in stripped if stripped.count(name) > 1})
     if twice:
-        raise IllegalMove(f"player names must be distinct: {', '.join(map(repr, twice))} "
-                          "given twice")
+        raise IllegalMove(
+            f"player names must be distinct: {', '.join(map(repr, twice))} given twice"
+        )
 
 
 def game_id_problem(game_id: str) -> str:

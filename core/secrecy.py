@@ -27,10 +27,10 @@ import hmac
 import secrets
 from collections.abc import Callable
 
-from core.errors import IllegalMove
-from core.rng import Rng
-from events.common import GameKey
-from events.secret import Secret, canonical, seal
+from skald.core.errors import IllegalMove
+from skald.core.rng import Rng
+from skald.events.common import GameKey
+from skald.events.secret import Secret, canonical, seal
 
 SCHEME = 2
 ENTROPY_MIN_LENGTH = 16
@@ -42,14 +42,19 @@ RandomHex = Callable[[int], str]
 """Where fresh randomness comes from: `secrets.token_hex` (tests may inject a seeded one)."""
 
 
-def sealed_key(seed: str | None = None, deal: str | None = None, reproducible: bool = False,
-               random_hex: RandomHex = secrets.token_hex) -> Secret[GameKey]:
+def sealed_key(
+    seed: str | None = None,
+    deal: str | None = None,
+    reproducible: bool = False,
+    random_hex: RandomHex = secrets.token_hex,
+) -> Secret[GameKey]:
     """A fresh key (256 bits of the service's randomness, plus a chosen seed if any), as a
     Secret nobody sees until the reveal, committed under a random 128-bit salt."""
     if (reproducible or deal is not None) and seed is None:
         raise IllegalMove("a reproducible game (or a shared deal) needs a chosen seed")
-    key = GameKey(key=random_hex(32), seed=seed, deal=deal,
-                  reproducible=reproducible or deal is not None)
+    key = GameKey(
+        key=random_hex(32), seed=seed, deal=deal, reproducible=reproducible or deal is not None
+    )
     return seal(key, frozenset(), random_hex(16))
 
 
@@ -58,8 +63,9 @@ def draw_root(key: GameKey, game_id: str, entropy: tuple[tuple[int, str], ...] =
     if key.seed is None:
         root = bytes.fromhex(key.key)
     elif not key.reproducible:
-        root = hmac.new(bytes.fromhex(key.key), b"seed\x00" + key.seed.encode(),
-                        hashlib.sha256).digest()
+        root = hmac.new(
+            bytes.fromhex(key.key), b"seed\x00" + key.seed.encode(), hashlib.sha256
+        ).digest()
     else:
         seed_key = hashlib.sha256(b"skald/seed/v2\x00" + key.seed.encode()).digest()
         deal = key.deal if key.deal is not None else game_id
@@ -74,8 +80,7 @@ def salt_root(key: GameKey) -> bytes:
     return hmac.new(bytes.fromhex(key.key), b"skald/salts/v2", hashlib.sha256).digest()
 
 
-def game_rng(key: GameKey, game_id: str, entropy: tuple[tuple[int, str], ...],
-             scope: int) -> Rng:
+def game_rng(key: GameKey, game_id: str, entropy: tuple[tuple[int, str], ...], scope: int) -> Rng:
     """The chance source for the decision logged at seq `scope`."""
     return Rng(draw_root(key, game_id, entropy), salt_root(key), scope)
 

@@ -28,9 +28,9 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from core.errors import InvalidNotation, SkaldError
-from core.store import EventStore, sqlite_path
-from events.secret import canonical
+from skald.core.errors import InvalidNotation, SkaldError
+from skald.core.store import EventStore, sqlite_path
+from skald.events.secret import canonical
 
 DEFAULT_KEY_FILE = "skald-signing.key"
 
@@ -63,16 +63,20 @@ class Signer:
 
     def receipt(self, stream: str, seq: int, head: str) -> Receipt:
         """Sign one head."""
-        unsigned = Receipt(stream=stream, seq=seq, head=head, public_key=self.public_key,
-                           signature="")
+        unsigned = Receipt(
+            stream=stream, seq=seq, head=head, public_key=self.public_key, signature=""
+        )
         signature = self.key.sign(unsigned.signed_bytes()).hex()
         return msgspec.structs.replace(unsigned, signature=signature)
 
 
 def public_hex(key: Ed25519PrivateKey) -> str:
     """The public half of a key, as hex."""
-    return key.public_key().public_bytes(serialization.Encoding.Raw,
-                                         serialization.PublicFormat.Raw).hex()
+    return (
+        key.public_key()
+        .public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        .hex()
+    )
 
 
 def fingerprint(public_key: str) -> str:
@@ -86,8 +90,9 @@ def _load(path: Path) -> Ed25519PrivateKey:
     except FileNotFoundError:
         raise SigningKeyError(f"no signing key at {path}") from None
     except (OSError, UnicodeDecodeError) as error:
-        raise SigningKeyError(f"cannot read the signing key {path}: "
-                              f"{getattr(error, 'strerror', None) or error}") from None
+        raise SigningKeyError(
+            f"cannot read the signing key {path}: {getattr(error, 'strerror', None) or error}"
+        ) from None
     try:
         return Ed25519PrivateKey.from_private_bytes(bytes.fromhex(text))
     except ValueError:
@@ -98,15 +103,17 @@ def _load_or_create(path: Path) -> Ed25519PrivateKey:
     if path.exists():
         return _load(path)
     key = Ed25519PrivateKey.generate()
-    raw = key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
-                            serialization.NoEncryption())
+    raw = key.private_bytes(
+        serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
+    )
     # A unique draft (never the PID alone: threads share it), then a link into place: the
     # link is atomic and refuses to replace, so exactly one creator wins.
     try:
         descriptor, draft = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
     except OSError as error:
-        raise SigningKeyError(f"cannot create the signing key {path}: "
-                              f"{error.strerror or error}") from None
+        raise SigningKeyError(
+            f"cannot create the signing key {path}: {error.strerror or error}"
+        ) from None
     try:
         with os.fdopen(descriptor, "w") as handle:  # mkstemp creates it 0600
             handle.write(raw.hex() + "\n")
@@ -116,8 +123,9 @@ def _load_or_create(path: Path) -> Ed25519PrivateKey:
     except FileExistsError:
         return _load(path)
     except OSError as error:
-        raise SigningKeyError(f"cannot create the signing key {path}: "
-                              f"{error.strerror or error}") from None
+        raise SigningKeyError(
+            f"cannot create the signing key {path}: {error.strerror or error}"
+        ) from None
     finally:
         Path(draft).unlink(missing_ok=True)
     return key
@@ -159,8 +167,12 @@ def open_signer(store: EventStore, key_file: str | Path | None = None) -> Signer
     path = Path(key_file) if key_file is not None else key_path_for(store.url)
     recorded = store.signing_keys()
     legacy = Path(DEFAULT_KEY_FILE)
-    if (not path.exists() and key_file is None and not os.environ.get("SKALD_SIGNING_KEY")
-            and legacy.is_file()):
+    if (
+        not path.exists()
+        and key_file is None
+        and not os.environ.get("SKALD_SIGNING_KEY")
+        and legacy.is_file()
+    ):
         # A store that signed with the old default (the working folder's key) keeps it.
         candidate = Signer(legacy, create=False)
         if not recorded or candidate.public_key in recorded:
@@ -169,12 +181,14 @@ def open_signer(store: EventStore, key_file: str | Path | None = None) -> Signer
         raise SigningKeyError(
             f"this store's receipts are signed by key {fingerprint(recorded[0])}…, but "
             f"there is no key at {path}; set SKALD_SIGNING_KEY to that key's file (a new "
-            f"key would make every earlier receipt fail)")
+            f"key would make every earlier receipt fail)"
+        )
     signer = Signer(path, create=not recorded)
     recorded = store.record_signing_key(signer.public_key)
     if signer.public_key not in recorded:
         raise SigningKeyError(
             f"the signing key {path} ({fingerprint(signer.public_key)}…) is not this "
             f"store's key ({fingerprint(recorded[0])}…); set SKALD_SIGNING_KEY to the "
-            f"store's key file")
+            f"store's key file"
+        )
     return signer

@@ -13,11 +13,11 @@ from typing import Any
 
 import msgspec
 
-from core.errors import CorruptRecord
-from core.rng import Rng
-from core.rules import Rules
-from core.secrecy import game_rng, legacy_rng
-from events.common import (
+from skald.core.errors import CorruptRecord
+from skald.core.rng import Rng
+from skald.core.rules import Rules
+from skald.core.secrecy import game_rng, legacy_rng
+from skald.events.common import (
     DecisionRedone,
     DecisionUndone,
     EntropyAdded,
@@ -27,8 +27,8 @@ from events.common import (
     MoveMade,
     Outcome,
 )
-from events.envelope import GENESIS, Envelope
-from events.secret import Secret
+from skald.events.envelope import GENESIS, Envelope
+from skald.events.secret import Secret
 
 
 class UndoEntry(msgspec.Struct, frozen=True):
@@ -97,9 +97,15 @@ def created_state(rules: Rules, game_id: str, created: GameCreated) -> GameState
     key = created.key if created.key is not None else created.seed
     if key is None:
         raise CorruptRecord(1, "skald.game_created carries neither a key nor a seed")
-    return GameState(id=game_id, game=created.game, players=created.players,
-                     options=created.options, key=key, scheme=created.scheme,
-                     rules=rules.initial(created))
+    return GameState(
+        id=game_id,
+        game=created.game,
+        players=created.players,
+        options=created.options,
+        key=key,
+        scheme=created.scheme,
+        rules=rules.initial(created),
+    )
 
 
 def _apply(rules: Rules, state: GameState, event: Any) -> GameState:
@@ -109,15 +115,27 @@ def _apply(rules: Rules, state: GameState, event: Any) -> GameState:
             return replace(state, undo=(*state.undo, UndoEntry(seat, state.rules)), redo=())
         case DecisionUndone():
             top = state.undo[-1]
-            return replace(state, rules=top.before, undo=state.undo[:-1],
-                           redo=(*state.redo, UndoEntry(top.seat, top.before, state.rules)))
+            return replace(
+                state,
+                rules=top.before,
+                undo=state.undo[:-1],
+                redo=(*state.redo, UndoEntry(top.seat, top.before, state.rules)),
+            )
         case DecisionRedone():
             top = state.redo[-1]
-            return replace(state, rules=top.after, redo=state.redo[:-1],
-                           undo=(*state.undo, UndoEntry(top.seat, top.before)))
+            return replace(
+                state,
+                rules=top.after,
+                redo=state.redo[:-1],
+                undo=(*state.undo, UndoEntry(top.seat, top.before)),
+            )
         case EntropyCommitted(seat=seat, commitment=commitment):
-            return replace(state, entropy_commitments=(*state.entropy_commitments,
-                                                       (seat, commitment)), undo=(), redo=())
+            return replace(
+                state,
+                entropy_commitments=(*state.entropy_commitments, (seat, commitment)),
+                undo=(),
+                redo=(),
+            )
         case EntropyAdded(seat=seat, entropy=entropy):
             return replace(state, entropy=(*state.entropy, (seat, entropy)), undo=(), redo=())
         case GameFinished(outcome=outcome):

@@ -28,7 +28,7 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Engine as SqlEngine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from core.errors import NotFound, StoreError, VersionConflict
+from skald.core.errors import NotFound, StoreError, VersionConflict
 
 metadata = sa.MetaData()
 
@@ -60,8 +60,7 @@ seat_tokens = sa.Table(
     "seat_tokens",
     metadata,
     sa.Column("token_hash", sa.String(64), primary_key=True),
-    sa.Column("stream_id", sa.String(64), sa.ForeignKey("streams.id"), nullable=False,
-              index=True),
+    sa.Column("stream_id", sa.String(64), sa.ForeignKey("streams.id"), nullable=False, index=True),
     sa.Column("seat", sa.Integer, nullable=True),  # NULL: the referee
 )
 
@@ -125,8 +124,9 @@ def _create_private(path: str) -> None:
     except FileExistsError:
         return
     except OSError as error:
-        raise StoreError(f"cannot create the event store {path}: "
-                         f"{error.strerror or error}") from None
+        raise StoreError(
+            f"cannot create the event store {path}: {error.strerror or error}"
+        ) from None
     os.close(descriptor)
 
 
@@ -199,8 +199,9 @@ class EventStore:
                 self._refuse_foreign(conn)
                 metadata.create_all(conn, tables=tables)
         except DBAPIError as error:
-            raise StoreError(f"cannot open the event store at {self._shown_url()}: "
-                             f"{describe_db_error(error)}") from None
+            raise StoreError(
+                f"cannot open the event store at {self._shown_url()}: {describe_db_error(error)}"
+            ) from None
 
     def _refuse_foreign(self, conn: sa.Connection) -> None:
         inspector = sa.inspect(conn)
@@ -212,23 +213,27 @@ class EventStore:
             if {"id", "kind", "version", "created_at"} <= columns:
                 return
         shown = ", ".join(sorted(names)[:5]) + (", ..." if len(names) > 5 else "")
-        raise StoreError(f"{self._shown_url()} is another program's database (tables: "
-                         f"{shown}); Skald will not add its tables to it")
+        raise StoreError(
+            f"{self._shown_url()} is another program's database (tables: "
+            f"{shown}); Skald will not add its tables to it"
+        )
 
     def _shown_url(self) -> str:
         return sa.engine.make_url(self.url).render_as_string(hide_password=True)
 
     def add_tokens(self, stream: str, hashes: Sequence[tuple[str, int | None]]) -> None:
         """Store token hashes for `stream`, each with the seat it speaks for (None: referee)."""
-        rows = [{"token_hash": digest, "stream_id": stream, "seat": seat}
-                for digest, seat in hashes]
+        rows = [
+            {"token_hash": digest, "stream_id": stream, "seat": seat} for digest, seat in hashes
+        ]
         with self._writer.begin() as conn:
             conn.execute(seat_tokens.insert(), rows)
 
     def token(self, digest: str) -> tuple[str, int | None] | None:
         """The stream and seat of a token hash, or None when no game issued it."""
         query = sa.select(seat_tokens.c.stream_id, seat_tokens.c.seat).where(
-            seat_tokens.c.token_hash == digest)
+            seat_tokens.c.token_hash == digest
+        )
         with self.engine.connect() as conn:
             row = conn.execute(query).first()
         return None if row is None else (row.stream_id, row.seat)
@@ -247,8 +252,11 @@ class EventStore:
                 conn.execute(sa.select(sa.func.pg_advisory_xact_lock(SCHEMA_LOCK + 1)))
             found = [row.public_key for row in conn.execute(sa.select(signing_keys.c.public_key))]
             if not found:
-                conn.execute(signing_keys.insert().values(public_key=public_key,
-                                                          created_at=datetime.now(UTC)))
+                conn.execute(
+                    signing_keys.insert().values(
+                        public_key=public_key, created_at=datetime.now(UTC)
+                    )
+                )
                 found = [public_key]
         return found
 
@@ -257,8 +265,14 @@ class EventStore:
         """`sqlite` or `postgresql`."""
         return self.engine.dialect.name
 
-    def append(self, stream: str, records: Sequence[StoredRecord], expected_version: int,
-               kind: str = "", title: str = "") -> int:
+    def append(
+        self,
+        stream: str,
+        records: Sequence[StoredRecord],
+        expected_version: int,
+        kind: str = "",
+        title: str = "",
+    ) -> int:
         """Append `records` (seqs expected_version+1 ...) atomically; return the new version."""
         if not records:
             raise ValueError("append needs at least one record")
@@ -268,21 +282,34 @@ class EventStore:
             raise ValueError(f"records must be seqs {expected_seqs} of stream {stream!r}")
         try:
             with self._writer.begin() as conn:
-                self._advance_version(conn, stream, expected_version, new_version, kind, title,
-                                      records[0].recorded_at)
+                self._advance_version(
+                    conn, stream, expected_version, new_version, kind, title, records[0].recorded_at
+                )
                 conn.execute(events.insert(), [self._row(r) for r in records])
                 if conn.dialect.name == "postgresql":
-                    conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL,
-                                                             f"{stream}:{new_version}")))
+                    conn.execute(
+                        sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, f"{stream}:{new_version}"))
+                    )
         except IntegrityError:
             raise self._conflict(stream, expected_version) from None
         return new_version
 
-    def _advance_version(self, conn: sa.Connection, stream: str, expected: int, new: int,
-                         kind: str, title: str, created_at: datetime) -> None:
+    def _advance_version(
+        self,
+        conn: sa.Connection,
+        stream: str,
+        expected: int,
+        new: int,
+        kind: str,
+        title: str,
+        created_at: datetime,
+    ) -> None:
         if expected == 0:
-            conn.execute(streams.insert().values(
-                id=stream, kind=kind, version=new, created_at=_utc(created_at), title=title))
+            conn.execute(
+                streams.insert().values(
+                    id=stream, kind=kind, version=new, created_at=_utc(created_at), title=title
+                )
+            )
             return
         moved = conn.execute(
             streams.update()
@@ -292,8 +319,9 @@ class EventStore:
         if moved.rowcount != 1:
             raise self._conflict(stream, expected, conn)
 
-    def _conflict(self, stream: str, expected: int,
-                  conn: sa.Connection | None = None) -> VersionConflict:
+    def _conflict(
+        self, stream: str, expected: int, conn: sa.Connection | None = None
+    ) -> VersionConflict:
         current = self._version(conn, stream) if conn is not None else self.version(stream)
         return VersionConflict(
             f"stream {stream} is at version {current}, not {expected}; reload and try again",
@@ -319,8 +347,7 @@ class EventStore:
         with self.engine.connect() as conn:
             return self._version(conn, stream)
 
-    def read(self, stream: str, from_seq: int = 1, to_seq: int | None = None
-             ) -> list[StoredRecord]:
+    def read(self, stream: str, from_seq: int = 1, to_seq: int | None = None) -> list[StoredRecord]:
         """Records with from_seq <= seq <= to_seq, in order."""
         # Bounds beyond the seq column's range select nothing or everything, never an error.
         if from_seq > MAX_SEQ or (to_seq is not None and to_seq < 1) or "\x00" in stream:
@@ -338,9 +365,14 @@ class EventStore:
             rows = conn.execute(query).mappings().all()
         return [
             StoredRecord(
-                stream=row["stream_id"], seq=row["seq"], recorded_at=_utc(row["recorded_at"]),
-                actor=row["actor"], kind=row["kind"], payload=row["payload"],
-                prev_hash=row["prev_hash"], hash=row["hash"],
+                stream=row["stream_id"],
+                seq=row["seq"],
+                recorded_at=_utc(row["recorded_at"]),
+                actor=row["actor"],
+                kind=row["kind"],
+                payload=row["payload"],
+                prev_hash=row["prev_hash"],
+                hash=row["hash"],
             )
             for row in rows
         ]
@@ -353,20 +385,33 @@ class EventStore:
             row = conn.execute(sa.select(streams).where(streams.c.id == stream)).mappings().first()
         if row is None:
             raise NotFound(f"no game or stream with id {stream!r}")
-        return StreamInfo(id=row["id"], kind=row["kind"], version=row["version"],
-                          created_at=_utc(row["created_at"]), title=row["title"] or "")
+        return StreamInfo(
+            id=row["id"],
+            kind=row["kind"],
+            version=row["version"],
+            created_at=_utc(row["created_at"]),
+            title=row["title"] or "",
+        )
 
-    def list_streams(self, kind: str | None = None, limit: int = 50, offset: int = 0
-                     ) -> list[StreamInfo]:
+    def list_streams(
+        self, kind: str | None = None, limit: int = 50, offset: int = 0
+    ) -> list[StreamInfo]:
         """Stream headers, newest first."""
         query = sa.select(streams).order_by(streams.c.created_at.desc(), streams.c.id)
         if kind is not None:
             query = query.where(streams.c.kind == kind)
         with self.engine.connect() as conn:
             rows = conn.execute(query.limit(limit).offset(offset)).mappings().all()
-        return [StreamInfo(id=r["id"], kind=r["kind"], version=r["version"],
-                           created_at=_utc(r["created_at"]), title=r["title"] or "")
-                for r in rows]
+        return [
+            StreamInfo(
+                id=r["id"],
+                kind=r["kind"],
+                version=r["version"],
+                created_at=_utc(r["created_at"]),
+                title=r["title"] or "",
+            )
+            for r in rows
+        ]
 
     def dispose(self) -> None:
         """Close every pooled connection."""

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import msgspec
 
-from events.base import Event
-from events.secret import Secret
+from skald.events.base import Event
+from skald.events.secret import Secret
 
 
 class Step(msgspec.Struct, frozen=True):
@@ -81,7 +81,7 @@ class TrailsPlaced(Event, frozen=True, kw_only=True, tag="beast.trails_placed"):
     from the Beast's cards. `cards` (their indices) appears only in version 1 logs."""
 
     barrier = True
-    cards: tuple[int, ...] | None = None                 # field order is part of the hash
+    cards: tuple[int, ...] | None = None  # field order is part of the hash
     locations: tuple[str, ...]
 
 
@@ -366,7 +366,7 @@ class TrapTriggered(Event, frozen=True, kw_only=True, tag="beast.trap_triggered"
 
     barrier = True
     zone: str
-    index: int | None = None                             # version 1 logs only
+    index: int | None = None  # version 1 logs only
     card: str
     habitat: str
 
@@ -414,14 +414,53 @@ class BeastRestored(Event, frozen=True, tag="beast.beast_restored"):
 
 
 BeastEvent = (
-    GameSetUp | DeckShuffled | RowDealt | BeastMoved | TrailsPlaced | BeastRevealed
-    | HunterPlaced | HunterMoved | PackDealt | CardSetAside | CardDrafted | PacksPassed
-    | HandDealt | DayBegan | CardPlayed | EffectChosen | EffectProgressed | CardResolved
-    | ReactionWindowOpened | ReactionWindowClosed | ReactionsInvited | ReactionDeclined
-    | CardDiscarded | CardDiscardedFaceDown | TurnEnded | Searched
-    | ZoneDisclosed | Damaged | Killed | HunterLooted | GrudgesGained | PowersGained | Healed
-    | CardGained | SummonPlaced | SummonMoved | SummonActed | LocationsTransformed
-    | WatchtowerPlaced | TrapSet | TrapTriggered | CardCopied | NightFell | RewardEarned
-    | NightReset | Upgraded | UpgradesDone | BeastRestored
+    GameSetUp
+    | DeckShuffled
+    | RowDealt
+    | BeastMoved
+    | TrailsPlaced
+    | BeastRevealed
+    | HunterPlaced
+    | HunterMoved
+    | PackDealt
+    | CardSetAside
+    | CardDrafted
+    | PacksPassed
+    | HandDealt
+    | DayBegan
+    | CardPlayed
+    | EffectChosen
+    | EffectProgressed
+    | CardResolved
+    | ReactionWindowOpened
+    | ReactionWindowClosed
+    | ReactionsInvited
+    | ReactionDeclined
+    | CardDiscarded
+    | CardDiscardedFaceDown
+    | TurnEnded
+    | Searched
+    | ZoneDisclosed
+    | Damaged
+    | Killed
+    | HunterLooted
+    | GrudgesGained
+    | PowersGained
+    | Healed
+    | CardGained
+    | SummonPlaced
+    | SummonMoved
+    | SummonActed
+    | LocationsTransformed
+    | WatchtowerPlaced
+    | TrapSet
+    | TrapTriggered
+    | CardCopied
+    | NightFell
+    | RewardEarned
+    | NightReset
+    | Upgraded
+    | UpgradesDone
+    | BeastRestored
 )
 EVENT_TYPES: tuple[type, ...] = BeastEvent.__args__

@@ -11,8 +11,8 @@ Squares are names (`C3`), tiles are stable ids from `core/beowulf/tiles.toml` (`
 
 from __future__ import annotations
 
-from events.base import Event
-from events.secret import Secret
+from skald.events.base import Event
+from skald.events.secret import Secret
 
 
 class ActBegan(Event, frozen=True, tag="beowulf.act_began"):
@@ -173,8 +173,23 @@ class ActEnded(Event, frozen=True, tag="beowulf.act_ended"):
 
 
 BeowulfEvent = (
-    ActBegan | PileShuffled | TilesDealt | RefillDeclined | TileDrawn | FigurePlaced
-    | TilePlaced | TileRemoved | TreasureCashed | FigureMoved | AbilityOffered | TilesSwapped
-    | AbilityDeclined | TurnPassed | TurnBegan | TilesBetrayed | FigureScored | ActEnded
+    ActBegan
+    | PileShuffled
+    | TilesDealt
+    | RefillDeclined
+    | TileDrawn
+    | FigurePlaced
+    | TilePlaced
+    | TileRemoved
+    | TreasureCashed
+    | FigureMoved
+    | AbilityOffered
+    | TilesSwapped
+    | AbilityDeclined
+    | TurnPassed
+    | TurnBegan
+    | TilesBetrayed
+    | FigureScored
+    | ActEnded
 )
 EVENT_TYPES: tuple[type[Event], ...] = BeowulfEvent.__args__

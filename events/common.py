@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import msgspec
 
-from events.base import Event
-from events.secret import Secret
+from skald.events.base import Event
+from skald.events.secret import Secret
 
 
 class Outcome(msgspec.Struct, frozen=True, kw_only=True):
@@ -106,6 +106,11 @@ class GameFinished(Event, frozen=True, tag="skald.game_finished"):
 
 
 CommonEvent = (
-    GameCreated | EntropyCommitted | EntropyAdded | MoveMade | DecisionUndone | DecisionRedone
+    GameCreated
+    | EntropyCommitted
+    | EntropyAdded
+    | MoveMade
+    | DecisionUndone
+    | DecisionRedone
     | GameFinished
 )

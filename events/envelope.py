@@ -13,8 +13,8 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from events.secret import canonical, redact
-from events.viewer import SPECTATOR
+from skald.events.secret import canonical, redact
+from skald.events.viewer import SPECTATOR
 
 E = TypeVar("E")
 GENESIS = "0" * 64
@@ -46,17 +46,24 @@ def public_bytes(stream: str, seq: int, recorded_at: datetime, actor: str, event
     )
 
 
-def chain_hash(prev_hash: str, stream: str, seq: int, recorded_at: datetime, actor: str,
-               event: Any) -> str:
+def chain_hash(
+    prev_hash: str, stream: str, seq: int, recorded_at: datetime, actor: str, event: Any
+) -> str:
     """The hash of one link given the previous one."""
     body = public_bytes(stream, seq, recorded_at, actor, event)
     return hashlib.sha256(bytes.fromhex(prev_hash) + body).hexdigest()
 
 
-def seal_envelope(stream: str, seq: int, recorded_at: datetime, actor: str, event: E,
-                  prev_hash: str) -> Envelope[E]:
+def seal_envelope(
+    stream: str, seq: int, recorded_at: datetime, actor: str, event: E, prev_hash: str
+) -> Envelope[E]:
     """Build an envelope and compute its hash."""
     return Envelope(
-        stream=stream, seq=seq, recorded_at=recorded_at, actor=actor, event=event,
-        prev_hash=prev_hash, hash=chain_hash(prev_hash, stream, seq, recorded_at, actor, event),
+        stream=stream,
+        seq=seq,
+        recorded_at=recorded_at,
+        actor=actor,
+        event=event,
+        prev_hash=prev_hash,
+        hash=chain_hash(prev_hash, stream, seq, recorded_at, actor, event),
     )

@@ -20,8 +20,8 @@ from typing import Literal
 
 import msgspec
 
-from events.base import Event
-from events.secret import Secret
+from skald.events.base import Event
+from skald.events.secret import Secret
 
 Stacks = tuple[tuple[str, tuple[int, ...]], ...]
 
@@ -135,7 +135,7 @@ class LootJettisoned(Event, frozen=True, kw_only=True, tag="hagar.loot_jettisone
 
     barrier = True
     seat: int
-    slot: int | None = None                              # version 1 logs only
+    slot: int | None = None  # version 1 logs only
     piece: Secret[int]
 
 
@@ -257,7 +257,7 @@ class LootRobbed(Event, frozen=True, kw_only=True, tag="hagar.loot_robbed"):
     seat: int
     victim: int
     at_sea: bool
-    slot: int | None = None                              # version 1 logs only
+    slot: int | None = None  # version 1 logs only
     piece: Secret[int]
 
 
@@ -269,7 +269,7 @@ class LootForced(Event, frozen=True, kw_only=True, tag="hagar.loot_forced"):
     seat: int
     victim: int
     at_sea: bool
-    slot: int | None = None                              # version 1 logs only
+    slot: int | None = None  # version 1 logs only
     piece: Secret[int]
 
 
@@ -356,12 +356,42 @@ class FeastScored(Event, frozen=True, tag="hagar.feast_scored"):
 
 
 HagarEvent = (
-    StartChosen | LootDealt | FateShuffled | SticksThrown | VikingWalked | ShipSailed
-    | ShipDocked | VikingBoarded | LootBroughtHome | CrossroadsReached | DirectionsAnnounced
-    | StormStruck | LootJettisoned | CityPlundered | ChestRobbed | RoadsideLootTaken
-    | LootDropped | FateDrawn | DragonFled | OdinFlew | ArrowShot | MeadDrunk | ThorPleased
-    | RoadBonus | ArrowsHealed | VikingsMet | LootRobbed | LootForced | AmbushEnded | TurnEnded
-    | TurnSkipped | UncertaintyThrown | FeastCalled | LootRevealed | GiftsJudged | TieThrown
+    StartChosen
+    | LootDealt
+    | FateShuffled
+    | SticksThrown
+    | VikingWalked
+    | ShipSailed
+    | ShipDocked
+    | VikingBoarded
+    | LootBroughtHome
+    | CrossroadsReached
+    | DirectionsAnnounced
+    | StormStruck
+    | LootJettisoned
+    | CityPlundered
+    | ChestRobbed
+    | RoadsideLootTaken
+    | LootDropped
+    | FateDrawn
+    | DragonFled
+    | OdinFlew
+    | ArrowShot
+    | MeadDrunk
+    | ThorPleased
+    | RoadBonus
+    | ArrowsHealed
+    | VikingsMet
+    | LootRobbed
+    | LootForced
+    | AmbushEnded
+    | TurnEnded
+    | TurnSkipped
+    | UncertaintyThrown
+    | FeastCalled
+    | LootRevealed
+    | GiftsJudged
+    | TieThrown
     | FeastScored
 )
 EVENT_TYPES: tuple[type, ...] = HagarEvent.__args__

@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from events.viewer import Viewer
+from skald.events.viewer import Viewer
 
 T = TypeVar("T")
 DOMAIN = b"skald/commitment/v1\x00"

@@ -14,10 +14,10 @@ from typing import Any
 
 import msgspec
 
-from core.chain import ChainReport
-from core.codec import event_tag
-from core.rederive import Finding, Rederivation, rederive
-from events.common import (
+from skald.core.chain import ChainReport
+from skald.core.codec import event_tag
+from skald.core.rederive import Finding, Rederivation, rederive
+from skald.events.common import (
     DecisionRedone,
     DecisionUndone,
     EntropyAdded,
@@ -27,9 +27,9 @@ from events.common import (
     GameKey,
     Outcome,
 )
-from events.envelope import Envelope
-from events.secret import Secret, secrets_in
-from projections.describe import describe_event
+from skald.events.envelope import Envelope
+from skald.events.secret import Secret, secrets_in
+from skald.projections.describe import describe_event
 
 
 class AuditEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -101,8 +101,13 @@ class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
     anomalies: tuple[Finding, ...]
 
 
-def build_audit(game_id: str, game: str, envelopes: Sequence[Envelope[Any]],
-                chain: ChainReport, outcome: Outcome | None) -> AuditReport:
+def build_audit(
+    game_id: str,
+    game: str,
+    envelopes: Sequence[Envelope[Any]],
+    chain: ChainReport,
+    outcome: Outcome | None,
+) -> AuditReport:
     """The audit of a full (referee) log."""
     created = envelopes[0].event if envelopes else None
     if not isinstance(created, GameCreated):
@@ -111,21 +116,34 @@ def build_audit(game_id: str, game: str, envelopes: Sequence[Envelope[Any]],
     rederivation = rederive(game, envelopes)
     commitments = _check_commitments(envelopes)
     anomalies = _anomalies(chain, commitments, rederivation)
-    verdict = "anomalies" if anomalies else "unverifiable" if rederivation.unsupported \
-        else "clean"
+    verdict = "anomalies" if anomalies else "unverifiable" if rederivation.unsupported else "clean"
     return AuditReport(
-        id=game_id, game=game, players=players, seed=_seed_text(created),
-        seed_commitment=_key_secret(created).commitment, seed_chosen=_seed_chosen(created),
+        id=game_id,
+        game=game,
+        players=players,
+        seed=_seed_text(created),
+        seed_commitment=_key_secret(created).commitment,
+        seed_chosen=_seed_chosen(created),
         fairness=_fairness(created),
-        entropy=tuple((env.event.seat, env.event.entropy) for env in envelopes
-                      if isinstance(env.event, EntropyAdded)),
-        entropy_commitments=tuple((env.event.seat, env.event.commitment) for env in envelopes
-                                  if isinstance(env.event, EntropyCommitted)),
-        outcome=outcome, chain=chain, commitments=commitments, rederivation=rederivation,
+        entropy=tuple(
+            (env.event.seat, env.event.entropy)
+            for env in envelopes
+            if isinstance(env.event, EntropyAdded)
+        ),
+        entropy_commitments=tuple(
+            (env.event.seat, env.event.commitment)
+            for env in envelopes
+            if isinstance(env.event, EntropyCommitted)
+        ),
+        outcome=outcome,
+        chain=chain,
+        commitments=commitments,
+        rederivation=rederivation,
         undos=_undos(envelopes, players),
         knowledge=_knowledge(envelopes, players),
         events=tuple(_audit_event(env, players, game) for env in envelopes),
-        verdict=verdict, anomalies=anomalies,
+        verdict=verdict,
+        anomalies=anomalies,
     )
 
 
@@ -154,13 +172,21 @@ def _seed_text(created: GameCreated) -> str | None:
 def _fairness(created: GameCreated) -> str:
     """What the audit can claim about the draws."""
     if _seed_chosen(created):
-        return ("seed chosen by the creator: the draws are reproducible and no fairness is "
-                "claimed against the creator (they were fixed by the creator's seed"
-                + (" and the seats' entropy)" if dict(created.options).get("entropy") == "seats"
-                   else ")"))
+        return (
+            "seed chosen by the creator: the draws are reproducible and no fairness is "
+            "claimed against the creator (they were fixed by the creator's seed"
+            + (
+                " and the seats' entropy)"
+                if dict(created.options).get("entropy") == "seats"
+                else ")"
+            )
+        )
     mixed = created.key is not None and created.key.known and created.key.get().seed is not None
-    return ("key drawn by the service (256 bits, committed before the first draw"
-            + (", mixed with the creator's seed" if mixed else "") + "): fair against every seat")
+    return (
+        "key drawn by the service (256 bits, committed before the first draw"
+        + (", mixed with the creator's seed" if mixed else "")
+        + "): fair against every seat"
+    )
 
 
 def _player(players: tuple[str, ...], actor: str | int) -> str:
@@ -170,8 +196,10 @@ def _player(players: tuple[str, ...], actor: str | int) -> str:
 
 def _audit_event(envelope: Envelope[Any], players: tuple[str, ...], game: str) -> AuditEvent:
     return AuditEvent(
-        seq=envelope.seq, recorded_at=envelope.recorded_at,
-        actor=_player(players, envelope.actor), kind=event_tag(envelope.event),
+        seq=envelope.seq,
+        recorded_at=envelope.recorded_at,
+        actor=_player(players, envelope.actor),
+        kind=event_tag(envelope.event),
         text=describe_event(envelope.event, players, game),
         hidden_values=sum(1 for _ in secrets_in(envelope.event)),
         random=_is_chance(envelope.event),
@@ -181,7 +209,8 @@ def _audit_event(envelope: Envelope[Any], players: tuple[str, ...], game: str) -
 def _is_chance(event: Any) -> bool:
     """A game event that drew, rolled, shuffled or revealed (a barrier), not a meta-event."""
     return bool(getattr(event, "barrier", False)) and not isinstance(
-        event, GameCreated | EntropyCommitted | EntropyAdded | GameFinished)
+        event, GameCreated | EntropyCommitted | EntropyAdded | GameFinished
+    )
 
 
 def _check_commitments(envelopes: Sequence[Envelope[Any]]) -> CommitmentCheck:
@@ -202,53 +231,80 @@ def _check_commitments(envelopes: Sequence[Envelope[Any]]) -> CommitmentCheck:
                 inconsistent.append(envelope.seq)
             if by_salt.setdefault(secret.salt or "", encoded) != encoded:
                 reused.append(envelope.seq)
-    return CommitmentCheck(checked=checked, failed=tuple(failed),
-                           inconsistent_reveals=tuple(inconsistent), reused_salts=tuple(reused))
+    return CommitmentCheck(
+        checked=checked,
+        failed=tuple(failed),
+        inconsistent_reveals=tuple(inconsistent),
+        reused_salts=tuple(reused),
+    )
 
 
-def _anomalies(chain: ChainReport, commitments: CommitmentCheck,
-               rederivation: Rederivation) -> tuple[Finding, ...]:
+def _anomalies(
+    chain: ChainReport, commitments: CommitmentCheck, rederivation: Rederivation
+) -> tuple[Finding, ...]:
     found: list[Finding] = []
     if not chain.ok and chain.bad_seq is not None:
         found.append(Finding(seq=chain.bad_seq, rule="hash chain", detail=chain.reason))
-    found += [Finding(seq=seq, rule="a hidden value does not match its commitment")
-              for seq in commitments.failed]
-    found += [Finding(seq=seq, rule="a revealed value differs from the value committed earlier")
-              for seq in commitments.inconsistent_reveals]
-    found += [Finding(seq=seq, rule="a salt sealed two different values")
-              for seq in commitments.reused_salts]
+    found += [
+        Finding(seq=seq, rule="a hidden value does not match its commitment")
+        for seq in commitments.failed
+    ]
+    found += [
+        Finding(seq=seq, rule="a revealed value differs from the value committed earlier")
+        for seq in commitments.inconsistent_reveals
+    ]
+    found += [
+        Finding(seq=seq, rule="a salt sealed two different values")
+        for seq in commitments.reused_salts
+    ]
     found += rederivation.findings
     return tuple(sorted(found, key=lambda finding: finding.seq))
 
 
-def _undos(envelopes: Sequence[Envelope[Any]], players: tuple[str, ...]
-           ) -> tuple[UndoRecord, ...]:
+def _undos(envelopes: Sequence[Envelope[Any]], players: tuple[str, ...]) -> tuple[UndoRecord, ...]:
     records = []
     for envelope in envelopes:
         event = envelope.event
         if isinstance(event, DecisionUndone):
-            records.append(UndoRecord(seq=envelope.seq, action="undo",
-                                      asked_by=_player(players, event.seat),
-                                      author=_player(players, event.author)))
+            records.append(
+                UndoRecord(
+                    seq=envelope.seq,
+                    action="undo",
+                    asked_by=_player(players, event.seat),
+                    author=_player(players, event.author),
+                )
+            )
         elif isinstance(event, DecisionRedone):
-            records.append(UndoRecord(seq=envelope.seq, action="redo",
-                                      asked_by=_player(players, event.seat),
-                                      author=_player(players, event.seat)))
+            records.append(
+                UndoRecord(
+                    seq=envelope.seq,
+                    action="redo",
+                    asked_by=_player(players, event.seat),
+                    author=_player(players, event.seat),
+                )
+            )
     return tuple(records)
 
 
-def _knowledge(envelopes: Sequence[Envelope[Any]], players: tuple[str, ...]
-               ) -> tuple[SeatKnowledge, ...]:
+def _knowledge(
+    envelopes: Sequence[Envelope[Any]], players: tuple[str, ...]
+) -> tuple[SeatKnowledge, ...]:
     learned: list[list[Learned]] = [[] for _ in players]
     for envelope in envelopes:
         for secret in secrets_in(envelope.event):
             for seat in sorted(secret.audience):
                 if 0 <= seat < len(players):
-                    learned[seat].append(Learned(seq=envelope.seq,
-                                                 kind=event_tag(envelope.event),
-                                                 value=_value_text(secret)))
-    return tuple(SeatKnowledge(seat=seat, player=players[seat], learned=tuple(items))
-                 for seat, items in enumerate(learned))
+                    learned[seat].append(
+                        Learned(
+                            seq=envelope.seq,
+                            kind=event_tag(envelope.event),
+                            value=_value_text(secret),
+                        )
+                    )
+    return tuple(
+        SeatKnowledge(seat=seat, player=players[seat], learned=tuple(items))
+        for seat, items in enumerate(learned)
+    )
 
 
 def _value_text(secret: Secret[Any]) -> str:

@@ -12,7 +12,7 @@ import html
 
 import msgspec
 
-from projections.audit import AuditReport
+from skald.projections.audit import AuditReport
 
 FORMATS = ("md", "json", "html")
 
@@ -39,8 +39,7 @@ def verdict_text(report: AuditReport) -> str:
     if report.verdict == "clean":
         return "Verdict: clean. Every check passed."
     if report.verdict == "unverifiable":
-        return ("Verdict: not re-derived (no anomaly found): "
-                f"{report.rederivation.unsupported}.")
+        return f"Verdict: not re-derived (no anomaly found): {report.rederivation.unsupported}."
     count = len(report.anomalies)
     return f"Verdict: {count} anomal{'y' if count == 1 else 'ies'}."
 
@@ -50,29 +49,49 @@ def checks(report: AuditReport) -> list[Check]:
     chain, commits, derived = report.chain, report.commitments, report.rederivation
     chain_text = "intact" if chain.ok else f"BROKEN at seq {chain.bad_seq}: {chain.reason}"
     entropy = ", ".join(f"{report.players[s]}: {e!r}" for s, e in report.entropy) or "none"
-    seed = (f"{report.seed} (commitment {report.seed_commitment[:16]}…); {report.fairness}"
-            if report.seed is not None else "not revealed")
-    entropy += "".join(f"; {report.players[s]} committed {c[:16]}…"
-                       for s, c in report.entropy_commitments)
+    seed = (
+        f"{report.seed} (commitment {report.seed_commitment[:16]}…); {report.fairness}"
+        if report.seed is not None
+        else "not revealed"
+    )
+    entropy += "".join(
+        f"; {report.players[s]} committed {c[:16]}…" for s, c in report.entropy_commitments
+    )
     return [
-        Check("Hash chain", f"{chain_text} ({chain.checked} events, head "
-                            f"{chain.head[:16]}…)", chain.ok),
-        Check("Commitments", f"{commits.checked} checked, {len(commits.failed)} failed, "
-                             f"{len(commits.inconsistent_reveals)} inconsistent reveals",
-              not commits.failed and not commits.inconsistent_reveals),
+        Check(
+            "Hash chain",
+            f"{chain_text} ({chain.checked} events, head {chain.head[:16]}…)",
+            chain.ok,
+        ),
+        Check(
+            "Commitments",
+            f"{commits.checked} checked, {len(commits.failed)} failed, "
+            f"{len(commits.inconsistent_reveals)} inconsistent reveals",
+            not commits.failed and not commits.inconsistent_reveals,
+        ),
         Check("Seed", seed, report.seed is not None),
         Check("Seat entropy", entropy, True),
-        Check("Rules re-derivation",
-              f"{derived.decisions} decisions replayed through the rules, "
-              f"{derived.derived_events} derived events matched, {derived.random_events} "
-              f"random outcomes recomputed from the seed; checked through seq "
-              f"{derived.checked_through}", derived.clean),
+        Check(
+            "Rules re-derivation",
+            f"{derived.decisions} decisions replayed through the rules, "
+            f"{derived.derived_events} derived events matched, {derived.random_events} "
+            f"random outcomes recomputed from the seed; checked through seq "
+            f"{derived.checked_through}",
+            derived.clean,
+        ),
     ]
 
 
-_MD_SPECIAL = str.maketrans({
-    **{char: "\\" + char for char in "\\`*_[]()|!#~"},
-    "<": "&lt;", ">": "&gt;", "&": "&amp;", "\n": " ", "\r": " "})
+_MD_SPECIAL = str.maketrans(
+    {
+        **{char: "\\" + char for char in "\\`*_[]()|!#~"},
+        "<": "&lt;",
+        ">": "&gt;",
+        "&": "&amp;",
+        "\n": " ",
+        "\r": " ",
+    }
+)
 
 
 def _md(text: object) -> str:
@@ -82,25 +101,36 @@ def _md(text: object) -> str:
 
 def _markdown(report: AuditReport) -> str:
     r = report
-    lines = [f"# Audit of {_md(r.game)} game {_md(r.id)}", "",
-             f"Players: {', '.join(f'{i}={_md(p)}' for i, p in enumerate(r.players))}", "",
-             f"**{verdict_text(r)}**", ""]
-    lines += [f"- seq {f.seq}: {_md(f.rule)}" + (f" — {_md(f.detail)}" if f.detail else "")
-              for f in r.anomalies]
+    lines = [
+        f"# Audit of {_md(r.game)} game {_md(r.id)}",
+        "",
+        f"Players: {', '.join(f'{i}={_md(p)}' for i, p in enumerate(r.players))}",
+        "",
+        f"**{verdict_text(r)}**",
+        "",
+    ]
+    lines += [
+        f"- seq {f.seq}: {_md(f.rule)}" + (f" — {_md(f.detail)}" if f.detail else "")
+        for f in r.anomalies
+    ]
     lines += ["", "## Checks", ""]
     lines += [f"- {c.label}: {_md(c.text)}" for c in checks(r)]
     lines += ["", "## Undo and redo", ""]
-    lines += [f"- seq {u.seq}: {_md(u.action)} asked by {_md(u.asked_by)} "
-              f"(decision by {_md(u.author)})" for u in r.undos] or ["- none"]
+    lines += [
+        f"- seq {u.seq}: {_md(u.action)} asked by {_md(u.asked_by)} (decision by {_md(u.author)})"
+        for u in r.undos
+    ] or ["- none"]
     lines += ["", "## What each seat knew, and when", ""]
     for seat in r.knowledge:
         lines.append(f"### {_md(seat.player)} (seat {seat.seat})")
-        lines += [f"- seq {item.seq} ({_md(item.kind)}): {_md(item.value)}"
-                  for item in seat.learned] or ["- nothing hidden"]
+        lines += [
+            f"- seq {item.seq} ({_md(item.kind)}): {_md(item.value)}" for item in seat.learned
+        ] or ["- nothing hidden"]
         lines.append("")
     lines += ["## Events, hidden values revealed", "", "| seq | actor | event |", "|---|---|---|"]
-    lines += [f"| {e.seq} | {_md(e.actor)} | {_md(e.text)}"
-              f"{' 🎲' if e.random else ''} |" for e in r.events]
+    lines += [
+        f"| {e.seq} | {_md(e.actor)} | {_md(e.text)}{' 🎲' if e.random else ''} |" for e in r.events
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -123,8 +153,9 @@ def _rows(header: tuple[str, ...], rows: list[tuple[object, ...]], empty: str) -
     if not rows:
         return f"<p>{_e(empty)}</p>"
     head = "".join(f"<th>{_e(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in row) + "</tr>"
-                   for row in rows)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in row) + "</tr>" for row in rows
+    )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
@@ -132,29 +163,40 @@ def _html(report: AuditReport) -> str:
     r = report
     title = f"Audit of {r.game} game {r.id}"
     check_items = "".join(
-        f"<li><b>{_e(c.label)}</b>: <span class=\"{'ok' if c.ok else 'bad'}\">{_e(c.text)}"
-        f"</span></li>" for c in checks(r))
-    anomalies = _rows(("seq", "rule", "detail"),
-                      [(f.seq, f.rule, f.detail) for f in r.anomalies], "No anomalies.")
-    undos = _rows(("seq", "action", "asked by", "decision by"),
-                  [(u.seq, u.action, u.asked_by, u.author) for u in r.undos],
-                  "No decision was taken back.")
+        f'<li><b>{_e(c.label)}</b>: <span class="{"ok" if c.ok else "bad"}">{_e(c.text)}'
+        f"</span></li>"
+        for c in checks(r)
+    )
+    anomalies = _rows(
+        ("seq", "rule", "detail"), [(f.seq, f.rule, f.detail) for f in r.anomalies], "No anomalies."
+    )
+    undos = _rows(
+        ("seq", "action", "asked by", "decision by"),
+        [(u.seq, u.action, u.asked_by, u.author) for u in r.undos],
+        "No decision was taken back.",
+    )
     knowledge = "".join(
         f"<details><summary>{_e(seat.player)} (seat {seat.seat}): {len(seat.learned)} hidden "
-        f"values</summary>" + _rows(("seq", "event", "value"),
-                                    [(i.seq, i.kind, i.value) for i in seat.learned],
-                                    "Nothing hidden.") + "</details>"
-        for seat in r.knowledge)
+        f"values</summary>"
+        + _rows(
+            ("seq", "event", "value"),
+            [(i.seq, i.kind, i.value) for i in seat.learned],
+            "Nothing hidden.",
+        )
+        + "</details>"
+        for seat in r.knowledge
+    )
     events = "".join(
         f"<tr><td>{e.seq}</td><td>{_e(e.actor)}</td><td>{_e(e.text)}"
         f"{' <span class=random title=random>(random)</span>' if e.random else ''}</td></tr>"
-        for e in r.events)
+        for e in r.events
+    )
     return (
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{_e(title)}</title><style>{STYLE}</style></head><body>"
         f"<h1>{_e(title)}</h1><p>Players: "
         f"{_e(', '.join(f'{i}={p}' for i, p in enumerate(r.players)))}</p>"
-        f"<p id=\"verdict\" class=\"verdict {_e(r.verdict)}\">{_e(verdict_text(r))}</p>"
+        f'<p id="verdict" class="verdict {_e(r.verdict)}">{_e(verdict_text(r))}</p>'
         f"<h2>Anomalies</h2>{anomalies}<h2>Checks</h2><ul>{check_items}</ul>"
         f"<h2>Undo and redo</h2>{undos}<h2>What each seat knew, and when</h2>{knowledge}"
         "<h2>Events, hidden values revealed</h2><table><thead><tr><th>seq</th><th>actor</th>"

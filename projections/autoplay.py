@@ -13,8 +13,8 @@ from typing import Any
 
 import msgspec
 
-from events.common import Outcome
-from projections.table import Table
+from skald.events.common import Outcome
+from skald.projections.table import Table
 
 Bot = Callable[[Any, list[str], random.Random], str]
 PLAYER_NAMES = ("Ann", "Bob", "Cid", "Dag", "Eir", "Fro")
@@ -34,16 +34,27 @@ def random_bot(view: Any, legal: list[str], rnd: random.Random) -> str:
     return rnd.choice(legal)
 
 
-def autoplay(table: Table, game: str, players: int, seed: str | None = None,
-             bot_seed: int = 0, bot: Bot = random_bot, max_decisions: int = 100_000,
-             options: dict[str, str] | None = None, game_id: str | None = None
-             ) -> AutoplayResult:
+def autoplay(
+    table: Table,
+    game: str,
+    players: int,
+    seed: str | None = None,
+    bot_seed: int = 0,
+    bot: Bot = random_bot,
+    max_decisions: int = 100_000,
+    options: dict[str, str] | None = None,
+    game_id: str | None = None,
+) -> AutoplayResult:
     """Create a game and let bots play it to the end."""
-    names = PLAYER_NAMES[:players] if players <= len(PLAYER_NAMES) else tuple(
-        f"P{i + 1}" for i in range(players))
+    names = (
+        PLAYER_NAMES[:players]
+        if players <= len(PLAYER_NAMES)
+        else tuple(f"P{i + 1}" for i in range(players))
+    )
     # A seeded run is for reproducing: its draws come from the seed (and the game id).
-    game_id = table.create(game, names, seed=seed, options=options, game_id=game_id,
-                           reproducible=seed is not None)
+    game_id = table.create(
+        game, names, seed=seed, options=options, game_id=game_id, reproducible=seed is not None
+    )
     rnd = random.Random(bot_seed)
     for _ in range(max_decisions):
         current = table.turn(game_id)
@@ -59,8 +70,9 @@ def autoplay(table: Table, game: str, players: int, seed: str | None = None,
     return AutoplayResult(id=game_id, events=final.seq, outcome=final.outcome)
 
 
-def autoplay_many(table: Table, game: str, players: int, games: int, seed: str | None
-                  ) -> Iterator[AutoplayResult]:
+def autoplay_many(
+    table: Table, game: str, players: int, games: int, seed: str | None
+) -> Iterator[AutoplayResult]:
     """Play `games` games; game k uses seed `{seed}/{k}` when a seed is given."""
     for k in range(games):
         game_seed = f"{seed}/{k}" if seed is not None else None

@@ -18,12 +18,12 @@ import random
 
 import msgspec
 
-from core.beast.data import HABITATS, beast_mat, cards, is_trap_item
-from core.beast.legal import acting_hand, to_act
-from core.beast.state import BEAST, BeastState
-from events.beast import Step
-from events.viewer import Viewer
-from projections.registry import register_views
+from skald.core.beast.data import HABITATS, beast_mat, cards, is_trap_item
+from skald.core.beast.legal import acting_hand, to_act
+from skald.core.beast.state import BEAST, BeastState
+from skald.events.beast import Step
+from skald.events.viewer import Viewer
+from skald.projections.registry import register_views
 
 
 class HandView(msgspec.Struct, frozen=True, kw_only=True):
@@ -109,16 +109,28 @@ def role_of(state: BeastState, viewer: Viewer) -> str:
 
 def _hand(state: BeastState, index: int, role: str) -> HandView:
     hand = state.hands[index]
-    own = role == "referee" or (role == "beast" and index == BEAST) or (
-        role == "hunters" and index != BEAST)
+    own = (
+        role == "referee"
+        or (role == "beast" and index == BEAST)
+        or (role == "hunters" and index != BEAST)
+    )
     located = index != BEAST or role in ("beast", "referee")
-    return HandView(character=hand.character, seat=hand.seat, health=state.max_health(index),
-                    wounds=hand.wounds, grudges=hand.grudges, powers=hand.powers,
-                    location=hand.location if located else None,
-                    action_count=len(hand.actions), actions=hand.actions if own else None,
-                    abilities=hand.abilities, extra_count=len(hand.extras),
-                    extras=hand.extras if own else None, upgrades=hand.upgrades,
-                    dead=hand.dead)
+    return HandView(
+        character=hand.character,
+        seat=hand.seat,
+        health=state.max_health(index),
+        wounds=hand.wounds,
+        grudges=hand.grudges,
+        powers=hand.powers,
+        location=hand.location if located else None,
+        action_count=len(hand.actions),
+        actions=hand.actions if own else None,
+        abilities=hand.abilities,
+        extra_count=len(hand.extras),
+        extras=hand.extras if own else None,
+        upgrades=hand.upgrades,
+        dead=hand.dead,
+    )
 
 
 def _trails(state: BeastState) -> tuple[tuple[str, int], ...]:
@@ -152,75 +164,112 @@ def beast_view(state: BeastState, viewer: Viewer) -> BeastView:
         pack = None
     acting = acting_hand(state)
     return BeastView(
-        viewer=viewer.name, role=role, contract=state.contract, map=state.map, day=state.day,
-        phase=state.phase, acting=state.hands[acting].character if acting is not None else None,
-        waiting=tuple(sorted(to_act(state))), standee=state.standee,
-        active_count=len(state.active), active=state.active if beast_eyes else None,
+        viewer=viewer.name,
+        role=role,
+        contract=state.contract,
+        map=state.map,
+        day=state.day,
+        phase=state.phase,
+        acting=state.hands[acting].character if acting is not None else None,
+        waiting=tuple(sorted(to_act(state))),
+        standee=state.standee,
+        active_count=len(state.active),
+        active=state.active if beast_eyes else None,
         beast_location=state.beast.location if beast_eyes and state.hands else None,
-        trails=_trails(state), hands=tuple(_hand(state, i, role) for i in range(len(state.hands))),
+        trails=_trails(state),
+        hands=tuple(_hand(state, i, role) for i in range(len(state.hands))),
         pieces=tuple((p.location, p.kind, p.wounds) for p in state.pieces if p.alive),
         summons=tuple((s.name, s.location) for s in state.summons if s.location),
         towers=state.towers,
-        traps=tuple(TrapView(state.board.zone_names[zone],
-                             trap.card if hunter_eyes else None,
-                             trap.habitat if hunter_eyes else None)
-                    for zone, trap in state.traps),
-        habitats=state.habitats, item_row=state.item_row, talent_row=state.talent_row,
-        decks=(("action", len(state.action_deck)), ("item", len(state.item_deck)),
-               ("talent", len(state.talent_deck)), ("item_discard", len(state.item_discard)),
-               ("talent_discard", len(state.talent_discard))),
-        discard=state.discard, pack=pack, aside=state.aside if beast_eyes else None,
-        frames=_frames(state, role), window=state.window,
-        stats=state.stats, lives=state.lives, winner=state.winner)
+        traps=tuple(
+            TrapView(
+                state.board.zone_names[zone],
+                trap.card if hunter_eyes else None,
+                trap.habitat if hunter_eyes else None,
+            )
+            for zone, trap in state.traps
+        ),
+        habitats=state.habitats,
+        item_row=state.item_row,
+        talent_row=state.talent_row,
+        decks=(
+            ("action", len(state.action_deck)),
+            ("item", len(state.item_deck)),
+            ("talent", len(state.talent_deck)),
+            ("item_discard", len(state.item_discard)),
+            ("talent_discard", len(state.talent_discard)),
+        ),
+        discard=state.discard,
+        pack=pack,
+        aside=state.aside if beast_eyes else None,
+        frames=_frames(state, role),
+        window=state.window,
+        stats=state.stats,
+        lives=state.lives,
+        winner=state.winner,
+    )
 
 
 def render_view(view: BeastView) -> str:
     """The map as a grid and the table around it."""
-    from core.beast.data import boards, contracts
+    from skald.core.beast.data import boards, contracts
 
     if not view.map:
         return "Beast: not set up yet"
     board = boards()[view.map]
     habitats = dict(board.habitat) | dict(view.habitats)
     trails = dict(view.trails)
-    lines = [f"Beast - {contracts()[view.contract].title} on {board.title}; day {view.day}, "
-             f"{view.phase}; viewing as {view.viewer} ({view.role})"]
+    lines = [
+        f"Beast - {contracts()[view.contract].title} on {board.title}; day {view.day}, "
+        f"{view.phase}; viewing as {view.viewer} ({view.role})"
+    ]
     header = "    " + "".join(f"{chr(65 + c):<14}" for c in range(board.cols))
     lines.append(header)
     for row in range(board.rows):
         cells = []
         for col in range(board.cols):
             loc = f"{chr(65 + col)}{row + 1}"
-            cells.append(f"{_cell(view, loc, habitats, trails):<14}" if loc in habitats
-                         else f"{'~~':<14}")
+            cells.append(
+                f"{_cell(view, loc, habitats, trails):<14}" if loc in habitats else f"{'~~':<14}"
+            )
         lines.append(f"{row + 1:>2}  " + "".join(cells).rstrip())
-    lines.append("key: S settlement F forest W swamp C cave * centre; b last known Beast, "
-                 "B Beast (actual), ~n trails, T watchtower, f/n farmer/noble, s/o/r "
-                 "sheep/boar/bear, hunters by initials")
+    lines.append(
+        "key: S settlement F forest W swamp C cave * centre; b last known Beast, "
+        "B Beast (actual), ~n trails, T watchtower, f/n farmer/noble, s/o/r "
+        "sheep/boar/bear, hunters by initials"
+    )
     hidden = "revealed" if view.active_count == 0 else f"{view.active_count} active movement cards"
     trail = beast_mat(view.hands[0].character).trail
-    lines.append(f"Beast {view.hands[0].character} ({trail} trails): last known "
-                 f"{view.standee}, {hidden}"
-                 + (f"; actual {view.beast_location}" if view.beast_location else "")
-                 + (f"; cards {' '.join(s.direction for s in view.active)}" if view.active
-                    else ""))
+    lines.append(
+        f"Beast {view.hands[0].character} ({trail} trails): last known "
+        f"{view.standee}, {hidden}"
+        + (f"; actual {view.beast_location}" if view.beast_location else "")
+        + (f"; cards {' '.join(s.direction for s in view.active)}" if view.active else "")
+    )
     for hand in view.hands:
         lines.append(_hand_line(hand))
     if view.summons:
         lines.append("summons: " + ", ".join(f"{n} at {loc}" for n, loc in view.summons))
     if view.traps:
-        lines.append("traps: " + ", ".join(
-            f"{t.zone}" + (f" ({t.card}, {t.habitat})" if t.card else " (face down)")
-            for t in view.traps))
-    lines.append(f"items: {', '.join(view.item_row) or '-'}; talents: "
-                 f"{', '.join(view.talent_row) or '-'}; discard: {', '.join(view.discard) or '-'}")
+        lines.append(
+            "traps: "
+            + ", ".join(
+                f"{t.zone}" + (f" ({t.card}, {t.habitat})" if t.card else " (face down)")
+                for t in view.traps
+            )
+        )
+    lines.append(
+        f"items: {', '.join(view.item_row) or '-'}; talents: "
+        f"{', '.join(view.talent_row) or '-'}; discard: {', '.join(view.discard) or '-'}"
+    )
     if view.aside:
         lines.append(f"set aside for you after the draft: {view.aside}")
     if view.pack is not None:
         lines.append(f"your draft pack: {', '.join(view.pack) or '(empty)'}")
     for frame in view.frames:
-        lines.append(f"resolving {frame.card} for {frame.character}: "
-                     f"{', '.join(frame.pending) or 'done'}")
+        lines.append(
+            f"resolving {frame.card} for {frame.character}: {', '.join(frame.pending) or 'done'}"
+        )
     if view.window:
         lines.append(f"reaction window open ({view.window})")
     if view.stats:
@@ -258,10 +307,12 @@ def _hand_line(hand: HandView) -> str:
         where = "hidden location"
     else:
         where = hand.location or "(not placed)"
-    return (f"  {hand.character} (seat {hand.seat}) at {where}: {hand.wounds}/{hand.health} "
-            f"wounds, {hand.grudges} grudges, {hand.powers} powers; actions: {cards}; "
-            f"abilities: {', '.join(hand.abilities) or '-'}; extra: {extras}"
-            + (f"; upgrades: {', '.join(hand.upgrades)}" if hand.upgrades else ""))
+    return (
+        f"  {hand.character} (seat {hand.seat}) at {where}: {hand.wounds}/{hand.health} "
+        f"wounds, {hand.grudges} grudges, {hand.powers} powers; actions: {cards}; "
+        f"abilities: {', '.join(hand.abilities) or '-'}; extra: {extras}"
+        + (f"; upgrades: {', '.join(hand.upgrades)}" if hand.upgrades else "")
+    )
 
 
 def perturb_hidden(state: BeastState, viewer: Viewer, rnd: random.Random) -> BeastState:
@@ -277,27 +328,33 @@ def perturb_hidden(state: BeastState, viewer: Viewer, rnd: random.Random) -> Bea
         if viewer.sees(state.team(index)):
             continue
         extras = every.talent if index == BEAST else every.item
-        hands[index] = replace(hand, actions=tuple(rnd.choice(every.action).name
-                                                   for _ in hand.actions),
-                               extras=tuple(rnd.choice(extras).name for _ in hand.extras))
+        hands[index] = replace(
+            hand,
+            actions=tuple(rnd.choice(every.action).name for _ in hand.actions),
+            extras=tuple(rnd.choice(extras).name for _ in hand.extras),
+        )
     changes: dict[str, object] = {}
     if not viewer.sees(state.team(BEAST)):
         locations = state.board.locations
         changes["active"] = tuple(
             card if i in state.trailed else Step(rnd.choice("NESWX"), rnd.choice(locations))
-            for i, card in enumerate(state.active))
+            for i, card in enumerate(state.active)
+        )
         if state.active:
             hands[BEAST] = replace(hands[BEAST], location=rnd.choice(locations))
         if state.aside:
             changes["aside"] = rnd.choice(every.action).name
     if not viewer.sees(state.hunter_seats):
-        changes["traps"] = tuple((zone, replace(trap, card=rnd.choice(every.item).name,
-                                                habitat=rnd.choice(HABITATS)))
-                                 for zone, trap in state.traps)
+        changes["traps"] = tuple(
+            (zone, replace(trap, card=rnd.choice(every.item).name, habitat=rnd.choice(HABITATS)))
+            for zone, trap in state.traps
+        )
     changes["packs"] = tuple(
-        pack if viewer.sees(frozenset({seat})) else tuple(rnd.choice(every.action).name
-                                                          for _ in pack)
-        for seat, pack in enumerate(state.packs))
+        pack
+        if viewer.sees(frozenset({seat}))
+        else tuple(rnd.choice(every.action).name for _ in pack)
+        for seat, pack in enumerate(state.packs)
+    )
     for deck in ("action_deck", "item_deck", "talent_deck"):
         order = list(getattr(state, deck))
         rnd.shuffle(order)
@@ -317,7 +374,6 @@ class BeastViews:
         """A readable rendering (a hunter's never shows where the Beast is)."""
         return render_view(view)
 
-    def perturb_hidden(self, state: BeastState, viewer: Viewer, rnd: random.Random
-                       ) -> BeastState:
+    def perturb_hidden(self, state: BeastState, viewer: Viewer, rnd: random.Random) -> BeastState:
         """The Beast's or the hunters' secrets changed, whichever `viewer` cannot see."""
         return perturb_hidden(state, viewer, rnd)

@@ -14,11 +14,19 @@ from typing import Any
 
 import msgspec
 
-from core.beowulf.board import Geometry
-from core.beowulf.data import ABILITY_CODES, COLOURS, KIND_LETTERS, KINDS, ROMAN, act_spec, tile
-from core.beowulf.state import BeowulfState
-from events.viewer import Viewer
-from projections.registry import register_views
+from skald.core.beowulf.board import Geometry
+from skald.core.beowulf.data import (
+    ABILITY_CODES,
+    COLOURS,
+    KIND_LETTERS,
+    KINDS,
+    ROMAN,
+    act_spec,
+    tile,
+)
+from skald.core.beowulf.state import BeowulfState
+from skald.events.viewer import Viewer
+from skald.projections.registry import register_views
 
 OWNER_LETTERS = {"brown": "b", "green": "g", "gray": "y", "blue": "l"}
 
@@ -73,20 +81,35 @@ class BeowulfView(msgspec.Struct, frozen=True, kw_only=True):
 def view(state: BeowulfState, viewer: Viewer) -> BeowulfView:
     """The part of `state` that `viewer` is entitled to."""
     board = Geometry(state.rows, state.cols)
-    tiles = tuple(TileView(board.name(sq), tile(t).face, tile(t).value, tile(t).ability)
-                  for sq, t in enumerate(state.tiles) if t is not None)
-    figures = tuple(FigureView(board.name(sq), COLOURS[f.seat], f.kind)
-                    for sq, f in enumerate(state.figures) if f is not None)
+    tiles = tuple(
+        TileView(board.name(sq), tile(t).face, tile(t).value, tile(t).ability)
+        for sq, t in enumerate(state.tiles)
+        if t is not None
+    )
+    figures = tuple(
+        FigureView(board.name(sq), COLOURS[f.seat], f.kind)
+        for sq, f in enumerate(state.figures)
+        if f is not None
+    )
     seats = tuple(_seat(state, seat, viewer) for seat in range(state.seats))
     if state.phase == "refill":
         to_act = state.refills[:1]
     else:
         to_act = (state.turn,) if state.phase == "play" else ()
     return BeowulfView(
-        viewer=viewer.name, act=state.act, phase=state.phase, rows=state.rows, cols=state.cols,
+        viewer=viewer.name,
+        act=state.act,
+        phase=state.phase,
+        rows=state.rows,
+        cols=state.cols,
         printed_throats=tuple(board.name(sq) for sq in sorted(state.printed)),
-        tiles=tiles, figures=figures, pile_size=len(state.pile), seats=seats, to_act=to_act,
-        drawn=state.drawn, pending=state.pending,
+        tiles=tiles,
+        figures=figures,
+        pile_size=len(state.pile),
+        seats=seats,
+        to_act=to_act,
+        drawn=state.drawn,
+        pending=state.pending,
         pile=tuple(tile(t).face for t in state.pile) if viewer.referee else None,
     )
 
@@ -95,7 +118,9 @@ def _seat(state: BeowulfState, seat: int, viewer: Viewer) -> SeatView:
     hand = state.hands[seat]
     visible = viewer.sees(frozenset({seat}))
     return SeatView(
-        seat=seat, colour=COLOURS[seat], points=state.points[seat],
+        seat=seat,
+        colour=COLOURS[seat],
+        points=state.points[seat],
         supply=dict(zip(KINDS, state.supply[seat], strict=True)),
         hand_backs=tuple(sorted(tile(t).act for t in hand)),
         hand=tuple(tile(t).face for t in hand) if visible else None,
@@ -112,8 +137,10 @@ def render(current: BeowulfView) -> str:
         backs = ",".join(ROMAN[a] for a in seat.hand_backs) or "-"
         hand = " ".join(seat.hand) if seat.hand is not None else f"{len(seat.hand_backs)} tiles"
         marker = ">" if seat.seat in current.to_act else " "
-        lines.append(f"{marker} {seat.colour:<6} {seat.points:>4} saga points  supply {supply}"
-                     f"  hand {hand or '(empty)'} (backs {backs})")
+        lines.append(
+            f"{marker} {seat.colour:<6} {seat.points:>4} saga points  supply {supply}"
+            f"  hand {hand or '(empty)'} (backs {backs})"
+        )
     if current.pile is not None:
         lines.append("pile (top first): " + (" ".join(current.pile) or "(empty)"))
     return "\n".join(lines)
@@ -121,14 +148,20 @@ def render(current: BeowulfView) -> str:
 
 def _title(current: BeowulfView) -> str:
     name = act_spec(current.act).name
-    status = {"play": "to play", "refill": "chooses refill or keep", "over": "game over",
-              "between": "between acts"}.get(current.phase, current.phase)
+    status = {
+        "play": "to play",
+        "refill": "chooses refill or keep",
+        "over": "game over",
+        "between": "between acts",
+    }.get(current.phase, current.phase)
     who = ", ".join(current.seats[s].colour for s in current.to_act)
     extra = " (drew: must play a tile)" if current.drawn else ""
     if current.pending:
         extra = f" (may use {current.pending.replace('_', ' ')}: swap/remove or skip)"
-    return (f"Beowulf — Act {ROMAN[current.act]}: {name} — {who} {status}{extra} — "
-            f"pile {current.pile_size}")
+    return (
+        f"Beowulf — Act {ROMAN[current.act]}: {name} — {who} {status}{extra} — "
+        f"pile {current.pile_size}"
+    )
 
 
 def _grid(current: BeowulfView) -> list[str]:
@@ -139,16 +172,16 @@ def _grid(current: BeowulfView) -> list[str]:
     header = "    " + "".join(f"{chr(65 + c):>5}" for c in range(current.cols))
     rows = [header]
     for r in range(current.rows):
-        row = "".join(f"{cells.get(board.name(r * current.cols + c), '.'):>5}"
-                      for c in range(current.cols))
+        row = "".join(
+            f"{cells.get(board.name(r * current.cols + c), '.'):>5}" for c in range(current.cols)
+        )
         rows.append(f"{r + 1:>3} {row}")
     return rows
 
 
 def _legend(current: BeowulfView) -> str:
     del current
-    abilities = " ".join(f"{code}={name.replace('_', ' ')}" for name, code
-                         in ABILITY_CODES.items())
+    abilities = " ".join(f"{code}={name.replace('_', ' ')}" for name, code in ABILITY_CODES.items())
     owners = " ".join(f"{letter}={colour}" for colour, letter in OWNER_LETTERS.items())
     kinds = " ".join(f"{letter}={kind}" for kind, letter in KIND_LETTERS.items())
     return f"legend: figures {owners} + {kinds}; ## printed throat; tiles value+{abilities}"
@@ -170,8 +203,9 @@ def perturb_hidden(state: BeowulfState, viewer: Viewer, rnd: random.Random) -> B
             if same_back:
                 swap = rnd.choice(same_back)
                 hand[index], pile[swap] = pile[swap], held
-    return msgspec.structs.replace(state, pile=tuple(pile),
-                                   hands=tuple(tuple(hand) for hand in hands))
+    return msgspec.structs.replace(
+        state, pile=tuple(pile), hands=tuple(tuple(hand) for hand in hands)
+    )
 
 
 class BeowulfViews:
@@ -185,8 +219,9 @@ class BeowulfViews:
         """The terminal rendering."""
         return render(current)
 
-    def perturb_hidden(self, state: BeowulfState, viewer: Viewer, rnd: random.Random
-                       ) -> BeowulfState:
+    def perturb_hidden(
+        self, state: BeowulfState, viewer: Viewer, rnd: random.Random
+    ) -> BeowulfState:
         """The pile reordered, and hidden hand tiles traded with pile tiles of the same back."""
         return perturb_hidden(state, viewer, rnd)
 

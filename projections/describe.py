@@ -10,9 +10,9 @@ from typing import Any
 
 import msgspec
 
-from events.envelope import Envelope
-from events.secret import Secret
-from projections.registry import views_for
+from skald.events.envelope import Envelope
+from skald.events.secret import Secret
+from skald.projections.registry import views_for
 
 
 def _plain(value: Any) -> str:
@@ -34,8 +34,11 @@ def describe_event(event: Any, players: tuple[str, ...], game: str) -> str:
         if text:
             return str(text)
     tag = type(event).__struct_config__.tag
-    fields = " ".join(f"{name}={_plain(getattr(event, name))}"
-                      for name in event.__struct_fields__ if getattr(event, name) is not None)
+    fields = " ".join(
+        f"{name}={_plain(getattr(event, name))}"
+        for name in event.__struct_fields__
+        if getattr(event, name) is not None
+    )
     return f"{tag} {fields}".strip()
 
 

@@ -12,12 +12,12 @@ import random
 
 import msgspec
 
-from core.hagar.board import board
-from core.hagar.data import cards, pieces
-from core.hagar.scoring import feast_reason
-from core.hagar.state import Crossing, HagarState, Leg, Result, Throw, Viking
-from events.viewer import Viewer
-from projections.registry import register_views
+from skald.core.hagar.board import board
+from skald.core.hagar.data import cards, pieces
+from skald.core.hagar.scoring import feast_reason
+from skald.core.hagar.state import Crossing, HagarState, Leg, Result, Throw, Viking
+from skald.events.viewer import Viewer
+from skald.projections.registry import register_views
 
 
 class LootView(msgspec.Struct, frozen=True, kw_only=True):
@@ -91,22 +91,40 @@ class HagarView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _loot(ids: tuple[int, ...]) -> tuple[LootView, ...]:
-    return tuple(LootView(slot=i, piece=p, kind=pieces()[p].kind, name=pieces()[p].name,
-                          value=pieces()[p].value, gift=pieces()[p].gift)
-                 for i, p in enumerate(ids, start=1))
+    return tuple(
+        LootView(
+            slot=i,
+            piece=p,
+            kind=pieces()[p].kind,
+            name=pieces()[p].name,
+            value=pieces()[p].value,
+            gift=pieces()[p].gift,
+        )
+        for i, p in enumerate(ids, start=1)
+    )
 
 
 def _holdings(seat: int, viking: Viking) -> Holdings:
-    return Holdings(seat=seat, carried=_loot(viking.carried), cargo=_loot(viking.cargo),
-                    home=_loot(viking.home))
+    return Holdings(
+        seat=seat, carried=_loot(viking.carried), cargo=_loot(viking.cargo), home=_loot(viking.home)
+    )
 
 
 def _public(seat: int, viking: Viking) -> VikingView:
-    return VikingView(seat=seat, at=viking.at, ship=viking.ship, aboard=viking.aboard,
-                      carried=len(viking.carried), cargo=len(viking.cargo),
-                      home=len(viking.home), arrows=len(viking.arrows),
-                      wounded=viking.wounded, robbed_camp=viking.robbed_camp,
-                      must=viking.must, misses_turns=viking.skip)
+    return VikingView(
+        seat=seat,
+        at=viking.at,
+        ship=viking.ship,
+        aboard=viking.aboard,
+        carried=len(viking.carried),
+        cargo=len(viking.cargo),
+        home=len(viking.home),
+        arrows=len(viking.arrows),
+        wounded=viking.wounded,
+        robbed_camp=viking.robbed_camp,
+        must=viking.must,
+        misses_turns=viking.skip,
+    )
 
 
 def view(state: HagarState, viewer: Viewer) -> HagarView:
@@ -114,20 +132,31 @@ def view(state: HagarState, viewer: Viewer) -> HagarView:
     everything = viewer.referee or state.revealed
     visible = range(state.players) if everything else sorted(viewer.seats)
     return HagarView(
-        viewer=viewer.name, turn=state.turn, phase=state.phase, rounds=state.rounds,
-        throw=state.throw, leg=state.leg, crossing=state.crossing,
+        viewer=viewer.name,
+        turn=state.turn,
+        phase=state.phase,
+        rounds=state.rounds,
+        throw=state.throw,
+        leg=state.leg,
+        crossing=state.crossing,
         ambush_targets=state.targets,
         pending_card=cards()[state.card].kind if state.card >= 0 else None,
         feast_callable=state.phase == "throw" and bool(feast_reason(state, state.turn)),
         vikings=tuple(_public(s, v) for s, v in enumerate(state.vikings)),
         holdings=tuple(_holdings(s, state.vikings[s]) for s in visible),
-        cities=tuple(CityView(city=c, loot=len(state.stack(c)), vikings=state.on_foot_at(c))
-                     for c in board().cities),
+        cities=tuple(
+            CityView(city=c, loot=len(state.stack(c)), vikings=state.on_foot_at(c))
+            for c in board().cities
+        ),
         camp_chests=len(state.camp),
         roadside=tuple((space, len(pieces)) for space, pieces in state.roadside),
-        deck=len(state.deck), discard=tuple(cards()[c].kind for c in state.discard),
-        removed=len(state.removed), result=state.result, sympathy=state.sympathy,
-        stacks=tuple((c, _loot(state.stack(c))) for c in board().cities) if viewer.referee
+        deck=len(state.deck),
+        discard=tuple(cards()[c].kind for c in state.discard),
+        removed=len(state.removed),
+        result=state.result,
+        sympathy=state.sympathy,
+        stacks=tuple((c, _loot(state.stack(c))) for c in board().cities)
+        if viewer.referee
         else None,
         deck_order=tuple(cards()[c].kind for c in state.deck) if viewer.referee else None,
     )
@@ -139,8 +168,10 @@ def _pieces(pieces: tuple[LootView, ...]) -> str:
 
 def render(hagar: HagarView) -> str:
     """A readable terminal rendering."""
-    lines = [f"Hägar ruft zum Beutefest: round {hagar.rounds + 1}, seat {hagar.turn} to act "
-             f"({hagar.phase})"]
+    lines = [
+        f"Hägar ruft zum Beutefest: round {hagar.rounds + 1}, seat {hagar.turn} to act "
+        f"({hagar.phase})"
+    ]
     if hagar.throw is not None:
         t = hagar.throw
         bolt = f", {t.lightning} lightning" if t.lightning else ""
@@ -159,11 +190,14 @@ def render(hagar: HagarView) -> str:
     for v in hagar.vikings:
         place = f"aboard at {v.ship}" if v.aboard else f"on foot at {v.at}, ship at {v.ship}"
         marks = (f", arrows {v.arrows}" if v.arrows else "") + (" WOUNDED" if v.wounded else "")
-        lines.append(f"  seat {v.seat}: {place}; carried {v.carried}, ship {v.cargo}, "
-                     f"home {v.home}{marks}")
+        lines.append(
+            f"  seat {v.seat}: {place}; carried {v.carried}, ship {v.cargo}, home {v.home}{marks}"
+        )
     for h in hagar.holdings:
-        lines.append(f"  loot of seat {h.seat}: carried [{_pieces(h.carried)}] ship "
-                     f"[{_pieces(h.cargo)}] home [{_pieces(h.home)}]")
+        lines.append(
+            f"  loot of seat {h.seat}: carried [{_pieces(h.carried)}] ship "
+            f"[{_pieces(h.cargo)}] home [{_pieces(h.home)}]"
+        )
     cities = ", ".join(f"{c.city} {c.loot}" for c in hagar.cities if c.loot)
     lines.append(f"cities: {cities or 'all plundered'}; camp chests {hagar.camp_chests}")
     if hagar.roadside:
@@ -183,10 +217,14 @@ def perturb_hidden(state: HagarState, viewer: Viewer, rnd: random.Random) -> Hag
         return state
     replace = msgspec.structs.replace
     hidden = [s for s in range(state.players) if s not in viewer.seats]
-    places: list[tuple[int, ...]] = [*state.stacks, *(pieces for _, pieces in state.roadside),
-                                     state.removed]
-    places += [getattr(state.vikings[s], field) for s in hidden
-               for field in ("carried", "cargo", "home")]
+    places: list[tuple[int, ...]] = [
+        *state.stacks,
+        *(pieces for _, pieces in state.roadside),
+        state.removed,
+    ]
+    places += [
+        getattr(state.vikings[s], field) for s in hidden for field in ("carried", "cargo", "home")
+    ]
     loot = [piece for place in places for piece in place]
     rnd.shuffle(loot)
     refilled = iter(loot)
@@ -200,12 +238,22 @@ def perturb_hidden(state: HagarState, viewer: Viewer, rnd: random.Random) -> Hag
     vikings = list(state.vikings)
     for s in hidden:
         viking = vikings[s]
-        vikings[s] = replace(viking, carried=refill(viking.carried),
-                             cargo=refill(viking.cargo), home=refill(viking.home))
+        vikings[s] = replace(
+            viking,
+            carried=refill(viking.carried),
+            cargo=refill(viking.cargo),
+            home=refill(viking.home),
+        )
     deck = list(state.deck)
     rnd.shuffle(deck)
-    return replace(state, stacks=stacks, roadside=roadside, removed=removed,
-                   vikings=tuple(vikings), deck=tuple(deck))
+    return replace(
+        state,
+        stacks=stacks,
+        roadside=roadside,
+        removed=removed,
+        vikings=tuple(vikings),
+        deck=tuple(deck),
+    )
 
 
 class HagarViews:
@@ -217,8 +265,7 @@ class HagarViews:
     def render(self, view: HagarView) -> str:
         return render(view)
 
-    def perturb_hidden(self, state: HagarState, viewer: Viewer, rnd: random.Random
-                       ) -> HagarState:
+    def perturb_hidden(self, state: HagarState, viewer: Viewer, rnd: random.Random) -> HagarState:
         """Face-down loot and the fate deck's order changed where `viewer` cannot see."""
         return perturb_hidden(state, viewer, rnd)
 

@@ -15,8 +15,8 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from core.errors import NotFound
-from events.viewer import Viewer
+from skald.core.errors import NotFound
+from skald.events.viewer import Viewer
 
 
 class GameViews(Protocol):
@@ -35,9 +35,9 @@ class GameViews(Protocol):
 
 _VIEWS: dict[str, Callable[[], GameViews]] = {}
 BUILTIN_VIEWS = {
-    "beowulf": "projections.beowulf",
-    "beast": "projections.beast",
-    "hagar": "projections.hagar",
+    "beowulf": "skald.projections.beowulf",
+    "beast": "skald.projections.beast",
+    "hagar": "skald.projections.hagar",
 }
 
 

@@ -16,27 +16,27 @@ from typing import Any
 
 import msgspec
 
-from core.chain import ChainReport, verify_receipt, verify_stream
-from core.engine import (
+from skald.core.chain import ChainReport, verify_receipt, verify_stream
+from skald.core.engine import (
     CorruptRecord,
     Engine,
     to_act,
     to_envelope,
 )
-from core.errors import Forbidden
-from core.importer import ImportResult, import_text
-from core.kernel import entropy_template
-from core.rules import get_rules
-from core.seats import resolve_seat
-from core.signing import Receipt, Signer, SigningKeyError
-from core.state import GameState
-from core.store import StoredRecord
-from events.common import Outcome
-from events.envelope import Envelope
-from events.secret import redact
-from events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
-from projections.audit import AuditReport, build_audit
-from projections.registry import views_for
+from skald.core.errors import Forbidden
+from skald.core.importer import ImportResult, import_text
+from skald.core.kernel import entropy_template
+from skald.core.rules import get_rules
+from skald.core.seats import resolve_seat
+from skald.core.signing import Receipt, Signer, SigningKeyError
+from skald.core.state import GameState
+from skald.core.store import StoredRecord
+from skald.events.common import Outcome
+from skald.events.envelope import Envelope
+from skald.events.secret import redact
+from skald.events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
+from skald.projections.audit import AuditReport, build_audit
+from skald.projections.registry import views_for
 
 
 class TableView(msgspec.Struct, frozen=True, kw_only=True):
@@ -130,9 +130,16 @@ class Table:
         """The game as `viewer` sees it after seq `at` (default: now)."""
         state = self._engine.load(game_id, at)
         view = views_for(state.game).view(state.rules, viewer)
-        return TableView(id=game_id, game=state.game, seq=state.version, viewer=viewer.name,
-                         players=state.players, to_act=_waiting(state), outcome=state.outcome,
-                         state=view)
+        return TableView(
+            id=game_id,
+            game=state.game,
+            seq=state.version,
+            viewer=viewer.name,
+            players=state.players,
+            to_act=_waiting(state),
+            outcome=state.outcome,
+            state=view,
+        )
 
     def turn(self, game_id: str) -> Turn:
         """Whose decision it is now, without building anyone's view (public facts only)."""
@@ -146,24 +153,36 @@ class Table:
     def summary(self, game_id: str) -> GameSummary:
         """The public facts of one game."""
         state = self._engine.load(game_id)
-        return GameSummary(id=game_id, game=state.game, players=state.players,
-                           seq=state.version, created_at=self._engine.store.info(game_id)
-                           .created_at, to_act=_waiting(state), outcome=state.outcome)
+        return GameSummary(
+            id=game_id,
+            game=state.game,
+            players=state.players,
+            seq=state.version,
+            created_at=self._engine.store.info(game_id).created_at,
+            to_act=_waiting(state),
+            outcome=state.outcome,
+        )
 
-    def games(self, game: str | None = None, limit: int = 50, offset: int = 0
-              ) -> list[GameListing]:
+    def games(self, game: str | None = None, limit: int = 50, offset: int = 0) -> list[GameListing]:
         """Games, newest first, a page at a time (`game`: only that game)."""
-        return [GameListing(id=info.id, game=info.kind, title=info.title, seq=info.version,
-                            created_at=info.created_at)
-                for info in self._engine.store.list_streams(kind=game, limit=limit,
-                                                            offset=offset)]
+        return [
+            GameListing(
+                id=info.id,
+                game=info.kind,
+                title=info.title,
+                seq=info.version,
+                created_at=info.created_at,
+            )
+            for info in self._engine.store.list_streams(kind=game, limit=limit, offset=offset)
+        ]
 
     def render(self, table_view: TableView) -> str:
         """A readable rendering of a view."""
         return views_for(table_view.game).render(table_view.state)
 
-    def log(self, game_id: str, viewer: Viewer, from_seq: int = 1, to_seq: int | None = None
-            ) -> list[Envelope[Any]]:
+    def log(
+        self, game_id: str, viewer: Viewer, from_seq: int = 1, to_seq: int | None = None
+    ) -> list[Envelope[Any]]:
         """The events in a range, redacted for `viewer`."""
         state = self._engine.load(game_id)
         effective = self._effective(state, viewer)
@@ -192,8 +211,12 @@ class Table:
         trusted = self._engine.store.signing_keys()
         if not trusted and self._signer is not None:
             trusted = [self._signer.public_key]
-        return verify_receipt(self._engine.store.info(game_id), self._engine.store.read(game_id),
-                              receipt, trusted_keys=trusted)
+        return verify_receipt(
+            self._engine.store.info(game_id),
+            self._engine.store.read(game_id),
+            receipt,
+            trusted_keys=trusted,
+        )
 
     def receipt(self, game_id: str) -> Receipt:
         """A signed receipt for the game's current head."""
@@ -204,8 +227,10 @@ class Table:
         """The audit report: for everyone after the game (reveal=end), the referee any time."""
         state = self._engine.load(game_id)
         if not self._effective(state, viewer).referee:
-            raise Forbidden("the audit is open to everyone after the game (reveal=end) and "
-                            "to the referee at any time")
+            raise Forbidden(
+                "the audit is open to everyone after the game (reveal=end) and "
+                "to the referee at any time"
+            )
         records = self._engine.store.read(game_id)
         envelopes = []
         for record in records:
@@ -213,42 +238,58 @@ class Table:
                 envelopes.append(to_envelope(record, state.game))
             except CorruptRecord:
                 break  # the chain report names it; the audit covers the readable prefix
-        return build_audit(game_id, state.game, envelopes, self._verify(game_id, records),
-                           state.outcome)
+        return build_audit(
+            game_id, state.game, envelopes, self._verify(game_id, records), state.outcome
+        )
 
     # -- writing -----------------------------------------------------------------------
 
-    def create(self, game: str, players: Sequence[str], seed: str | None = None,
-               options: Mapping[str, str] | None = None, game_id: str | None = None,
-               deal: str | None = None, reproducible: bool = False) -> str:
+    def create(
+        self,
+        game: str,
+        players: Sequence[str],
+        seed: str | None = None,
+        options: Mapping[str, str] | None = None,
+        game_id: str | None = None,
+        deal: str | None = None,
+        reproducible: bool = False,
+    ) -> str:
         """Create a game and return its id (a fresh random one unless given). A seed is
         mixed with the service's key unless the game is `reproducible` (draws from the seed
         alone); reproducible games with one seed and one `deal` name draw alike."""
-        return self._engine.create(game, players, seed=seed, options=options,
-                                  game_id=game_id, deal=deal, reproducible=reproducible).id
+        return self._engine.create(
+            game,
+            players,
+            seed=seed,
+            options=options,
+            game_id=game_id,
+            deal=deal,
+            reproducible=reproducible,
+        ).id
 
     def import_text(self, text: str) -> ImportResult:
         """Import a referee log or a notation file (see `core.importer`)."""
         return import_text(self._engine, text)
 
-    def move(self, game_id: str, seat: int, notation: str, expected_seq: int | None = None
-             ) -> list[Envelope[Any]]:
+    def move(
+        self, game_id: str, seat: int, notation: str, expected_seq: int | None = None
+    ) -> list[Envelope[Any]]:
         """Play a move for `seat`; returns the appended events as that seat sees them."""
-        return self._as_seat(game_id, seat,
-                             self._engine.execute(game_id, seat, notation, expected_seq))
+        return self._as_seat(
+            game_id, seat, self._engine.execute(game_id, seat, notation, expected_seq)
+        )
 
-    def undo(self, game_id: str, seat: int, expected_seq: int | None = None
-             ) -> list[Envelope[Any]]:
+    def undo(self, game_id: str, seat: int, expected_seq: int | None = None) -> list[Envelope[Any]]:
         """Undo the last decision for `seat`."""
         return self._as_seat(game_id, seat, self._engine.undo(game_id, seat, expected_seq))
 
-    def redo(self, game_id: str, seat: int, expected_seq: int | None = None
-             ) -> list[Envelope[Any]]:
+    def redo(self, game_id: str, seat: int, expected_seq: int | None = None) -> list[Envelope[Any]]:
         """Redo the last undone decision for `seat`."""
         return self._as_seat(game_id, seat, self._engine.redo(game_id, seat, expected_seq))
 
-    def _as_seat(self, game_id: str, seat: int, envelopes: list[Envelope[Any]]
-                 ) -> list[Envelope[Any]]:
+    def _as_seat(
+        self, game_id: str, seat: int, envelopes: list[Envelope[Any]]
+    ) -> list[Envelope[Any]]:
         state = self._engine.load(game_id)
         viewer = self._effective(state, seat_viewer(seat, state.players[seat]))
         return [redact(env, viewer) for env in envelopes]

@@ -17,17 +17,17 @@ from typing import Any
 
 import msgspec
 
-from core.beowulf.data import catalog
-from core.engine import Engine
-from core.errors import IllegalMove
-from core.rules import get_rules
-from core.state import fold
-from core.store import EventStore
-from events.envelope import Envelope
-from events.secret import seal
-from events.viewer import REFEREE
-from projections.autoplay import autoplay
-from projections.table import Table
+from skald.core.beowulf.data import catalog
+from skald.core.engine import Engine
+from skald.core.errors import IllegalMove
+from skald.core.rules import get_rules
+from skald.core.state import fold
+from skald.core.store import EventStore
+from skald.events.envelope import Envelope
+from skald.events.secret import seal
+from skald.events.viewer import REFEREE
+from skald.projections.autoplay import autoplay
+from skald.projections.table import Table
 from tests.forgery import forge, jsonl, rehash
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "audit"
@@ -37,17 +37,22 @@ Builder = Callable[[list[Envelope[Any]]], tuple[list[Envelope[Any]], dict[str, A
 def recorded_game(game: str, players: int, seed: str) -> list[Envelope[Any]]:
     """A finished autoplayed game's referee log, with a fixed clock."""
     randomness = random.Random(f"fixture-{game}")  # a fixed "service key": rebuilds are stable
-    table = Table(Engine(EventStore("sqlite://"),
-                         clock=lambda: datetime(2026, 11, 1, 20, 0, tzinfo=UTC),
-                         random_hex=lambda size: randomness.randbytes(size).hex()))
+    table = Table(
+        Engine(
+            EventStore("sqlite://"),
+            clock=lambda: datetime(2026, 11, 1, 20, 0, tzinfo=UTC),
+            random_hex=lambda size: randomness.randbytes(size).hex(),
+        )
+    )
     result = autoplay(table, game, players, seed=seed, bot_seed=7, game_id=f"fixture-{game}")
     return table.log(result.id, REFEREE)
 
 
 def first(envelopes: list[Envelope[Any]], tag: str, after: int = 0) -> Envelope[Any]:
     """The first envelope with event tag `tag` after seq `after`."""
-    return next(env for env in envelopes if env.seq > after
-                and type(env.event).__struct_config__.tag == tag)
+    return next(
+        env for env in envelopes if env.seq > after and type(env.event).__struct_config__.tag == tag
+    )
 
 
 def beowulf_undrawn_tile(log: list[Envelope[Any]]) -> tuple[list[Envelope[Any]], dict[str, Any]]:
@@ -56,14 +61,17 @@ def beowulf_undrawn_tile(log: list[Envelope[Any]]) -> tuple[list[Envelope[Any]],
     marker = log[placed.seq - 2]
     hand_faces = {catalog()[t].face for t in _hand_before(log, placed.seq, placed.event.seat)}
     act = catalog()[placed.event.tile].act
-    stranger = next(t for t, spec in catalog().items() if spec.act == act
-                    and spec.face not in hand_faces and spec.ability is None)
+    stranger = next(
+        t
+        for t, spec in catalog().items()
+        if spec.act == act and spec.face not in hand_faces and spec.ability is None
+    )
     face = catalog()[stranger].face
     square = marker.event.move.split()[-1]
-    doctored = forge(log, marker.seq,
-                     lambda e: msgspec.structs.replace(e, move=f"play {face} {square}"))
-    doctored = forge(doctored, placed.seq,
-                     lambda e: msgspec.structs.replace(e, tile=stranger))
+    doctored = forge(
+        log, marker.seq, lambda e: msgspec.structs.replace(e, move=f"play {face} {square}")
+    )
+    doctored = forge(doctored, placed.seq, lambda e: msgspec.structs.replace(e, tile=stranger))
     return doctored, {"seq": marker.seq, "rule": f"no {face} tile in hand"}
 
 
@@ -81,8 +89,11 @@ def beowulf_changed_draw(log: list[Envelope[Any]]) -> tuple[list[Envelope[Any]],
     secret = drawn.event.tile
     act = catalog()[secret.value].act
     other = next(t for t, spec in catalog().items() if spec.act == act and t != secret.value)
-    doctored = forge(log, drawn.seq, lambda e: msgspec.structs.replace(
-        e, tile=seal(other, secret.audience, secret.salt)))
+    doctored = forge(
+        log,
+        drawn.seq,
+        lambda e: msgspec.structs.replace(e, tile=seal(other, secret.audience, secret.salt)),
+    )
     return doctored, {"seq": drawn.seq, "rule": "differs from what the rules derive"}
 
 
@@ -93,12 +104,13 @@ def beowulf_reordered(log: list[Envelope[Any]]) -> tuple[list[Envelope[Any]], di
     return doctored, {"seq": 21, "rule": "hash chain"}
 
 
-def beowulf_reordered_rehashed(log: list[Envelope[Any]]
-                               ) -> tuple[list[Envelope[Any]], dict[str, Any]]:
+def beowulf_reordered_rehashed(
+    log: list[Envelope[Any]],
+) -> tuple[list[Envelope[Any]], dict[str, Any]]:
     """Two decisions swapped and the chain recomputed: the rules catch it."""
     moves = [i for i, env in enumerate(log) if type(env.event).__name__ == "MoveMade"]
     a, b = moves[5], moves[6]
-    reordered = log[:a] + log[b:moves[7]] + log[a:b] + log[moves[7]:]
+    reordered = log[:a] + log[b : moves[7]] + log[a:b] + log[moves[7] :]
     return rehash(reordered), {"seq": a + 1, "rule": "turn (waiting for"}
 
 
@@ -109,8 +121,9 @@ def hagar_changed_roll(log: list[Envelope[Any]]) -> tuple[list[Envelope[Any]], d
     return doctored, {"seq": thrown.seq, "rule": "differs from what the rules derive"}
 
 
-def beast_illegal_hidden_step(log: list[Envelope[Any]]
-                              ) -> tuple[list[Envelope[Any]], dict[str, Any]]:
+def beast_illegal_hidden_step(
+    log: list[Envelope[Any]],
+) -> tuple[list[Envelope[Any]], dict[str, Any]]:
     """The Beast's secret step is rewritten to a direction the map does not allow there;
     the step's card and its commitments are re-sealed and the chain recomputed."""
     rules, state = get_rules("beast"), None
@@ -121,20 +134,26 @@ def beast_illegal_hidden_step(log: list[Envelope[Any]]
             assert state is not None
             for direction in "NESWX":
                 try:
-                    rules.decide(state.rules, event.seat, rules.parse(f"step {direction}"),
-                                 state.rng(env.seq))
+                    rules.decide(
+                        state.rules,
+                        event.seat,
+                        rules.parse(f"step {direction}"),
+                        state.rng(env.seq),
+                    )
                 except IllegalMove:
                     return _rewrite_step(log, env.seq, direction)
         state = fold(rules, state, env)
     raise AssertionError("no Beast step with an illegal direction in this game")
 
 
-def _rewrite_step(log: list[Envelope[Any]], seq: int, direction: str
-                  ) -> tuple[list[Envelope[Any]], dict[str, Any]]:
+def _rewrite_step(
+    log: list[Envelope[Any]], seq: int, direction: str
+) -> tuple[list[Envelope[Any]], dict[str, Any]]:
     def marker(event: Any) -> Any:
         move = event.hidden_move
         return msgspec.structs.replace(
-            event, hidden_move=seal(f"step {direction}", move.audience, move.salt))
+            event, hidden_move=seal(f"step {direction}", move.audience, move.salt)
+        )
 
     def card(event: Any) -> Any:
         step = event.card

@@ -8,14 +8,14 @@ from typing import Any
 
 import msgspec
 
-from core.beowulf.data import catalog, face_of
-from core.beowulf.evolve import evolve
-from core.beowulf.rules import BeowulfRules
-from core.beowulf.state import BeowulfState, Placed
-from core.rng import Rng
-from events.beowulf import ActBegan
-from events.common import GameCreated
-from events.secret import seal
+from skald.core.beowulf.data import catalog, face_of
+from skald.core.beowulf.evolve import evolve
+from skald.core.beowulf.rules import BeowulfRules
+from skald.core.beowulf.state import BeowulfState, Placed
+from skald.core.rng import Rng
+from skald.events.beowulf import ActBegan
+from skald.events.common import GameCreated
+from skald.events.secret import seal
 
 RULES = BeowulfRules()
 
@@ -23,12 +23,20 @@ RULES = BeowulfRules()
 class Game:
     """A game driven through initial/start/decide/evolve, keeping every event."""
 
-    def __init__(self, players: int = 2, seed: str = "seed", options: dict[str, str] | None = None,
-                 state: BeowulfState | None = None) -> None:
+    def __init__(
+        self,
+        players: int = 2,
+        seed: str = "seed",
+        options: dict[str, str] | None = None,
+        state: BeowulfState | None = None,
+    ) -> None:
         self.rng = Rng(seed.encode())
-        created = GameCreated(game="beowulf", players=tuple(f"P{i}" for i in range(players)),
-                              options=tuple(sorted((options or {}).items())),
-                              seed=seal(seed, frozenset(), "00" * 16))
+        created = GameCreated(
+            game="beowulf",
+            players=tuple(f"P{i}" for i in range(players)),
+            options=tuple(sorted((options or {}).items())),
+            seed=seal(seed, frozenset(), "00" * 16),
+        )
         self.events: list[Any] = []
         if state is None:
             self.state = RULES.initial(created)
@@ -61,17 +69,22 @@ def tile_id(face: str, act: int | None = None, used: set[str] | None = None) -> 
     Pictures may show more copies of a face than the box holds (fillers like `0#`);
     then ids repeat, which only the tests' boards do.
     """
-    matches = [t.id for t in catalog().values()
-               if t.face == face and (act is None or t.act == act)]
+    matches = [t.id for t in catalog().values() if t.face == face and (act is None or t.act == act)]
     if not matches:
         raise KeyError(face)
     fresh = [m for m in matches if m not in (used or ())]
     return (fresh or matches)[0]
 
 
-def board_state(picture: str, act: int = 1, seats: int = 2,
-                hands: dict[int, list[str]] | None = None, turn: int = 0,
-                pile: tuple[str, ...] = (), **changes: Any) -> BeowulfState:
+def board_state(
+    picture: str,
+    act: int = 1,
+    seats: int = 2,
+    hands: dict[int, list[str]] | None = None,
+    turn: int = 0,
+    pile: tuple[str, ...] = (),
+    **changes: Any,
+) -> BeowulfState:
     """A play-phase state from a board picture.
 
     Rows of whitespace-separated cells: `.` empty, a face like `+3` / `-2x` / `0#`, or a
@@ -107,12 +120,20 @@ def board_state(picture: str, act: int = 1, seats: int = 2,
             ids.append(tile_id(face, used=used))
             used.add(ids[-1])
         hand_ids.append(tuple(ids))
-    return msgspec.structs.replace(state, tiles=tuple(tiles), figures=tuple(figures),
-                                   hands=tuple(hand_ids), pile=pile, turn=turn, **changes)
+    return msgspec.structs.replace(
+        state,
+        tiles=tuple(tiles),
+        figures=tuple(figures),
+        hands=tuple(hand_ids),
+        pile=pile,
+        turn=turn,
+        **changes,
+    )
 
 
-def random_playout(players: int, seed: str, bot_seed: int = 0,
-                   options: dict[str, str] | None = None) -> Game:
+def random_playout(
+    players: int, seed: str, bot_seed: int = 0, options: dict[str, str] | None = None
+) -> Game:
     """Play a whole game choosing uniformly among legal commands."""
     game = Game(players=players, seed=seed, options=options)
     rnd = random.Random(bot_seed)
@@ -131,8 +152,8 @@ __all__ = ["Game", "board_state", "cell", "face_of", "hand_faces", "random_playo
 
 def cell(state: BeowulfState, name: str) -> str:
     """What is on a square: a tile face, `owner:kind`, or `.`."""
-    from core.beowulf.board import Geometry
-    from core.beowulf.data import COLOURS, tile
+    from skald.core.beowulf.board import Geometry
+    from skald.core.beowulf.data import COLOURS, tile
 
     index = Geometry(state.rows, state.cols).index(name)
     assert index is not None
@@ -145,6 +166,6 @@ def cell(state: BeowulfState, name: str) -> str:
 
 def hand_faces(state: BeowulfState, seat: int) -> list[str]:
     """The faces in a seat's hand."""
-    from core.beowulf.data import tile
+    from skald.core.beowulf.data import tile
 
     return sorted(tile(t).face for t in state.hands[seat])

@@ -12,14 +12,15 @@ import pytest
 import sqlalchemy as sa
 
 import tests.toy_game  # noqa: F401  (registers the toy game)
-from core.engine import Engine
-from core.store import EventStore
-from projections.table import Table
+from skald.core.engine import Engine
+from skald.core.store import EventStore
+from skald.projections.table import Table
 
 PG_URL = os.environ.get("SKALD_TEST_PG_URL")
 # Tests (and the servers they start) sign with a throwaway key, never one in the checkout.
-os.environ.setdefault("SKALD_SIGNING_KEY",
-                      os.path.join(tempfile.mkdtemp(prefix="skald-key-"), "signing.key"))
+os.environ.setdefault(
+    "SKALD_SIGNING_KEY", os.path.join(tempfile.mkdtemp(prefix="skald-key-"), "signing.key")
+)
 BACKENDS = ["sqlite", "postgresql"]
 
 
@@ -71,4 +72,4 @@ def table(sqlite_store: EventStore) -> Table:
 def engine_of(table: Table) -> Engine:
     """The engine behind a Table, for white-box tests that inspect full states and stored
     rows (the CLI and the API never reach it: everything they need is on the Table)."""
-    return table._engine  # noqa: SLF001
+    return table._engine

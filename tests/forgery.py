@@ -8,8 +8,8 @@ from typing import Any
 
 import msgspec
 
-from core.store import EventStore, events
-from events.envelope import GENESIS, Envelope, seal_envelope
+from skald.core.store import EventStore, events
+from skald.events.envelope import GENESIS, Envelope, seal_envelope
 
 Doctor = Callable[[Envelope[Any]], Envelope[Any]]
 
@@ -18,18 +18,22 @@ def rehash(envelopes: Sequence[Envelope[Any]]) -> list[Envelope[Any]]:
     """The same events, renumbered in list order, with a freshly computed chain."""
     prev, result = GENESIS, []
     for seq, envelope in enumerate(envelopes, start=1):
-        sealed = seal_envelope(envelope.stream, seq, envelope.recorded_at, envelope.actor,
-                               envelope.event, prev)
+        sealed = seal_envelope(
+            envelope.stream, seq, envelope.recorded_at, envelope.actor, envelope.event, prev
+        )
         result.append(sealed)
         prev = sealed.hash
     return result
 
 
-def forge(envelopes: Sequence[Envelope[Any]], seq: int, change: Callable[[Any], Any]
-          ) -> list[Envelope[Any]]:
+def forge(
+    envelopes: Sequence[Envelope[Any]], seq: int, change: Callable[[Any], Any]
+) -> list[Envelope[Any]]:
     """Replace the event at `seq` by `change(event)` and re-hash the chain."""
-    doctored = [msgspec.structs.replace(env, event=change(env.event)) if env.seq == seq else env
-                for env in envelopes]
+    doctored = [
+        msgspec.structs.replace(env, event=change(env.event)) if env.seq == seq else env
+        for env in envelopes
+    ]
     return rehash(doctored)
 
 
@@ -37,10 +41,15 @@ def write_back(store: EventStore, envelopes: Sequence[Envelope[Any]]) -> None:
     """Overwrite a stored stream's rows with forged envelopes (same seqs)."""
     with store.engine.begin() as conn:
         for env in envelopes:
-            conn.execute(events.update().where(events.c.stream_id == env.stream,
-                                               events.c.seq == env.seq).values(
-                payload=msgspec.json.encode(env.event).decode(), prev_hash=env.prev_hash,
-                hash=env.hash))
+            conn.execute(
+                events.update()
+                .where(events.c.stream_id == env.stream, events.c.seq == env.seq)
+                .values(
+                    payload=msgspec.json.encode(env.event).decode(),
+                    prev_hash=env.prev_hash,
+                    hash=env.hash,
+                )
+            )
 
 
 def jsonl(envelopes: Sequence[Envelope[Any]]) -> str:

@@ -57,7 +57,7 @@ def running(command: list[str], port: int, url: str, poll: str = "0.2") -> Itera
 def skald_command() -> list[str]:
     """The installed `skald` script beside this interpreter, else `python -m cli.main`."""
     script = Path(sys.executable).with_name("skald")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "cli.main"]
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "skald.cli.main"]
 
 
 class Server:
@@ -65,8 +65,15 @@ class Server:
     same store and port. It runs in its own session, so a kill reaches its workers too;
     its output goes to `log`. Use as a context manager: the process is always stopped."""
 
-    def __init__(self, url: str, log: Path, cwd: Path = ROOT, port: int | None = None,
-                 env: dict[str, str] | None = None, workers: int = 1) -> None:
+    def __init__(
+        self,
+        url: str,
+        log: Path,
+        cwd: Path = ROOT,
+        port: int | None = None,
+        env: dict[str, str] | None = None,
+        workers: int = 1,
+    ) -> None:
         self.url, self.log, self.cwd, self.workers = url, log, cwd, workers
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -78,10 +85,24 @@ class Server:
         assert self.process is None, "already running"
         with self.log.open("a") as sink:
             self.process = subprocess.Popen(
-                [*skald_command(), "serve", "--port", str(self.port), "--db", self.url,
-                 "--workers", str(self.workers), "--log-level", "warning"],
-                cwd=self.cwd, env=self.env, stdout=sink, stderr=subprocess.STDOUT,
-                start_new_session=True)
+                [
+                    *skald_command(),
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--db",
+                    self.url,
+                    "--workers",
+                    str(self.workers),
+                    "--log-level",
+                    "warning",
+                ],
+                cwd=self.cwd,
+                env=self.env,
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -130,8 +151,11 @@ def tmpfs(folder: Path, size: str) -> Iterator[Path]:
     folder.mkdir()
     if os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root")
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs",
-                              str(folder)], capture_output=True, timeout=10)
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
+        capture_output=True,
+        timeout=10,
+    )
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
     try:
@@ -155,21 +179,36 @@ class Cluster:
         self.bin = _pg_bin()
         self.data = folder / "pgdata"
         self.port = free_port()
-        subprocess.run(["install", "-d", "-o", "postgres", "-g", "postgres", str(folder)],
-                       check=True, timeout=10)
+        subprocess.run(
+            ["install", "-d", "-o", "postgres", "-g", "postgres", str(folder)],
+            check=True,
+            timeout=10,
+        )
         self._pg("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres")
         self.url = f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/skald"
         self.running = False
 
     def _pg(self, tool: str, *args: str) -> None:
-        subprocess.run(["runuser", "-u", "postgres", "--", str(self.bin / tool), *args],
-                       check=True, capture_output=True, timeout=60)
+        subprocess.run(
+            ["runuser", "-u", "postgres", "--", str(self.bin / tool), *args],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
 
     def start(self) -> None:
         self.running = True  # even if start fails half-way, stop() will be tried
-        self._pg("pg_ctl", "-D", str(self.data), "-l", str(self.data / "log"), "-w", "-o",
-                 f"-p {self.port} -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off",
-                 "start")
+        self._pg(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.data / "log"),
+            "-w",
+            "-o",
+            f"-p {self.port} -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off",
+            "start",
+        )
 
     def stop(self) -> None:
         self._pg("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
@@ -207,8 +246,11 @@ def pg_database(prefix: str, server_url: str) -> Iterator[str]:
         with admin.connect() as conn:
             conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
         try:
-            yield sa.engine.make_url(server_url).set(database=name).render_as_string(
-                hide_password=False)
+            yield (
+                sa.engine.make_url(server_url)
+                .set(database=name)
+                .render_as_string(hide_password=False)
+            )
         finally:
             with admin.connect() as conn:
                 conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))

@@ -26,18 +26,20 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
-import core.access  # noqa: F401  (creates the token table with the store's)
-from core.engine import Engine
-from core.rules import game_names
-from core.store import EventStore
-from projections.table import Table
+import skald.core.access  # noqa: F401  (creates the token table with the store's)
+from skald.core.engine import Engine
+from skald.core.rules import game_names
+from skald.core.store import EventStore
+from skald.projections.table import Table
 from tests.conftest import fresh_store_url
 from tests.servers import free_port, running
 
 ROOT = Path(__file__).resolve().parent.parent
-TOY_SERVER = ("import sys, uvicorn, tests.toy_game; uvicorn.run('api.main:app_from_env', "
-              "factory=True, host='127.0.0.1', port=int(sys.argv[1]), log_level='warning', "
-              "timeout_graceful_shutdown=3)")
+TOY_SERVER = (
+    "import sys, uvicorn, tests.toy_game; uvicorn.run('skald.api.main:app_from_env', "
+    "factory=True, host='127.0.0.1', port=int(sys.argv[1]), log_level='warning', "
+    "timeout_graceful_shutdown=3)"
+)
 
 
 @contextmanager
@@ -69,16 +71,18 @@ def private_postgres(tmp_path: Path) -> Iterator[str]:
 class Subscriber:
     """An SSE connection read by a thread; messages arrive on a queue as (seq, envelope)."""
 
-    def __init__(self, base: str, game_id: str, token: str | None,
-                 last_event_id: int | None = None) -> None:
+    def __init__(
+        self, base: str, game_id: str, token: str | None, last_event_id: int | None = None
+    ) -> None:
         self.messages: queue.Queue[tuple[int, dict[str, Any]]] = queue.Queue()
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         if last_event_id is not None:
             headers["Last-Event-ID"] = str(last_event_id)
         self.response: httpx.Response | None = None
         self.client = httpx.Client(timeout=httpx.Timeout(5, read=60))
-        self.thread = threading.Thread(target=self._read, daemon=True,
-                                       args=(f"{base}/games/{game_id}/events", headers))
+        self.thread = threading.Thread(
+            target=self._read, daemon=True, args=(f"{base}/games/{game_id}/events", headers)
+        )
         self.thread.start()
 
     def _read(self, url: str, headers: dict[str, str]) -> None:
@@ -112,20 +116,26 @@ class Subscriber:
         self.client.close()
 
 
-def create(base: str, game: str = "toy", players: tuple[str, ...] = ("Ann", "Bob"),
-           **options: str) -> dict[str, Any]:
-    response = httpx.post(f"{base}/games", json={"game": game, "players": list(players),
-                                                 "options": options})
+def create(
+    base: str, game: str = "toy", players: tuple[str, ...] = ("Ann", "Bob"), **options: str
+) -> dict[str, Any]:
+    response = httpx.post(
+        f"{base}/games", json={"game": game, "players": list(players), "options": options}
+    )
     assert response.status_code == 201, response.text
     created: dict[str, Any] = response.json()
     return created
 
 
-def post_move(base: str, game_id: str, token: str, notation: str,
-              expected: int | None) -> httpx.Response:
-    return httpx.post(f"{base}/games/{game_id}/moves", json={"move": notation,
-                                                             "expected_seq": expected},
-                      headers={"Authorization": f"Bearer {token}"}, timeout=30)
+def post_move(
+    base: str, game_id: str, token: str, notation: str, expected: int | None
+) -> httpx.Response:
+    return httpx.post(
+        f"{base}/games/{game_id}/moves",
+        json={"move": notation, "expected_seq": expected},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=30,
+    )
 
 
 def card_of(envelope: dict[str, Any]) -> dict[str, Any] | None:
@@ -161,8 +171,11 @@ def test_sse_streams_each_viewer_its_own_events_live_and_resumes(tmp_path: Path)
 @pytest.mark.postgres
 def test_two_servers_one_postgres_live_updates_cross_processes(tmp_path: Path) -> None:
     # Polling every 60 s: only a notification can deliver within the test's timeout.
-    with private_postgres(tmp_path) as url, toy_server(url, poll="60") as first, \
-            toy_server(url, poll="60") as second:
+    with (
+        private_postgres(tmp_path) as url,
+        toy_server(url, poll="60") as first,
+        toy_server(url, poll="60") as second,
+    ):
         game = create(first)
         ann, bob = (seat["token"] for seat in game["seats"])
         watcher = Subscriber(first, game["id"], bob)
@@ -178,8 +191,9 @@ def test_two_servers_one_postgres_live_updates_cross_processes(tmp_path: Path) -
         watcher.close()
 
 
-def race(bases: list[str], game_id: str, token: str, notation: str, expected: int,
-         racers: int) -> list[httpx.Response]:
+def race(
+    bases: list[str], game_id: str, token: str, notation: str, expected: int, racers: int
+) -> list[httpx.Response]:
     """`racers` identical moves at once, spread over the servers."""
     barrier = threading.Barrier(racers)
 
@@ -209,9 +223,10 @@ def test_concurrent_moves_on_two_servers_have_one_winner(tmp_path: Path) -> None
             tokens = [seat["token"] for seat in game["seats"]]
             seq = game["seq"]
             for decision in range(6):
-                seq = check_one_winner(race([first, second], game["id"],
-                                            tokens[decision % 2], "bet 1", seq, racers=8),
-                                       seq)
+                seq = check_one_winner(
+                    race([first, second], game["id"], tokens[decision % 2], "bet 1", seq, racers=8),
+                    seq,
+                )
         store = EventStore(url)
         try:
             report = Table(Engine(store)).verify(game["id"])
@@ -227,15 +242,35 @@ def test_concurrent_moves_on_two_servers_have_one_winner(tmp_path: Path) -> None
 @pytest.mark.skipif("beowulf" not in game_names(), reason="Beowulf is not installed")
 def test_skald_serve_with_two_workers(tmp_path: Path) -> None:
     port = free_port()
-    with private_postgres(tmp_path) as url, running(
-            [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--workers", "2",
-             "--db", url, "--log-level", "warning"], port, url) as base:
+    with (
+        private_postgres(tmp_path) as url,
+        running(
+            [
+                sys.executable,
+                "-m",
+                "skald.cli.main",
+                "serve",
+                "--port",
+                str(port),
+                "--workers",
+                "2",
+                "--db",
+                url,
+                "--log-level",
+                "warning",
+            ],
+            port,
+            url,
+        ) as base,
+    ):
         game = create(base, "beowulf")
         seq = game["seq"]
         for _ in range(3):
             summary = httpx.get(f"{base}/games/{game['id']}").json()
             token = game["seats"][summary["to_act"][0]]["token"]
-            legal = httpx.get(f"{base}/games/{game['id']}/legal",
-                              headers={"Authorization": f"Bearer {token}"}).json()
-            seq = check_one_winner(race([base], game["id"], token, legal["moves"][0], seq,
-                                        racers=6), seq)
+            legal = httpx.get(
+                f"{base}/games/{game['id']}/legal", headers={"Authorization": f"Bearer {token}"}
+            ).json()
+            seq = check_one_winner(
+                race([base], game["id"], token, legal["moves"][0], seq, racers=6), seq
+            )

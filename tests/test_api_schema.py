@@ -25,7 +25,7 @@ from schemathesis.specs.openapi.checks import (
     positive_data_acceptance,
 )
 
-from api.main import create_app
+from skald.api.main import create_app
 
 # Not applicable: spectators read without a token (ignored_auth); unknown game ids are a
 # valid request answered 404 (positive_data_acceptance); rule-level rejections look
@@ -51,14 +51,15 @@ schema = schemathesis.pytest.from_fixture("api_schema")
 
 
 @schema.parametrize()
-@settings(max_examples=12, deadline=None,
-          suppress_health_check=list(HealthCheck))
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
 def test_api_conforms_to_its_openapi_document(case: Any, served: dict[str, Any]) -> None:
     case.call_and_validate(excluded_checks=EXCLUDED)
     # The second call adds a token, so a case generated without one is no longer one.
     if "game_id" not in (case.path_parameters or {}) or case.path.endswith("/events"):
         return
     case.path_parameters = {**case.path_parameters, "game_id": served["game"]["id"]}
-    case.headers = {**(case.headers or {}),
-                    "Authorization": f"Bearer {served['game']['seats'][0]['token']}"}
+    case.headers = {
+        **(case.headers or {}),
+        "Authorization": f"Bearer {served['game']['seats'][0]['token']}",
+    }
     case.call_and_validate(excluded_checks=[*EXCLUDED, missing_required_header])

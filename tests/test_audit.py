@@ -9,17 +9,17 @@ from typing import Any
 import msgspec
 import pytest
 
-from core.engine import Engine
-from core.errors import Forbidden, IllegalMove, InvalidNotation
-from core.importer import import_text
-from core.rederive import rederive
-from core.secrecy import entropy_commitment
-from core.signing import Signer
-from core.store import EventStore
-from events.secret import seal
-from events.viewer import REFEREE, SPECTATOR, seat_viewer
-from projections.audit_render import render_audit
-from projections.table import Table
+from skald.core.engine import Engine
+from skald.core.errors import Forbidden, IllegalMove, InvalidNotation
+from skald.core.importer import import_text
+from skald.core.rederive import rederive
+from skald.core.secrecy import entropy_commitment
+from skald.core.signing import Signer
+from skald.core.store import EventStore
+from skald.events.secret import seal
+from skald.events.viewer import REFEREE, SPECTATOR, seat_viewer
+from skald.projections.audit_render import render_audit
+from skald.projections.table import Table
 from tests.conftest import engine_of
 from tests.forgery import forge, write_back
 
@@ -45,11 +45,15 @@ def referee_jsonl(table: Table, game_id: str) -> list[str]:
 def test_clean_game_audits_clean(signed_table: Table) -> None:
     game_id = play(signed_table)
     report = signed_table.audit(game_id, SPECTATOR)
-    assert report.verdict == "clean" and report.anomalies == ()
-    assert report.rederivation.decisions == 6 and report.rederivation.random_events >= 5
-    assert report.seed == "audit" and report.chain.ok
+    assert report.verdict == "clean"
+    assert report.anomalies == ()
+    assert report.rederivation.decisions == 6
+    assert report.rederivation.random_events >= 5
+    assert report.seed == "audit"
+    assert report.chain.ok
     ann = report.knowledge[0]
-    assert ann.player == "Ann" and [item.seq for item in ann.learned][:1] == [3]
+    assert ann.player == "Ann"
+    assert [item.seq for item in ann.learned][:1] == [3]
     for fmt in ("md", "json", "html"):
         assert "clean" in render_audit(report, fmt)
 
@@ -73,8 +77,7 @@ def test_undos_are_listed_with_who_asked(signed_table: Table) -> None:
 ANN_TEXT, BOB_TEXT = "dice-from-my-pocket", "42 and some more characters"
 
 
-def test_seat_entropy_is_committed_then_revealed_before_the_first_draw(
-        signed_table: Table) -> None:
+def test_seat_entropy_is_committed_then_revealed_before_the_first_draw(signed_table: Table) -> None:
     plain = signed_table.create("toy", ["Ann", "Bob"], seed="e")
     mixed = signed_table.create("toy", ["Ann", "Bob"], seed="e", options={"entropy": "seats"})
     assert signed_table.legal(mixed, 0) == ["entropy commit SHA256"]
@@ -99,8 +102,10 @@ def test_seat_entropy_is_committed_then_revealed_before_the_first_draw(
     report = signed_table.audit(mixed, SPECTATOR)
     assert report.verdict == "clean"
     assert report.entropy == ((0, ANN_TEXT), (1, BOB_TEXT))
-    assert report.entropy_commitments == ((0, entropy_commitment(ANN_TEXT)),
-                                          (1, entropy_commitment(BOB_TEXT)))
+    assert report.entropy_commitments == (
+        (0, entropy_commitment(ANN_TEXT)),
+        (1, entropy_commitment(BOB_TEXT)),
+    )
 
 
 def test_receipt_catches_a_rewritten_history(signed_table: Table) -> None:
@@ -112,7 +117,9 @@ def test_receipt_catches_a_rewritten_history(signed_table: Table) -> None:
     rewrite_bet_and_rehash(engine_of(signed_table).store, game_id, seq=6)
     assert signed_table.verify(game_id).ok  # the forger recomputed every hash...
     report = signed_table.verify_receipt(game_id, receipt)
-    assert not report.ok and report.bad_seq == receipt.seq and "rewritten" in report.reason
+    assert not report.ok
+    assert report.bad_seq == receipt.seq
+    assert "rewritten" in report.reason
     forged = msgspec.structs.replace(receipt, head="0" * 64)
     assert "signature" in signed_table.verify_receipt(game_id, forged).reason
 
@@ -120,15 +127,18 @@ def test_receipt_catches_a_rewritten_history(signed_table: Table) -> None:
 def rewrite_bet_and_rehash(store: EventStore, game_id: str, seq: int) -> None:
     """A forger who changes a bet and recomputes the whole chain after it."""
     envelopes = Engine(store).envelopes(game_id)
-    write_back(store, forge(envelopes, seq,
-                            lambda bet: msgspec.structs.replace(bet, amount=bet.amount % 5 + 1)))
+    write_back(
+        store,
+        forge(envelopes, seq, lambda bet: msgspec.structs.replace(bet, amount=bet.amount % 5 + 1)),
+    )
 
 
 def test_rehashed_forgery_is_caught_by_rederivation(signed_table: Table) -> None:
     game_id = play(signed_table)
     rewrite_bet_and_rehash(engine_of(signed_table).store, game_id, seq=6)
     report = signed_table.audit(game_id, REFEREE)
-    assert report.chain.ok and report.verdict == "anomalies"
+    assert report.chain.ok
+    assert report.verdict == "anomalies"
     assert report.anomalies[0].seq == 6
     assert "differs from what the rules derive" in report.anomalies[0].rule
 
@@ -138,7 +148,9 @@ def test_import_of_a_clean_log_keeps_its_hashes(signed_table: Table, tmp_path: P
     lines = referee_jsonl(signed_table, game_id)
     other = Engine(EventStore(f"sqlite:///{tmp_path}/other.db"))
     result = import_text(other, "\n".join(lines))
-    assert result.clean and result.accepted == len(lines) and result.id == game_id
+    assert result.clean
+    assert result.accepted == len(lines)
+    assert result.id == game_id
     assert Table(other).verify(game_id).ok
     assert other.load(game_id).outcome == engine_of(signed_table).load(game_id).outcome
 
@@ -149,10 +161,12 @@ def test_import_stops_at_a_changed_draw(signed_table: Table, tmp_path: Path) -> 
     lines = referee_jsonl(signed_table, game_id)
     other = Engine(EventStore(f"sqlite:///{tmp_path}/other.db"))
     result = import_text(other, "\n".join(lines))
-    assert result.finding is not None and result.finding.seq == 8
+    assert result.finding is not None
+    assert result.finding.seq == 8
     # seq 7 is the marker of the decision whose drawn card (seq 8) was changed: only the
     # whole decisions before it are kept, never a marker without its events.
-    assert result.accepted == 6 and other.store.version(game_id) == 6
+    assert result.accepted == 6
+    assert other.store.version(game_id) == 6
 
 
 def rewrite_draw(store: EventStore, game_id: str) -> None:
@@ -161,7 +175,8 @@ def rewrite_draw(store: EventStore, game_id: str) -> None:
     def other_card(event: Any) -> Any:
         card = event.card
         return msgspec.structs.replace(
-            event, card=seal(card.value % 9 + 1, card.audience, card.salt))
+            event, card=seal(card.value % 9 + 1, card.audience, card.salt)
+        )
 
     write_back(store, forge(Engine(store).envelopes(game_id), 8, other_card))
 
@@ -171,20 +186,23 @@ def test_import_rejects_a_reordered_log(signed_table: Table, tmp_path: Path) -> 
     lines = referee_jsonl(signed_table, game_id)
     lines[8], lines[9] = lines[9], lines[8]
     result = import_text(Engine(EventStore(f"sqlite:///{tmp_path}/o.db")), "\n".join(lines))
-    assert result.finding is not None and result.finding.seq == 9
+    assert result.finding is not None
+    assert result.finding.seq == 9
 
 
 def test_import_of_notation(tmp_path: Path) -> None:
     engine = Engine(EventStore(f"sqlite:///{tmp_path}/n.db"))
     text = "# game: toy\n# players: Ann, Bob\n# seed: n\nbet 1\nBob: draw\nbet 1\n"
     result = import_text(engine, text)
-    assert (result.accepted, result.total) == (3, 3) and result.clean
+    assert (result.accepted, result.total) == (3, 3)
+    assert result.clean
     live = engine.create("toy", ["Ann", "Bob"], seed="n").id
     for seat, move in ((0, "bet 1"), (1, "draw"), (0, "bet 1")):
         engine.execute(live, seat, move)
     assert engine.load(result.id).version == engine.load(live).version
-    assert [r.kind for r in engine.store.read(result.id)] == \
-        [r.kind for r in engine.store.read(live)]
+    assert [r.kind for r in engine.store.read(result.id)] == [
+        r.kind for r in engine.store.read(live)
+    ]
 
 
 def test_a_failed_notation_import_leaves_nothing_behind(tmp_path: Path) -> None:
@@ -201,14 +219,15 @@ def test_rederive_flags_an_event_nobody_decided(sqlite_store: EventStore) -> Non
     envelopes = engine_of(table).envelopes(game_id)
     shuffled = [envelopes[0], envelopes[2], envelopes[1], *envelopes[3:]]
     found = rederive("toy", shuffled)
-    assert found.findings[0].seq == 2 and "found seq 3" in found.findings[0].detail
+    assert found.findings[0].seq == 2
+    assert "found seq 3" in found.findings[0].detail
 
 
 def test_a_game_from_other_rules_is_refused_not_misjudged(signed_table: Table) -> None:
     game_id = play(signed_table)
     envelopes = engine_of(signed_table).envelopes(game_id)
-    newer = forge(envelopes, 1, lambda created: msgspec.structs.replace(
-        created, rules_version="2"))
+    newer = forge(envelopes, 1, lambda created: msgspec.structs.replace(created, rules_version="2"))
     derived = rederive("toy", newer)
-    assert not derived.findings and not derived.clean
+    assert not derived.findings
+    assert not derived.clean
     assert "rules version 2" in derived.unsupported

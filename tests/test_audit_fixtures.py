@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from core.importer import read_jsonl, read_jsonl_unchecked
-from core.rederive import rederive
-from projections.audit import build_audit
-from projections.audit_render import render_audit
+from skald.cli.main import app
+from skald.core.importer import read_jsonl, read_jsonl_unchecked
+from skald.core.rederive import rederive
+from skald.projections.audit import build_audit
+from skald.projections.audit_render import render_audit
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "audit"
 EXPECTED = json.loads((FIXTURES / "expected.json").read_text())
@@ -26,7 +26,8 @@ def test_fixture_gets_its_verdict(name: str) -> None:
     report = build_audit(log.stream, log.game, log.envelopes, log.chain, None)
     assert report.verdict == expected["verdict"]
     if expected["verdict"] == "clean":
-        assert log.finding is None and report.anomalies == ()
+        assert log.finding is None
+        assert report.anomalies == ()
         return
     assert log.finding is not None
     assert log.finding.seq == expected["seq"]
@@ -36,11 +37,13 @@ def test_fixture_gets_its_verdict(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_import_command_reports_the_verdict(name: str, tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["import", str(FIXTURES / name), "--json",
-                                      "--db", f"sqlite:///{tmp_path}/i.db"])
+    result = CliRunner().invoke(
+        app, ["import", str(FIXTURES / name), "--json", "--db", f"sqlite:///{tmp_path}/i.db"]
+    )
     outcome = json.loads(result.stdout)
     if EXPECTED[name]["verdict"] == "clean":
-        assert result.exit_code == 0 and outcome["finding"] is None
+        assert result.exit_code == 0
+        assert outcome["finding"] is None
     else:
         assert result.exit_code == 1
         assert outcome["finding"]["seq"] == EXPECTED[name]["seq"]
@@ -57,7 +60,8 @@ def test_a_log_from_before_secrecy_scheme_2_verifies_and_is_not_called_tampered(
     log = read_jsonl_unchecked(LEGACY.read_text())
     assert log.chain.ok
     report = build_audit(log.stream, log.game, log.envelopes, log.chain, None)
-    assert report.verdict == "unverifiable" and report.anomalies == ()
+    assert report.verdict == "unverifiable"
+    assert report.anomalies == ()
     assert "rules version 1" in report.rederivation.unsupported
     assert "not re-derived (no anomaly found)" in render_audit(report, "md")
 
@@ -65,4 +69,5 @@ def test_a_log_from_before_secrecy_scheme_2_verifies_and_is_not_called_tampered(
 def test_a_log_from_before_secrecy_scheme_2_is_not_imported(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["import", str(LEGACY), "--db", f"sqlite:///{tmp_path}/i.db"])
     assert result.exit_code == 4
-    assert "rules version 1" in result.stderr and "nothing was imported" in result.stderr
+    assert "rules version 1" in result.stderr
+    assert "nothing was imported" in result.stderr

@@ -13,17 +13,24 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from core.engine import Engine
-from core.store import EventStore
-from projections.autoplay import autoplay
-from projections.table import Table
+from skald.core.engine import Engine
+from skald.core.store import EventStore
+from skald.projections.autoplay import autoplay
+from skald.projections.table import Table
 from tests.conftest import engine_of
 from tests.forgery import forge, write_back
 from tests.servers import free_port, running
 
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                  "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def chromium() -> str:
@@ -39,10 +46,15 @@ def browse(url: str, profile: Path, screenshot: Path | None = None) -> str:
     """The DOM of `url` after the browser rendered it (and a PNG when asked)."""
     args = [chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}"]
     if screenshot is not None:
-        subprocess.run([*args, "--window-size=1200,1400", f"--screenshot={screenshot}", url],
-                       capture_output=True, timeout=120, check=True)
-    done = subprocess.run([*args, "--dump-dom", url], capture_output=True, text=True,
-                          timeout=120, check=True)
+        subprocess.run(
+            [*args, "--window-size=1200,1400", f"--screenshot={screenshot}", url],
+            capture_output=True,
+            timeout=120,
+            check=True,
+        )
+    done = subprocess.run(
+        [*args, "--dump-dom", url], capture_output=True, text=True, timeout=120, check=True
+    )
     return done.stdout
 
 
@@ -55,16 +67,27 @@ def test_audit_pages_show_their_verdicts(tmp_path: Path) -> None:
     envelopes = engine_of(table).envelopes(doctored)
     # a forger moves the first figure and recomputes the chain: only the rules notice
     tampered_seq = next(e.seq for e in envelopes if type(e.event).__name__ == "FigurePlaced")
-    write_back(store, forge(envelopes, tampered_seq, lambda placed: msgspec.structs.replace(
-        placed, at="A1" if placed.at != "A1" else "B1")))
+    write_back(
+        store,
+        forge(
+            envelopes,
+            tampered_seq,
+            lambda placed: msgspec.structs.replace(placed, at="A1" if placed.at != "A1" else "B1"),
+        ),
+    )
     store.dispose()
     port = free_port()
-    server = [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--db", url]
+    server = [sys.executable, "-m", "skald.cli.main", "serve", "--port", str(port), "--db", url]
     with running(server, port, url) as base:
-        page = browse(f"{base}/games/{clean}/audit?format=html", tmp_path / "profile",
-                      screenshot=tmp_path / "clean.png")
+        page = browse(
+            f"{base}/games/{clean}/audit?format=html",
+            tmp_path / "profile",
+            screenshot=tmp_path / "clean.png",
+        )
         assert 'id="verdict" class="verdict clean"' in page
-        assert "Hash chain" in page and "Rules re-derivation" in page
+        assert "Hash chain" in page
+        assert "Rules re-derivation" in page
         assert (tmp_path / "clean.png").stat().st_size > 10_000
         bad = browse(f"{base}/games/{doctored}/audit?format=html", tmp_path / "profile")
-        assert 'class="verdict anomalies"' in bad and f"<td>{tampered_seq}</td>" in bad
+        assert 'class="verdict anomalies"' in bad
+        assert f"<td>{tampered_seq}</td>" in bad

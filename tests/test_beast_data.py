@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.beast.data import (
+from skald.core.beast.data import (
     EFFECT_OPS,
     abilities_of,
     boards,
@@ -15,47 +15,83 @@ from core.beast.data import (
     contracts,
     kind_of,
 )
-from core.beast.state import BEAST
+from skald.core.beast.state import BEAST
 from tests.test_beast_support import BeastGame, day_one
 
-NAMED = ("Rush", "Hunt", "Silver Arrow", "Prey Upon", "Gather the Pack", "Summon Wolf",
-         "Insidious Growth", "Track", "Seer", "Outpost", "Fire Trap", "Intuition", "Charge",
-         "Dash", "Pursuit", "Dark Dealings", "Incite", "Prowl", "Hidden Passage", "Adapt",
-         "Bolster", "Haste", "Avarice", "Animate", "Dark Rituals", "Ensnare")
+NAMED = (
+    "Rush",
+    "Hunt",
+    "Silver Arrow",
+    "Prey Upon",
+    "Gather the Pack",
+    "Summon Wolf",
+    "Insidious Growth",
+    "Track",
+    "Seer",
+    "Outpost",
+    "Fire Trap",
+    "Intuition",
+    "Charge",
+    "Dash",
+    "Pursuit",
+    "Dark Dealings",
+    "Incite",
+    "Prowl",
+    "Hidden Passage",
+    "Adapt",
+    "Bolster",
+    "Haste",
+    "Avarice",
+    "Animate",
+    "Dark Rituals",
+    "Ensnare",
+)
 
 
 def test_component_counts_match_the_rulebook() -> None:
     every = cards()
-    assert len(every.action) == 16 and len(every.item) == 25 and len(every.talent) == 25
+    assert len(every.action) == 16
+    assert len(every.item) == 25
+    assert len(every.talent) == 25
     hunters = [c for c in every.ability if c.owner in {h.name for h in characters().hunter}]
     beasts = [c for c in every.ability if c.owner in {b.name for b in characters().beast}]
-    assert len(hunters) == 18 and len(beasts) == 24
-    assert len(characters().beast) == 6 and len(characters().hunter) == 6
+    assert len(hunters) == 18
+    assert len(beasts) == 24
+    assert len(characters().beast) == 6
+    assert len(characters().hunter) == 6
     assert sum(b.summon.count for b in characters().beast) == 15
     assert {c.title for c in contracts().values()} >= {
-        "The Great Cleansing", "Attack on the Northern Settlements"}
-    assert len(card_index()) == 16 + 42 + 25 + 25                  # names are unique
+        "The Great Cleansing",
+        "Attack on the Northern Settlements",
+    }
+    assert len(card_index()) == 16 + 42 + 25 + 25  # names are unique
     for name in NAMED:
         assert name in card_index(), name
     for card in (*every.ability, *every.item, *every.talent):
         assert all(e.op in EFFECT_OPS for e in card.effects), card.name
-    assert abilities_of("Fangrir") == ("Prey Upon", "Gather the Pack", "Summon Wolf",
-                                       "Insidious Growth")
+    assert abilities_of("Fangrir") == (
+        "Prey Upon",
+        "Gather the Pack",
+        "Summon Wolf",
+        "Insidious Growth",
+    )
 
 
 def test_maps_have_their_zones_and_a_centre_in_every_adjacent_zone() -> None:
     north, drenched = boards()["northern-expanse"], boards()["drenched-lands"]
-    assert len(north.zones) == 4 and len(drenched.zones) == 2
-    assert len(north.zones_of(north.centre)) == 3                  # "the three adjacent zones"
+    assert len(north.zones) == 4
+    assert len(drenched.zones) == 2
+    assert len(north.zones_of(north.centre)) == 3  # "the three adjacent zones"
     assert len(drenched.zones_of(drenched.centre)) == 2
     for board in (north, drenched):
         assert board.habitat[board.centre] == "centre"
-        assert set(board.distances(board.centre)) == set(board.locations)   # connected
+        assert set(board.distances(board.centre)) == set(board.locations)  # connected
         for here, roads in board.roads.items():
             for there in roads.values():
-                assert here in board.roads[there].values()             # roads go both ways
+                assert here in board.roads[there].values()  # roads go both ways
     for contract in contracts().values():
-        assert contract.map in boards() and contract.days >= len(contract.night)
+        assert contract.map in boards()
+        assert contract.days >= len(contract.night)
 
 
 def _resolve(game: BeastGame) -> None:
@@ -77,7 +113,7 @@ def _holder(name: str, beast: bool) -> tuple[BeastGame, int]:
         options["beast"] = owner_name
     elif owner_name:
         options["hunters"] = f"{owner_name},{'Iona' if owner_name != 'Iona' else 'Helga'}"
-    game = day_one(beast_steps=("W",), **options)                 # actual B3 (forest)
+    game = day_one(beast_steps=("W",), **options)  # actual B3 (forest)
     game.edit(discard=("Rush",))
     hand = BEAST if beast else 1
     if not beast:
@@ -89,20 +125,29 @@ def _holder(name: str, beast: bool) -> tuple[BeastGame, int]:
 @pytest.mark.parametrize("name", sorted(card_index()))
 def test_every_card_can_be_played_and_resolved(name: str) -> None:
     kind = kind_of(name)
-    sides = [True, False] if kind == "action" else [
-        kind == "talent" or (kind == "ability" and card_index()[name][1].owner in
-                             {b.name for b in characters().beast})]
+    sides = (
+        [True, False]
+        if kind == "action"
+        else [
+            kind == "talent"
+            or (
+                kind == "ability"
+                and card_index()[name][1].owner in {b.name for b in characters().beast}
+            )
+        ]
+    )
     for beast in sides:
         game, hand = _holder(name, beast)
         field = {"action": "actions", "ability": "abilities"}.get(kind, "extras")
         game.edit_hand(hand, **{field: (name,)}, grudges=5)
         card = card_index()[name][1]
         needs = getattr(card, "needs", "")
-        if needs:                                 # A1 a settlement; the centre all the rest
+        if needs:  # A1 a settlement; the centre all the rest
             game.edit_hand(hand, location="A1" if needs == "settlement" else "C3")
         if getattr(card, "react", ""):
             assert f"play {name}" not in game.legal()
             continue
         game.do(f"play {name}")
         _resolve(game)
-        assert not game.state.frames and name not in getattr(game.hand(hand), field)
+        assert not game.state.frames
+        assert name not in getattr(game.hand(hand), field)

@@ -22,13 +22,13 @@ from typing import Any
 
 import pytest
 
-from core.beast.data import kind_of
-from core.beast.state import BEAST, BeastState
-from core.errors import IllegalMove
-from events.beast import CardDiscarded, CardPlayed, Step, TrailsPlaced
-from events.viewer import Viewer
-from projections.beast import beast_view
-from projections.table import Table
+from skald.core.beast.data import kind_of
+from skald.core.beast.state import BEAST, BeastState
+from skald.core.errors import IllegalMove
+from skald.events.beast import CardDiscarded, CardPlayed, Step, TrailsPlaced
+from skald.events.viewer import Viewer
+from skald.projections.beast import beast_view
+from skald.projections.table import Table
 from tests.conftest import engine_of
 from tests.test_beast_secrecy import public_log
 from tests.test_beast_support import RULES, BeastGame, day_one
@@ -36,12 +36,17 @@ from tests.test_beast_support import RULES, BeastGame, day_one
 HUNTERS = Viewer("hunters", frozenset({1, 2}))
 
 
-def hunted(active: tuple[Step, ...], beast_at: str, hunter_at: str, moves: tuple[str, ...],
-           towers: tuple[str, ...] = ()) -> tuple[BeastGame, int]:
+def hunted(
+    active: tuple[Step, ...],
+    beast_at: str,
+    hunter_at: str,
+    moves: tuple[str, ...],
+    towers: tuple[str, ...] = (),
+) -> tuple[BeastGame, int]:
     """The Beast has passed; its cards are `active`; Iona (hand 1) then plays `moves`.
     Returns the game and where its log stood before Iona's moves."""
     game = day_one(hunters="Iona,Helga", places=("A1", "A5"))
-    game.do("pass")                                            # the Beast passes
+    game.do("pass")  # the Beast passes
     game.edit(active=active, trailed=(), standee="C3", towers=towers)
     game.edit_hand(BEAST, location=beast_at)
     game.edit_hand(1, location=hunter_at, actions=("Rush",), extras=("Outpost",))
@@ -53,12 +58,11 @@ def hunted(active: tuple[Step, ...], beast_at: str, hunter_at: str, moves: tuple
 def test_a_trail_does_not_say_which_active_card_matched() -> None:
     # Iona steps E2 -> D2. Newest card on D2: the Beast stands there. Oldest card on D2:
     # the Beast has moved on to D3. The hunters must not be able to tell these apart.
-    here, _ = hunted((Step("N", "C2"), Step("E", "D2")), "D2", "E2",
-                     ("play Rush", "step W"))
-    gone, _ = hunted((Step("E", "D2"), Step("S", "D3")), "D3", "E2",
-                     ("play Rush", "step W"))
+    here, _ = hunted((Step("N", "C2"), Step("E", "D2")), "D2", "E2", ("play Rush", "step W"))
+    gone, _ = hunted((Step("E", "D2"), Step("S", "D3")), "D3", "E2", ("play Rush", "step W"))
     assert here.state.beast.location != gone.state.beast.location
-    assert here.state.trailed == (1,) and gone.state.trailed == (0,)   # the Beast knows
+    assert here.state.trailed == (1,)
+    assert gone.state.trailed == (0,)
     for game in (here, gone):
         trails = [e for e in game.log if isinstance(e, TrailsPlaced)]
         assert trails[-1] == TrailsPlaced(locations=("D2",))
@@ -69,10 +73,12 @@ def test_a_trail_does_not_say_which_active_card_matched() -> None:
 def test_several_trails_at_once_do_not_say_the_cards_order() -> None:
     # Outpost on D2 shows the trails of the nearby cards D3 and E2 at once; in one game
     # the Beast went D3 ... E2 (it is on E2), in the other E2 ... D3 (it is on D3).
-    forward, start = hunted((Step("E", "D3"), Step("E", "E3"), Step("N", "E2")), "E2", "D2",
-                            ("play Outpost", "do"))
-    backward, _ = hunted((Step("N", "E2"), Step("S", "E3"), Step("W", "D3")), "D3", "D2",
-                         ("play Outpost", "do"))
+    forward, start = hunted(
+        (Step("E", "D3"), Step("E", "E3"), Step("N", "E2")), "E2", "D2", ("play Outpost", "do")
+    )
+    backward, _ = hunted(
+        (Step("N", "E2"), Step("S", "E3"), Step("W", "D3")), "D3", "D2", ("play Outpost", "do")
+    )
     for game in (forward, backward):
         assert TrailsPlaced(locations=("D3", "E2")) in game.log[start:]
         assert game.state.trailed == (0, 2)
@@ -82,8 +88,12 @@ def test_several_trails_at_once_do_not_say_the_cards_order() -> None:
 def test_two_cards_on_one_location_leave_two_tokens_there() -> None:
     # Rulebook: "If there are several active movement cards that match the same location,
     # place a trail for each match." Iona steps E2 -> D2 (two cards), then back to E2.
-    game, start = hunted((Step("N", "C2"), Step("E", "D2"), Step("S", "D3"), Step("N", "D2")),
-                         "D2", "E2", ("play Rush", "step W", "step E"))
+    game, start = hunted(
+        (Step("N", "C2"), Step("E", "D2"), Step("S", "D3"), Step("N", "D2")),
+        "D2",
+        "E2",
+        ("play Rush", "step W", "step E"),
+    )
     assert game.state.trailed == (1, 3)
     assert beast_view(game.state, HUNTERS).trails == (("D2", 2),)
     trails = [e for e in game.log[start:] if isinstance(e, TrailsPlaced)]
@@ -108,21 +118,22 @@ def test_a_card_played_from_the_hidden_hand_cannot_be_undone(table: Table) -> No
     with pytest.raises(IllegalMove, match="cannot be taken back"):
         table.undo(game, 0)
     seen = table.show(game, bob).state
-    assert seen.hands[0].action_count == 3 and seen.frames[0].card == "Charge"
+    assert seen.hands[0].action_count == 3
+    assert seen.frames[0].card == "Charge"
     played = [env.event for env in table.log(game, bob) if isinstance(env.event, CardPlayed)]
-    assert played[-1].card == "Charge" and played[-1].barrier
+    assert played[-1].card == "Charge"
+    assert played[-1].barrier
 
 
-def test_an_ability_from_the_open_mat_and_a_hunter_placement_stay_undoable(table: Table
-                                                                          ) -> None:
+def test_an_ability_from_the_open_mat_and_a_hunter_placement_stay_undoable(table: Table) -> None:
     game = table.create("beast", ["Ann", "Bob", "Cid"], seed="leak", options={"setup": "first"})
     table.move(game, 0, "step N")
     table.move(game, 0, "step E")
     table.move(game, 1, "place A1")
-    table.undo(game, 1)                                        # public, nothing revealed
+    table.undo(game, 1)  # public, nothing revealed
     table.redo(game, 1)
     table.move(game, 2, "place E5")
-    table.move(game, 0, "play Prey Upon")                      # an ability: open on the mat
+    table.move(game, 0, "play Prey Upon")  # an ability: open on the mat
     table.undo(game, 0)
     assert engine_of(table).load(game).rules.frames == ()
 
@@ -142,14 +153,22 @@ def test_every_decision_that_shows_a_hidden_card_is_a_barrier(players: int) -> N
         while RULES.outcome(game.state) is None:
             seat = game.seat()
             before = _actions(game.state)
-            events: list[Any] = game.do(RULES.format(rnd.choice(list(RULES.legal(
-                game.state, seat)))), seat=seat)
+            events: list[Any] = game.do(
+                RULES.format(rnd.choice(list(RULES.legal(game.state, seat)))), seat=seat
+            )
             after = _actions(game.state)
             # Night discards every action hand (a public reset, not a reveal): skip those.
-            shrank = any(len(a) < len(b) and set(a) <= set(b) and len(b) - len(a) == 1
-                         for a, b in zip(after, before, strict=True))
-            shown = [e for e in events if isinstance(e, CardPlayed | CardDiscarded)
-                     and e.card not in ("", "trap") and kind_of(e.card) != "ability"]
+            shrank = any(
+                len(a) < len(b) and set(a) <= set(b) and len(b) - len(a) == 1
+                for a, b in zip(after, before, strict=True)
+            )
+            shown = [
+                e
+                for e in events
+                if isinstance(e, CardPlayed | CardDiscarded)
+                and e.card not in ("", "trap")
+                and kind_of(e.card) != "ability"
+            ]
             if shrank or shown:
                 checked += 1
                 assert any(getattr(e, "barrier", False) for e in events), events

@@ -5,23 +5,27 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import InvalidNotation, InvalidOption
-from core.rules import get_rules
+from skald.core.errors import InvalidNotation, InvalidOption
+from skald.core.rules import get_rules
 from tests.test_beast_support import BeastGame, random_game
 
 RULES = get_rules("beast")
 
 
-@pytest.mark.parametrize(("players", "options"), [
-    (2, {"setup": "first"}),
-    (3, {"contract": "blood-moon", "beast": "Hogbad", "hunters": "Torvald,Sigrun"}),
-    (4, {"contract": "drowned-harvest", "beast": "Mara", "hunters": "Varja,Iona,Sigrun"}),
-    (3, {"contract": "northern-settlements", "beast": "Esmeria"}),
-    (2, {"beast": "Bolgin"}),
-    (4, {"beast": "Raaga", "setup": "first"}),
-])
-def test_every_contract_and_character_plays_to_an_outcome(players: int,
-                                                          options: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (2, {"setup": "first"}),
+        (3, {"contract": "blood-moon", "beast": "Hogbad", "hunters": "Torvald,Sigrun"}),
+        (4, {"contract": "drowned-harvest", "beast": "Mara", "hunters": "Varja,Iona,Sigrun"}),
+        (3, {"contract": "northern-settlements", "beast": "Esmeria"}),
+        (2, {"beast": "Bolgin"}),
+        (4, {"beast": "Raaga", "setup": "first"}),
+    ],
+)
+def test_every_contract_and_character_plays_to_an_outcome(
+    players: int, options: dict[str, str]
+) -> None:
     for seed in range(3):
         assert RULES.outcome(random_game(players, seed, **options).state) is not None
 

@@ -7,10 +7,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.beast.data import pieces
-from core.beast.mechanics import MOVEMENT_DECK, TRAPS_PER_ZONE
-from core.beast.state import BEAST, BeastState
-from core.beast.supply import (
+from skald.core.beast.data import pieces
+from skald.core.beast.mechanics import MOVEMENT_DECK, TRAPS_PER_ZONE
+from skald.core.beast.state import BEAST, BeastState
+from skald.core.beast.supply import (
     ANCIENT_POWERS,
     GRUDGE_VALUE,
     HABITAT_TOKENS,
@@ -19,7 +19,7 @@ from core.beast.supply import (
     WATCHTOWERS,
     wounds_fit,
 )
-from core.rules import get_rules
+from skald.core.rules import get_rules
 from tests.test_beast_support import BeastGame
 
 RULES = get_rules("beast")
@@ -40,21 +40,26 @@ def check(state: BeastState) -> None:
         assert sum(1 for c in state.active if c.direction == direction) <= count
     for card in state.active:
         assert card.location in state.board.locations
-    assert len(state.towers) <= WATCHTOWERS and len(set(state.towers)) == len(state.towers)
+    assert len(state.towers) <= WATCHTOWERS
+    assert len(set(state.towers)) == len(state.towers)
     for zone in state.board.zones:
         assert sum(1 for z, _ in state.traps if z == zone) <= TRAPS_PER_ZONE
     assert sum(h.powers for h in state.hands) <= ANCIENT_POWERS
-    assert len(state.trailed) <= TRAIL_TOKENS and len(state.habitats) + len(
-        state.traps) <= HABITAT_TOKENS
+    assert len(state.trailed) <= TRAIL_TOKENS
+    assert len(state.habitats) + len(state.traps) <= HABITAT_TOKENS
     assert sum(h.grudges for h in state.hands) <= GRUDGE_VALUE
     assert sum(len(h.upgrades) for h in state.hands) <= UPGRADE_TOKENS
     if not state.winner:
-        assert wounds_fit([h.wounds for h in state.hands if not h.dead]
-                          + [p.wounds for p in state.pieces if p.alive])
+        assert wounds_fit(
+            [h.wounds for h in state.hands if not h.dead]
+            + [p.wounds for p in state.pieces if p.alive]
+        )
     for index, hand in enumerate(state.hands):
-        assert hand.grudges >= 0 and hand.powers >= 0
+        assert hand.grudges >= 0
+        assert hand.powers >= 0
         if index != BEAST and hand.dead:
-            assert hand.location == "" and hand.extras == ()
+            assert hand.location == ""
+            assert hand.extras == ()
         elif not state.winner and (index == BEAST or hand.location):
             assert hand.wounds < state.max_health(index)
     for piece in state.pieces:

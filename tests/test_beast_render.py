@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from events.viewer import Viewer
-from projections.beast import beast_view, render_view
+from skald.events.viewer import Viewer
+from skald.projections.beast import beast_view, render_view
 from tests.test_beast_scenarios import rushed
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "beast"
@@ -28,7 +28,9 @@ def test_rush_example_renders_as_recorded(who: str) -> None:
         golden.write_text(text)
     assert text == golden.read_text()
     if who == "hunters":
-        assert "D2 B" not in text and "Ws B" not in text and "actual D2" not in text
+        assert "D2 B" not in text
+        assert "Ws B" not in text
+        assert "actual D2" not in text
         assert "3 active movement cards" in text
     else:
         assert "actual D2; cards X E N" in text

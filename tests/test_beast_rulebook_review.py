@@ -16,10 +16,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from core.beast.state import BEAST
-from core.errors import IllegalMove
-from core.rules import get_rules
-from events.beast import RewardEarned, Searched, Step, TrailsPlaced
+from skald.core.beast.state import BEAST
+from skald.core.errors import IllegalMove
+from skald.core.rules import get_rules
+from skald.events.beast import RewardEarned, Searched, Step, TrailsPlaced
 from tests.test_beast_support import day_one
 
 RULES = get_rules("beast")
@@ -31,7 +31,7 @@ def test_a_failed_search_counts_towards_a_misses_requirement() -> None:
     # them is enough". The hunters' first night on Attack on the Northern Settlements asks
     # for one reveal OR three failed searches; failed searches were never counted, so that
     # half of the requirement could not be met.
-    game = day_one(contract="northern-settlements", beast_steps=("N",))   # Beast on C2
+    game = day_one(contract="northern-settlements", beast_steps=("N",))  # Beast on C2
     assert game.state.map == "northern-expanse"
     game.edit(turn=1, stats=(("misses", 2),))
     game.edit_hand(1, location="A1", actions=("Prowl",))
@@ -42,15 +42,16 @@ def test_a_failed_search_counts_towards_a_misses_requirement() -> None:
         game.edit_hand(hand, actions=())
     game.do("end", "pass", "pass", "pass")
     assert RewardEarned(side="hunters", night=1) in game.log
-    assert game.hand(1).grudges == 1 + 1                       # setup grudge + reward
+    assert game.hand(1).grudges == 1 + 1  # setup grudge + reward
 
 
 def test_a_found_search_is_not_a_miss() -> None:
-    game = day_one(beast_steps=("N",))                         # Beast on C2
+    game = day_one(beast_steps=("N",))  # Beast on C2
     game.edit(turn=1)
     game.edit_hand(1, location="C3", actions=("Prowl",))
     game.do("play Prowl", "search C2")
-    assert game.state.stat("misses") == 0 and game.state.stat("reveals") == 1
+    assert game.state.stat("misses") == 0
+    assert game.state.stat("reveals") == 1
 
 
 def test_the_beast_leaves_trails_only_where_this_movement_went() -> None:
@@ -64,11 +65,16 @@ def test_the_beast_leaves_trails_only_where_this_movement_went() -> None:
     # 2   W ... F  Beast now (card 4)  -- Dash: W to D2, which holds nobody
     # 3   C     W
     game = day_one(hunters="Iona,Helga")
-    route = (Step("E", "D3"), Step("E", "E3"), Step("N", "E2"), Step("N", "E1"),
-             Step("S", "E2"))
-    game.edit(active=route, trailed=(), standee="C3",
-              pieces=tuple(msgspec.structs.replace(p, alive=False) if p.location == "E1"
-                           else p for p in game.state.pieces))
+    route = (Step("E", "D3"), Step("E", "E3"), Step("N", "E2"), Step("N", "E1"), Step("S", "E2"))
+    game.edit(
+        active=route,
+        trailed=(),
+        standee="C3",
+        pieces=tuple(
+            msgspec.structs.replace(p, alive=False) if p.location == "E1" else p
+            for p in game.state.pieces
+        ),
+    )
     game.edit_hand(BEAST, location="E2", actions=("Dash",))
     game.edit_hand(2, location="E1")
     events = game.do("play Dash", "step W", "stop")
@@ -80,7 +86,7 @@ def test_the_beast_still_trails_a_settlement_it_moves_over_in_this_movement() ->
     game = day_one(hunters="Iona,Helga")
     game.edit_hand(BEAST, location="E2", actions=("Dash",))
     game.edit(standee="E2", active=())
-    events = game.do("play Dash", "step N", "step S")          # over E1's settlers, back
+    events = game.do("play Dash", "step N", "step S")  # over E1's settlers, back
     assert TrailsPlaced(locations=("E1",)) in events
     assert game.state.trailed == (0,)
 
@@ -96,13 +102,17 @@ def test_a_hunter_returned_onto_a_watchtower_shows_the_nearby_trails() -> None:
     # 2   W     F  Beast (card 3, N) -- nearby E1: a trail at once
     # 3   C     W  card 2 (E), not nearby
     game = day_one(hunters="Iona,Helga")
-    game.edit(active=(Step("E", "D3"), Step("E", "E3"), Step("N", "E2")), trailed=(),
-              standee="C3", towers=("E1",))
+    game.edit(
+        active=(Step("E", "D3"), Step("E", "E3"), Step("N", "E2")),
+        trailed=(),
+        standee="C3",
+        towers=("E1",),
+    )
     game.edit_hand(BEAST, location="E2")
     game.edit_hand(2, dead=True, location="")
     for hand in range(3):
         game.edit_hand(hand, actions=())
-    game.do("pass", "pass")                                    # Helga is dead: skipped
+    game.do("pass", "pass")  # Helga is dead: skipped
     assert game.state.phase == "respawn"
     events = game.do("place E1", seat=2)
     assert TrailsPlaced(locations=("E2",)) in events
@@ -118,4 +128,5 @@ def test_an_error_sent_to_the_beast_never_names_a_face_down_trap() -> None:
     game.do("play Fire Trap")
     with pytest.raises(IllegalMove) as raised:
         RULES.decide(game.state, 0, RULES.parse("pass"), game.rng)
-    assert "Fire Trap" not in str(raised.value) and "resolving trap" in str(raised.value)
+    assert "Fire Trap" not in str(raised.value)
+    assert "resolving trap" in str(raised.value)

@@ -11,11 +11,11 @@ from typing import Any
 
 import msgspec
 
-from core.beast.state import BeastState, Hand
-from core.rng import Rng
-from core.rules import get_rules
-from events.common import GameCreated, MoveMade
-from events.secret import seal
+from skald.core.beast.state import BeastState, Hand
+from skald.core.rng import Rng
+from skald.core.rules import get_rules
+from skald.events.common import GameCreated, MoveMade
+from skald.events.secret import seal
 
 RULES = get_rules("beast")
 NAMES = ("Ann", "Bob", "Cid", "Dag")
@@ -25,9 +25,12 @@ class BeastGame:
     """A Beast game played command by command."""
 
     def __init__(self, players: int = 3, seed: str = "test", **options: str) -> None:
-        created = GameCreated(game="beast", players=NAMES[:players],
-                              seed=seal(seed, frozenset(), "00" * 16),
-                              options=tuple(sorted(options.items())))
+        created = GameCreated(
+            game="beast",
+            players=NAMES[:players],
+            seed=seal(seed, frozenset(), "00" * 16),
+            options=tuple(sorted(options.items())),
+        )
         self.rng = Rng(seed.encode())
         self.state: BeastState = RULES.initial(created)
         self.log: list[Any] = []
@@ -75,8 +78,12 @@ class BeastGame:
         return self.state.hands[index]
 
 
-def day_one(players: int = 3, beast_steps: tuple[str, ...] = (), places: tuple[str, ...] = (),
-            **options: str) -> BeastGame:
+def day_one(
+    players: int = 3,
+    beast_steps: tuple[str, ...] = (),
+    places: tuple[str, ...] = (),
+    **options: str,
+) -> BeastGame:
     """A first-time game on day 1 with the Beast to play (Drenched Lands for 2-3 players)."""
     options.setdefault("setup", "first")
     game = BeastGame(players, **options)
@@ -85,7 +92,8 @@ def day_one(players: int = 3, beast_steps: tuple[str, ...] = (), places: tuple[s
         game.do("stop")
     hunters = len(game.state.hunters)
     game.do(*(f"place {loc}" for loc in (places or ("A1",) * hunters)))
-    assert game.state.phase == "day" and game.state.turn == 0
+    assert game.state.phase == "day"
+    assert game.state.turn == 0
     return game
 
 

@@ -13,10 +13,10 @@ import random
 
 import pytest
 
-from core.beowulf.commands import CashTreasure, Counsel
-from core.errors import IllegalMove
-from events.beowulf import TilePlaced, TreasureCashed
-from projections.table import Table
+from skald.core.beowulf.commands import CashTreasure, Counsel
+from skald.core.errors import IllegalMove
+from skald.events.beowulf import TilePlaced, TreasureCashed
+from skald.projections.table import Table
 from tests.beowulf_support import RULES, Game
 
 
@@ -27,12 +27,13 @@ def test_a_tile_played_from_the_hand_cannot_be_undone(table: Table) -> None:
     play = next(m for m in table.legal(game, 0) if m.startswith("play"))
     table.move(game, 0, play)
     placed = [env.event for env in table.log(game, bob) if isinstance(env.event, TilePlaced)]
-    assert len(placed) == 1 and placed[0].barrier
+    assert len(placed) == 1
+    assert placed[0].barrier
     with pytest.raises(IllegalMove, match="cannot be taken back"):
         table.undo(game, 0)
     seen = table.show(game, bob).state
     assert [(t.at, t.face) for t in seen.tiles] == [(play.split()[2], play.split()[1])]
-    assert len(seen.seats[0].hand_backs) == 2                  # dealt 2, drew 1, played 1
+    assert len(seen.seats[0].hand_backs) == 2  # dealt 2, drew 1, played 1
 
 
 def test_placing_a_figure_stays_undoable(table: Table) -> None:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.beowulf.commands import (
+from skald.core.beowulf.commands import (
     CashTreasure,
     Command,
     Counsel,
@@ -22,14 +22,13 @@ from core.beowulf.commands import (
     Skip,
     Swap,
 )
-from core.beowulf.data import KINDS, catalog
-from core.beowulf.rules import BeowulfRules
-from core.errors import InvalidNotation
+from skald.core.beowulf.data import KINDS, catalog
+from skald.core.beowulf.rules import BeowulfRules
+from skald.core.errors import InvalidNotation
 from tests.beowulf_support import Game
 
 RULES = BeowulfRules()
-squares = st.builds(lambda c, r: f"{c}{r}", st.sampled_from("ABCDEFGHIJKL"),
-                    st.integers(1, 12))
+squares = st.builds(lambda c, r: f"{c}{r}", st.sampled_from("ABCDEFGHIJKL"), st.integers(1, 12))
 faces = st.sampled_from(sorted({t.face for t in catalog().values()}))
 commands: st.SearchStrategy[Command] = st.one_of(
     st.builds(PlaceFigure, st.sampled_from(KINDS), squares),
@@ -65,8 +64,20 @@ def test_parse_is_lenient_about_case_and_signs() -> None:
     assert RULES.parse("cash 1$3") == CashTreasure("+1$3")
 
 
-@pytest.mark.parametrize("text", ["", "jump", "place dragon A1", "play +3", "play +3q A1",
-                                  "swap A1", "remove 11", "draw now", "play +3 A0"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "jump",
+        "place dragon A1",
+        "play +3",
+        "play +3q A1",
+        "swap A1",
+        "remove 11",
+        "draw now",
+        "play +3 A0",
+    ],
+)
 def test_bad_syntax_names_the_input(text: str) -> None:
     with pytest.raises(InvalidNotation) as error:
         RULES.parse(text)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from core.beowulf.data import tile
-from core.beowulf.rules import BeowulfRules
-from events.beowulf import ActEnded, FigureScored, TreasureCashed
-from events.viewer import REFEREE, SPECTATOR, seat_viewer
-from projections.beowulf import render, view
-from projections.registry import views_for
+from skald.core.beowulf.data import tile
+from skald.core.beowulf.rules import BeowulfRules
+from skald.events.beowulf import ActEnded, FigureScored, TreasureCashed
+from skald.events.viewer import REFEREE, SPECTATOR, seat_viewer
+from skald.projections.beowulf import render, view
+from skald.projections.registry import views_for
 from tests.beowulf_support import Game, random_playout
 
 RULES = BeowulfRules()
@@ -21,7 +21,8 @@ RULES = BeowulfRules()
 def test_random_playouts_score_three_acts(players: int) -> None:
     game = random_playout(players, seed=f"playout/{players}", bot_seed=players)
     outcome = RULES.outcome(game.state)
-    assert outcome is not None and outcome.termination == "completed"
+    assert outcome is not None
+    assert outcome.termination == "completed"
     assert [e.act for e in game.events if isinstance(e, ActEnded)] == [1, 2, 3]
     assert sorted(s for group in outcome.ranking for s in group) == list(range(players))
     gained = [50] * players
@@ -30,7 +31,8 @@ def test_random_playouts_score_three_acts(players: int) -> None:
             gained[event.seat] += event.points
     assert tuple(gained) == game.state.points == outcome.scores
     assert game.state.supply == ((0, 0, 0, 4),) * players or all(
-        s[3] == 4 for s in game.state.supply)
+        s[3] == 4 for s in game.state.supply
+    )
 
 
 @pytest.mark.parametrize("refill", ["ask", "always"])
@@ -43,8 +45,10 @@ def test_playouts_with_both_refill_policies(refill: str) -> None:
 def test_what_each_viewer_sees() -> None:
     game = Game(players=3, seed="sees")
     own = view(game.state, seat_viewer(1))
-    assert own.seats[1].hand is not None and own.seats[0].hand is None
-    assert own.seats[0].hand_backs == (1, 1) and own.pile is None
+    assert own.seats[1].hand is not None
+    assert own.seats[0].hand is None
+    assert own.seats[0].hand_backs == (1, 1)
+    assert own.pile is None
     spectator = view(game.state, SPECTATOR)
     assert all(s.hand is None for s in spectator.seats)
     referee = view(game.state, REFEREE)
@@ -57,6 +61,9 @@ def test_render_shows_board_legend_hand_and_scores() -> None:
     game.move("place beowulf C2")
     views = views_for("beowulf")
     text = views.render(views.view(game.state, seat_viewer(0)))
-    assert "    A    B    C" in text and "bW" in text and "legend" in text
-    assert "brown" in text and "50 saga points" in text
+    assert "    A    B    C" in text
+    assert "bW" in text
+    assert "legend" in text
+    assert "brown" in text
+    assert "50 saga points" in text
     assert render(view(game.state, SPECTATOR)).count("2 tiles") == 2

@@ -8,10 +8,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from core.beowulf.board import Geometry
-from core.beowulf.position import InvalidPosition, render_score, score_position
-from core.beowulf.scoring import BoardTile, betrayed, score_figures
-from core.errors import InvalidNotation
+from skald.core.beowulf.board import Geometry
+from skald.core.beowulf.position import InvalidPosition, render_score, score_position
+from skald.core.beowulf.scoring import BoardTile, betrayed, score_figures
+from skald.core.errors import InvalidNotation
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "beowulf"
 BOARD = Geometry(5, 6)
@@ -30,8 +30,12 @@ def test_hungarian_four_figure_example() -> None:
     #  5   .    .   lC   -1    .    .      Castle: -1 in its row; the Throat cuts off +4
     report = score_position(load("hungarian_example.json"))
     points = {(f.at, f.kind): f.points for f in report.figures}
-    assert points == {("A1", "thane"): 9, ("D3", "drakkar"): -1, ("F4", "drakkar"): -2,
-                      ("C5", "castle"): -2}
+    assert points == {
+        ("A1", "thane"): 9,
+        ("D3", "drakkar"): -1,
+        ("F4", "drakkar"): -2,
+        ("C5", "castle"): -2,
+    }
     assert report.totals == {"brown": -1, "green": 9, "gray": -2, "blue": -2}
 
 
@@ -45,8 +49,15 @@ def test_english_full_seven_figure_example() -> None:
     #  5  -1    +3    0g     yT-G   .    +5     G: the Horn in its column makes 3 + 1 diamonds
     # E4, E5 and F1 must stay empty for every figure's sum to hold on a 5x6 board.
     report = score_position(load("english_example.json"))
-    expected = {"A1": (-2, 1, -2), "B1": (11, 1, 11), "A2": (5, 4, 20), "F3": (9, 3, 27),
-                "B4": (8, 1, 8), "C4": (-10, 2, -20), "D5": (9, 4, 36)}
+    expected = {
+        "A1": (-2, 1, -2),
+        "B1": (11, 1, 11),
+        "A2": (5, 4, 20),
+        "F3": (9, 3, 27),
+        "B4": (8, 1, 8),
+        "C4": (-10, 2, -20),
+        "D5": (9, 4, 36),
+    }
     assert {f.at: (f.sum, f.diamonds, f.points) for f in report.figures} == expected
     assert report.totals == {"brown": 26, "green": 38, "gray": 16}
 
@@ -62,8 +73,14 @@ def test_report_json_shape() -> None:
 def test_figure_between_two_throats_sees_only_the_middle_part() -> None:
     # Row 1:  +5  0#  +2  bD  -1  0#  +4   (figure at D1 sees only +2 and -1)
     board = Geometry(1, 7)
-    tiles = {0: BoardTile(5), 1: BoardTile(0, "throat"), 2: BoardTile(2), 4: BoardTile(-1),
-             5: BoardTile(0, "throat"), 6: BoardTile(4)}
+    tiles = {
+        0: BoardTile(5),
+        1: BoardTile(0, "throat"),
+        2: BoardTile(2),
+        4: BoardTile(-1),
+        5: BoardTile(0, "throat"),
+        6: BoardTile(4),
+    }
     (score,) = score_figures(board, tiles, {3: "drakkar"})
     assert (score.sum, score.diamonds, score.points) == (1, 1, 1)
 
@@ -83,9 +100,14 @@ def test_horns_stack_and_respect_parts() -> None:
     #  3   .   0#    .    .
     #  4   .   0h    .    .     (below the Throat: no effect on B1)
     board = Geometry(4, 4)
-    tiles = {0: BoardTile(0, "royal_dragon_horn"), 2: BoardTile(0, "royal_dragon_horn"),
-             3: BoardTile(2), 5: BoardTile(0, "royal_dragon_horn"),
-             9: BoardTile(0, "throat"), 13: BoardTile(0, "royal_dragon_horn")}
+    tiles = {
+        0: BoardTile(0, "royal_dragon_horn"),
+        2: BoardTile(0, "royal_dragon_horn"),
+        3: BoardTile(2),
+        5: BoardTile(0, "royal_dragon_horn"),
+        9: BoardTile(0, "throat"),
+        13: BoardTile(0, "royal_dragon_horn"),
+    }
     (score,) = score_figures(board, tiles, {1: "beowulf"})
     assert (score.sum, score.diamonds, score.points) == (2, 7, 14)
 
@@ -96,12 +118,19 @@ def test_betrayal_zeroes_positive_tiles_in_its_parts_only() -> None:
     #  2  +2   -2    .    .   gT
     #  3  bT    .    .    .    .
     board = Geometry(3, 5)
-    tiles = {0: BoardTile(3), 1: BoardTile(-1, "betrayal"), 2: BoardTile(4),
-             3: BoardTile(0, "throat"), 4: BoardTile(5), 5: BoardTile(2), 6: BoardTile(-2)}
+    tiles = {
+        0: BoardTile(3),
+        1: BoardTile(-1, "betrayal"),
+        2: BoardTile(4),
+        3: BoardTile(0, "throat"),
+        4: BoardTile(5),
+        5: BoardTile(2),
+        6: BoardTile(-2),
+    }
     assert betrayed(board, tiles, frozenset()) == frozenset({0, 2})
     scores = {s.at: s for s in score_figures(board, tiles, {10: "thane", 9: "thane"})}
-    assert scores[10].sum == 0 + 2          # +3 face down, +2 not in the Betrayal's lines
-    assert scores[9].sum == 5               # beyond the Throat: the +5 keeps its value
+    assert scores[10].sum == 0 + 2  # +3 face down, +2 not in the Betrayal's lines
+    assert scores[9].sum == 5  # beyond the Throat: the +5 keeps its value
 
 
 def test_betrayal_leaves_negative_tiles() -> None:
@@ -111,22 +140,30 @@ def test_betrayal_leaves_negative_tiles() -> None:
     assert score.sum == -3
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    ({"rows": 0}, "rows must be"),
-    ({"cols": "6"}, "cols must be"),
-    ({"game": "hagar"}, "game must be"),
-    ({"tiles": [{"at": "Z9", "value": 1, "ability": None}]}, "tiles[0]: at='Z9'"),
-    ({"tiles": [{"at": "A1", "value": 1, "ability": "dragon"}]}, "unknown ability 'dragon'"),
-    ({"tiles": [{"at": "A1", "value": 2, "ability": "throat"}]}, "a throat has no value"),
-    ({"tiles": [{"at": "A1", "value": 1.5, "ability": None}]}, "value must be a whole"),
-    ({"tiles": [{"at": "A1", "value": 1, "colour": "red"}]}, "unknown field colour"),
-    ({"figures": [{"at": "A1", "owner": "pink", "kind": "thane"}]}, "owner='pink'"),
-    ({"figures": [{"at": "A1", "owner": "brown", "kind": "dragon"}]}, "kind='dragon'"),
-    ({"figures": [{"at": "B1", "owner": "brown", "kind": "thane"}]}, "B1 is already taken"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"rows": 0}, "rows must be"),
+        ({"cols": "6"}, "cols must be"),
+        ({"game": "hagar"}, "game must be"),
+        ({"tiles": [{"at": "Z9", "value": 1, "ability": None}]}, "tiles[0]: at='Z9'"),
+        ({"tiles": [{"at": "A1", "value": 1, "ability": "dragon"}]}, "unknown ability 'dragon'"),
+        ({"tiles": [{"at": "A1", "value": 2, "ability": "throat"}]}, "a throat has no value"),
+        ({"tiles": [{"at": "A1", "value": 1.5, "ability": None}]}, "value must be a whole"),
+        ({"tiles": [{"at": "A1", "value": 1, "colour": "red"}]}, "unknown field colour"),
+        ({"figures": [{"at": "A1", "owner": "pink", "kind": "thane"}]}, "owner='pink'"),
+        ({"figures": [{"at": "A1", "owner": "brown", "kind": "dragon"}]}, "kind='dragon'"),
+        ({"figures": [{"at": "B1", "owner": "brown", "kind": "thane"}]}, "B1 is already taken"),
+    ],
+)
 def test_position_errors_name_the_entry(change: dict[str, object], message: str) -> None:
-    data = {"game": "beowulf", "rows": 5, "cols": 6,
-            "tiles": [{"at": "B1", "value": 3, "ability": None}], "figures": []}
+    data = {
+        "game": "beowulf",
+        "rows": 5,
+        "cols": 6,
+        "tiles": [{"at": "B1", "value": 3, "ability": None}],
+        "figures": [],
+    }
     data.update(change)
     with pytest.raises(InvalidPosition) as error:
         score_position(data)

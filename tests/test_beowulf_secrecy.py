@@ -11,8 +11,8 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from core.beowulf.data import tile
-from events.beowulf import TilePlaced
+from skald.core.beowulf.data import tile
+from skald.events.beowulf import TilePlaced
 from tests.beowulf_support import Game, board_state
 
 EMPTY = "\n".join([".  .  .  .  .  ."] * 5)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.beowulf.rules import BeowulfRules
-from core.errors import IllegalMove
-from events.beowulf import AbilityOffered, TilesBetrayed, TurnBegan
+from skald.core.beowulf.rules import BeowulfRules
+from skald.core.errors import IllegalMove
+from skald.events.beowulf import AbilityOffered, TilesBetrayed, TurnBegan
 from tests.beowulf_support import Game, board_state, cell, hand_faces, tile_id
 
 RULES = BeowulfRules()
@@ -35,7 +35,8 @@ def test_temptation_may_remove_a_courage() -> None:
     assert isinstance(events[-1], AbilityOffered)
     assert game.legal() == ["remove B1", "skip"]
     game.move("remove B1")
-    assert cell(game.state, "B1") == "." and cell(game.state, "C1") == "+2t"
+    assert cell(game.state, "B1") == "."
+    assert cell(game.state, "C1") == "+2t"
     assert game.state.turn == 1
 
 
@@ -43,7 +44,8 @@ def test_temptation_removal_is_optional() -> None:
     game = game_at(EMPTY.replace(".  .  .", ".  +1c  .", 1), {0: ["+2t"]})
     game.move("play +2t C1")
     game.move("skip")
-    assert cell(game.state, "B1") == "+1c" and game.state.turn == 1
+    assert cell(game.state, "B1") == "+1c"
+    assert game.state.turn == 1
 
 
 def test_temptation_without_a_courage_in_play_asks_nothing() -> None:
@@ -65,16 +67,19 @@ def test_treasure_is_placed_or_cashed() -> None:
     game = game_at(EMPTY, {0: ["+1$3"], 1: ["+1$3"]})
     assert "cash +1$3" in game.legal()
     game.move("cash +1$3")
-    assert game.state.points[0] == 53 and hand_faces(game.state, 0) == []
+    assert game.state.points[0] == 53
+    assert hand_faces(game.state, 0) == []
     assert cell(game.state, "A1") == "."
     game.move("play +1$3 A1")
-    assert cell(game.state, "A1") == "+1$3" and game.state.points[1] == 50
+    assert cell(game.state, "A1") == "+1$3"
+    assert game.state.points[1] == 50
 
 
 def test_drunkenness_replaces_a_beer_or_is_placed_as_a_peril() -> None:
     #  1  +2b  +3    .        a Drunkenness may go on the Beer (B1 is not a Beer)
     game = game_at(EMPTY.replace(".  .  .", "+2b  +3  .", 1), {0: ["-2d"], 1: ["-2d"]})
-    assert "play -2d A1" in game.legal() and "play -2d B1" not in game.legal()
+    assert "play -2d A1" in game.legal()
+    assert "play -2d B1" not in game.legal()
     with pytest.raises(IllegalMove, match="B1 is not a free space"):
         game.move("play -2d B1")
     game.move("play -2d A1")
@@ -111,7 +116,8 @@ def test_golden_statue_swaps_two_other_tiles_never_figures() -> None:
             game.move(bad)
     game.move("swap A1 B1")
     assert (cell(game.state, "A1"), cell(game.state, "B1")) == ("-2", "+3")
-    assert cell(game.state, "A2") == "brown:drakkar" and game.state.turn == 1
+    assert cell(game.state, "A2") == "brown:drakkar"
+    assert game.state.turn == 1
 
 
 def test_good_counsel_moves_an_own_figure_and_takes_its_space() -> None:
@@ -132,7 +138,8 @@ def test_good_counsel_moves_an_own_figure_and_takes_its_space() -> None:
     with pytest.raises(IllegalMove, match="no brown figure on C1"):
         game.move("counsel 0g C1 D1")
     game.move("counsel 0g B1 B2")
-    assert cell(game.state, "B1") == "0g" and cell(game.state, "B2") == "brown:thane"
+    assert cell(game.state, "B1") == "0g"
+    assert cell(game.state, "B2") == "brown:thane"
 
 
 def test_good_counsel_cannot_be_played_without_a_movable_figure() -> None:

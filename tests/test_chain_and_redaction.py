@@ -7,11 +7,11 @@ from datetime import UTC, datetime
 import pytest
 import sqlalchemy as sa
 
-from core.engine import Engine
-from core.store import EventStore, events, streams
-from events.secret import Secret, redact, seal, secrets_in
-from events.viewer import REFEREE, SPECTATOR, seat_viewer
-from projections.table import Table
+from skald.core.engine import Engine
+from skald.core.store import EventStore, events, streams
+from skald.events.secret import Secret, redact, seal, secrets_in
+from skald.events.viewer import REFEREE, SPECTATOR, seat_viewer
+from skald.projections.table import Table
 from tests.conftest import engine_of
 
 
@@ -26,33 +26,47 @@ def played(store: EventStore) -> tuple[Table, str]:
 
 def tamper(store: EventStore, game_id: str, seq: int, old: str, new: str) -> None:
     with store.engine.begin() as conn:
-        payload = conn.execute(sa.select(events.c.payload).where(
-            events.c.stream_id == game_id, events.c.seq == seq)).scalar_one()
+        payload = conn.execute(
+            sa.select(events.c.payload).where(events.c.stream_id == game_id, events.c.seq == seq)
+        ).scalar_one()
         assert old in payload
-        conn.execute(events.update().where(events.c.stream_id == game_id, events.c.seq == seq)
-                     .values(payload=payload.replace(old, new, 1)))
+        conn.execute(
+            events.update()
+            .where(events.c.stream_id == game_id, events.c.seq == seq)
+            .values(payload=payload.replace(old, new, 1))
+        )
 
 
 def test_intact_chain_verifies(played: tuple[Table, str]) -> None:
     table, game_id = played
     report = table.verify(game_id)
-    assert report.ok and report.checked == 8 and report.bad_seq is None
+    assert report.ok
+    assert report.checked == 8
+    assert report.bad_seq is None
 
 
 def test_changed_public_byte_names_the_seq(played: tuple[Table, str]) -> None:
     table, game_id = played
     tamper(engine_of(table).store, game_id, 8, '"amount":2', '"amount":3')
     report = table.verify(game_id)
-    assert not report.ok and report.bad_seq == 8 and "hash" in report.reason
+    assert not report.ok
+    assert report.bad_seq == 8
+    assert "hash" in report.reason
 
 
 def test_changed_hidden_value_names_the_seq(played: tuple[Table, str]) -> None:
     table, game_id = played
     stored = engine_of(table).envelopes(game_id, 6, 6)[0].event.card
-    tamper(engine_of(table).store, game_id, 6, f'"value":{stored.value}',
-           f'"value":{stored.value % 9 + 1}')
+    tamper(
+        engine_of(table).store,
+        game_id,
+        6,
+        f'"value":{stored.value}',
+        f'"value":{stored.value % 9 + 1}',
+    )
     report = table.verify(game_id)
-    assert report.bad_seq == 6 and "commitment" in report.reason
+    assert report.bad_seq == 6
+    assert "commitment" in report.reason
 
 
 def test_every_single_byte_change_is_caught(sqlite_store: EventStore) -> None:
@@ -62,15 +76,21 @@ def test_every_single_byte_change_is_caught(sqlite_store: EventStore) -> None:
     record = sqlite_store.read(game_id)[2]
     for index in range(len(record.payload)):
         original = record.payload
-        changed = original[:index] + chr((ord(original[index]) + 1) % 128) + original[index + 1:]
+        changed = original[:index] + chr((ord(original[index]) + 1) % 128) + original[index + 1 :]
         with sqlite_store.engine.begin() as conn:
-            conn.execute(events.update().where(events.c.stream_id == game_id,
-                                               events.c.seq == 3).values(payload=changed))
+            conn.execute(
+                events.update()
+                .where(events.c.stream_id == game_id, events.c.seq == 3)
+                .values(payload=changed)
+            )
         report = table.verify(game_id)
         assert report.bad_seq == 3, (index, changed)
     with sqlite_store.engine.begin() as conn:
-        conn.execute(events.update().where(events.c.stream_id == game_id, events.c.seq == 3)
-                     .values(payload=record.payload))
+        conn.execute(
+            events.update()
+            .where(events.c.stream_id == game_id, events.c.seq == 3)
+            .values(payload=record.payload)
+        )
     assert table.verify(game_id).ok
 
 
@@ -78,12 +98,15 @@ def test_reordered_events_are_caught(played: tuple[Table, str]) -> None:
     table, game_id = played
     store = engine_of(table).store
     with store.engine.begin() as conn:
-        conn.execute(events.update().where(events.c.stream_id == game_id, events.c.seq == 7)
-                     .values(seq=99))
-        conn.execute(events.update().where(events.c.stream_id == game_id, events.c.seq == 8)
-                     .values(seq=7))
-        conn.execute(events.update().where(events.c.stream_id == game_id, events.c.seq == 99)
-                     .values(seq=8))
+        conn.execute(
+            events.update().where(events.c.stream_id == game_id, events.c.seq == 7).values(seq=99)
+        )
+        conn.execute(
+            events.update().where(events.c.stream_id == game_id, events.c.seq == 8).values(seq=7)
+        )
+        conn.execute(
+            events.update().where(events.c.stream_id == game_id, events.c.seq == 99).values(seq=8)
+        )
     assert table.verify(game_id).bad_seq == 7
 
 
@@ -101,12 +124,19 @@ def test_redaction_seals_only_what_the_viewer_may_not_see() -> None:
 def test_logs_hide_other_seats_cards(played: tuple[Table, str]) -> None:
     table, game_id = played
     bob = table.log(game_id, table.viewer(game_id, "Bob"))
-    ann_cards = [env.event.card for env in bob
-                 if type(env.event).__name__ == "CardDealt" and env.event.seat == 0]
-    assert ann_cards and all(not card.known for card in ann_cards)
+    ann_cards = [
+        env.event.card
+        for env in bob
+        if type(env.event).__name__ == "CardDealt" and env.event.seat == 0
+    ]
+    assert ann_cards
+    assert all(not card.known for card in ann_cards)
     ann = table.log(game_id, table.viewer(game_id, "Ann"))
-    assert all(env.event.card.known for env in ann
-               if type(env.event).__name__ == "CardDealt" and env.event.seat == 0)
+    assert all(
+        env.event.card.known
+        for env in ann
+        if type(env.event).__name__ == "CardDealt" and env.event.seat == 0
+    )
 
 
 def test_move_results_are_redacted_for_the_mover(played: tuple[Table, str]) -> None:
@@ -125,18 +155,26 @@ def test_everything_is_revealed_after_the_game_by_default(sqlite_store: EventSto
         for turn in range(6):
             table.move(game_id, turn % 2, "bet 1")
     spectator_secrets = [s for env in table.log(revealing, SPECTATOR) for s in secrets_in(env)]
-    assert spectator_secrets and all(s.known and s.verifies() for s in spectator_secrets)
+    assert spectator_secrets
+    assert all(s.known and s.verifies() for s in spectator_secrets)
     assert not any(s.known for env in table.log(private, SPECTATOR) for s in secrets_in(env))
 
 
-@pytest.mark.parametrize(("column", "value"), [
-    ("version", 99), ("title", "Ann, Eve"), ("kind", "beowulf"),
-    ("created_at", datetime(2001, 1, 1, tzinfo=UTC)),
-])
-def test_a_changed_stream_header_is_caught(played: tuple[Table, str], column: str,
-                                           value: object) -> None:
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [
+        ("version", 99),
+        ("title", "Ann, Eve"),
+        ("kind", "beowulf"),
+        ("created_at", datetime(2001, 1, 1, tzinfo=UTC)),
+    ],
+)
+def test_a_changed_stream_header_is_caught(
+    played: tuple[Table, str], column: str, value: object
+) -> None:
     table, game_id = played
     with engine_of(table).store.engine.begin() as conn:
         conn.execute(streams.update().where(streams.c.id == game_id).values({column: value}))
     report = table.verify(game_id)
-    assert not report.ok and report.bad_seq == 1
+    assert not report.ok
+    assert report.bad_seq == 1

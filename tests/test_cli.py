@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
+from skald.cli.main import app
 
 runner = CliRunner()
 
@@ -31,30 +31,39 @@ def new_toy(db: str) -> str:
 
 def test_new_prints_the_id_alone(db: str) -> None:
     game_id = new_toy(db)
-    assert game_id.isalnum() and len(game_id) == 16
+    assert game_id.isalnum()
+    assert len(game_id) == 16
 
 
 def test_move_show_legal_log_round(db: str) -> None:
     game_id = new_toy(db)
     code, out, _ = skald(db, "legal", game_id, "--as", "Ann")
-    assert code == 0 and "bet 1" in out.splitlines()
+    assert code == 0
+    assert "bet 1" in out.splitlines()
     code, out, _ = skald(db, "move", game_id, "bet 2", "--as", "Ann")
-    assert code == 0 and "bet 2" in out
+    assert code == 0
+    assert "bet 2" in out
     code, out, _ = skald(db, "show", game_id, "--as", "1", "--json")
     shown = json.loads(out)
-    assert shown["seq"] == 6 and shown["to_act"] == [1] and shown["state"]["bets"] == [2, 0]
+    assert shown["seq"] == 6
+    assert shown["to_act"] == [1]
+    assert shown["state"]["bets"] == [2, 0]
     code, out, _ = skald(db, "log", game_id, "--json")
     lines = [json.loads(line) for line in out.splitlines()]
     assert [line["seq"] for line in lines] == list(range(1, 7))
-    assert all(line["event"]["card"]["value"] is None
-               for line in lines if line["event"]["type"] == "toy.card_dealt")
+    assert all(
+        line["event"]["card"]["value"] is None
+        for line in lines
+        if line["event"]["type"] == "toy.card_dealt"
+    )
 
 
 def test_show_at_an_earlier_seq(db: str) -> None:
     game_id = new_toy(db)
     skald(db, "move", game_id, "bet 2", "--as", "Ann")
     code, out, _ = skald(db, "show", game_id, "--at", "4", "--json")
-    assert code == 0 and json.loads(out)["state"]["bets"] == [0, 0]
+    assert code == 0
+    assert json.loads(out)["state"]["bets"] == [0, 0]
 
 
 def test_errors_are_one_line_with_exit_codes(db: str) -> None:
@@ -71,7 +80,9 @@ def test_errors_are_one_line_with_exit_codes(db: str) -> None:
     for args, code, text in cases:
         got_code, out, err = skald(db, *args)
         assert (got_code, out) == (code, ""), args
-        assert err.startswith("error: ") and text in err and err.count("\n") == 1, err
+        assert err.startswith("error: "), err
+        assert text in err, err
+        assert err.count("\n") == 1, err
     code, out, _ = skald(db, "log", game_id, "--json")
     assert len(out.splitlines()) == 4  # nothing was appended by any failure
 
@@ -80,22 +91,28 @@ def test_undo_redo_commands(db: str) -> None:
     game_id = new_toy(db)
     skald(db, "move", game_id, "bet 2", "--as", "Ann")
     code, out, _ = skald(db, "undo", game_id, "--as", "Ann")
-    assert code == 0 and "undone" in out
+    assert code == 0
+    assert "undone" in out
     code, out, _ = skald(db, "redo", game_id, "--as", "0")
-    assert code == 0 and "redone" in out
+    assert code == 0
+    assert "redone" in out
 
 
 def test_verify_and_autoplay(db: str) -> None:
-    code, out, _ = skald(db, "autoplay", "toy", "--players", "3", "--games", "2", "--seed",
-                         "x", "--json")
+    code, out, _ = skald(
+        db, "autoplay", "toy", "--players", "3", "--games", "2", "--seed", "x", "--json"
+    )
     results = [json.loads(line) for line in out.splitlines()]
-    assert code == 0 and len(results) == 2
+    assert code == 0
+    assert len(results) == 2
     assert all(r["outcome"]["termination"] == "completed" for r in results)
     for result in results:
         code, out, _ = skald(db, "verify", result["id"])
-        assert code == 0 and out.startswith("ok:")
+        assert code == 0
+        assert out.startswith("ok:")
 
 
 def test_new_rejects_bad_options(db: str) -> None:
     code, _, err = skald(db, "new", "toy", "--players", "A,B", "--option", "undo")
-    assert code == 3 and "KEY=VALUE" in err
+    assert code == 3
+    assert "KEY=VALUE" in err

@@ -30,18 +30,18 @@ import msgspec
 import pytest
 
 import tests.toy_game  # noqa: F401  (registers the toy game: it must conform too)
-from core import kernel
-from core.engine import Engine
-from core.rederive import rederive
-from core.rng import Rng
-from core.rules import Rules, game_names, get_rules
-from core.state import GameState, fold
-from core.store import EventStore
-from events.common import GameCreated, MoveMade
-from events.envelope import Envelope
-from events.secret import Secret, redact, seal, secrets_in
-from events.viewer import SPECTATOR, Viewer, seat_viewer
-from projections.registry import views_for
+from skald.core import kernel
+from skald.core.engine import Engine
+from skald.core.rederive import rederive
+from skald.core.rng import Rng
+from skald.core.rules import Rules, game_names, get_rules
+from skald.core.state import GameState, fold
+from skald.core.store import EventStore
+from skald.events.common import GameCreated, MoveMade
+from skald.events.envelope import Envelope
+from skald.events.secret import Secret, redact, seal, secrets_in
+from skald.events.viewer import SPECTATOR, Viewer, seat_viewer
+from skald.projections.registry import views_for
 from tests.forgery import forge
 
 GAMES = game_names()
@@ -61,8 +61,9 @@ def rules_playout(game: str, players: int, seed: int) -> tuple[Any, int]:
     """A random legal game to its end through initial/start/decide/evolve; the final
     state and the number of decisions."""
     rules = get_rules(game)
-    created = GameCreated(game=game, players=NAMES[:players],
-                          seed=seal(f"conformance/{seed}", frozenset(), "00" * 16))
+    created = GameCreated(
+        game=game, players=NAMES[:players], seed=seal(f"conformance/{seed}", frozenset(), "00" * 16)
+    )
     rng = Rng(f"conformance/{game}/{seed}".encode())
     state = rules.initial(created)
     for event in rules.start(state, rng):
@@ -89,7 +90,8 @@ def check_playouts(game: str, seeds: range) -> None:
         for seed in seeds:
             state, decisions = rules_playout(game, players, seed)
             outcome = rules.outcome(state)
-            assert outcome is not None and decisions > 0
+            assert outcome is not None
+            assert decisions > 0
             assert sorted(s for group in outcome.ranking for s in group) == list(range(players))
             assert not rules.to_act(state)
 
@@ -125,8 +127,9 @@ def viewers(state: GameState) -> list[Viewer]:
     return [*(seat_viewer(s) for s in range(len(state.players))), SPECTATOR]
 
 
-def check_hidden_does_not_matter(rules: Rules, game: str, state: GameState,
-                                 rnd: random.Random, played: Played) -> None:
+def check_hidden_does_not_matter(
+    rules: Rules, game: str, state: GameState, rnd: random.Random, played: Played
+) -> None:
     """A viewer's view, and its seats' turn and legal commands, ignore what it cannot see."""
     views = views_for(game)
     for viewer in viewers(state):
@@ -149,7 +152,8 @@ def undo_then_redo(engine: Engine, game_id: str, played: Played) -> None:
     played.live[undone.version] = undone
     engine.redo(game_id, author)
     redone = engine.load(game_id)
-    assert redone.rules == before.rules and redone.undo == before.undo
+    assert redone.rules == before.rules
+    assert redone.undo == before.undo
     played.live[redone.version] = redone
     played.undone += 1
 
@@ -160,8 +164,9 @@ def played(game: str) -> Played:
     (cached: the tests below read the same game)."""
     rules = get_rules(game)
     engine = Engine(EventStore("sqlite://"))
-    state = engine.create(game, NAMES[:rules.min_players], seed=f"conformance/{game}",
-                          reproducible=True)
+    state = engine.create(
+        game, NAMES[: rules.min_players], seed=f"conformance/{game}", reproducible=True
+    )
     result = Played(engine, state.id, {state.version: state})
     bot, rnd = random.Random(7), random.Random(11)
     for decision in range(PLAYOUT_LIMIT):
@@ -203,9 +208,10 @@ def test_replay_equals_live_at_every_seq(game: str) -> None:
         state = fold(rules, state, envelope)
         if envelope.seq in record.live:
             assert state == record.live[envelope.seq], f"seq {envelope.seq}"
-    assert state is not None and state.outcome is not None
+    assert state is not None
+    assert state.outcome is not None
     fresh = Engine(record.engine.store)
-    for seq in sorted(record.live)[::max(1, len(record.live) // 8)]:
+    for seq in sorted(record.live)[:: max(1, len(record.live) // 8)]:
         assert fresh.load(record.game_id, at=seq) == record.live[seq]
 
 
@@ -228,8 +234,10 @@ def doctor_hidden(value: Any, viewer: Viewer, rnd: random.Random) -> Any:
             return value
         return msgspec.structs.replace(value, value=f"doctored {rnd.random()}", salt="ff" * 16)
     if isinstance(value, msgspec.Struct):
-        changes = {name: doctor_hidden(getattr(value, name), viewer, rnd)
-                   for name in value.__struct_fields__}
+        changes = {
+            name: doctor_hidden(getattr(value, name), viewer, rnd)
+            for name in value.__struct_fields__
+        }
         return msgspec.structs.replace(value, **changes)
     if isinstance(value, tuple):
         return tuple(doctor_hidden(item, viewer, rnd) for item in value)
@@ -264,10 +272,15 @@ def test_a_finished_game_rederives_clean(game: str) -> None:
 def test_a_doctored_copy_does_not_rederive(game: str) -> None:
     envelopes = full_log(game)
     # The forger copies a derived event over the one after it and recomputes the chain.
-    seq = next(env.seq for env in reversed(envelopes[:-1])
-               if not isinstance(env.event, MoveMade) and env.seq > 2
-               and envelopes[env.seq - 2].event != env.event)
+    seq = next(
+        env.seq
+        for env in reversed(envelopes[:-1])
+        if not isinstance(env.event, MoveMade)
+        and env.seq > 2
+        and envelopes[env.seq - 2].event != env.event
+    )
     doctored = forge(envelopes, seq, lambda _event: envelopes[seq - 2].event)
     derived = rederive(game, doctored)
     assert not derived.clean
-    assert derived.findings and derived.findings[0].seq == seq
+    assert derived.findings
+    assert derived.findings[0].seq == seq

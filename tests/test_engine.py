@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 import pytest
 from freezegun import freeze_time
 
-from core.engine import Engine
-from core.errors import (
+from skald.core.engine import Engine
+from skald.core.errors import (
     Forbidden,
     IllegalMove,
     InvalidNotation,
@@ -17,10 +17,10 @@ from core.errors import (
     NotFound,
     VersionConflict,
 )
-from core.rules import get_rules
-from core.state import fold
-from core.store import EventStore
-from events.secret import secrets_in
+from skald.core.rules import get_rules
+from skald.core.state import fold
+from skald.core.store import EventStore
+from skald.events.secret import secrets_in
 
 
 @pytest.fixture
@@ -43,9 +43,11 @@ def test_same_seed_and_deal_same_draws_but_nothing_public_shared(engine: Engine)
     a = engine.create("toy", ["Ann", "Bob"], seed="fixed", deal="round-1").id
     b = engine.create("toy", ["Ann", "Bob"], seed="fixed", deal="round-1").id
     assert engine.load(a).rules == engine.load(b).rules
-    commitments = [{s.commitment for env in engine.envelopes(g) for s in secrets_in(env.event)}
-                   for g in (a, b)]
-    assert commitments[0] and not commitments[0] & commitments[1]
+    commitments = [
+        {s.commitment for env in engine.envelopes(g) for s in secrets_in(env.event)} for g in (a, b)
+    ]
+    assert commitments[0]
+    assert not commitments[0] & commitments[1]
     c = engine.create("toy", ["Ann", "Bob"], seed="other", deal="round-1").id
     assert engine.load(c).rules.deck != engine.load(a).rules.deck
 
@@ -53,8 +55,12 @@ def test_same_seed_and_deal_same_draws_but_nothing_public_shared(engine: Engine)
 def test_same_seed_without_a_shared_deal_deals_apart(engine: Engine) -> None:
     decks = {engine.load(new_game(engine)).rules.deck for _ in range(3)}
     assert len(decks) == 3
-    fixed = {engine.load(engine.create("toy", ["Ann", "Bob"], seed="fixed", game_id=f"g{i}")
-                         .id).rules.deck for i in range(2)}
+    fixed = {
+        engine.load(
+            engine.create("toy", ["Ann", "Bob"], seed="fixed", game_id=f"g{i}").id
+        ).rules.deck
+        for i in range(2)
+    }
     assert len(fixed) == 2
 
 
@@ -66,8 +72,9 @@ def test_same_seed_without_a_shared_deal_deals_apart(engine: Engine) -> None:
         (1, "bet 1", Forbidden),
     ],
 )
-def test_failed_commands_write_nothing(engine: Engine, seat: int, move: str,
-                                       error: type[Exception]) -> None:
+def test_failed_commands_write_nothing(
+    engine: Engine, seat: int, move: str, error: type[Exception]
+) -> None:
     game_id = new_game(engine)
     before = engine.store.read(game_id)
     with pytest.raises(error):
@@ -177,7 +184,8 @@ def test_game_finishes_and_refuses_more_moves(engine: Engine) -> None:
     for turn in range(6):
         engine.execute(game_id, turn % 2, "bet 1")
     state = engine.load(game_id)
-    assert state.outcome is not None and state.outcome.termination == "completed"
+    assert state.outcome is not None
+    assert state.outcome.termination == "completed"
     assert type(engine.envelopes(game_id)[-1].event).__name__ == "GameFinished"
     with pytest.raises(IllegalMove, match="over"):
         engine.execute(game_id, 0, "bet 1")

@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 
 import msgspec
 
-from events.base import Event
-from events.envelope import chain_hash
-from events.secret import seal
+from skald.events.base import Event
+from skald.events.envelope import chain_hash
+from skald.events.secret import seal
 
 
 class NotedV1(Event, frozen=True, tag="test.noted"):
@@ -32,14 +32,16 @@ def test_an_added_defaulted_field_keeps_old_bytes_and_hashes() -> None:
     assert upgraded == NotedV2(seat=2)
     assert msgspec.json.encode(upgraded) == stored
     assert chain_hash("0" * 64, "s", 1, WHEN, "0", upgraded) == chain_hash(
-        "0" * 64, "s", 1, WHEN, "0", old)
+        "0" * 64, "s", 1, WHEN, "0", old
+    )
 
 
 def test_a_set_field_is_encoded_and_changes_the_hash() -> None:
     plain, remarked = NotedV2(seat=2), NotedV2(seat=2, remark="well played")
     assert b"well played" in msgspec.json.encode(remarked)
     assert chain_hash("0" * 64, "s", 1, WHEN, "0", plain) != chain_hash(
-        "0" * 64, "s", 1, WHEN, "0", remarked)
+        "0" * 64, "s", 1, WHEN, "0", remarked
+    )
 
 
 def test_secrets_keep_their_shape_when_sealed() -> None:

@@ -27,11 +27,11 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
-import core.access  # noqa: F401  (its table is created with the store's)
-from core.engine import Engine
-from core.signing import load_receipt
-from core.store import EventStore, events, streams
-from projections.table import Table
+import skald.core.access  # noqa: F401  (its table is created with the store's)
+from skald.core.engine import Engine
+from skald.core.signing import load_receipt
+from skald.core.store import EventStore, events, streams
+from skald.projections.table import Table
 from tests.conftest import _pg_or_skip
 from tests.servers import Server, pg_database
 
@@ -79,8 +79,9 @@ def autoplay(base: str, load: Load, stop: threading.Event, rng: random.Random) -
                 return
             try:
                 if game is None:
-                    created = client.post("/games", json={"game": "beowulf",
-                                                          "players": ["Ann", "Bob"]})
+                    created = client.post(
+                        "/games", json={"game": "beowulf", "players": ["Ann", "Bob"]}
+                    )
                     load.count(created.status_code)
                     if created.status_code == 201:
                         game = created.json()
@@ -101,18 +102,28 @@ def autoplay(base: str, load: Load, stop: threading.Event, rng: random.Random) -
                 load.count(legal.status_code)
                 if legal.status_code != 200 or not legal.json()["moves"]:
                     continue
-                moved = client.post(f"/games/{game['id']}/moves", headers=headers, json={
-                    "move": rng.choice(legal.json()["moves"]),
-                    "expected_seq": legal.json()["seq"]})
+                moved = client.post(
+                    f"/games/{game['id']}/moves",
+                    headers=headers,
+                    json={
+                        "move": rng.choice(legal.json()["moves"]),
+                        "expected_seq": legal.json()["seq"],
+                    },
+                )
                 load.count(moved.status_code)
                 if moved.status_code == 201:
                     answer = moved.json()
                     receipt = answer.get("receipt")
                     with load.lock:
-                        load.acks.append(Ack(
-                            game=str(game["id"]), seq=answer["seq"],
-                            hash=answer["events"][-1]["hash"], events=len(answer["events"]),
-                            receipt=json.dumps(receipt).encode() if receipt else None))
+                        load.acks.append(
+                            Ack(
+                                game=str(game["id"]),
+                                seq=answer["seq"],
+                                hash=answer["events"][-1]["hash"],
+                                events=len(answer["events"]),
+                                receipt=json.dumps(receipt).encode() if receipt else None,
+                            )
+                        )
             except httpx.ConnectError:  # down: wait for it to come back
                 with load.lock:
                     load.refused += 1
@@ -136,16 +147,22 @@ def store_url_for(backend: str, tmp_path: Path) -> Iterator[str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_kill_9_under_load_loses_no_acknowledged_move_and_leaves_no_half_batch(
-        backend: str, tmp_path: Path) -> None:
+    backend: str, tmp_path: Path
+) -> None:
     seed = random.randrange(2**32)
     rng = random.Random(seed)
     load = Load()
     stop = threading.Event()
     with store_url_for(backend, tmp_path) as url, Server(url, tmp_path / "server.log") as server:
         EventStore(url).dispose()  # the tables exist before the first start
-        clients = [threading.Thread(target=autoplay, daemon=True,
-                                    args=(server.base, load, stop, random.Random(seed + n)))
-                   for n in range(CLIENTS)]
+        clients = [
+            threading.Thread(
+                target=autoplay,
+                daemon=True,
+                args=(server.base, load, stop, random.Random(seed + n)),
+            )
+            for n in range(CLIENTS)
+        ]
         deadline = time.monotonic() + RUN_SECONDS
         kills = 0
         try:
@@ -174,17 +191,20 @@ def test_kill_9_under_load_loses_no_acknowledged_move_and_leaves_no_half_batch(
 
         assert kills == KILLS, f"only {kills} kills in {RUN_SECONDS}s (seed {seed})"
         assert load.acks, f"no move was acknowledged (seed {seed})"
-        failures = {status: n for status, n in load.statuses.items()
-                    if status not in (200, 201, 409)}
+        failures = {
+            status: n for status, n in load.statuses.items() if status not in (200, 201, 409)
+        }
         assert not failures, (failures, seed)
         checked = check_store(url, load)
         cut_last_batch(url)  # the check is not vacuous: a half batch is caught
         with pytest.raises(AssertionError, match="half batch"):
             check_store(url, Load())
-    print(f"\n{backend}: {kills} kills, {len(load.games)} games, {len(load.acks)} "
-          f"acknowledged moves, {load.cut} requests cut in flight "
-          f"({load.moves_cut} moves), "
-          f"{load.statuses.get(409, 0)} conflicts, {checked} events checked (seed {seed})")
+    print(
+        f"\n{backend}: {kills} kills, {len(load.games)} games, {len(load.acks)} "
+        f"acknowledged moves, {load.cut} requests cut in flight "
+        f"({load.moves_cut} moves), "
+        f"{load.statuses.get(409, 0)} conflicts, {checked} events checked (seed {seed})"
+    )
 
 
 def check_store(url: str, load: Load) -> int:
@@ -201,8 +221,9 @@ def check_store(url: str, load: Load) -> int:
             assert version == len(records[game]) == records[game][-1].seq, game
         for ack in load.acks:
             log = records[ack.game]
-            assert len(log) >= ack.seq and log[ack.seq - 1].hash == ack.hash, (
-                f"acknowledged move at {ack.game}:{ack.seq} lost or changed")
+            lost = f"acknowledged move at {ack.game}:{ack.seq} lost or changed"
+            assert len(log) >= ack.seq, lost
+            assert log[ack.seq - 1].hash == ack.hash, lost
             if ack.receipt is not None:
                 last_receipt[ack.game] = ack
         for game, created_seq in load.games.items():
@@ -210,14 +231,16 @@ def check_store(url: str, load: Load) -> int:
         checked = 0
         for game, log in records.items():
             chain = table.verify(game)
-            assert chain.ok and chain.checked == len(log), (game, chain)
+            assert chain.ok, (game, chain)
+            assert chain.checked == len(log), (game, chain)
             report = table.audit(game, table.viewer(game, "referee"))
             derived = report.rederivation
             assert derived.complete_through == len(log), (
                 f"{game}: a half batch after seq {derived.complete_through}",
-                derived.findings)
-            assert derived.clean and derived.checked_through == len(log), (
-                game, derived.findings, derived.unsupported)
+                derived.findings,
+            )
+            assert derived.clean, (game, derived.findings, derived.unsupported)
+            assert derived.checked_through == len(log), game
             assert report.verdict == "clean", (game, report.verdict, report.anomalies)
             checked += len(log)
         for game, ack in last_receipt.items():
@@ -235,9 +258,11 @@ def cut_last_batch(url: str) -> None:
     try:
         game = max(store.list_streams(limit=10_000), key=lambda info: info.version)
         with store.engine.begin() as conn:
-            conn.execute(sa.delete(events).where(events.c.stream_id == game.id,
-                                                 events.c.seq == game.version))
-            conn.execute(sa.update(streams).where(streams.c.id == game.id)
-                         .values(version=game.version - 1))
+            conn.execute(
+                sa.delete(events).where(events.c.stream_id == game.id, events.c.seq == game.version)
+            )
+            conn.execute(
+                sa.update(streams).where(streams.c.id == game.id).values(version=game.version - 1)
+            )
     finally:
         store.dispose()

@@ -26,12 +26,12 @@ import httpx
 import sqlalchemy as sa
 from typer.testing import CliRunner
 
-import core.access  # noqa: F401  (its table is created with the store's)
-from cli.main import app
-from core.engine import Engine
-from core.rederive import rederive
-from core.store import EventStore
-from projections.table import Table
+import skald.core.access
+from skald.cli.main import app
+from skald.core.engine import Engine
+from skald.core.rederive import rederive
+from skald.core.store import EventStore
+from skald.projections.table import Table
 from tests.conftest import _pg_or_skip
 from tests.servers import Server, own_cluster, pg_database, tmpfs
 
@@ -41,13 +41,15 @@ runner = CliRunner()
 def skald(*args: str) -> tuple[int, str, str]:
     result = runner.invoke(app, list(args))
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(
-        result.exception)
+        result.exception
+    )
     return result.exit_code, result.stdout, result.stderr
 
 
 def one_line(stderr: str) -> str:
     lines = stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in stderr, stderr
+    assert len(lines) == 1, stderr
+    assert "Traceback" not in stderr, stderr
     return lines[0]
 
 
@@ -60,14 +62,18 @@ def try_move(base: str, game: dict[str, Any]) -> httpx.Response:
     headers = {"Authorization": f"Bearer {token}"}
     legal = httpx.get(f"{base}/games/{game['id']}/legal", headers=headers, timeout=10)
     assert legal.status_code == 200, legal.text
-    return httpx.post(f"{base}/games/{game['id']}/moves", headers=headers, timeout=10,
-                      json={"move": legal.json()["moves"][0],
-                            "expected_seq": legal.json()["seq"]})
+    return httpx.post(
+        f"{base}/games/{game['id']}/moves",
+        headers=headers,
+        timeout=10,
+        json={"move": legal.json()["moves"][0], "expected_seq": legal.json()["seq"]},
+    )
 
 
 def new_game(base: str) -> httpx.Response:
-    return httpx.post(f"{base}/games", json={"game": "beowulf", "players": ["Ann", "Bob"]},
-                      timeout=10)
+    return httpx.post(
+        f"{base}/games", json={"game": "beowulf", "players": ["Ann", "Bob"]}, timeout=10
+    )
 
 
 def cli_move(url: str, game_id: str) -> tuple[int, str, str]:
@@ -109,7 +115,8 @@ def check_whole(url: str) -> int:
             assert table.verify(info.id).ok, info.id
             referee = table.log(info.id, table.viewer(info.id, "referee"))
             derived = rederive(info.kind, referee)
-            assert derived.clean and derived.complete_through == len(log), (info.id, derived)
+            assert derived.clean, (info.id, derived)
+            assert derived.complete_through == len(log), (info.id, derived)
             checked += len(log)
         return checked
     finally:
@@ -136,19 +143,26 @@ def set_read_only(server_url: str, database: str, on: bool) -> None:
     admin = sa.create_engine(server_url, isolation_level="AUTOCOMMIT")
     try:
         with admin.connect() as conn:
-            conn.execute(sa.text(f'ALTER DATABASE "{database}" SET '
-                                 f'default_transaction_read_only = {"on" if on else "off"}'))
-            conn.execute(sa.text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                 "WHERE datname = :name AND pid <> pg_backend_pid()"),
-                         {"name": database})
+            conn.execute(
+                sa.text(
+                    f'ALTER DATABASE "{database}" SET '
+                    f"default_transaction_read_only = {'on' if on else 'off'}"
+                )
+            )
+            conn.execute(
+                sa.text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = :name AND pid <> pg_backend_pid()"
+                ),
+                {"name": database},
+            )
     finally:
         admin.dispose()
 
 
 def test_a_read_only_postgresql_store_gives_clean_errors_and_recovers(tmp_path: Path) -> None:
     server_url = _pg_or_skip()
-    with pg_database("skald_ro", server_url) as url, \
-            Server(url, tmp_path / "server.log") as server:
+    with pg_database("skald_ro", server_url) as url, Server(url, tmp_path / "server.log") as server:
         name = sa.engine.make_url(url).database
         assert name
         EventStore(url).dispose()
@@ -165,11 +179,14 @@ def test_a_read_only_postgresql_store_gives_clean_errors_and_recovers(tmp_path: 
             unavailable(try_move(base, game))
         unavailable(new_game(base))
         code, _, err = cli_move(url, cli_game)
-        assert code == 8 and "read-only" in one_line(err), err
+        assert code == 8, err
+        assert "read-only" in one_line(err), err
         code, _, err = skald("new", "beowulf", "--players", "Ann,Bob", "--db", url)
-        assert code == 8 and "read-only" in one_line(err), err
+        assert code == 8, err
+        assert "read-only" in one_line(err), err
         code, out, err = skald("verify", cli_game, "--db", url)  # reads work
-        assert code == 0 and out.startswith("ok: "), err
+        assert code == 0, err
+        assert out.startswith("ok: "), err
         assert versions(url) == before, "something was written to a read-only store"
 
         set_read_only(server_url, name, False)
@@ -179,7 +196,8 @@ def test_a_read_only_postgresql_store_gives_clean_errors_and_recovers(tmp_path: 
         assert new_game(base).status_code == 201
         check_whole(url)
     log = (tmp_path / "server.log").read_text()
-    assert "read-only transaction" in log and "Traceback" not in log, log[-3000:]
+    assert "read-only transaction" in log, log[-3000:]
+    assert "Traceback" not in log, log[-3000:]
 
 
 # -- full disk ---------------------------------------------------------------------------
@@ -210,8 +228,11 @@ def test_a_full_postgresql_disk_gives_clean_errors_and_recovers(tmp_path: Path) 
                 conn.execute(sa.text("CREATE DATABASE full_disk TABLESPACE small"))
         finally:
             admin.dispose()
-        url = sa.engine.make_url(cluster.url).set(database="full_disk").render_as_string(
-            hide_password=False)
+        url = (
+            sa.engine.make_url(cluster.url)
+            .set(database="full_disk")
+            .render_as_string(hide_password=False)
+        )
         EventStore(url).dispose()
         with Server(url, tmp_path / "server.log") as server:
             base = server.start()
@@ -234,7 +255,8 @@ def test_a_full_postgresql_disk_gives_clean_errors_and_recovers(tmp_path: Path) 
                     break
             assert refused, f"the disk never filled ({len(games)} games)"
             code, _, err = skald("new", "beowulf", "--players", "Ann,Bob", "--db", url)
-            assert code == 8 and "No space left" in one_line(err), err
+            assert code == 8, err
+            assert "No space left" in one_line(err), err
             before = versions(url)
             code, _, err = cli_move(url, cli_game)
             assert code in (0, 8), err  # a page may still have room for one move
@@ -250,7 +272,9 @@ def test_a_full_postgresql_disk_gives_clean_errors_and_recovers(tmp_path: Path) 
             assert code == 0, err
             check_whole(url)
         log = (tmp_path / "server.log").read_text()
-        assert "No space left" in log and "Traceback" not in log, log[-3000:]
-        print(f"\nfull disk: {len(games)} games, {len(refused)} refusals, {checked} "
-              f"events checked while full")
-
+        assert "No space left" in log, log[-3000:]
+        assert "Traceback" not in log, log[-3000:]
+        print(
+            f"\nfull disk: {len(games)} games, {len(refused)} refusals, {checked} "
+            f"events checked while full"
+        )

@@ -25,8 +25,8 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from core.signing import Signer, load_receipt
+from skald.cli.main import app
+from skald.core.signing import Signer, load_receipt
 from tests.servers import Server, skald_command
 
 runner = CliRunner()
@@ -39,20 +39,25 @@ def key_beside_the_store(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def clean_env() -> dict[str, str]:
-    return {name: value for name, value in os.environ.items()
-            if name not in ("SKALD_SIGNING_KEY", "SKALD_DB")}
+    return {
+        name: value
+        for name, value in os.environ.items()
+        if name not in ("SKALD_SIGNING_KEY", "SKALD_DB")
+    }
 
 
 def skald(*args: str) -> tuple[int, str, str]:
     result = runner.invoke(app, list(args))
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(
-        result.exception)
+        result.exception
+    )
     return result.exit_code, result.stdout, result.stderr
 
 
 def one_line(stderr: str) -> str:
     lines = stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in stderr, stderr
+    assert len(lines) == 1, stderr
+    assert "Traceback" not in stderr, stderr
     return lines[0]
 
 
@@ -73,14 +78,19 @@ def play_one(base: str, game: dict[str, Any]) -> dict[str, Any]:
     token = game["seats"][summary["to_act"][0]]["token"]
     headers = {"Authorization": f"Bearer {token}"}
     legal = httpx.get(f"{base}/games/{game['id']}/legal", headers=headers, timeout=10).json()
-    moved = httpx.post(f"{base}/games/{game['id']}/moves", headers=headers, timeout=10,
-                       json={"move": legal["moves"][0], "expected_seq": legal["seq"]})
+    moved = httpx.post(
+        f"{base}/games/{game['id']}/moves",
+        headers=headers,
+        timeout=10,
+        json={"move": legal["moves"][0], "expected_seq": legal["seq"]},
+    )
     assert moved.status_code == 201, moved.text
     return dict(moved.json())
 
 
 def test_a_receipt_from_a_server_in_one_folder_verifies_from_another_and_on_a_copy(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """Smoke test with real processes: `skald serve` twice, from two folders, on one
     SQLite store; then `skald verify --receipt` and `skald receipt` as commands."""
     (tmp_path / "store").mkdir()
@@ -90,41 +100,63 @@ def test_a_receipt_from_a_server_in_one_folder_verifies_from_another_and_on_a_co
     database = tmp_path / "store" / "skald.db"
     env = clean_env()
     # First start: from tmp_path, the store named relative to it.
-    with Server("sqlite:///store/skald.db", tmp_path / "one.log", cwd=tmp_path,
-                env=env) as server:
+    with Server("sqlite:///store/skald.db", tmp_path / "one.log", cwd=tmp_path, env=env) as server:
         base = server.start()
-        game = httpx.post(f"{base}/games", json={"game": "beowulf", "players": ["Ann", "Bob"]},
-                          timeout=10).json()
+        game = httpx.post(
+            f"{base}/games", json={"game": "beowulf", "players": ["Ann", "Bob"]}, timeout=10
+        ).json()
         first = play_one(base, game)["receipt"]
     key = database.with_name("skald.db.key")
-    assert key.is_file() and key.stat().st_mode & 0o777 == 0o600
-    assert not list(tmp_path.glob("*.key")) and not (tmp_path / "skald-signing.key").exists()
+    assert key.is_file()
+    assert key.stat().st_mode & 0o777 == 0o600
+    assert not list(tmp_path.glob("*.key"))
+    assert not (tmp_path / "skald-signing.key").exists()
     (tmp_path / "first.json").write_text(json.dumps(first))
     # Second start: from another folder, the same store by its absolute path.
     with Server(f"sqlite:///{database}", tmp_path / "two.log", cwd=there, env=env) as server:
         base = server.start()
         again = httpx.get(f"{base}/games/{game['id']}/receipt", timeout=10).json()
-        assert again["public_key"] == first["public_key"] and again["seq"] == first["seq"]
+        assert again["public_key"] == first["public_key"]
+        assert again["seq"] == first["seq"]
         second = play_one(base, game)["receipt"]
-    assert second["public_key"] == first["public_key"] and second["seq"] > first["seq"]
+    assert second["public_key"] == first["public_key"]
+    assert second["seq"] > first["seq"]
     assert not list(there.iterdir()), "a key was minted in the working folder"
     (tmp_path / "second.json").write_text(json.dumps(second))
 
     def command(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([*skald_command(), *args], cwd=cwd, env=env, text=True,
-                              capture_output=True, timeout=60)
+        return subprocess.run(
+            [*skald_command(), *args], cwd=cwd, env=env, text=True, capture_output=True, timeout=60
+        )
 
     for name in ("first.json", "second.json"):
-        checked = command("verify", str(game["id"]), "--receipt", str(tmp_path / name),
-                          "--db", f"sqlite:///{database}", cwd=elsewhere)
-        assert checked.returncode == 0 and checked.stdout.startswith("ok: "), checked
+        checked = command(
+            "verify",
+            str(game["id"]),
+            "--receipt",
+            str(tmp_path / name),
+            "--db",
+            f"sqlite:///{database}",
+            cwd=elsewhere,
+        )
+        assert checked.returncode == 0, checked
+        assert checked.stdout.startswith("ok: "), checked
     # "Another machine": the store and its key copied to another folder.
     copied = copy_store(database, tmp_path / "machine")
-    checked = command("verify", str(game["id"]), "--receipt", str(tmp_path / "first.json"),
-                      "--db", f"sqlite:///{copied}", cwd=elsewhere)
-    assert checked.returncode == 0 and checked.stdout.startswith("ok: "), checked
-    signed = command("receipt", str(game["id"]), "--db", f"sqlite:///{copied}",
-                     cwd=tmp_path / "machine")
+    checked = command(
+        "verify",
+        str(game["id"]),
+        "--receipt",
+        str(tmp_path / "first.json"),
+        "--db",
+        f"sqlite:///{copied}",
+        cwd=elsewhere,
+    )
+    assert checked.returncode == 0, checked
+    assert checked.stdout.startswith("ok: "), checked
+    signed = command(
+        "receipt", str(game["id"]), "--db", f"sqlite:///{copied}", cwd=tmp_path / "machine"
+    )
     assert signed.returncode == 0, signed.stderr
     assert json.loads(signed.stdout)["public_key"] == first["public_key"]
     assert not list(elsewhere.iterdir())
@@ -145,7 +177,8 @@ def new_game_with_a_move(url: str) -> tuple[str, str]:
 
 
 def test_a_store_moved_with_its_key_verifies_and_signs_as_before(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "first").mkdir()
     database = tmp_path / "first" / "skald.db"
     game_id, receipt = new_game_with_a_move(f"sqlite:///{database}")
@@ -155,7 +188,8 @@ def test_a_store_moved_with_its_key_verifies_and_signs_as_before(
     url = f"sqlite:///{copied}"
     monkeypatch.chdir(tmp_path / "machine")  # a fresh start on "another machine"
     code, out, err = skald("verify", game_id, "--receipt", str(receipt_file), "--db", url)
-    assert code == 0 and out.startswith("ok: "), err
+    assert code == 0, err
+    assert out.startswith("ok: "), err
     # Play goes on there, signed by the same key: no second key was minted.
     code, out, err = skald("receipt", game_id, "--db", url)
     assert code == 0, err
@@ -164,7 +198,8 @@ def test_a_store_moved_with_its_key_verifies_and_signs_as_before(
 
 
 def test_a_store_moved_without_its_key_verifies_old_receipts_but_refuses_to_sign(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "first").mkdir()
     database = tmp_path / "first" / "skald.db"
     game_id, receipt = new_game_with_a_move(f"sqlite:///{database}")
@@ -174,14 +209,17 @@ def test_a_store_moved_without_its_key_verifies_old_receipts_but_refuses_to_sign
     url = f"sqlite:///{copied}"
     monkeypatch.chdir(tmp_path / "machine")
     code, out, err = skald("verify", game_id, "--receipt", str(receipt_file), "--db", url)
-    assert code == 0 and out.startswith("ok: "), err  # the store recorded its public key
+    assert code == 0, err
+    assert out.startswith("ok: "), err
     code, _, err = skald("receipt", game_id, "--db", url)
-    assert code == 8 and "no key" in one_line(err), err
+    assert code == 8, err
+    assert "no key" in one_line(err), err
     assert not copied.with_name("skald.db.key").exists(), "a second key was minted"
 
 
 def test_a_receipt_from_a_foreign_key_is_another_key_not_tampering(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "first").mkdir()
     database = tmp_path / "first" / "skald.db"
     game_id, receipt = new_game_with_a_move(f"sqlite:///{database}")
@@ -193,7 +231,8 @@ def test_a_receipt_from_a_foreign_key_is_another_key_not_tampering(
     url = f"sqlite:///{copied}"
     monkeypatch.chdir(tmp_path / "machine")
     code, _, err = skald("receipt", game_id, "--db", url)
-    assert code == 8 and "not this store's key" in one_line(err), err
+    assert code == 8, err
+    assert "not this store's key" in one_line(err), err
     # The genuine receipt still verifies; the same head signed by the foreign key is
     # "another key"; an altered receipt is tampering.
     files = {
@@ -203,18 +242,27 @@ def test_a_receipt_from_a_foreign_key_is_another_key_not_tampering(
     }
     for name, signed in files.items():
         (tmp_path / f"{name}.json").write_bytes(msgspec.json.encode(signed))
-    code, out, err = skald("verify", game_id, "--receipt", str(tmp_path / "genuine.json"),
-                           "--db", url)
-    assert code == 0 and out.startswith("ok: "), err
-    code, out, err = skald("verify", game_id, "--receipt", str(tmp_path / "foreign.json"),
-                           "--db", url)
+    code, out, err = skald(
+        "verify", game_id, "--receipt", str(tmp_path / "genuine.json"), "--db", url
+    )
+    assert code == 0, err
+    assert out.startswith("ok: "), err
+    code, out, err = skald(
+        "verify", game_id, "--receipt", str(tmp_path / "foreign.json"), "--db", url
+    )
     line = one_line(err)
-    assert code == 1 and line.startswith("NOT VERIFIED: signed by another key"), err
-    assert "TAMPERED" not in line and foreign.public_key[:16] in line
-    code, out, err = skald("verify", game_id, "--receipt", str(tmp_path / "altered.json"),
-                           "--db", url)
-    assert code == 1 and one_line(err).startswith("TAMPERED"), err
+    assert code == 1, err
+    assert line.startswith("NOT VERIFIED: signed by another key"), err
+    assert "TAMPERED" not in line
+    assert foreign.public_key[:16] in line
+    code, out, err = skald(
+        "verify", game_id, "--receipt", str(tmp_path / "altered.json"), "--db", url
+    )
+    assert code == 1, err
+    assert one_line(err).startswith("TAMPERED"), err
     # The same answers in JSON: other_key marks the foreign receipt only.
-    code, out, _ = skald("verify", game_id, "--receipt", str(tmp_path / "foreign.json"),
-                         "--json", "--db", url)
-    assert code == 1 and json.loads(out)["other_key"] is True
+    code, out, _ = skald(
+        "verify", game_id, "--receipt", str(tmp_path / "foreign.json"), "--json", "--db", url
+    )
+    assert code == 1
+    assert json.loads(out)["other_key"] is True

@@ -16,13 +16,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from core.hagar.data import chests
-from core.hagar.state import HagarState, Leg, Throw
-from core.rng import Rng
-from events.common import MoveMade
-from events.hagar import FateDrawn, LootForced, LootJettisoned, LootRobbed
-from events.secret import canonical, redact, secrets_in
-from events.viewer import Viewer
+from skald.core.hagar.data import chests
+from skald.core.hagar.state import HagarState, Leg, Throw
+from skald.core.rng import Rng
+from skald.events.common import MoveMade
+from skald.events.hagar import FateDrawn, LootForced, LootJettisoned, LootRobbed
+from skald.events.secret import canonical, redact, secrets_in
+from skald.events.viewer import Viewer
 from tests.test_hagar_support import RULES, aboard, on_foot, random_playout, table
 
 HEX = re.compile(rb'"[0-9a-f]{64}"')
@@ -30,16 +30,14 @@ CHEST, WEAPONS, CHEESE = chests()[0], 1, 30
 THIRD = Viewer("viking2", frozenset({2}))
 
 
-def decision(state: HagarState, text: str, seed: bytes = b"leak"
-             ) -> tuple[HagarState, list[Any]]:
+def decision(state: HagarState, text: str, seed: bytes = b"leak") -> tuple[HagarState, list[Any]]:
     """One decision as the engine logs it: the marker (notation hidden or not), its events."""
     rng, seat, command = Rng(seed), state.turn, RULES.parse(text)
     hidden = RULES.hide_move(state, seat, command, rng)
     events = RULES.decide(state, seat, command, rng)
     for event in events:
         state = RULES.evolve(state, event)
-    return state, [MoveMade(seat=seat, move=None if hidden else text, hidden_move=hidden),
-                   *events]
+    return state, [MoveMade(seat=seat, move=None if hidden else text, hidden_move=hidden), *events]
 
 
 def seen_by(log: list[Any], viewer: Viewer) -> bytes:
@@ -48,8 +46,12 @@ def seen_by(log: list[Any], viewer: Viewer) -> bytes:
 
 def stormy(cargo: tuple[int, ...]) -> HagarState:
     thrown = Throw(seat=0, faces=(1, 3), points=2, waves=8, lightning=0)
-    state = table([aboard("biscay-1", cargo=cargo), aboard("fjord-east"), aboard("fjord-west")],
-                  phase="move", leg=Leg(mode="any", points=2, waves=8), throw=thrown)
+    state = table(
+        [aboard("biscay-1", cargo=cargo), aboard("fjord-east"), aboard("fjord-west")],
+        phase="move",
+        leg=Leg(mode="any", points=2, waves=8),
+        throw=thrown,
+    )
     state, _ = decision(state, "sail biscay-2")
     assert state.phase == "storm"
     return state
@@ -58,12 +60,16 @@ def stormy(cargo: tuple[int, ...]) -> HagarState:
 def test_the_others_cannot_tell_whether_the_storm_took_the_chest() -> None:
     chest_gone, chest_log = decision(stormy((CHEST, WEAPONS)), "jettison 1")
     other_gone, other_log = decision(stormy((CHEST, WEAPONS)), "jettison 2")
-    assert chest_gone.vikings[0].cargo == (WEAPONS,) and chest_gone.removed == (CHEST,)
-    assert other_gone.vikings[0].cargo == (CHEST,) and other_gone.removed == (WEAPONS,)
+    assert chest_gone.vikings[0].cargo == (WEAPONS,)
+    assert chest_gone.removed == (CHEST,)
+    assert other_gone.vikings[0].cargo == (CHEST,)
+    assert other_gone.removed == (WEAPONS,)
     for log in (chest_log, other_log):
         jettisoned = next(e for e in log if isinstance(e, LootJettisoned))
-        assert jettisoned.slot is None and jettisoned.piece.audience == frozenset({0})
-        assert log[0].move is None and log[0].hidden_move.audience == frozenset({0})
+        assert jettisoned.slot is None
+        assert jettisoned.piece.audience == frozenset({0})
+        assert log[0].move is None
+        assert log[0].hidden_move.audience == frozenset({0})
     for viewer in (Viewer("viking1", frozenset({1})), THIRD):
         assert seen_by(chest_log, viewer) == seen_by(other_log, viewer)
     owner = Viewer("viking0", frozenset({0}))
@@ -71,8 +77,11 @@ def test_the_others_cannot_tell_whether_the_storm_took_the_chest() -> None:
 
 
 def met_at_sea() -> HagarState:
-    state = table([aboard("north-2"), aboard("north-3", cargo=(CHEST, WEAPONS)),
-                   aboard("fjord-east")], phase="move", leg=Leg(mode="any", waves=1))
+    state = table(
+        [aboard("north-2"), aboard("north-3", cargo=(CHEST, WEAPONS)), aboard("fjord-east")],
+        phase="move",
+        leg=Leg(mode="any", waves=1),
+    )
     state, _ = decision(state, "sail north-3")
     assert state.phase == "ambush"
     return state
@@ -80,7 +89,7 @@ def met_at_sea() -> HagarState:
 
 def test_a_third_viking_cannot_tell_whether_the_robber_drew_the_chest() -> None:
     robbed: dict[int, tuple[HagarState, list[Any]]] = {}
-    for n in range(40):                                  # chance draws the piece: find both
+    for n in range(40):  # chance draws the piece: find both
         state, log = decision(met_at_sea(), "rob 1", seed=f"draw/{n}".encode())
         robbed.setdefault(state.vikings[0].cargo[0], (state, log))
     assert set(robbed) == {CHEST, WEAPONS}
@@ -89,15 +98,22 @@ def test_a_third_viking_cannot_tell_whether_the_robber_drew_the_chest() -> None:
     assert other_state.vikings[1].cargo == (CHEST,)
     for log in (chest_log, other_log):
         event = next(e for e in log if isinstance(e, LootRobbed))
-        assert event.slot is None and event.piece.audience == frozenset({0, 1})
+        assert event.slot is None
+        assert event.piece.audience == frozenset({0, 1})
     assert seen_by(chest_log, THIRD) == seen_by(other_log, THIRD)
 
 
 def test_a_third_viking_cannot_tell_which_piece_was_forced() -> None:
     def forced(text: str) -> tuple[HagarState, list[Any]]:
-        state = table([on_foot("de-2", "hamburg-port", carried=(CHEST, CHEESE)),
-                       on_foot("de-1", "danzig-port"), aboard("fjord-east")],
-                      phase="move", leg=Leg(mode="any", points=1))
+        state = table(
+            [
+                on_foot("de-2", "hamburg-port", carried=(CHEST, CHEESE)),
+                on_foot("de-1", "danzig-port"),
+                aboard("fjord-east"),
+            ],
+            phase="move",
+            leg=Leg(mode="any", points=1),
+        )
         state, _ = decision(state, "walk de-1")
         return decision(state, text)
 
@@ -107,7 +123,8 @@ def test_a_third_viking_cannot_tell_which_piece_was_forced() -> None:
     assert cheese_state.vikings[1].carried == (CHEESE,)
     for log in (chest_log, cheese_log):
         event = next(e for e in log if isinstance(e, LootForced))
-        assert event.slot is None and log[0].move is None
+        assert event.slot is None
+        assert log[0].move is None
     assert seen_by(chest_log, THIRD) == seen_by(cheese_log, THIRD)
 
 

@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import pytest
 
-from core.engine import Engine
-from core.errors import IllegalMove
-from core.store import EventStore
+from skald.core.engine import Engine
+from skald.core.errors import IllegalMove
+from skald.core.store import EventStore
 from tests.test_hagar_support import RULES, random_playout
 
 
 def test_round_limit_option_forces_the_feast() -> None:
     game = random_playout(4, seed="limit", bot_seed=1, max_rounds="3")
     outcome = RULES.outcome(game.state)
-    assert outcome is not None and game.state.rounds <= 3
+    assert outcome is not None
+    assert game.state.rounds <= 3
 
 
 def test_undo_takes_back_a_plain_decision_but_not_a_throw() -> None:

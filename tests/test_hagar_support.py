@@ -12,22 +12,25 @@ from typing import Any
 
 import msgspec
 
-from core.hagar.board import board
-from core.hagar.data import cards, chests
-from core.hagar.rules import HagarRules
-from core.hagar.state import HagarState, Leg, Options, Viking
-from core.rng import Rng
-from events.common import GameCreated
-from events.secret import seal
+from skald.core.hagar.board import board
+from skald.core.hagar.data import cards, chests
+from skald.core.hagar.rules import HagarRules
+from skald.core.hagar.state import HagarState, Leg, Options, Viking
+from skald.core.rng import Rng
+from skald.events.common import GameCreated
+from skald.events.secret import seal
 
 RULES = HagarRules()
 replace = msgspec.structs.replace
 
 
 def created(players: int, **options: str) -> GameCreated:
-    return GameCreated(game="hagar", players=tuple(f"viking{i}" for i in range(players)),
-                       seed=seal("seed", frozenset(), "00" * 16),
-                       options=tuple(sorted(options.items())))
+    return GameCreated(
+        game="hagar",
+        players=tuple(f"viking{i}" for i in range(players)),
+        seed=seal("seed", frozenset(), "00" * 16),
+        options=tuple(sorted(options.items())),
+    )
 
 
 def card_of(kind: str, nth: int = 0) -> int:
@@ -35,17 +38,31 @@ def card_of(kind: str, nth: int = 0) -> int:
     return [i for i, c in enumerate(cards()) if c.kind == kind][nth]
 
 
-def table(vikings: list[Viking], *, stacks: dict[str, tuple[int, ...]] | None = None,
-          phase: str = "throw", turn: int = 0, leg: Leg | None = None,
-          deck: tuple[int, ...] | None = None, options: Options | None = None,
-          **more: Any) -> HagarState:
+def table(
+    vikings: list[Viking],
+    *,
+    stacks: dict[str, tuple[int, ...]] | None = None,
+    phase: str = "throw",
+    turn: int = 0,
+    leg: Leg | None = None,
+    deck: tuple[int, ...] | None = None,
+    options: Options | None = None,
+    **more: Any,
+) -> HagarState:
     """A position built by hand: stacks default to empty, the deck to every card."""
     stacks = stacks or {}
-    return HagarState(players=len(vikings), options=options or Options(),
-                      vikings=tuple(vikings),
-                      stacks=tuple(stacks.get(c, ()) for c in board().cities),
-                      camp=more.pop("camp", chests()), phase=phase, turn=turn, leg=leg,  # type: ignore[arg-type]
-                      deck=tuple(range(len(cards()))) if deck is None else deck, **more)
+    return HagarState(
+        players=len(vikings),
+        options=options or Options(),
+        vikings=tuple(vikings),
+        stacks=tuple(stacks.get(c, ()) for c in board().cities),
+        camp=more.pop("camp", chests()),
+        phase=phase,
+        turn=turn,
+        leg=leg,  # type: ignore[arg-type]
+        deck=tuple(range(len(cards()))) if deck is None else deck,
+        **more,
+    )
 
 
 def aboard(at: str, **more: Any) -> Viking:
@@ -56,8 +73,9 @@ def on_foot(at: str, ship: str, **more: Any) -> Viking:
     return Viking(at=at, ship=ship, aboard=False, **more)
 
 
-def play(state: HagarState, text: str, seat: int | None = None, seed: bytes = b"test"
-         ) -> tuple[HagarState, tuple[Any, ...]]:
+def play(
+    state: HagarState, text: str, seat: int | None = None, seed: bytes = b"test"
+) -> tuple[HagarState, tuple[Any, ...]]:
     """One command by notation: the new state and the events."""
     seat = state.turn if seat is None else seat
     events = RULES.decide(state, seat, RULES.parse(text), Rng(seed))
@@ -80,8 +98,9 @@ class Game:
     states: list[HagarState] = field(default_factory=list)
 
 
-def begin(players: int, seed: str, opening: tuple[Any, ...] | None = None,
-          **options: str) -> tuple[Game, Rng]:
+def begin(
+    players: int, seed: str, opening: tuple[Any, ...] | None = None, **options: str
+) -> tuple[Game, Rng]:
     rng = Rng(seed.encode())
     state = RULES.initial(created(players, **options))
     events = RULES.start(state, rng) if opening is None else opening
@@ -99,8 +118,9 @@ def step(game: Game, rng: Rng, seat: int, text: str) -> None:
     game.states.append(game.state)
 
 
-def random_playout(players: int, seed: str, bot_seed: int, limit: int = 50_000,
-                   **options: str) -> Game:
+def random_playout(
+    players: int, seed: str, bot_seed: int, limit: int = 50_000, **options: str
+) -> Game:
     """A random bot for every seat, uniform over the legal commands, to the feast."""
     game, rng = begin(players, seed, **options)
     bot = random.Random(bot_seed)

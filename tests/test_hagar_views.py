@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import IllegalMove, InvalidNotation
-from core.hagar.board import board
-from core.hagar.data import cards, chests, pieces, sticks
-from core.hagar.state import Leg
-from core.rules import get_rules
-from events.viewer import REFEREE, SPECTATOR, seat_viewer
-from projections.hagar import render, view
-from projections.registry import views_for
+from skald.core.errors import IllegalMove, InvalidNotation
+from skald.core.hagar.board import board
+from skald.core.hagar.data import cards, chests, pieces, sticks
+from skald.core.hagar.state import Leg
+from skald.core.rules import get_rules
+from skald.events.viewer import REFEREE, SPECTATOR, seat_viewer
+from skald.projections.hagar import render, view
+from skald.projections.registry import views_for
 from tests.test_hagar_support import RULES, aboard, on_foot, play, random_playout, table
 
 DATA = Path(__file__).parents[1] / "core" / "hagar"
@@ -34,7 +34,8 @@ def test_components_follow_the_rulebook_and_mark_what_is_reconstructed() -> None
     assert all(0 <= f.points <= 2 for s in sticks() for f in s.faces)
     assert all(any(f.lightning for f in s.faces) for s in sticks())
     assert sum(board().spaces[c].loot for c in board().cities) == 36
-    assert len(board().homes) == 2 and board().land["camp"] == ("by-2",)
+    assert len(board().homes) == 2
+    assert board().land["camp"] == ("by-2",)
     assert {"paris", "madrid", "zurich", "minsk", "venice"} <= set(board().cities)
     for name in ("board", "loot", "fate", "sticks"):
         with (DATA / f"{name}.toml").open("rb") as handle:
@@ -48,7 +49,8 @@ def test_every_space_is_reachable_and_the_sea_has_no_dead_ends() -> None:
         if board().kind(space) == "sea":
             assert len(links) >= 2, space
     for harbour in board().harbours:
-        assert board().water[harbour] and board().land[harbour]
+        assert board().water[harbour]
+        assert board().land[harbour]
     for city in board().cities:
         assert any(board().distances("walk", city).get(h) is not None for h in board().harbours)
 
@@ -56,20 +58,23 @@ def test_every_space_is_reachable_and_the_sea_has_no_dead_ends() -> None:
 def test_setup_deals_the_loot_hidden_and_shuffles_the_fate_deck() -> None:
     game = random_playout(2, seed="setup", bot_seed=0, limit=0)
     dealt, shuffled = game.events
-    assert dealt.stacks.audience == frozenset() and shuffled.deck.audience == frozenset()
+    assert dealt.stacks.audience == frozenset()
+    assert shuffled.deck.audience == frozenset()
     state = game.state
-    assert sorted(p for s in state.stacks for p in s) == [p for p in range(39)
-                                                            if p not in chests()]
-    assert [len(state.stack(c)) for c in board().cities] == [board().spaces[c].loot
-                                                            for c in board().cities]
-    assert state.camp == chests() and sorted(state.deck) == list(range(33))
-    assert state.phase == "setup" and set(map(RULES.format, RULES.legal(state, 0))) == {
-        "start fjord-west", "start fjord-east"}
+    assert sorted(p for s in state.stacks for p in s) == [p for p in range(39) if p not in chests()]
+    assert [len(state.stack(c)) for c in board().cities] == [
+        board().spaces[c].loot for c in board().cities
+    ]
+    assert state.camp == chests()
+    assert sorted(state.deck) == list(range(33))
+    assert state.phase == "setup"
+    assert set(map(RULES.format, RULES.legal(state, 0))) == {"start fjord-west", "start fjord-east"}
     with pytest.raises(IllegalMove, match="'start london-port'"):
         play(state, "start london-port")
     state, _ = play(state, "start fjord-east")
     state, _ = play(state, "start fjord-east")
-    assert state.phase == "throw" and state.turn == 0
+    assert state.phase == "throw"
+    assert state.turn == 0
     assert all(v.aboard and v.ship == "fjord-east" for v in state.vikings)
     assert get_rules("hagar").title.startswith("Hägar")
 
@@ -88,8 +93,19 @@ def test_every_legal_command_round_trips_through_its_notation() -> None:
     assert {"start", "throw", "walk", "sail", "feast"} <= seen
 
 
-@pytest.mark.parametrize("text", ["", "fly paris", "walk", "walk atlantis", "shoot -1",
-                                  "jettison 0", "force 1", "announce paris-port"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "fly paris",
+        "walk",
+        "walk atlantis",
+        "shoot -1",
+        "jettison 0",
+        "force 1",
+        "announce paris-port",
+    ],
+)
 def test_bad_notation_names_the_input(text: str) -> None:
     with pytest.raises(InvalidNotation) as error:
         RULES.parse(text)
@@ -97,29 +113,44 @@ def test_bad_notation_names_the_input(text: str) -> None:
 
 
 def test_rule_violations_name_the_input_and_the_position() -> None:
-    state = table([aboard("north-6"), aboard("fjord-east")], phase="move",
-                  leg=Leg(mode="any", points=1, waves=7))
+    state = table(
+        [aboard("north-6"), aboard("fjord-east")],
+        phase="move",
+        leg=Leg(mode="any", points=1, waves=7),
+    )
     with pytest.raises(IllegalMove) as error:
         play(state, "sail paris-port")
-    assert "'sail paris-port'" in str(error.value) and "aboard at north-6" in str(error.value)
+    assert "'sail paris-port'" in str(error.value)
+    assert "aboard at north-6" in str(error.value)
     with pytest.raises(IllegalMove, match=r"'throw' .*not now"):
         play(state, "throw")
 
 
 def test_views_show_only_the_viewers_own_loot() -> None:
-    state = table([on_foot("fr-1", "paris-port", carried=(3,), cargo=(4,), home=(5,)),
-                   aboard("fjord-east", cargo=chests()[:2])], camp=chests()[2:],
-                  stacks={"paris": (8, 9)})
+    state = table(
+        [
+            on_foot("fr-1", "paris-port", carried=(3,), cargo=(4,), home=(5,)),
+            aboard("fjord-east", cargo=chests()[:2]),
+        ],
+        camp=chests()[2:],
+        stacks={"paris": (8, 9)},
+    )
     mine = view(state, seat_viewer(0))
     assert [h.seat for h in mine.holdings] == [0]
     assert [p.piece for p in mine.holdings[0].carried] == [3]
-    assert mine.vikings[1].cargo == 2 and mine.stacks is None and mine.deck_order is None
+    assert mine.vikings[1].cargo == 2
+    assert mine.stacks is None
+    assert mine.deck_order is None
     assert view(state, SPECTATOR).holdings == ()
     referee = view(state, REFEREE)
-    assert len(referee.holdings) == 2 and referee.stacks is not None
-    assert referee.deck_order is not None and len(referee.deck_order) == 33
+    assert len(referee.holdings) == 2
+    assert referee.stacks is not None
+    assert referee.deck_order is not None
+    assert len(referee.deck_order) == 33
     text = render(mine)
-    assert "fr-1" in text and pieces()[3].name in text and "Byzantine" not in text
+    assert "fr-1" in text
+    assert pieces()[3].name in text
+    assert "Byzantine" not in text
     assert views_for("hagar").render(views_for("hagar").view(state, SPECTATOR))
 
 
@@ -127,5 +158,6 @@ def test_after_the_feast_everyone_sees_everything() -> None:
     state = table([aboard("fjord-west", home=tuple(range(7))), aboard("fjord-east", cargo=(8,))])
     state, _ = play(state, "feast")
     spectator = view(state, SPECTATOR)
-    assert len(spectator.holdings) == 2 and spectator.result is not None
+    assert len(spectator.holdings) == 2
+    assert spectator.result is not None
     assert "feast scores" in render(spectator)

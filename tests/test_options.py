@@ -9,11 +9,11 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from api.main import create_app
-from cli.main import app
-from core.engine import Engine
-from core.errors import InvalidOption
-from core.store import EventStore
+from skald.api.main import create_app
+from skald.cli.main import app
+from skald.core.engine import Engine
+from skald.core.errors import InvalidOption
+from skald.core.store import EventStore
 
 BAD = [
     ("beast", {"setup": "zzz"}, "setup='zzz'"),
@@ -28,7 +28,8 @@ BAD = [
 
 @pytest.mark.parametrize(("game", "options", "named"), BAD)
 def test_the_engine_refuses_bad_options_and_stores_nothing(
-        game: str, options: dict[str, str], named: str) -> None:
+    game: str, options: dict[str, str], named: str
+) -> None:
     engine = Engine(EventStore("sqlite://"))
     with pytest.raises(InvalidOption, match=named.replace("(", r"\(")):
         engine.create(game, ["Ann", "Bob", "Cid"], options=options)
@@ -36,19 +37,31 @@ def test_the_engine_refuses_bad_options_and_stores_nothing(
 
 
 def test_the_cli_and_the_api_refuse_them_alike(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["new", "beast", "--players", "Ann,Bob",
-                                      "--option", "setup=zzz",
-                                      "--db", f"sqlite:///{tmp_path}/c.db"])
-    assert result.exit_code == 2 and "setup='zzz'" in result.stderr
+    result = CliRunner().invoke(
+        app,
+        [
+            "new",
+            "beast",
+            "--players",
+            "Ann,Bob",
+            "--option",
+            "setup=zzz",
+            "--db",
+            f"sqlite:///{tmp_path}/c.db",
+        ],
+    )
+    assert result.exit_code == 2
+    assert "setup='zzz'" in result.stderr
     with TestClient(create_app(f"sqlite:///{tmp_path}/a.db")) as client:
-        answer = client.post("/games", json={"game": "beast", "players": ["Ann", "Bob"],
-                                             "options": {"setup": "zzz"}})
-        assert answer.status_code == 422 and answer.json()["error"] == "invalid_option"
+        answer = client.post(
+            "/games", json={"game": "beast", "players": ["Ann", "Bob"], "options": {"setup": "zzz"}}
+        )
+        assert answer.status_code == 422
+        assert answer.json()["error"] == "invalid_option"
         assert client.get("/games").json()["items"] == []
 
 
 def test_known_options_still_work() -> None:
     engine = Engine(EventStore("sqlite://"))
-    state = engine.create("beast", ["Ann", "Bob"], options={"setup": "first",
-                                                            "undo": "anyone"})
+    state = engine.create("beast", ["Ann", "Bob"], options={"setup": "first", "undo": "anyone"})
     assert state.option("setup", "") == "first"

@@ -9,8 +9,8 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from api.main import create_app
-from cli.main import app
+from skald.api.main import create_app
+from skald.cli.main import app
 
 RUNNER = CliRunner()
 
@@ -32,7 +32,8 @@ def test_skald_entropy_prints_a_commit_and_its_reveal() -> None:
     assert commit == f"entropy commit {digest}"
     assert reveal == "entropy reveal pocket dice, rolled twice"
     fresh = [RUNNER.invoke(app, ["entropy"]).stdout.split()[-1] for _ in range(2)]
-    assert fresh[0] != fresh[1] and len(fresh[0]) == 32
+    assert fresh[0] != fresh[1]
+    assert len(fresh[0]) == 32
 
 
 def test_a_shared_deal_deals_alike_and_a_bare_seed_does_not(tmp_path: Path) -> None:
@@ -53,12 +54,17 @@ def test_post_games_takes_reproducible_and_deal(tmp_path: Path) -> None:
     with TestClient(create_app(f"sqlite:///{tmp_path}/api.db")) as client:
         body = {"game": "toy", "players": ["Ann", "Bob"], "seed": "t", "deal": "d"}
         games = [client.post("/games", json=body).json() for _ in range(2)]
-        views = [client.get(f"/games/{g['id']}/view",
-                            headers={"Authorization": f"Bearer {g['referee_token']}"}).json()
-                 for g in games]
+        views = [
+            client.get(
+                f"/games/{g['id']}/view", headers={"Authorization": f"Bearer {g['referee_token']}"}
+            ).json()
+            for g in games
+        ]
         assert views[0]["state"] == views[1]["state"]
         log = client.get(f"/games/{games[0]['id']}/log").json()["events"]
         assert log[0]["event"]["seed_chosen"] is True
-        refused = client.post("/games", json={"game": "toy", "players": ["Ann", "Bob"],
-                                              "deal": "d"})
-        assert refused.status_code == 422 and "needs a chosen seed" in refused.text
+        refused = client.post(
+            "/games", json={"game": "toy", "players": ["Ann", "Bob"], "deal": "d"}
+        )
+        assert refused.status_code == 422
+        assert "needs a chosen seed" in refused.text

@@ -8,16 +8,24 @@ from datetime import UTC, datetime
 import pytest
 import sqlalchemy as sa
 
-from core.errors import VersionConflict
-from core.store import EventStore, StoredRecord, events
+from skald.core.errors import VersionConflict
+from skald.core.store import EventStore, StoredRecord, events
 
 WHEN = datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
 
 
 def records(stream: str, first: int, count: int, actor: str = "system") -> list[StoredRecord]:
     return [
-        StoredRecord(stream=stream, seq=seq, recorded_at=WHEN, actor=actor, kind="test.thing",
-                     payload=f'{{"n": {seq}}}', prev_hash="0" * 64, hash=f"{seq:064x}")
+        StoredRecord(
+            stream=stream,
+            seq=seq,
+            recorded_at=WHEN,
+            actor=actor,
+            kind="test.thing",
+            payload=f'{{"n": {seq}}}',
+            prev_hash="0" * 64,
+            hash=f"{seq:064x}",
+        )
         for seq in range(first, first + count)
     ]
 
@@ -55,9 +63,18 @@ def test_batch_is_atomic(store: EventStore) -> None:
     # A stray row at seq 3 (written behind the store's back) makes the third insert of the
     # next batch fail after the first two succeeded: the whole batch must roll back.
     with store.engine.begin() as conn:
-        conn.execute(events.insert().values(
-            stream_id="s", seq=3, recorded_at=WHEN, actor="x", kind="k", payload="{}",
-            prev_hash="0" * 64, hash="0" * 64))
+        conn.execute(
+            events.insert().values(
+                stream_id="s",
+                seq=3,
+                recorded_at=WHEN,
+                actor="x",
+                kind="k",
+                payload="{}",
+                prev_hash="0" * 64,
+                hash="0" * 64,
+            )
+        )
     with pytest.raises(VersionConflict):
         store.append("s", records("s", 2, 3), 1)
     assert [r.seq for r in store.read("s")] == [1, 3]
@@ -69,7 +86,8 @@ def test_streams_are_isolated(store: EventStore) -> None:
     store.append("b", records("b", 1, 5), 0, kind="test")
     assert [r.seq for r in store.read("a")] == [1, 2]
     assert {r.stream for r in store.read("b")} == {"b"}
-    assert store.version("a") == 2 and store.version("b") == 5
+    assert store.version("a") == 2
+    assert store.version("b") == 5
 
 
 def test_range_reads(store: EventStore) -> None:

@@ -14,15 +14,15 @@ from typing import Any
 
 import msgspec
 
-from core.errors import IllegalMove, InvalidNotation
-from core.notation_numbers import parse_number
-from core.rng import Rng
-from core.rules import BaseRules, register
-from events.base import Event
-from events.common import GameCreated, Outcome
-from events.secret import Secret, seal
-from events.viewer import Viewer
-from projections.registry import register_views
+from skald.core.errors import IllegalMove, InvalidNotation
+from skald.core.notation_numbers import parse_number
+from skald.core.rng import Rng
+from skald.core.rules import BaseRules, register
+from skald.events.base import Event
+from skald.events.common import GameCreated, Outcome
+from skald.events.secret import Secret, seal
+from skald.events.viewer import Viewer
+from skald.projections.registry import register_views
 
 
 class DeckShuffled(Event, frozen=True, tag="toy.deck_shuffled"):
@@ -75,8 +75,9 @@ class ToyRules(BaseRules):
         order = rng.shuffle("deck", tuple(range(1, 10)))
         events: list[Any] = [DeckShuffled(order=seal(order, frozenset(), rng.salt("deck")))]
         for seat in range(state.players):
-            events.append(CardDealt(seat=seat, card=seal(order[seat], {seat},
-                                                          rng.salt(f"deal/{seat}"))))
+            events.append(
+                CardDealt(seat=seat, card=seal(order[seat], {seat}, rng.salt(f"deal/{seat}")))
+            )
         return tuple(events)
 
     def decide(self, state: ToyState, seat: int, command: Any, rng: Rng) -> tuple[Any, ...]:
@@ -86,8 +87,9 @@ class ToyRules(BaseRules):
             return (BetPlaced(seat=seat, amount=command.amount),)
         if not state.deck:
             raise IllegalMove("draw: the deck is empty")
-        return (CardDealt(seat=seat, card=seal(state.deck[0], {seat},
-                                               rng.salt(f"draw/{state.draws}"))),)
+        return (
+            CardDealt(seat=seat, card=seal(state.deck[0], {seat}, rng.salt(f"draw/{state.draws}"))),
+        )
 
     def evolve(self, state: ToyState, event: Any) -> ToyState:
         replace = msgspec.structs.replace
@@ -98,8 +100,13 @@ class ToyRules(BaseRules):
                 hands = list(state.hands)
                 hands[seat] = (*hands[seat], card.get())
                 started = all(state.hands)
-                return replace(state, hands=tuple(hands), deck=state.deck[1:],
-                               draws=state.draws + started, **self._advance(state, started))
+                return replace(
+                    state,
+                    hands=tuple(hands),
+                    deck=state.deck[1:],
+                    draws=state.draws + started,
+                    **self._advance(state, started),
+                )
             case BetPlaced(seat=seat, amount=amount):
                 bets = list(state.bets)
                 bets[seat] += amount
@@ -152,8 +159,12 @@ class ToyViews:
     def view(self, state: ToyState, viewer: Viewer) -> ToyView:
         seat = viewer.seat
         hand = state.hands[seat] if seat is not None else None
-        return ToyView(hand=hand, hand_sizes=tuple(len(h) for h in state.hands),
-                       bets=state.bets, deck_size=len(state.deck))
+        return ToyView(
+            hand=hand,
+            hand_sizes=tuple(len(h) for h in state.hands),
+            bets=state.bets,
+            deck_size=len(state.deck),
+        )
 
     def render(self, view: ToyView) -> str:
         return f"hand {view.hand} bets {view.bets} deck {view.deck_size}"
@@ -172,5 +183,6 @@ class ToyViews:
                 if deck:
                     swap = rnd.randrange(len(deck))
                     hand[index], deck[swap] = deck[swap], card
-        return msgspec.structs.replace(state, deck=tuple(deck),
-                                       hands=tuple(tuple(hand) for hand in hands))
+        return msgspec.structs.replace(
+            state, deck=tuple(deck), hands=tuple(tuple(hand) for hand in hands)
+        )

@@ -9,22 +9,33 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
-from api.deps import OPTIONAL_TOKEN, CallerDep, GameId, TableDep
-from api.responses import MsgspecJSON, errors
-from api.schemas import AuditOut, ChainOut, ReceiptOut
-from projections.audit_render import render_audit
+from skald.api.deps import OPTIONAL_TOKEN, CallerDep, GameId, TableDep
+from skald.api.responses import MsgspecJSON, errors
+from skald.api.schemas import AuditOut, ChainOut, ReceiptOut
+from skald.projections.audit_render import render_audit
 
 router = APIRouter(prefix="/games/{game_id}", tags=["audit"])
 
 
-@router.get("/audit", response_model=AuditOut, responses={
-    **errors(401, 403, 404, 422),
-    200: {"content": {"application/json": {}, "text/markdown": {}, "text/html": {}},
-          "description": "The report; `format` picks JSON, Markdown or HTML."}},
-    openapi_extra=OPTIONAL_TOKEN)
-def audit(caller: CallerDep, table: TableDep,
-          format: Annotated[Literal["json", "md", "html"], Query(
-              description="json (default), md or html.")] = "json") -> Response:
+@router.get(
+    "/audit",
+    response_model=AuditOut,
+    responses={
+        **errors(401, 403, 404, 422),
+        200: {
+            "content": {"application/json": {}, "text/markdown": {}, "text/html": {}},
+            "description": "The report; `format` picks JSON, Markdown or HTML.",
+        },
+    },
+    openapi_extra=OPTIONAL_TOKEN,
+)
+def audit(
+    caller: CallerDep,
+    table: TableDep,
+    format: Annotated[
+        Literal["json", "md", "html"], Query(description="json (default), md or html.")
+    ] = "json",
+) -> Response:
     """Every hidden value revealed, who knew what when, every decision re-derived from the
     rules and the seed, the chain and commitments, ending with a verdict."""
     report = table.audit(caller.game_id, caller.viewer)

@@ -7,9 +7,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from api.deps import OPTIONAL_TOKEN, CallerDep, GameId, SeatDep, ServicesDep, TableDep
-from api.responses import MsgspecJSON, errors
-from api.schemas import (
+from skald.api.deps import OPTIONAL_TOKEN, CallerDep, GameId, SeatDep, ServicesDep, TableDep
+from skald.api.responses import MsgspecJSON, errors
+from skald.api.schemas import (
     MAX_SEQ,
     CreatedGame,
     GamePage,
@@ -19,12 +19,13 @@ from api.schemas import (
     NewGame,
     TableViewOut,
 )
-from core.errors import NotFound
-from core.seats import check_player_names
+from skald.core.errors import NotFound
+from skald.core.seats import check_player_names
 
 router = APIRouter(prefix="/games", tags=["games"])
-AtSeq = Annotated[int | None, Query(ge=1, le=MAX_SEQ,
-                                    description="Replay: as it was right after this seq.")]
+AtSeq = Annotated[
+    int | None, Query(ge=1, le=MAX_SEQ, description="Replay: as it was right after this seq.")
+]
 
 
 @router.post("", status_code=201, response_model=CreatedGame, responses=errors(404, 422))
@@ -32,15 +33,30 @@ def create_game(body: NewGame, services: ServicesDep) -> MsgspecJSON:
     """Create a game. The response holds each seat's token and the referee's, shown once."""
     table = services.table
     check_player_names(body.players)  # the CLI's rule: 422 illegal_move
-    game_id = table.create(body.game, body.players, seed=body.seed, options=body.options,
-                           deal=body.deal, reproducible=body.reproducible)
+    game_id = table.create(
+        body.game,
+        body.players,
+        seed=body.seed,
+        options=body.options,
+        deal=body.deal,
+        reproducible=body.reproducible,
+    )
     summary = table.summary(game_id)
     issued = services.tokens.issue(game_id, len(summary.players))
-    seats = [{"seat": seat, "name": name, "token": token}
-             for seat, (name, token) in enumerate(zip(summary.players, issued.seats,
-                                                      strict=True))]
-    return MsgspecJSON({"id": game_id, "game": summary.game, "seq": summary.seq,
-                        "seats": seats, "referee_token": issued.referee}, status_code=201)
+    seats = [
+        {"seat": seat, "name": name, "token": token}
+        for seat, (name, token) in enumerate(zip(summary.players, issued.seats, strict=True))
+    ]
+    return MsgspecJSON(
+        {
+            "id": game_id,
+            "game": summary.game,
+            "seq": summary.seq,
+            "seats": seats,
+            "referee_token": issued.referee,
+        },
+        status_code=201,
+    )
 
 
 @router.get("", response_model=GamePage, responses=errors(422))
@@ -54,8 +70,9 @@ def list_games(
     found = table.games(game, limit=limit + 1, offset=offset)
     items = found[:limit]
     next_offset = offset + limit if len(found) > limit else None
-    return MsgspecJSON({"items": items, "limit": limit, "offset": offset,
-                        "next_offset": next_offset})
+    return MsgspecJSON(
+        {"items": items, "limit": limit, "offset": offset, "next_offset": next_offset}
+    )
 
 
 @router.get("/{game_id}", response_model=GameSummary, responses=errors(404, 422))
@@ -64,20 +81,27 @@ def game_summary(game_id: GameId, table: TableDep) -> MsgspecJSON:
     return MsgspecJSON(table.summary(game_id))
 
 
-@router.get("/{game_id}/view", response_model=TableViewOut, responses=errors(401, 404, 422),
-            openapi_extra=OPTIONAL_TOKEN)
+@router.get(
+    "/{game_id}/view",
+    response_model=TableViewOut,
+    responses=errors(401, 404, 422),
+    openapi_extra=OPTIONAL_TOKEN,
+)
 def view(caller: CallerDep, table: TableDep, at: AtSeq = None) -> MsgspecJSON:
     """The game as the caller sees it: a seat, the referee, or (no token) a spectator."""
     return MsgspecJSON(table.show(caller.game_id, caller.viewer, at))
 
 
-@router.get("/{game_id}/log", response_model=LogOut, responses=errors(401, 404, 422),
-            openapi_extra=OPTIONAL_TOKEN)
+@router.get(
+    "/{game_id}/log",
+    response_model=LogOut,
+    responses=errors(401, 404, 422),
+    openapi_extra=OPTIONAL_TOKEN,
+)
 def log(
     caller: CallerDep,
     table: TableDep,
-    from_seq: Annotated[int, Query(alias="from", ge=1, le=MAX_SEQ,
-                                   description="First seq.")] = 1,
+    from_seq: Annotated[int, Query(alias="from", ge=1, le=MAX_SEQ, description="First seq.")] = 1,
     at: AtSeq = None,
 ) -> MsgspecJSON:
     """The events from `from` to `at` (default: the latest), redacted for the caller."""

@@ -9,20 +9,21 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from api.deps import FeedDep, GameId, SeatDep, TableDep
-from api.live import LiveFeed
-from api.responses import MsgspecJSON, errors
-from api.schemas import AppendedOut, MoveRequest, TableAction
-from events.envelope import Envelope
-from projections.table import Table
+from skald.api.deps import FeedDep, GameId, SeatDep, TableDep
+from skald.api.live import LiveFeed
+from skald.api.responses import MsgspecJSON, errors
+from skald.api.schemas import AppendedOut, MoveRequest, TableAction
+from skald.events.envelope import Envelope
+from skald.projections.table import Table
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/games/{game_id}", tags=["moves"])
 ERRORS = errors(401, 403, 404, 409, 422)
 
 
-def appended(table: Table, feed: LiveFeed, game_id: str, envelopes: list[Envelope[Any]]
-             ) -> MsgspecJSON:
+def appended(
+    table: Table, feed: LiveFeed, game_id: str, envelopes: list[Envelope[Any]]
+) -> MsgspecJSON:
     """Wake this process's live streams and answer with the new events and a receipt:
     the service's signature on the new chain head, for the seat to keep. The events are
     written by now, so this never answers an error: should signing fail (the key is
@@ -35,31 +36,37 @@ def appended(table: Table, feed: LiveFeed, game_id: str, envelopes: list[Envelop
     except Exception as error:  # the move stands; only its receipt is missing
         log.error("move written but not signed: %s", error)
         body["receipt"] = None
-        body["receipt_error"] = (f"the move was recorded, but its receipt could not be "
-                                 f"signed ({error}); GET /games/{game_id}/receipt later")
+        body["receipt_error"] = (
+            f"the move was recorded, but its receipt could not be "
+            f"signed ({error}); GET /games/{game_id}/receipt later"
+        )
     return MsgspecJSON(body, status_code=201)
 
 
 @router.post("/moves", status_code=201, response_model=AppendedOut, responses=ERRORS)
-def move(game_id: GameId, body: MoveRequest, caller: SeatDep, table: TableDep,
-         feed: FeedDep) -> MsgspecJSON:
+def move(
+    game_id: GameId, body: MoveRequest, caller: SeatDep, table: TableDep, feed: FeedDep
+) -> MsgspecJSON:
     """Play one move for the caller's seat."""
     assert caller.seat is not None
-    return appended(table, feed, game_id,
-                    table.move(game_id, caller.seat, body.move, body.expected_seq))
+    return appended(
+        table, feed, game_id, table.move(game_id, caller.seat, body.move, body.expected_seq)
+    )
 
 
 @router.post("/undo", status_code=201, response_model=AppendedOut, responses=ERRORS)
-def undo(game_id: GameId, body: TableAction, caller: SeatDep, table: TableDep,
-         feed: FeedDep) -> MsgspecJSON:
+def undo(
+    game_id: GameId, body: TableAction, caller: SeatDep, table: TableDep, feed: FeedDep
+) -> MsgspecJSON:
     """Take back the last decision (the table's undo policy decides who may)."""
     assert caller.seat is not None
     return appended(table, feed, game_id, table.undo(game_id, caller.seat, body.expected_seq))
 
 
 @router.post("/redo", status_code=201, response_model=AppendedOut, responses=ERRORS)
-def redo(game_id: GameId, body: TableAction, caller: SeatDep, table: TableDep,
-         feed: FeedDep) -> MsgspecJSON:
+def redo(
+    game_id: GameId, body: TableAction, caller: SeatDep, table: TableDep, feed: FeedDep
+) -> MsgspecJSON:
     """Re-apply the decision just undone, if nothing happened since."""
     assert caller.seat is not None
     return appended(table, feed, game_id, table.redo(game_id, caller.seat, body.expected_seq))

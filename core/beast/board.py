@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 if TYPE_CHECKING:
-    from core.beast.data import MapData
+    from skald.core.beast.data import MapData
 
 DIRECTIONS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 HABITAT_CODES = {"S": "settlement", "F": "forest", "W": "swamp", "C": "cave"}
@@ -106,7 +106,16 @@ def build_board(data: MapData) -> Board:
         zones.setdefault(zone, []).append(loc)
     for there in roads[centre].values():
         zones[zone_of[there]].append(centre)
-    return Board(name=data.name, title=data.title, cols=cols, rows=rows,
-                 locations=tuple(habitat), centre=centre, habitat=habitat, roads=roads,
-                 zones={z: tuple(dict.fromkeys(m)) for z, m in sorted(zones.items())},
-                 zone_names=data.zone_names, pieces=data.pieces)
+    return Board(
+        name=data.name,
+        title=data.title,
+        cols=cols,
+        rows=rows,
+        locations=tuple(habitat),
+        centre=centre,
+        habitat=habitat,
+        roads=roads,
+        zones={z: tuple(dict.fromkeys(m)) for z, m in sorted(zones.items())},
+        zone_names=data.zone_names,
+        pieces=data.pieces,
+    )

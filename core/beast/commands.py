@@ -29,8 +29,8 @@ from collections.abc import Callable
 
 import msgspec
 
-from core.errors import InvalidNotation
-from core.notation_numbers import parse_number
+from skald.core.errors import InvalidNotation
+from skald.core.notation_numbers import parse_number
 
 
 class Draft(msgspec.Struct, frozen=True):
@@ -130,15 +130,53 @@ class Done(msgspec.Struct, frozen=True):
     pass
 
 
-Command = (Draft | Place | Play | React | Decline | Pass | End | Flee | Choose | StepTo | Stop
-           | Skip | Do | Search | Attack | PlaceSummon | Rally | SummonAct | Take | SetTrap
-           | CopyCard | Upgrade | Done)
+Command = (
+    Draft
+    | Place
+    | Play
+    | React
+    | Decline
+    | Pass
+    | End
+    | Flee
+    | Choose
+    | StepTo
+    | Stop
+    | Skip
+    | Do
+    | Search
+    | Attack
+    | PlaceSummon
+    | Rally
+    | SummonAct
+    | Take
+    | SetTrap
+    | CopyCard
+    | Upgrade
+    | Done
+)
 
-_BARE: dict[str, Command] = {"decline": Decline(), "pass": Pass(), "end": End(), "stop": Stop(),
-                         "skip": Skip(), "do": Do(), "rally": Rally(), "done": Done()}
+_BARE: dict[str, Command] = {
+    "decline": Decline(),
+    "pass": Pass(),
+    "end": End(),
+    "stop": Stop(),
+    "skip": Skip(),
+    "do": Do(),
+    "rally": Rally(),
+    "done": Done(),
+}
 _NAMED: dict[str, Callable[[str], Command]] = {
-    "place": Place, "play": Play, "react": React, "flee": Flee, "search": Search,
-    "summon": PlaceSummon, "take": Take, "copy": CopyCard, "upgrade": Upgrade}
+    "place": Place,
+    "play": Play,
+    "react": React,
+    "flee": Flee,
+    "search": Search,
+    "summon": PlaceSummon,
+    "take": Take,
+    "copy": CopyCard,
+    "upgrade": Upgrade,
+}
 DIRECTION_WORDS = ("N", "E", "S", "W", "X")
 SUMMON_VERBS = ("step", "attack", "ability", "rest")
 
@@ -160,8 +198,10 @@ def parse(text: str) -> Command:
         return Choose(parse_number(text, rest, what="'choose N', N"))
     if head == "step":
         if rest not in DIRECTION_WORDS:
-            raise InvalidNotation(f"{text!r}: expected a direction N, E, S, W or X (no "
-                                  f"movement) at word 2, not {rest!r}")
+            raise InvalidNotation(
+                f"{text!r}: expected a direction N, E, S, W or X (no "
+                f"movement) at word 2, not {rest!r}"
+            )
         return StepTo(rest)
     if head == "attack":
         return _attack(text, rest)
@@ -174,8 +214,10 @@ def parse(text: str) -> Command:
     if len(words) >= 2 and words[1] in SUMMON_VERBS:
         return _summon_act(text, words)
     known = ", ".join(sorted({*_BARE, *_NAMED, "draft", "choose", "step", "attack", "trap"}))
-    raise InvalidNotation(f"{text!r}: unknown command {head!r} at word 1 (commands: {known}; "
-                          f"or SUMMON step|attack|ability|rest; `skald legal` lists them)")
+    raise InvalidNotation(
+        f"{text!r}: unknown command {head!r} at word 1 (commands: {known}; "
+        f"or SUMMON step|attack|ability|rest; `skald legal` lists them)"
+    )
 
 
 def _needs(text: str, rest: str, head: str) -> str:

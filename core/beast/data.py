@@ -14,18 +14,44 @@ from typing import TypeVar
 
 import msgspec
 
-from core.beast.board import Board, build_board
-from core.content import load_toml
+from skald.core.beast.board import Board, build_board
+from skald.core.content import load_toml
 
 T = TypeVar("T")
 
 HABITATS = ("settlement", "forest", "swamp", "cave")
-EFFECT_OPS = ("move", "search", "attack", "reveal", "summon", "transform", "item", "talent",
-              "draw", "grudge", "power", "heal", "watchtower", "trap", "copy", "divine")
+EFFECT_OPS = (
+    "move",
+    "search",
+    "attack",
+    "reveal",
+    "summon",
+    "transform",
+    "item",
+    "talent",
+    "draw",
+    "grudge",
+    "power",
+    "heal",
+    "watchtower",
+    "trap",
+    "copy",
+    "divine",
+)
 CENTRE_HABITATS = frozenset({"forest", "swamp", "cave"})
 # The cumulative counters a contract requirement may name (kept by core/beast/evolve.py).
-COUNTERS = frozenset({"settler_kills", "animal_kills", "hunter_kills", "beast_wounds", "reveals",
-                      "misses", "summons_killed", "transforms"})
+COUNTERS = frozenset(
+    {
+        "settler_kills",
+        "animal_kills",
+        "hunter_kills",
+        "beast_wounds",
+        "reveals",
+        "misses",
+        "summons_killed",
+        "transforms",
+    }
+)
 
 
 class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -72,8 +98,9 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     @property
     def side(self) -> Side:
         """The card's effects as a Side."""
-        return Side(effects=self.effects, mode=self.mode, needs=self.needs, cost=self.cost,
-                    react=self.react)
+        return Side(
+            effects=self.effects, mode=self.mode, needs=self.needs, cost=self.cost, react=self.react
+        )
 
 
 class Cards(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -204,7 +231,7 @@ class ContractsFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 def _load(name: str, kind: type[T]) -> T:
-    return load_toml(__package__ or "core.beast", name, kind)
+    return load_toml(__package__ or "skald.core.beast", name, kind)
 
 
 @functools.cache
@@ -227,14 +254,19 @@ def contracts() -> dict[str, Contract]:
         board = boards()[contract.map]
         named = {name for night in contract.night for name, _ in (*night.beast, *night.hunters)}
         if named - COUNTERS:
-            raise ValueError(f"contracts.toml: {contract.name} requires unknown counters "
-                             f"{sorted(named - COUNTERS)}; known: {sorted(COUNTERS)}")
+            raise ValueError(
+                f"contracts.toml: {contract.name} requires unknown counters "
+                f"{sorted(named - COUNTERS)}; known: {sorted(COUNTERS)}"
+            )
         for entry in contract.leave_off:
             loc, _, kind = entry.rpartition("/")
             if (loc and loc not in board.locations) or (
-                    kind not in pieces() and (loc or kind not in board.locations)):
-                raise ValueError(f"contracts.toml: {contract.name} leave_off {entry!r} names "
-                                 "no piece kind or location of its map")
+                kind not in pieces() and (loc or kind not in board.locations)
+            ):
+                raise ValueError(
+                    f"contracts.toml: {contract.name} leave_off {entry!r} names "
+                    "no piece kind or location of its map"
+                )
     return {c.name: c for c in data.contract}
 
 
@@ -274,8 +306,12 @@ def card_index() -> dict[str, tuple[str, ActionCard | Card]]:
     """Every card by name, with its kind (action, ability, item, talent)."""
     index: dict[str, tuple[str, ActionCard | Card]] = {}
     every = cards()
-    for kind, group in (("action", every.action), ("ability", every.ability),
-                        ("item", every.item), ("talent", every.talent)):
+    for kind, group in (
+        ("action", every.action),
+        ("ability", every.ability),
+        ("item", every.item),
+        ("talent", every.talent),
+    ):
         for card in group:
             index[card.name] = (kind, card)
     return index

@@ -15,25 +15,26 @@ that discards a face-down card.
 
 from __future__ import annotations
 
-from core.beast.commands import Command, Draft, Flee, Play, SetTrap, StepTo, format_command
-from core.beast.data import FACE_DOWN, is_trap_item, kind_of
-from core.beast.effects import run_effect
-from core.beast.evolve import evolve
-from core.beast.flow import run_phase, settle
-from core.beast.legal import acting_hand, legal_commands
-from core.beast.state import BEAST, BeastState, Tx
-from core.derive import Derivation
-from core.errors import IllegalMove
-from core.rng import Rng
-from events.base import Event
-from events.secret import Secret, seal
+from skald.core.beast.commands import Command, Draft, Flee, Play, SetTrap, StepTo, format_command
+from skald.core.beast.data import FACE_DOWN, is_trap_item, kind_of
+from skald.core.beast.effects import run_effect
+from skald.core.beast.evolve import evolve
+from skald.core.beast.flow import run_phase, settle
+from skald.core.beast.legal import acting_hand, legal_commands
+from skald.core.beast.state import BEAST, BeastState, Tx
+from skald.core.derive import Derivation
+from skald.core.errors import IllegalMove
+from skald.core.rng import Rng
+from skald.events.base import Event
+from skald.events.secret import Secret, seal
 
 
 def begin(state: BeastState, rng: Rng) -> Tx:
     """A derivation whose unnamed chance labels count from the state's nonce."""
     start = state.nonce
-    return Derivation(state, rng, evolve,
-                      labels=lambda _state, kind, n: f"beast/{kind}/{start}/{n}")
+    return Derivation(
+        state, rng, evolve, labels=lambda _state, kind, n: f"beast/{kind}/{start}/{n}"
+    )
 
 
 def decide(state: BeastState, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
@@ -50,16 +51,14 @@ def decide(state: BeastState, seat: int, command: Command, rng: Rng) -> tuple[Ev
     return tx.result()
 
 
-def hidden_notation(state: BeastState, seat: int, command: Command, rng: Rng
-                    ) -> Secret[str] | None:
+def hidden_notation(state: BeastState, seat: int, command: Command, rng: Rng) -> Secret[str] | None:
     """Hidden steps, draft picks and traps keep their notation secret."""
     audience: frozenset[int] | None = None
     if isinstance(command, StepTo) and acting_hand(state) == BEAST:
         audience = frozenset({state.beast.seat})
     elif isinstance(command, Draft):
         audience = frozenset({seat}) if seat == state.beast.seat else state.hunter_seats
-    elif isinstance(command, SetTrap) or (isinstance(command, Play)
-                                          and is_trap_item(command.card)):
+    elif isinstance(command, SetTrap) or (isinstance(command, Play) and is_trap_item(command.card)):
         audience = state.hunter_seats
     elif isinstance(command, Flee) and kind_of(command.card) in FACE_DOWN:
         fleeing = acting_hand(state)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.beast.commands import (
+from skald.core.beast.commands import (
     Attack,
     Choose,
     CopyCard,
@@ -35,8 +35,8 @@ from core.beast.commands import (
     SummonAct,
     Take,
 )
-from core.beast.data import HABITATS, Effect, beast_mat, side_of
-from core.beast.mechanics import (
+from skald.core.beast.data import HABITATS, Effect, beast_mat, side_of
+from skald.core.beast.mechanics import (
     NO_CHOICE,
     TRAPS_PER_ZONE,
     beast_trails,
@@ -50,15 +50,15 @@ from core.beast.mechanics import (
     tower_trails,
     trails_event,
 )
-from core.beast.state import BEAST, BeastState, Frame, Tx
-from core.beast.supply import (
+from skald.core.beast.state import BEAST, BeastState, Frame, Tx
+from skald.core.beast.supply import (
     WATCHTOWERS,
     gain_grudges,
     habitat_tokens_left,
     powers_left,
     transformable,
 )
-from events.beast import (
+from skald.events.beast import (
     CardCopied,
     CardGained,
     DeckShuffled,
@@ -92,10 +92,12 @@ def effect_commands(state: BeastState) -> list[Any]:
     indices = frame.pending if frame.mode == "any" else frame.pending[:1]
     commands: list[Any] = []
     for index in indices:
-        commands += [c for c in _start_commands(state, frame, frame.effects[index])
-                    if c not in commands]
-    if frame.pending and (frame.mode != "then" or not _start_commands(
-            state, frame, frame.effects[frame.pending[0]])):
+        commands += [
+            c for c in _start_commands(state, frame, frame.effects[index]) if c not in commands
+        ]
+    if frame.pending and (
+        frame.mode != "then" or not _start_commands(state, frame, frame.effects[frame.pending[0]])
+    ):
         commands.append(Skip())
     return commands
 
@@ -123,17 +125,26 @@ def _start_commands(state: BeastState, frame: Frame, effect: Effect) -> list[Any
             row: tuple[str, ...] = getattr(state, f"{effect.op}_row")
             deck: tuple[str, ...] = getattr(state, f"{effect.op}_deck")
             discards: tuple[str, ...] = getattr(state, f"{effect.op}_discard")
-            return [*(Take(c) for c in dict.fromkeys(row)),
-                    *([Take("deck")] if deck or discards else [])]
+            return [
+                *(Take(c) for c in dict.fromkeys(row)),
+                *([Take("deck")] if deck or discards else []),
+            ]
         case "trap":
             if habitat_tokens_left(state) <= 0:
                 return []
             counts = {z: sum(1 for zone, _ in state.traps if zone == z) for z in state.board.zones}
-            return [SetTrap(state.board.zone_names[z], h) for z, n in counts.items()
-                    if n < TRAPS_PER_ZONE for h in HABITATS]
+            return [
+                SetTrap(state.board.zone_names[z], h)
+                for z, n in counts.items()
+                if n < TRAPS_PER_ZONE
+                for h in HABITATS
+            ]
         case "copy":
-            return [CopyCard(c) for c in dict.fromkeys(state.discard)
-                    if not any(e.op == "copy" for e in side_of(c, hand == BEAST).effects)]
+            return [
+                CopyCard(c)
+                for c in dict.fromkeys(state.discard)
+                if not any(e.op == "copy" for e in side_of(c, hand == BEAST).effects)
+            ]
         case op if op in NO_CHOICE:
             return [Do()]
     return []
@@ -150,8 +161,9 @@ def _search_range(state: BeastState, hand: int, effect: Effect) -> list[str]:
 def _summon_commands(state: BeastState) -> list[Any]:
     mat = beast_mat(state.beast.character)
     near = state.board.within(state.beast.location, 2)
-    commands: list[Any] = [PlaceSummon(loc) for loc in near
-                          if state.is_habitat(loc, mat.summon.habitat)]
+    commands: list[Any] = [
+        PlaceSummon(loc) for loc in near if state.is_habitat(loc, mat.summon.habitat)
+    ]
     if any(s.location for s in state.summons):
         commands.append(Rally())
     return commands
@@ -165,11 +177,13 @@ def _summon_acts(state: BeastState, frame: Frame) -> list[Any]:
             continue
         here = summon.location
         commands += [SummonAct(summon.name, "step", (d,)) for d in state.board.roads[here]]
-        commands += [SummonAct(summon.name, "attack", (t,))
-                    for t in targets(state, BEAST, (here,))]
+        commands += [SummonAct(summon.name, "attack", (t,)) for t in targets(state, BEAST, (here,))]
         if ability.op == "move":
-            commands += [SummonAct(summon.name, "ability", (loc,))
-                        for loc in state.board.within(here, ability.n) if loc != here]
+            commands += [
+                SummonAct(summon.name, "ability", (loc,))
+                for loc in state.board.within(here, ability.n)
+                if loc != here
+            ]
         else:
             commands.append(SummonAct(summon.name, "ability"))
         commands.append(SummonAct(summon.name, "rest"))
@@ -186,8 +200,7 @@ def may_react(state: BeastState) -> bool:
 def hunters_may_react(state: BeastState) -> tuple[int, ...]:
     """The hunters who could hold a reaction, judged from public facts only: the living
     ones holding an item (their number is public, their names may not be)."""
-    return tuple(h for h in state.hunters
-                 if not state.hands[h].dead and state.hands[h].extras)
+    return tuple(h for h in state.hunters if not state.hands[h].dead and state.hands[h].extras)
 
 
 def open_window(tx: Tx, hand: int, card: str) -> None:
@@ -222,7 +235,6 @@ def reshuffle(tx: Tx, deck: str) -> None:
     tx.emit(DeckShuffled(deck=deck, order=tx.seal(order, frozenset())))
 
 
-
 def run_effect(tx: Tx, command: Any) -> None:
     """Turn one (already validated) effect command into events."""
     state = tx.state
@@ -233,9 +245,15 @@ def run_effect(tx: Tx, command: Any) -> None:
     if isinstance(command, Skip):
         tx.emit(EffectProgressed(frame.pending[0], True))
         return
-    index = frame.current if frame.current >= 0 else next(
-        i for i in (frame.pending if frame.mode == "any" else frame.pending[:1])
-        if command in _start_commands(state, frame, frame.effects[i]))
+    index = (
+        frame.current
+        if frame.current >= 0
+        else next(
+            i
+            for i in (frame.pending if frame.mode == "any" else frame.pending[:1])
+            if command in _start_commands(state, frame, frame.effects[i])
+        )
+    )
     effect = frame.effects[index]
     if effect.op == "move":
         _move(tx, frame, index, effect, command)
@@ -294,12 +312,19 @@ def _one_shot(tx: Tx, frame: Frame, effect: Effect, command: Any) -> None:
             deck: tuple[str, ...] = getattr(state, f"{effect.op}_deck")
             name = card if from_row else deck[0]
             audience = frozenset(range(state.players)) if from_row else state.team(hand)
-            tx.emit(CardGained(hand=hand, deck=effect.op, card=tx.seal(name, audience),
-                               from_row=from_row))
+            tx.emit(
+                CardGained(
+                    hand=hand, deck=effect.op, card=tx.seal(name, audience), from_row=from_row
+                )
+            )
         case SetTrap(zone=zone_name, habitat=habitat):
             zone = next(z for z, n in state.board.zone_names.items() if n == zone_name)
-            tx.emit(TrapSet(zone=zone, trap=tx.seal(TrapCard(frame.card, habitat, effect.n),
-                                                     state.hunter_seats)))
+            tx.emit(
+                TrapSet(
+                    zone=zone,
+                    trap=tx.seal(TrapCard(frame.card, habitat, effect.n), state.hunter_seats),
+                )
+            )
         case Do():
             _no_choice(tx, hand, where, effect)
 
@@ -310,8 +335,9 @@ def _no_choice(tx: Tx, hand: int, where: str, effect: Effect) -> None:
         case "reveal":
             reveal(tx, "card")
         case "transform":
-            places = transformable(state, (where,) if effect.range == 0
-                                   else state.board.nearby(where))
+            places = transformable(
+                state, (where,) if effect.range == 0 else state.board.nearby(where)
+            )
             habitat = beast_mat(state.beast.character).habitat if hand == BEAST else "settlement"
             if places:
                 tx.emit(LocationsTransformed(locations=places, habitat=habitat))
@@ -331,13 +357,25 @@ def _no_choice(tx: Tx, hand: int, where: str, effect: Effect) -> None:
                 if tx.state.hidden:
                     tx.emit(trails_event(tx.state, tower_trails(tx.state)))
         case "divine":
-            tx.emit(ZoneDisclosed(zones=tuple(state.board.zone_names[z] for z in
-                                              state.board.zones_of(state.beast.location))))
+            tx.emit(
+                ZoneDisclosed(
+                    zones=tuple(
+                        state.board.zone_names[z]
+                        for z in state.board.zones_of(state.beast.location)
+                    )
+                )
+            )
         case "draw":
             for _ in range(min(effect.n, len(state.action_deck))):
                 card = tx.state.action_deck[0]
-                tx.emit(CardGained(hand=hand, deck="action",
-                                   card=tx.seal(card, state.team(hand)), from_row=False))
+                tx.emit(
+                    CardGained(
+                        hand=hand,
+                        deck="action",
+                        card=tx.seal(card, state.team(hand)),
+                        from_row=False,
+                    )
+                )
 
 
 def _summon(tx: Tx, frame: Frame, index: int, command: Any) -> None:
@@ -346,8 +384,9 @@ def _summon(tx: Tx, frame: Frame, index: int, command: Any) -> None:
         case PlaceSummon(location=location):
             free = [s for s in state.summons if not s.location]
             chosen = (free or list(state.summons))[0]
-            tx.emit(SummonPlaced(summon=chosen.name, location=location),
-                    EffectProgressed(index, True))
+            tx.emit(
+                SummonPlaced(summon=chosen.name, location=location), EffectProgressed(index, True)
+            )
         case Rally():
             tx.emit(EffectProgressed(index, False))
         case Stop():
@@ -368,8 +407,9 @@ def _summon_act(tx: Tx, command: SummonAct) -> None:
     here = state.summon_at(command.summon)
     ability = beast_mat(state.beast.character).summon.ability
     if command.verb == "step":
-        tx.emit(SummonMoved(summon=command.summon,
-                            location=state.board.roads[here][command.args[0]]))
+        tx.emit(
+            SummonMoved(summon=command.summon, location=state.board.roads[here][command.args[0]])
+        )
     elif command.verb == "attack":
         strike(tx, command.args[0], 1, f"summon:{command.summon}")
     elif command.verb == "ability" and ability.op == "move":

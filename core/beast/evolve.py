@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from core.beast.data import (
+from skald.core.beast.data import (
     Effect,
     abilities_of,
     beast_mat,
@@ -23,8 +23,8 @@ from core.beast.data import (
     pieces,
     side_of,
 )
-from core.beast.state import BEAST, BeastState, Frame, Hand, Piece, Summon
-from events.beast import (
+from skald.core.beast.state import BEAST, BeastState, Frame, Hand, Piece, Summon
+from skald.events.beast import (
     BeastMoved,
     BeastRestored,
     BeastRevealed,
@@ -90,16 +90,20 @@ def _apply(state: BeastState, event: Any) -> BeastState:
         case DeckShuffled(deck=deck, order=order):
             if deck == "action":
                 return replace(state, action_deck=order.get(), discard=())
-            return replace(state, **{f"{deck}_deck": order.get(), f"{deck}_discard": ()},
-                           shuffles=state.shuffles + 1)
+            return replace(
+                state,
+                **{f"{deck}_deck": order.get(), f"{deck}_discard": ()},
+                shuffles=state.shuffles + 1,
+            )
         case RowDealt(deck=deck, cards=cards):
-            remaining = getattr(state, f"{deck}_deck")[len(cards):]
+            remaining = getattr(state, f"{deck}_deck")[len(cards) :]
             row = (*getattr(state, f"{deck}_row"), *cards)
             return replace(state, **{f"{deck}_row": row, f"{deck}_deck": remaining})
         case BeastMoved(card=card):
             step = card.get()
-            return _hand(replace(state, active=(*state.active, step)), BEAST,
-                         location=step.location)
+            return _hand(
+                replace(state, active=(*state.active, step)), BEAST, location=step.location
+            )
         case TrailsPlaced(cards=cards, locations=locations):
             marked = trail_cards(state, locations) if cards is None else cards
             return replace(state, trailed=tuple(sorted({*state.trailed, *marked})))
@@ -115,16 +119,23 @@ def _apply(state: BeastState, event: Any) -> BeastState:
         case PackDealt(seat=seat, pack=pack):
             cards = pack.get()
             packs = _set(state.packs or ((),) * state.players, seat, cards)
-            return replace(state, phase="draft", packs=packs,
-                           action_deck=state.action_deck[len(cards):],
-                           picks=_picks(state, packs))
+            return replace(
+                state,
+                phase="draft",
+                packs=packs,
+                action_deck=state.action_deck[len(cards) :],
+                picks=_picks(state, packs),
+            )
         case CardSetAside(card=card):
             return replace(state, aside=card.get(), action_deck=state.action_deck[1:])
         case CardDrafted(seat=seat, hand=hand, card=card):
             name = card.get()
             state = _hand(state, hand, actions=(*state.hands[hand].actions, name))
-            return replace(state, packs=_set(state.packs, seat, _without(state.packs[seat], name)),
-                           picks=_set(state.picks, seat, state.picks[seat] - 1))
+            return replace(
+                state,
+                packs=_set(state.packs, seat, _without(state.packs[seat], name)),
+                picks=_set(state.picks, seat, state.picks[seat] - 1),
+            )
         case PacksPassed(packs=packs):
             opened = tuple(p.get() for p in packs)
             return replace(state, packs=opened, picks=_picks(state, opened))
@@ -132,8 +143,9 @@ def _apply(state: BeastState, event: Any) -> BeastState:
             state = _hand(state, hand, actions=(*state.hands[hand].actions, *cards.get()))
             return replace(state, aside="") if hand == BEAST else state
         case DayBegan(day=day):
-            return replace(state, phase="day", day=day, turn=BEAST, slots=(), passes=0,
-                           packs=(), picks=())
+            return replace(
+                state, phase="day", day=day, turn=BEAST, slots=(), passes=0, packs=(), picks=()
+            )
         case CardPlayed():
             return _played(state, event)
         case EffectChosen(index=index):
@@ -141,8 +153,13 @@ def _apply(state: BeastState, event: Any) -> BeastState:
         case EffectProgressed(index=index, done=done):
             frame = state.frames[-1]
             if done:
-                return _top(state, pending=tuple(i for i in frame.pending if i != index),
-                            current=-1, progress=0, acted=())
+                return _top(
+                    state,
+                    pending=tuple(i for i in frame.pending if i != index),
+                    current=-1,
+                    progress=0,
+                    acted=(),
+                )
             return _top(state, current=index, progress=frame.progress + 1)
         case CardResolved():
             return _resolved(state)
@@ -159,14 +176,18 @@ def _apply(state: BeastState, event: Any) -> BeastState:
             return _discard_extra(_remove_card(state, hand, hidden.get()), hidden.get())
         case CardDiscarded(hand=hand, card=card):
             state = _remove_card(state, hand, card)
-            if kind_of(card) == "ability":               # back to hand at night
+            if kind_of(card) == "ability":  # back to hand at night
                 return _hand(state, hand, spent=(*state.hands[hand].spent, card))
             if kind_of(card) == "action":
                 return replace(state, discard=(*state.discard, card))
             return _discard_extra(state, card)
         case TurnEnded(passed=passed):
-            return replace(state, turn=(state.turn + 1) % len(state.hands), slots=(),
-                           passes=state.passes + 1 if passed else 0)
+            return replace(
+                state,
+                turn=(state.turn + 1) % len(state.hands),
+                slots=(),
+                passes=state.passes + 1 if passed else 0,
+            )
         case Damaged():
             return _damaged(state, event)
         case Killed():
@@ -183,10 +204,16 @@ def _apply(state: BeastState, event: Any) -> BeastState:
             return _hand(state, hand, wounds=max(0, state.hands[hand].wounds - amount))
         case CardGained():
             return _gained(state, event)
-        case SummonPlaced(summon=name, location=location) | SummonMoved(summon=name,
-                                                                       location=location):
-            return replace(state, summons=tuple(replace(s, location=location) if s.name == name
-                                                else s for s in state.summons))
+        case (
+            SummonPlaced(summon=name, location=location)
+            | SummonMoved(summon=name, location=location)
+        ):
+            return replace(
+                state,
+                summons=tuple(
+                    replace(s, location=location) if s.name == name else s for s in state.summons
+                ),
+            )
         case SummonActed(summon=name):
             return _top(state, acted=(*state.frames[-1].acted, name))
         case LocationsTransformed(locations=locations, habitat=habitat):
@@ -200,10 +227,13 @@ def _apply(state: BeastState, event: Any) -> BeastState:
         case TrapSet(zone=zone, trap=trap):
             return replace(state, traps=(*state.traps, (zone, trap.get())))
         case TrapTriggered(zone=zone, index=index, card=card, habitat=habitat):
-            if index is None:                              # version 1 logs name the index
-                index = next(i for i, (z, trap) in enumerate(state.traps)
-                             if z == zone and trap.card == card and trap.habitat == habitat)
-            state = replace(state, traps=state.traps[:index] + state.traps[index + 1:])
+            if index is None:  # version 1 logs name the index
+                index = next(
+                    i
+                    for i, (z, trap) in enumerate(state.traps)
+                    if z == zone and trap.card == card and trap.habitat == habitat
+                )
+            state = replace(state, traps=state.traps[:index] + state.traps[index + 1 :])
             is_item = card in card_index() and kind_of(card) == "item"
             return _discard_extra(state, card) if is_item else state
         case CardCopied(hand=hand, card=card):
@@ -233,21 +263,28 @@ def trail_cards(state: BeastState, locations: tuple[str, ...]) -> tuple[int, ...
     earliest cards without a trail (No Movement cards leave none), one per token."""
     marked: list[int] = []
     for location in locations:
-        marked.append(next(i for i, card in enumerate(state.active)
-                           if card.location == location and card.direction != "X"
-                           and i not in state.trailed and i not in marked))
+        marked.append(
+            next(
+                i
+                for i, card in enumerate(state.active)
+                if card.location == location
+                and card.direction != "X"
+                and i not in state.trailed
+                and i not in marked
+            )
+        )
     return tuple(marked)
 
 
 def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return items[:index] + (value,) + items[index + 1:]
+    return (*items[:index], value, *items[index + 1 :])
 
 
 def _without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
     if item not in items:
         return items
     index = items.index(item)
-    return items[:index] + items[index + 1:]
+    return items[:index] + items[index + 1 :]
 
 
 def _hand(state: BeastState, index: int, **changes: Any) -> BeastState:
@@ -277,19 +314,43 @@ def _set_up(state: BeastState, event: GameSetUp) -> BeastState:
     contract = contracts()[event.contract]
     board = boards()[contract.map]
     mat = beast_mat(event.beast)
-    beast = Hand(character=event.beast, seat=0, health=mat.health, location=board.centre,
-                 abilities=abilities_of(event.beast), grudges=contract.beast_grudges)
+    beast = Hand(
+        character=event.beast,
+        seat=0,
+        health=mat.health,
+        location=board.centre,
+        abilities=abilities_of(event.beast),
+        grudges=contract.beast_grudges,
+    )
     hunters = tuple(
-        Hand(character=name, seat=seat, health=hunter_mat(name).health,
-             abilities=abilities_of(name), grudges=contract.hunter_grudges)
-        for name, seat in zip(event.hunters, event.controllers, strict=True))
-    placed = tuple(Piece(kind=kind, location=loc)
-                   for loc in board.locations for kind in board.pieces.get(loc, ())
-                   if not contract.leaves_off(loc, kind))
+        Hand(
+            character=name,
+            seat=seat,
+            health=hunter_mat(name).health,
+            abilities=abilities_of(name),
+            grudges=contract.hunter_grudges,
+        )
+        for name, seat in zip(event.hunters, event.controllers, strict=True)
+    )
+    placed = tuple(
+        Piece(kind=kind, location=loc)
+        for loc in board.locations
+        for kind in board.pieces.get(loc, ())
+        if not contract.leaves_off(loc, kind)
+    )
     summons = tuple(Summon(name=f"{mat.summon.name}{i + 1}") for i in range(mat.summon.count))
-    state = replace(state, contract=event.contract, map=contract.map, phase="start",
-                    first_time=event.first_time, hands=(beast, *hunters), standee=board.centre,
-                    pieces=placed, summons=summons, lives=contract.beast_lives)
+    state = replace(
+        state,
+        contract=event.contract,
+        map=contract.map,
+        phase="start",
+        first_time=event.first_time,
+        hands=(beast, *hunters),
+        standee=board.centre,
+        pieces=placed,
+        summons=summons,
+        lives=contract.beast_lives,
+    )
     return _push(state, BEAST, "", "start")
 
 
@@ -323,8 +384,15 @@ def _push(state: BeastState, hand: int, card: str, slot: str) -> BeastState:
         effects = side_of(card, hand == BEAST).effects
     mode = "seq" if slot in ("start", "flee") else side_of(card, hand == BEAST).mode
     where = state.hands[hand].location
-    frame = Frame(hand=hand, card=card, slot=slot, effects=effects, mode=mode,
-                  pending=tuple(range(len(effects))), zones=state.board.zones_of(where))
+    frame = Frame(
+        hand=hand,
+        card=card,
+        slot=slot,
+        effects=effects,
+        mode=mode,
+        pending=tuple(range(len(effects))),
+        zones=state.board.zones_of(where),
+    )
     return replace(state, frames=(*state.frames, frame))
 
 
@@ -351,7 +419,7 @@ def _resolved(state: BeastState) -> BeastState:
     if kind == "ability":
         return _hand(state, frame.hand, spent=(*state.hands[frame.hand].spent, frame.card))
     if any(trap.card == frame.card for _, trap in state.traps):
-        return state                               # a set trap stays in play until triggered
+        return state  # a set trap stays in play until triggered
     return _discard_extra(state, frame.card)
 
 
@@ -371,8 +439,10 @@ def _damaged(state: BeastState, event: Damaged) -> BeastState:
     if event.kind == "piece":
         index = int(event.ref)
         piece = state.pieces[index]
-        return replace(state, pieces=_set(state.pieces, index,
-                                          replace(piece, wounds=piece.wounds + event.amount)))
+        return replace(
+            state,
+            pieces=_set(state.pieces, index, replace(piece, wounds=piece.wounds + event.amount)),
+        )
     return state
 
 
@@ -398,8 +468,12 @@ def _killed(state: BeastState, event: Killed) -> BeastState:
             return replace(state, phase="over", winner="beast", reason="settlers_killed")
         return state
     if event.kind == "summon":
-        state = replace(state, summons=tuple(replace(s, location="") if s.name == event.ref
-                                             else s for s in state.summons))
+        state = replace(
+            state,
+            summons=tuple(
+                replace(s, location="") if s.name == event.ref else s for s in state.summons
+            ),
+        )
         return _count(state, "summons_killed")
     if event.kind == "tower":
         return replace(state, towers=_without(state.towers, event.ref))
@@ -423,26 +497,40 @@ def _gained(state: BeastState, event: CardGained) -> BeastState:
 
 def _night_reset(state: BeastState) -> BeastState:
     discarded = tuple(card for hand in state.hands for card in hand.actions)
-    hands = tuple(replace(h, actions=(), abilities=(*h.abilities, *h.spent), spent=())
-                  for h in state.hands)
+    hands = tuple(
+        replace(h, actions=(), abilities=(*h.abilities, *h.spent), spent=()) for h in state.hands
+    )
     restored = tuple(replace(p, wounds=0) if p.alive else p for p in state.pieces)
     dead = tuple(h for h in state.hunters if state.hands[h].dead)
     phase, queue = ("respawn", dead) if dead else ("upgrade", tuple(range(len(hands))))
-    return replace(state, hands=hands, pieces=restored, discard=(*state.discard, *discarded),
-                   phase=phase, queue=queue, item_row=(), talent_row=(),
-                   item_discard=(*state.item_discard, *state.item_row),
-                   talent_discard=(*state.talent_discard, *state.talent_row))
+    return replace(
+        state,
+        hands=hands,
+        pieces=restored,
+        discard=(*state.discard, *discarded),
+        phase=phase,
+        queue=queue,
+        item_row=(),
+        talent_row=(),
+        item_discard=(*state.item_discard, *state.item_row),
+        talent_discard=(*state.talent_discard, *state.talent_row),
+    )
 
 
 def _upgraded(state: BeastState, hand: int, name: str) -> BeastState:
     held = state.hands[hand]
     mat = beast_mat(held.character) if hand == BEAST else hunter_mat(held.character)
     upgrade = next(u for u in mat.upgrades if u.name == name)
-    state = _hand(state, hand, grudges=held.grudges - upgrade.cost,
-                  upgrades=(*held.upgrades, name))
+    state = _hand(state, hand, grudges=held.grudges - upgrade.cost, upgrades=(*held.upgrades, name))
     if upgrade.kind != "immediate":
         return state
-    frame = Frame(hand=hand, card=name, slot="upgrade", effects=upgrade.effects, mode="seq",
-                  pending=tuple(range(len(upgrade.effects))),
-                  zones=state.board.zones_of(state.hands[hand].location))
+    frame = Frame(
+        hand=hand,
+        card=name,
+        slot="upgrade",
+        effects=upgrade.effects,
+        mode="seq",
+        pending=tuple(range(len(upgrade.effects))),
+        zones=state.board.zones_of(state.hands[hand].location),
+    )
     return replace(state, frames=(*state.frames, frame))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.beast.commands import (
+from skald.core.beast.commands import (
     Decline,
     Done,
     Draft,
@@ -23,13 +23,21 @@ from core.beast.commands import (
     React,
     Upgrade,
 )
-from core.beast.data import FACE_DOWN, Effect, cards, characters, is_trap_item, kind_of, side_of
-from core.beast.effects import open_window, reshuffle
-from core.beast.legal import PACK_SIZES, acting_hand, slot_of
-from core.beast.mechanics import tower_trails, trails_event
-from core.beast.state import BEAST, BeastState, Tx
-from core.beast.supply import gain_grudges, powers_left
-from events.beast import (
+from skald.core.beast.data import (
+    FACE_DOWN,
+    Effect,
+    cards,
+    characters,
+    is_trap_item,
+    kind_of,
+    side_of,
+)
+from skald.core.beast.effects import open_window, reshuffle
+from skald.core.beast.legal import PACK_SIZES, acting_hand, slot_of
+from skald.core.beast.mechanics import tower_trails, trails_event
+from skald.core.beast.state import BEAST, BeastState, Tx
+from skald.core.beast.supply import gain_grudges, powers_left
+from skald.events.beast import (
     BeastRevealed,
     CardDiscarded,
     CardDiscardedFaceDown,
@@ -136,8 +144,15 @@ def _play(tx: Tx, hand: int, card: str) -> None:
     state = tx.state
     _pay(tx, hand, card)
     if is_trap_item(card):
-        tx.emit(CardPlayed(hand=hand, card="trap", slot="any",
-                           hidden=tx.seal(card, state.hunter_seats), revealed=True))
+        tx.emit(
+            CardPlayed(
+                hand=hand,
+                card="trap",
+                slot="any",
+                hidden=tx.seal(card, state.hunter_seats),
+                revealed=True,
+            )
+        )
     else:
         tx.emit(CardPlayed(hand=hand, card=card, slot=slot_of(card), revealed=shows(card)))
     open_window(tx, hand, card)
@@ -152,8 +167,7 @@ def settle(tx: Tx) -> None:
         pass
     if tx.state.winner and tx.state.active:
         state = tx.state
-        tx.emit(BeastRevealed(cards=state.active, location=state.beast.location,
-                              cause="game_end"))
+        tx.emit(BeastRevealed(cards=state.active, location=state.beast.location, cause="game_end"))
 
 
 def _advance(tx: Tx) -> bool:
@@ -187,12 +201,18 @@ def _advance(tx: Tx) -> bool:
         if any(state.packs):
             n = state.players
             packs = tuple(state.packs[(seat - 1) % n] for seat in range(n))
-            tx.emit(PacksPassed(packs=tuple(tx.seal(p, frozenset({seat}))
-                                            for seat, p in enumerate(packs))))
+            tx.emit(
+                PacksPassed(
+                    packs=tuple(tx.seal(p, frozenset({seat})) for seat, p in enumerate(packs))
+                )
+            )
         else:
             if state.aside:
-                tx.emit(HandDealt(hand=BEAST, cards=tx.seal((state.aside,),
-                                                             frozenset({state.beast.seat}))))
+                tx.emit(
+                    HandDealt(
+                        hand=BEAST, cards=tx.seal((state.aside,), frozenset({state.beast.seat}))
+                    )
+                )
             tx.emit(DayBegan(day=state.day + 1))
         return True
     return False
@@ -207,7 +227,7 @@ def _dawn(tx: Tx) -> None:
         dealt = [c for hand in setup.cards for c in hand]
         rest = tx.shuffle([c for c in every if c not in dealt])
         tx.emit(DeckShuffled(deck="action", order=tx.seal(rest, nobody)))
-        for hand, hand_cards in enumerate(setup.cards[:len(state.hands)]):
+        for hand, hand_cards in enumerate(setup.cards[: len(state.hands)]):
             tx.emit(HandDealt(hand=hand, cards=tx.seal(hand_cards, state.team(hand))))
         tx.emit(DayBegan(day=1))
         return
@@ -216,7 +236,7 @@ def _dawn(tx: Tx) -> None:
     if state.players == 4:
         tx.emit(CardSetAside(card=tx.seal(order[0], frozenset({state.beast.seat}))))
     for seat in range(state.players):
-        pack = tx.state.action_deck[:PACK_SIZES[state.players]]
+        pack = tx.state.action_deck[: PACK_SIZES[state.players]]
         tx.emit(PackDealt(seat=seat, pack=tx.seal(pack, frozenset({seat}))))
 
 

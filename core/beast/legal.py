@@ -12,13 +12,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.beast.commands import Decline, Done, Draft, End, Flee, Pass, Place, Play, React, Upgrade
-from core.beast.data import beast_mat, hunter_mat, kind_of, side_of
-from core.beast.effects import effect_commands
-from core.beast.evolve import FLEE_MOVE
-from core.beast.mechanics import destinations
-from core.beast.state import BEAST, BeastState, Frame
-from core.beast.supply import upgrades_left
+from skald.core.beast.commands import (
+    Decline,
+    Done,
+    Draft,
+    End,
+    Flee,
+    Pass,
+    Place,
+    Play,
+    React,
+    Upgrade,
+)
+from skald.core.beast.data import beast_mat, hunter_mat, kind_of, side_of
+from skald.core.beast.effects import effect_commands
+from skald.core.beast.evolve import FLEE_MOVE
+from skald.core.beast.mechanics import destinations
+from skald.core.beast.state import BEAST, BeastState, Frame
+from skald.core.beast.supply import upgrades_left
 
 PACK_SIZES = {2: 6, 3: 4, 4: 3}
 
@@ -91,8 +102,12 @@ def _draft_commands(state: BeastState, seat: int) -> list[Any]:
     if len(own) == 1:
         return [Draft(card) for card in pack]
     quota = hunter_quota(state)
-    return [Draft(card, state.hands[h].character) for card in pack for h in own
-            if len(state.hands[h].actions) < quota]
+    return [
+        Draft(card, state.hands[h].character)
+        for card in pack
+        for h in own
+        if len(state.hands[h].actions) < quota
+    ]
 
 
 # -- day -------------------------------------------------------------------------------
@@ -117,13 +132,20 @@ def _turn_commands(state: BeastState, hand: int) -> list[Any]:
     plays: list[Any] = [Play(card) for card in every if _playable(state, hand, card)]
     if state.slots:
         return [*plays, End()]
-    flee_frame = Frame(hand=hand, card="", slot="flee", effects=FLEE_MOVE, mode="seq",
-                       pending=(0,), zones=())
-    flees: list[Any] = ([Flee(card) for card in every]
-                        if destinations(state, hand, flee_frame, FLEE_MOVE[0]) else [])
+    flee_frame = Frame(
+        hand=hand, card="", slot="flee", effects=FLEE_MOVE, mode="seq", pending=(0,), zones=()
+    )
+    flees: list[Any] = (
+        [Flee(card) for card in every]
+        if destinations(state, hand, flee_frame, FLEE_MOVE[0])
+        else []
+    )
     mine = len(held.actions)
-    fewer = any(len(state.hands[h].actions) < mine for h in range(len(state.hands))
-                if h != hand and not state.hands[h].dead)
+    fewer = any(
+        len(state.hands[h].actions) < mine
+        for h in range(len(state.hands))
+        if h != hand and not state.hands[h].dead
+    )
     passes: list[Any] = [Pass()] if not fewer or not (plays or flees) else []
     return [*plays, *flees, *passes]
 
@@ -132,9 +154,15 @@ def _reaction_commands(state: BeastState, hand: int) -> list[Any]:
     """The reactions `hand` holds for the open window (its own cards only), or decline."""
     held = state.hands[hand]
     beast = hand == BEAST
-    return [*(React(card) for card in dict.fromkeys(held.extras)
-              if side_of(card, beast).react == state.window
-              and side_of(card, beast).cost <= held.grudges), Decline()]
+    return [
+        *(
+            React(card)
+            for card in dict.fromkeys(held.extras)
+            if side_of(card, beast).react == state.window
+            and side_of(card, beast).cost <= held.grudges
+        ),
+        Decline(),
+    ]
 
 
 def _upgrade_commands(state: BeastState, hand: int) -> list[Any]:
@@ -142,5 +170,11 @@ def _upgrade_commands(state: BeastState, hand: int) -> list[Any]:
     mat = beast_mat(held.character) if hand == BEAST else hunter_mat(held.character)
     if upgrades_left(state) <= 0:
         return [Done()]
-    return [*(Upgrade(u.name) for u in mat.upgrades
-              if u.name not in held.upgrades and u.cost <= held.grudges), Done()]
+    return [
+        *(
+            Upgrade(u.name)
+            for u in mat.upgrades
+            if u.name not in held.upgrades and u.cost <= held.grudges
+        ),
+        Done(),
+    ]

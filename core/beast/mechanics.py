@@ -10,10 +10,10 @@ Token supplies (trails, wounds, grudges) are limited as core/beast/supply.py say
 
 from __future__ import annotations
 
-from core.beast.data import Effect, pieces
-from core.beast.state import BEAST, BeastState, Frame, Tx
-from core.beast.supply import gain_grudges, trails_left, wounds_placed
-from events.beast import (
+from skald.core.beast.data import Effect, pieces
+from skald.core.beast.state import BEAST, BeastState, Frame, Tx
+from skald.core.beast.supply import gain_grudges, trails_left, wounds_placed
+from skald.events.beast import (
     BeastMoved,
     BeastRestored,
     BeastRevealed,
@@ -37,12 +37,14 @@ def destinations(state: BeastState, hand: int, frame: Frame, effect: Effect) -> 
     """The directions a hand may step now (the Beast may also play X = No Movement)."""
     here = state.hands[hand].location
     allowed = {loc for z in frame.zones for loc in state.board.zones[z]} if effect.zone else None
-    steps = [d for d, there in state.board.roads[here].items()
-             if allowed is None or there in allowed]
+    steps = [
+        d for d, there in state.board.roads[here].items() if allowed is None or there in allowed
+    ]
     if hand != BEAST:
         return steps
     shares = bool(state.hunters_at(here)) or any(
-        pieces()[state.pieces[i].kind].settler for i in state.living_pieces(here))
+        pieces()[state.pieces[i].kind].settler for i in state.living_pieces(here)
+    )
     if not shares:
         steps.append("X")
     used = {d: sum(1 for s in state.active if s.direction == d) for d in MOVEMENT_DECK}
@@ -76,7 +78,6 @@ def in_range(state: BeastState, hand: int, reach: int) -> tuple[str, ...]:
     return state.board.within(state.hands[hand].location, reach)
 
 
-
 # -- movement, trails, reveals, damage ------------------------------------------------
 
 
@@ -95,8 +96,11 @@ def step(tx: Tx, hand: int, direction: str) -> None:
 
 
 def _untrailed(state: BeastState, locations: set[str]) -> set[int]:
-    return {i for i, card in enumerate(state.active)
-            if card.direction != "X" and i not in state.trailed and card.location in locations}
+    return {
+        i
+        for i, card in enumerate(state.active)
+        if card.direction != "X" and i not in state.trailed and card.location in locations
+    }
 
 
 def tower_trails(state: BeastState) -> set[int]:
@@ -111,10 +115,12 @@ def beast_trails(state: BeastState, first: int) -> set[int]:
     the location with the settler or hunter after all movement has been made"), plus
     those a manned watchtower shows. Cards laid by earlier movements are not looked at
     again: the Beast did not move over their locations now."""
-    occupied = {card.location for card in state.active[first:]
-                if state.hunters_at(card.location) or any(
-                    pieces()[state.pieces[i].kind].settler
-                    for i in state.living_pieces(card.location))}
+    occupied = {
+        card.location
+        for card in state.active[first:]
+        if state.hunters_at(card.location)
+        or any(pieces()[state.pieces[i].kind].settler for i in state.living_pieces(card.location))
+    }
     return _untrailed(state, occupied) | tower_trails(state)
 
 
@@ -125,7 +131,7 @@ def trails_event(state: BeastState, cards: set[int]) -> TrailsPlaced:
     which face-down card matched (that would tell them where the Beast stands). The reducer
     marks, on each location, its earliest untrailed cards: exactly the ones chosen here,
     because every untrailed card on a location due a trail is in `cards`."""
-    ordered = tuple(sorted(cards))[:max(0, trails_left(state))]
+    ordered = tuple(sorted(cards))[: max(0, trails_left(state))]
     return TrailsPlaced(locations=tuple(sorted(state.active[i].location for i in ordered)))
 
 
@@ -138,9 +144,14 @@ def reveal(tx: Tx, cause: str) -> None:
     tx.emit(BeastRevealed(cards=state.active, location=where, cause=cause))
     while not tx.state.winner:
         state = tx.state
-        hit = next((i for i, (zone, trap) in enumerate(state.traps)
-                    if where in state.board.zones[zone] and state.is_habitat(where, trap.habitat)),
-                   None)
+        hit = next(
+            (
+                i
+                for i, (zone, trap) in enumerate(state.traps)
+                if where in state.board.zones[zone] and state.is_habitat(where, trap.habitat)
+            ),
+            None,
+        )
         if hit is None:
             return
         zone, trap = state.traps[hit]

@@ -30,17 +30,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from core.beast import legal, scoring, setup
-from core.beast.commands import Command, format_command, parse
-from core.beast.decide import decide, hidden_notation
-from core.beast.evolve import evolve
-from core.beast.state import BeastState
-from core.rng import Rng
-from core.rules import BaseRules, register
-from events.base import Event
-from events.beast import EVENT_TYPES
-from events.common import GameCreated, Outcome
-from events.secret import Secret
+from skald.core.beast import legal, scoring, setup
+from skald.core.beast.commands import Command, format_command, parse
+from skald.core.beast.decide import decide, hidden_notation
+from skald.core.beast.evolve import evolve
+from skald.core.beast.state import BeastState
+from skald.core.rng import Rng
+from skald.core.rules import BaseRules, register
+from skald.events.base import Event
+from skald.events.beast import EVENT_TYPES
+from skald.events.common import GameCreated, Outcome
+from skald.events.secret import Secret
 
 
 @register("beast")
@@ -65,8 +65,7 @@ class BeastRules(BaseRules[BeastState, Command]):
         """Contract, characters, item and talent decks and rows."""
         return setup.opening(state, rng)
 
-    def decide(self, state: BeastState, seat: int, command: Command, rng: Rng
-               ) -> tuple[Event, ...]:
+    def decide(self, state: BeastState, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
         """Validate against the enumerated legal commands, then derive the events."""
         return decide(state, seat, command, rng)
 
@@ -94,7 +93,8 @@ class BeastRules(BaseRules[BeastState, Command]):
         """The notation of a command."""
         return format_command(command)
 
-    def hide_move(self, state: BeastState, seat: int, command: Command, rng: Rng
-                  ) -> Secret[str] | None:
+    def hide_move(
+        self, state: BeastState, seat: int, command: Command, rng: Rng
+    ) -> Secret[str] | None:
         """Hidden steps, draft picks and traps keep their notation secret."""
         return hidden_notation(state, seat, command, rng)

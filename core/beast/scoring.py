@@ -9,8 +9,8 @@ settler kills and the hunters' wounds dealt to the Beast.
 
 from __future__ import annotations
 
-from core.beast.state import BeastState
-from events.common import Outcome
+from skald.core.beast.state import BeastState
+from skald.events.common import Outcome
 
 
 def outcome(state: BeastState) -> Outcome | None:
@@ -20,6 +20,8 @@ def outcome(state: BeastState) -> Outcome | None:
     hunters = tuple(sorted(state.hunter_seats))
     beast = (state.beast.seat,)
     ranking = (beast, hunters) if state.winner == "beast" else (hunters, beast)
-    scores = tuple(state.stat("settler_kills") if seat == state.beast.seat
-                   else state.stat("beast_wounds") for seat in range(state.players))
+    scores = tuple(
+        state.stat("settler_kills") if seat == state.beast.seat else state.stat("beast_wounds")
+        for seat in range(state.players)
+    )
     return Outcome(termination=state.reason, ranking=ranking, scores=scores)

@@ -16,15 +16,15 @@ runs until the first decision).
 
 from __future__ import annotations
 
-from core.beast.data import beast_mat, cards, characters, contracts, hunter_mat
-from core.beast.decide import begin
-from core.beast.flow import settle
-from core.beast.state import BeastState
-from core.errors import InvalidOption
-from core.rng import Rng
-from events.base import Event
-from events.beast import DeckShuffled, GameSetUp, RowDealt
-from events.common import GameCreated
+from skald.core.beast.data import beast_mat, cards, characters, contracts, hunter_mat
+from skald.core.beast.decide import begin
+from skald.core.beast.flow import settle
+from skald.core.beast.state import BeastState
+from skald.core.errors import InvalidOption
+from skald.core.rng import Rng
+from skald.events.base import Event
+from skald.events.beast import DeckShuffled, GameSetUp, RowDealt
+from skald.events.common import GameCreated
 
 HUNTER_SEATS = {2: (1, 1), 3: (1, 2), 4: (1, 2, 3)}
 
@@ -40,8 +40,10 @@ def opening(state: BeastState, rng: Rng) -> tuple[Event, ...]:
     tx.emit(setup_event(state))
     for deck, group in (("item", cards().item), ("talent", cards().talent)):
         order = tx.shuffle([card.name for card in group])
-        tx.emit(DeckShuffled(deck=deck, order=tx.seal(order, frozenset())),
-                RowDealt(deck=deck, cards=order[:3]))
+        tx.emit(
+            DeckShuffled(deck=deck, order=tx.seal(order, frozenset())),
+            RowDealt(deck=deck, cards=order[:3]),
+        )
     settle(tx)
     return tx.result()
 
@@ -50,15 +52,18 @@ def setup_event(state: BeastState) -> GameSetUp:
     """The setup chosen by the table options (InvalidOption names a bad option)."""
     chosen = dict(state.options)
     if chosen.get("setup", "first") not in ("", "first"):
-        raise InvalidOption(f"option setup={chosen['setup']!r}: the only setup option is "
-                            "'first' (the rulebook's first game)")
+        raise InvalidOption(
+            f"option setup={chosen['setup']!r}: the only setup option is "
+            "'first' (the rulebook's first game)"
+        )
     first = chosen.get("setup", "") == "first"
     large = state.players == 4
     default = characters().first_time["large" if large else "small"]
     contract = chosen.get("contract", "northern-settlements" if large else "great-cleansing")
     if contract not in contracts():
-        raise InvalidOption(f"option contract={contract!r}: known contracts are "
-                          f"{', '.join(contracts())}")
+        raise InvalidOption(
+            f"option contract={contract!r}: known contracts are {', '.join(contracts())}"
+        )
     beast = chosen.get("beast", default.beast)
     hunters = tuple(h.strip() for h in chosen.get("hunters", ",".join(default.hunters)).split(","))
     seats = HUNTER_SEATS[state.players]
@@ -69,7 +74,14 @@ def setup_event(state: BeastState) -> GameSetUp:
     except KeyError as missing:
         raise InvalidOption(f"option beast/hunters: unknown character {missing}") from None
     if len(hunters) != len(seats) or len(set(hunters)) != len(hunters):
-        raise InvalidOption(f"option hunters={','.join(hunters)}: {state.players} players need "
-                          f"{len(seats)} different hunters")
-    return GameSetUp(contract=contract, beast=beast, hunters=hunters[:len(seats)],
-                     controllers=seats, first_time=first)
+        raise InvalidOption(
+            f"option hunters={','.join(hunters)}: {state.players} players need "
+            f"{len(seats)} different hunters"
+        )
+    return GameSetUp(
+        contract=contract,
+        beast=beast,
+        hunters=hunters[: len(seats)],
+        controllers=seats,
+        first_time=first,
+    )

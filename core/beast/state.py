@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import msgspec
 
-from core.beast.board import Board
-from core.beast.data import (
+from skald.core.beast.board import Board
+from skald.core.beast.data import (
     CENTRE_HABITATS,
     Contract,
     Effect,
@@ -19,8 +19,8 @@ from core.beast.data import (
     contracts,
     hunter_mat,
 )
-from core.derive import Derivation
-from events.beast import Step, TrapCard
+from skald.core.derive import Derivation
+from skald.events.beast import Step, TrapCard
 
 BEAST = 0
 
@@ -180,8 +180,9 @@ class BeastState(msgspec.Struct, frozen=True, kw_only=True):
 
     def hunters_at(self, location: str) -> tuple[int, ...]:
         """Living hunters standing on a location."""
-        return tuple(h for h in self.hunters
-                     if not self.hands[h].dead and self.hands[h].location == location)
+        return tuple(
+            h for h in self.hunters if not self.hands[h].dead and self.hands[h].location == location
+        )
 
     def summon_at(self, name: str) -> str:
         """Where a summon is ("" when off the map)."""

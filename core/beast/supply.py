@@ -31,8 +31,8 @@ the supply cannot be placed, and a token comes back to the supply when it leaves
 
 from __future__ import annotations
 
-from core.beast.state import BeastState, Tx
-from events.beast import GrudgesGained
+from skald.core.beast.state import BeastState, Tx
+from skald.events.beast import GrudgesGained
 
 TRAIL_TOKENS = 30
 GRUDGE_VALUE = 30
@@ -77,7 +77,7 @@ def transformable(state: BeastState, places: tuple[str, ...]) -> tuple[str, ...]
     chosen: list[str] = []
     for place in places:
         if place in held:
-            chosen.append(place)                  # the old token goes back: a swap
+            chosen.append(place)  # the old token goes back: a swap
         elif left > 0:
             chosen.append(place)
             left -= 1
@@ -94,8 +94,9 @@ def wounds_fit(values: list[int]) -> bool:
 def wounds_placed(state: BeastState, kind: str, ref: str, amount: int, health: int) -> int:
     """How many of `amount` wounds a hit places on a holder (a killing hit: all of them)."""
     holders: dict[tuple[str, str], int] = {("beast", "beast"): state.beast.wounds}
-    holders |= {("hunter", str(h)): state.hands[h].wounds for h in state.hunters
-                if not state.hands[h].dead}
+    holders |= {
+        ("hunter", str(h)): state.hands[h].wounds for h in state.hunters if not state.hands[h].dead
+    }
     holders |= {("piece", str(i)): p.wounds for i, p in enumerate(state.pieces) if p.alive}
     current = holders.get((kind, ref), 0)
     if current + amount >= health:

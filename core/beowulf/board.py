@@ -49,8 +49,11 @@ class Geometry(msgspec.Struct, frozen=True):
         """The orthogonally adjacent squares."""
         row, col = divmod(index, self.cols)
         steps = ((-1, 0), (1, 0), (0, -1), (0, 1))
-        return tuple((row + dr) * self.cols + col + dc for dr, dc in steps
-                     if 0 <= row + dr < self.rows and 0 <= col + dc < self.cols)
+        return tuple(
+            (row + dr) * self.cols + col + dc
+            for dr, dc in steps
+            if 0 <= row + dr < self.rows and 0 <= col + dc < self.cols
+        )
 
     def parts(self, index: int, is_throat: Callable[[int], bool]) -> tuple[tuple[int, ...], ...]:
         """The row part and the column part of a square (the square itself excluded)."""
@@ -59,8 +62,9 @@ class Geometry(msgspec.Struct, frozen=True):
         col_part = self._walk(row, col, 2, is_throat) + self._walk(row, col, 3, is_throat)
         return row_part, col_part
 
-    def _walk(self, row: int, col: int, direction: int, is_throat: Callable[[int], bool]
-              ) -> tuple[int, ...]:
+    def _walk(
+        self, row: int, col: int, direction: int, is_throat: Callable[[int], bool]
+    ) -> tuple[int, ...]:
         dr, dc = ((0, -1), (0, 1), (-1, 0), (1, 0))[direction]
         found: list[int] = []
         row, col = row + dr, col + dc

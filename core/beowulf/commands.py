@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import msgspec
 
-from core.beowulf.board import parse_square, square_name
-from core.beowulf.data import KINDS, parse_face
-from core.errors import InvalidNotation
+from skald.core.beowulf.board import parse_square, square_name
+from skald.core.beowulf.data import KINDS, parse_face
+from skald.core.errors import InvalidNotation
 
 
 class PlaceFigure(msgspec.Struct, frozen=True):
@@ -93,14 +93,32 @@ class Keep(msgspec.Struct, frozen=True):
     """At the start of Act II or III: keep the hand as it is."""
 
 
-Command = (PlaceFigure | Draw | PlayTile | CashTreasure | Counsel | Swap | Remove | Skip | Pass
-           | Refill | Keep)
+Command = (
+    PlaceFigure
+    | Draw
+    | PlayTile
+    | CashTreasure
+    | Counsel
+    | Swap
+    | Remove
+    | Skip
+    | Pass
+    | Refill
+    | Keep
+)
 
-_BARE: dict[str, Command] = {"draw": Draw(), "skip": Skip(), "pass": Pass(),
-                             "refill": Refill(), "keep": Keep()}
+_BARE: dict[str, Command] = {
+    "draw": Draw(),
+    "skip": Skip(),
+    "pass": Pass(),
+    "refill": Refill(),
+    "keep": Keep(),
+}
 _ARITY = {"place": 2, "play": 2, "cash": 1, "counsel": 3, "swap": 2, "remove": 1}
-USAGE = ("place KIND SQ | draw | play FACE SQ | cash FACE | counsel FACE SQ SQ | "
-         "swap SQ SQ | remove SQ | skip | pass | refill | keep")
+USAGE = (
+    "place KIND SQ | draw | play FACE SQ | cash FACE | counsel FACE SQ SQ | "
+    "swap SQ SQ | remove SQ | skip | pass | refill | keep"
+)
 
 
 def parse_command(text: str) -> Command:
@@ -116,8 +134,9 @@ def parse_command(text: str) -> Command:
     if verb == "place":
         kind = args[0].lower()
         if kind not in KINDS:
-            raise InvalidNotation(f"{text!r}: unknown figure {args[0]!r} "
-                                  f"(figures: {', '.join(KINDS)})")
+            raise InvalidNotation(
+                f"{text!r}: unknown figure {args[0]!r} (figures: {', '.join(KINDS)})"
+            )
         return PlaceFigure(kind, _square(text, args[1]))
     if verb == "play":
         return PlayTile(_face(text, args[0]), _square(text, args[1]))
@@ -154,14 +173,17 @@ def format_command(command: Command) -> str:
 def _square(text: str, word: str) -> str:
     parsed = parse_square(word)
     if parsed is None:
-        raise InvalidNotation(f"{text!r}: {word!r} is not a square (a column letter and a "
-                              "row number, like C3)")
+        raise InvalidNotation(
+            f"{text!r}: {word!r} is not a square (a column letter and a row number, like C3)"
+        )
     return square_name(*parsed)
 
 
 def _face(text: str, word: str) -> str:
     face = parse_face(word)
     if face is None:
-        raise InvalidNotation(f"{text!r}: {word!r} is not a tile face (a signed value and "
-                              "an optional ability code, like +3, -2x, 0#, +1$3)")
+        raise InvalidNotation(
+            f"{text!r}: {word!r} is not a tile face (a signed value and "
+            "an optional ability code, like +3, -2x, 0#, +1$3)"
+        )
     return face

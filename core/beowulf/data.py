@@ -20,7 +20,7 @@ from typing import Literal
 
 import msgspec
 
-from core.content import load_toml
+from skald.core.content import load_toml
 
 Kind = Literal["beowulf", "thane", "castle", "drakkar"]
 KINDS: tuple[Kind, ...] = ("beowulf", "thane", "castle", "drakkar")
@@ -41,15 +41,30 @@ def supply_diamonds(supply: tuple[int, ...]) -> int:
 
 
 Ability = Literal[
-    "temptation", "courage", "treasure", "drunkenness", "beer", "golden_statue",
-    "good_counsel", "royal_dragon_horn", "betrayal", "throat",
+    "temptation",
+    "courage",
+    "treasure",
+    "drunkenness",
+    "beer",
+    "golden_statue",
+    "good_counsel",
+    "royal_dragon_horn",
+    "betrayal",
+    "throat",
 ]
 ABILITIES: tuple[str, ...] = Ability.__args__  # type: ignore[attr-defined]
 
 # One character per ability; "$" is followed by the treasure value.
 ABILITY_CODES: dict[str, str] = {
-    "temptation": "t", "courage": "c", "treasure": "$", "drunkenness": "d", "beer": "b",
-    "golden_statue": "s", "good_counsel": "g", "royal_dragon_horn": "h", "betrayal": "x",
+    "temptation": "t",
+    "courage": "c",
+    "treasure": "$",
+    "drunkenness": "d",
+    "beer": "b",
+    "golden_statue": "s",
+    "good_counsel": "g",
+    "royal_dragon_horn": "h",
+    "betrayal": "x",
     "throat": "#",
 }
 CODE_ABILITIES = {code: ability for ability, code in ABILITY_CODES.items()}
@@ -136,7 +151,7 @@ def _validate(tile_set: TileSet) -> None:
 @functools.cache
 def tile_set() -> TileSet:
     """The validated component data."""
-    loaded = load_toml(__package__ or "core.beowulf", "tiles.toml", TileSet)
+    loaded = load_toml(__package__ or "skald.core.beowulf", "tiles.toml", TileSet)
     _validate(loaded)
     return loaded
 

@@ -17,7 +17,7 @@ the new pile or keeps its hand.
 
 from __future__ import annotations
 
-from core.beowulf.commands import (
+from skald.core.beowulf.commands import (
     CashTreasure,
     Command,
     Counsel,
@@ -32,9 +32,9 @@ from core.beowulf.commands import (
     Swap,
     format_command,
 )
-from core.beowulf.data import KINDS, colour_of, tile
-from core.beowulf.evolve import evolve
-from core.beowulf.legal import (
+from skald.core.beowulf.data import KINDS, colour_of, tile
+from skald.core.beowulf.evolve import evolve
+from skald.core.beowulf.legal import (
     REMOVES,
     could_act,
     has_action,
@@ -42,9 +42,9 @@ from core.beowulf.legal import (
     may_place_figure,
     may_play_tile,
 )
-from core.beowulf.scoring import close_act
-from core.beowulf.setup import deal, pile_index
-from core.beowulf.state import (
+from skald.core.beowulf.scoring import close_act
+from skald.core.beowulf.setup import deal, pile_index
+from skald.core.beowulf.state import (
     HAND_TARGET,
     BeowulfState,
     free_squares,
@@ -54,11 +54,11 @@ from core.beowulf.state import (
     kind_count,
     squares_with,
 )
-from core.derive import Derivation
-from core.errors import IllegalMove
-from core.rng import Rng
-from events.base import Event
-from events.beowulf import (
+from skald.core.derive import Derivation
+from skald.core.errors import IllegalMove
+from skald.core.rng import Rng
+from skald.events.base import Event
+from skald.events.beowulf import (
     AbilityDeclined,
     AbilityOffered,
     FigureMoved,
@@ -84,14 +84,18 @@ class _Check:
 
     def fail(self, reason: str) -> IllegalMove:
         where = f"act {self.state.act}, {self.state.phase}"
-        return IllegalMove(f"{format_command(self.command)!r} by {colour_of(self.seat)} "
-                           f"(seat {self.seat}, {where}): {reason}")
+        return IllegalMove(
+            f"{format_command(self.command)!r} by {colour_of(self.seat)} "
+            f"(seat {self.seat}, {where}): {reason}"
+        )
 
     def square(self, name: str) -> int:
         index = geometry(self.state).index(name)
         if index is None:
-            raise self.fail(f"{name} is not on the {self.state.rows}x{self.state.cols} board "
-                            f"(columns A-{chr(64 + self.state.cols)}, rows 1-{self.state.rows})")
+            raise self.fail(
+                f"{name} is not on the {self.state.rows}x{self.state.cols} board "
+                f"(columns A-{chr(64 + self.state.cols)}, rows 1-{self.state.rows})"
+            )
         return index
 
     def free(self, name: str) -> int:
@@ -143,8 +147,10 @@ def _turn(d: Turn, seat: int, command: Command, check: _Check) -> None:
             d.emit(TileDrawn(seat=seat, act=state.act, tile=drawn))
         case PlayTile() | CashTreasure() | Counsel():
             if not may_play_tile(state):
-                raise check.fail("draw a tile first: tiles are played without a draw only "
-                                 "when the pile is exhausted")
+                raise check.fail(
+                    "draw a tile first: tiles are played without a draw only "
+                    "when the pile is exhausted"
+                )
             _play(d, seat, command, check)
         case Pass():
             if has_action(state, seat):
@@ -162,8 +168,11 @@ def _play(d: Turn, seat: int, command: Command, check: _Check) -> None:
             tile_id = check.in_hand(face)
             if tile(tile_id).ability != "treasure":
                 raise check.fail(f"{face} is not a Treasure tile")
-            d.emit(TreasureCashed(seat=seat, tile=tile_id, points=tile(tile_id).treasure,
-                                  revealed=True))
+            d.emit(
+                TreasureCashed(
+                    seat=seat, tile=tile_id, points=tile(tile_id).treasure, revealed=True
+                )
+            )
             _conclude(d, seat)
         case Counsel(tile=face, source=source, target=target):
             tile_id = check.in_hand(face)
@@ -176,8 +185,10 @@ def _play(d: Turn, seat: int, command: Command, check: _Check) -> None:
             destination = check.free(target)
             if destination not in geometry(state).neighbours(origin):
                 raise check.fail(f"{target} is not orthogonally adjacent to {source}")
-            d.emit(FigureMoved(seat=seat, source=source, target=target),
-                   TilePlaced(seat=seat, tile=tile_id, at=source, revealed=True))
+            d.emit(
+                FigureMoved(seat=seat, source=source, target=target),
+                TilePlaced(seat=seat, tile=tile_id, at=source, revealed=True),
+            )
             _conclude(d, seat)
         case PlayTile(tile=face, at=at):
             _place_tile(d, seat, check.in_hand(face), at, check)
@@ -189,8 +200,7 @@ def _place_tile(d: Turn, seat: int, tile_id: str, at: str, check: _Check) -> Non
     state = d.state
     ability = tile(tile_id).ability
     if ability == "good_counsel":
-        raise check.fail("Good Counsel is played only by moving a figure: "
-                         "counsel FACE FROM TO")
+        raise check.fail("Good Counsel is played only by moving a figure: counsel FACE FROM TO")
     square = check.square(at)
     occupant = state.tiles[square]
     offer = _offer(state, seat, tile_id, square)
@@ -237,8 +247,9 @@ def _follow_up(d: Turn, seat: int, command: Command, check: _Check) -> None:
             d.emit(TileRemoved(seat=seat, tile=target, at=at))
         case _:
             follow = "swap SQ SQ" if pending == "golden_statue" else "remove SQ"
-            raise check.fail(f"the {pending.replace('_', ' ')} just placed asks for {follow} "
-                             "or skip")
+            raise check.fail(
+                f"the {pending.replace('_', ' ')} just placed asks for {follow} or skip"
+            )
     _conclude(d, seat)
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from core.beowulf.data import KINDS, act_spec
-from core.beowulf.state import BeowulfState, Placed, geometry, replace_at
-from events.base import Event
-from events.beowulf import (
+from skald.core.beowulf.data import KINDS, act_spec
+from skald.core.beowulf.state import BeowulfState, Placed, geometry, replace_at
+from skald.events.base import Event
+from skald.events.beowulf import (
     AbilityDeclined,
     AbilityOffered,
     ActBegan,
@@ -42,7 +42,7 @@ def evolve(state: BeowulfState, event: Event) -> BeowulfState:
         case TilesDealt(seat=seat, tiles=secret):
             dealt = secret.get()
             state = _add_to_hand(state, seat, dealt)
-            return _refill_done(replace(state, pile=state.pile[len(dealt):]), seat)
+            return _refill_done(replace(state, pile=state.pile[len(dealt) :]), seat)
         case RefillDeclined(seat=seat):
             return _refill_done(state, seat)
         case TileDrawn(seat=seat, tile=drawn):
@@ -77,23 +77,42 @@ def evolve(state: BeowulfState, event: Event) -> BeowulfState:
             state = _set_figure(_add_points(state, seat, points), at, None)
             return _change_supply(state, seat, kind, 1) if kind == "drakkar" else state
         case ActEnded(act=act, reason=reason, next_seat=next_seat):
-            return replace(state, phase="over" if act == 3 else "between", pile=(),
-                           tiles=(None,) * len(state.tiles), turn=next_seat, drawn=False,
-                           pending=None, pending_source=None, end_reason=reason)
+            return replace(
+                state,
+                phase="over" if act == 3 else "between",
+                pile=(),
+                tiles=(None,) * len(state.tiles),
+                turn=next_seat,
+                drawn=False,
+                pending=None,
+                pending_source=None,
+                end_reason=reason,
+            )
     return state
 
 
-def _begin_act(state: BeowulfState, act: int, first: int, refills: tuple[int, ...]
-               ) -> BeowulfState:
+def _begin_act(state: BeowulfState, act: int, first: int, refills: tuple[int, ...]) -> BeowulfState:
     spec = act_spec(act)
     size = spec.rows * spec.cols
     board = geometry(replace(state, rows=spec.rows, cols=spec.cols))
     printed = frozenset(board.index(name) for name in spec.printed_throats)
-    return replace(state, act=act, rows=spec.rows, cols=spec.cols,
-                   printed=frozenset(sq for sq in printed if sq is not None),
-                   tiles=(None,) * size, figures=(None,) * size, pile=(), turn=first,
-                   drawn=False, pending=None, pending_source=None, refills=refills,
-                   phase="refill" if refills else "play", end_reason="")
+    return replace(
+        state,
+        act=act,
+        rows=spec.rows,
+        cols=spec.cols,
+        printed=frozenset(sq for sq in printed if sq is not None),
+        tiles=(None,) * size,
+        figures=(None,) * size,
+        pile=(),
+        turn=first,
+        drawn=False,
+        pending=None,
+        pending_source=None,
+        refills=refills,
+        phase="refill" if refills else "play",
+        end_reason="",
+    )
 
 
 def _index(state: BeowulfState, name: str) -> int:

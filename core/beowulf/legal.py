@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from core.beowulf.commands import (
+from skald.core.beowulf.commands import (
     CashTreasure,
     Command,
     Counsel,
@@ -37,8 +37,8 @@ from core.beowulf.commands import (
     Skip,
     Swap,
 )
-from core.beowulf.data import KINDS, tile
-from core.beowulf.state import (
+from skald.core.beowulf.data import KINDS, tile
+from skald.core.beowulf.state import (
     BeowulfState,
     free_squares,
     geometry,
@@ -62,10 +62,13 @@ def to_act(state: BeowulfState) -> frozenset[int]:
 def counsel_moves(state: BeowulfState, seat: int) -> tuple[tuple[int, int], ...]:
     """(from, to) pairs: an own figure and an orthogonally adjacent empty space."""
     board = geometry(state)
-    return tuple((square, target)
-                 for square, figure in enumerate(state.figures)
-                 if figure is not None and figure.seat == seat
-                 for target in board.neighbours(square) if is_free(state, target))
+    return tuple(
+        (square, target)
+        for square, figure in enumerate(state.figures)
+        if figure is not None and figure.seat == seat
+        for target in board.neighbours(square)
+        if is_free(state, target)
+    )
 
 
 def tile_playable(state: BeowulfState, seat: int, tile_id: str) -> bool:
@@ -95,8 +98,7 @@ def has_action(state: BeowulfState, seat: int) -> bool:
     """True when the seat, on its turn and with no follow-up pending, can do anything but pass."""
     if may_place_figure(state, seat) or may_draw(state, seat):
         return True
-    return may_play_tile(state) and any(tile_playable(state, seat, t)
-                                        for t in state.hands[seat])
+    return may_play_tile(state) and any(tile_playable(state, seat, t) for t in state.hands[seat])
 
 
 def could_act(state: BeowulfState, seat: int) -> bool:
@@ -115,8 +117,12 @@ def legal_commands(state: BeowulfState, seat: int) -> list[Command]:
     commands: list[Command] = []
     names = [geometry(state).name(sq) for sq in free_squares(state)]
     if may_place_figure(state, seat):
-        commands += [PlaceFigure(kind, name) for kind in KINDS
-                     if kind_count(state, seat, kind) for name in names]
+        commands += [
+            PlaceFigure(kind, name)
+            for kind in KINDS
+            if kind_count(state, seat, kind)
+            for name in names
+        ]
     if may_draw(state, seat):
         commands.append(Draw())
     if may_play_tile(state):
@@ -130,8 +136,10 @@ def _tile_plays(state: BeowulfState, seat: int, names: list[str]) -> list[Comman
     for face in sorted({tile(t).face for t in state.hands[seat]}):
         ability = next(tile(t).ability for t in state.hands[seat] if tile(t).face == face)
         if ability == "good_counsel":
-            commands += [Counsel(face, board.name(src), board.name(dst))
-                         for src, dst in counsel_moves(state, seat)]
+            commands += [
+                Counsel(face, board.name(src), board.name(dst))
+                for src, dst in counsel_moves(state, seat)
+            ]
             continue
         commands += [PlayTile(face, name) for name in names]
         if ability == "drunkenness":
@@ -145,10 +153,14 @@ def _follow_ups(state: BeowulfState) -> list[Command]:
     board = geometry(state)
     commands: list[Command] = []
     if state.pending == "golden_statue":
-        others = [sq for sq, t in enumerate(state.tiles)
-                  if t is not None and sq != state.pending_source]
-        commands += [Swap(board.name(a), board.name(b))
-                     for i, a in enumerate(others) for b in others[i + 1:]]
+        others = [
+            sq for sq, t in enumerate(state.tiles) if t is not None and sq != state.pending_source
+        ]
+        commands += [
+            Swap(board.name(a), board.name(b))
+            for i, a in enumerate(others)
+            for b in others[i + 1 :]
+        ]
     elif state.pending in REMOVES:
         commands += [Remove(board.name(sq)) for sq in squares_with(state, REMOVES[state.pending])]
     return [*commands, Skip()]

@@ -20,10 +20,10 @@ from typing import Any
 
 import msgspec
 
-from core.beowulf.board import Geometry
-from core.beowulf.data import ABILITIES, COLOURS, KINDS
-from core.beowulf.scoring import BoardTile, score_figures
-from core.errors import InvalidNotation
+from skald.core.beowulf.board import Geometry
+from skald.core.beowulf.data import ABILITIES, COLOURS, KINDS
+from skald.core.beowulf.scoring import BoardTile, score_figures
+from skald.core.errors import InvalidNotation
 
 MAX_SIDE = 26
 
@@ -56,32 +56,45 @@ def score_position(data: dict[str, Any]) -> ScoreReport:
         raise InvalidPosition("a position must be a JSON object")
     _keys("position", data, {"rows", "cols", "tiles", "figures"}, {"game"})
     if data.get("game", "beowulf") != "beowulf":
-        raise InvalidPosition(f"position: game must be \"beowulf\", not {data['game']!r}")
+        raise InvalidPosition(f'position: game must be "beowulf", not {data["game"]!r}')
     board = Geometry(_side(data, "rows"), _side(data, "cols"))
     taken: dict[int, str] = {}
-    tiles = {_square(board, entry, f"tiles[{i}]", taken): _tile(entry, f"tiles[{i}]")
-             for i, entry in enumerate(_list(data, "tiles"))}
+    tiles = {
+        _square(board, entry, f"tiles[{i}]", taken): _tile(entry, f"tiles[{i}]")
+        for i, entry in enumerate(_list(data, "tiles"))
+    }
     figures: dict[int, tuple[str, str]] = {}
     for i, entry in enumerate(_list(data, "figures")):
         where = f"figures[{i}]"
         square = _square(board, entry, where, taken)
-        figures[square] = (_choice(entry, "owner", COLOURS, where),
-                           _choice(entry, "kind", KINDS, where))
-    scores = {s.at: s for s in score_figures(board, tiles, {sq: k for sq, (_, k)
-                                                            in figures.items()})}
-    reports = tuple(FigureReport(board.name(sq), owner, kind, scores[sq].sum,
-                                 scores[sq].diamonds, scores[sq].points)
-                    for sq, (owner, kind) in figures.items())
-    totals = {colour: sum(r.points for r in reports if r.owner == colour)
-              for colour in COLOURS if any(r.owner == colour for r in reports)}
+        figures[square] = (
+            _choice(entry, "owner", COLOURS, where),
+            _choice(entry, "kind", KINDS, where),
+        )
+    scores = {
+        s.at: s for s in score_figures(board, tiles, {sq: k for sq, (_, k) in figures.items()})
+    }
+    reports = tuple(
+        FigureReport(
+            board.name(sq), owner, kind, scores[sq].sum, scores[sq].diamonds, scores[sq].points
+        )
+        for sq, (owner, kind) in figures.items()
+    )
+    totals = {
+        colour: sum(r.points for r in reports if r.owner == colour)
+        for colour in COLOURS
+        if any(r.owner == colour for r in reports)
+    }
     return ScoreReport(reports, totals)
 
 
 def render_score(report: ScoreReport) -> str:
     """A text table of the figures' scores and the totals."""
     lines = [f"{'at':<4} {'owner':<6} {'kind':<8} {'sum':>4} {'diamonds':>8} {'points':>6}"]
-    lines += [f"{f.at:<4} {f.owner:<6} {f.kind:<8} {f.sum:>4} {f.diamonds:>8} {f.points:>6}"
-              for f in report.figures]
+    lines += [
+        f"{f.at:<4} {f.owner:<6} {f.kind:<8} {f.sum:>4} {f.diamonds:>8} {f.points:>6}"
+        for f in report.figures
+    ]
     totals = ", ".join(f"{owner} {points:+d}" for owner, points in report.totals.items())
     lines.append(f"totals: {totals or 'no figures'}")
     return "\n".join(lines)
@@ -103,8 +116,9 @@ def _integer(value: Any) -> bool:
 def _side(data: dict[str, Any], key: str) -> int:
     value = data[key]
     if not _integer(value) or not 1 <= value <= MAX_SIDE:
-        raise InvalidPosition(f"position: {key} must be a whole number from 1 to {MAX_SIDE}, "
-                              f"not {value!r}")
+        raise InvalidPosition(
+            f"position: {key} must be a whole number from 1 to {MAX_SIDE}, not {value!r}"
+        )
     return int(value)
 
 
@@ -121,9 +135,11 @@ def _square(board: Geometry, entry: dict[str, Any], where: str, taken: dict[int,
     name = entry["at"]
     index = board.index(name) if isinstance(name, str) else None
     if index is None:
-        raise InvalidPosition(f"{where}: at={name!r} is not a square of the "
-                              f"{board.rows}x{board.cols} board (like A1 to "
-                              f"{board.name(board.size - 1)})")
+        raise InvalidPosition(
+            f"{where}: at={name!r} is not a square of the "
+            f"{board.rows}x{board.cols} board (like A1 to "
+            f"{board.name(board.size - 1)})"
+        )
     if index in taken:
         raise InvalidPosition(f"{where}: {board.name(index)} is already taken by {taken[index]}")
     taken[index] = where
@@ -135,8 +151,9 @@ def _tile(entry: dict[str, Any], where: str) -> BoardTile:
     if not _integer(value):
         raise InvalidPosition(f"{where}: value must be a whole number, not {value!r}")
     if ability is not None and ability not in ABILITIES:
-        raise InvalidPosition(f"{where}: unknown ability {ability!r} "
-                              f"(abilities: {', '.join(ABILITIES)}, or null)")
+        raise InvalidPosition(
+            f"{where}: unknown ability {ability!r} (abilities: {', '.join(ABILITIES)}, or null)"
+        )
     if ability == "throat" and value != 0:
         raise InvalidPosition(f"{where}: a throat has no value, not {value}")
     return BoardTile(value, ability)

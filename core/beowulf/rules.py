@@ -14,16 +14,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from core.beowulf import legal, scoring, setup
-from core.beowulf.commands import Command, format_command, parse_command
-from core.beowulf.decide import decide
-from core.beowulf.evolve import evolve
-from core.beowulf.state import BeowulfState
-from core.rng import Rng
-from core.rules import BaseRules, register
-from events.base import Event
-from events.beowulf import EVENT_TYPES
-from events.common import GameCreated, Outcome
+from skald.core.beowulf import legal, scoring, setup
+from skald.core.beowulf.commands import Command, format_command, parse_command
+from skald.core.beowulf.decide import decide
+from skald.core.beowulf.evolve import evolve
+from skald.core.beowulf.state import BeowulfState
+from skald.core.rng import Rng
+from skald.core.rules import BaseRules, register
+from skald.events.base import Event
+from skald.events.beowulf import EVENT_TYPES
+from skald.events.common import GameCreated, Outcome
 
 
 @register("beowulf")
@@ -47,8 +47,9 @@ class BeowulfRules(BaseRules[BeowulfState, Command]):
         """Shuffle the Act I pile and deal two tiles to each seat."""
         return setup.opening(state, rng)
 
-    def decide(self, state: BeowulfState, seat: int, command: Command, rng: Rng
-               ) -> tuple[Event, ...]:
+    def decide(
+        self, state: BeowulfState, seat: int, command: Command, rng: Rng
+    ) -> tuple[Event, ...]:
         """Validate a command; its events or IllegalMove."""
         return decide(state, seat, command, rng)
 

@@ -24,13 +24,13 @@ from collections.abc import Mapping
 
 import msgspec
 
-from core.beowulf.board import Geometry
-from core.beowulf.data import DIAMONDS, supply_diamonds, tile
-from core.beowulf.setup import next_act
-from core.beowulf.state import BeowulfState, geometry
-from core.derive import Derivation
-from events.beowulf import ActEnded, FigureScored, TilesBetrayed
-from events.common import Outcome
+from skald.core.beowulf.board import Geometry
+from skald.core.beowulf.data import DIAMONDS, supply_diamonds, tile
+from skald.core.beowulf.setup import next_act
+from skald.core.beowulf.state import BeowulfState, geometry
+from skald.core.derive import Derivation
+from skald.events.beowulf import ActEnded, FigureScored, TilesBetrayed
+from skald.events.common import Outcome
 
 
 class BoardTile(msgspec.Struct, frozen=True):
@@ -50,14 +50,14 @@ class FigureScore(msgspec.Struct, frozen=True):
     points: int
 
 
-def throat_test(tiles: Mapping[int, BoardTile], printed: frozenset[int]
-                ) -> frozenset[int]:
+def throat_test(tiles: Mapping[int, BoardTile], printed: frozenset[int]) -> frozenset[int]:
     """Every square that cuts lines: printed Throats and placed Throat tiles."""
     return printed | {sq for sq, t in tiles.items() if t.ability == "throat"}
 
 
-def betrayed(geometry: Geometry, tiles: Mapping[int, BoardTile], printed: frozenset[int]
-             ) -> frozenset[int]:
+def betrayed(
+    geometry: Geometry, tiles: Mapping[int, BoardTile], printed: frozenset[int]
+) -> frozenset[int]:
     """The squares of positive tiles a Betrayal turns face down."""
     throats = throat_test(tiles, printed)
     down: set[int] = set()
@@ -69,9 +69,12 @@ def betrayed(geometry: Geometry, tiles: Mapping[int, BoardTile], printed: frozen
     return frozenset(down)
 
 
-def score_figures(geometry: Geometry, tiles: Mapping[int, BoardTile],
-                  figures: Mapping[int, str], printed: frozenset[int] = frozenset()
-                  ) -> tuple[FigureScore, ...]:
+def score_figures(
+    geometry: Geometry,
+    tiles: Mapping[int, BoardTile],
+    figures: Mapping[int, str],
+    printed: frozenset[int] = frozenset(),
+) -> tuple[FigureScore, ...]:
     """Score every figure (square -> kind), in square order."""
     throats = throat_test(tiles, printed)
     down = betrayed(geometry, tiles, printed)
@@ -105,15 +108,22 @@ def close_act(d: Derivation[BeowulfState], last_seat: int, reason: str) -> None:
     board, tiles = geometry(state), board_tiles(state)
     down = betrayed(board, tiles, state.printed)
     if down:
-        d.emit(TilesBetrayed(act=state.act,
-                             squares=tuple(board.name(sq) for sq in sorted(down))))
+        d.emit(TilesBetrayed(act=state.act, squares=tuple(board.name(sq) for sq in sorted(down))))
     figures = {sq: f.kind for sq, f in enumerate(state.figures) if f is not None}
     for score in score_figures(board, tiles, figures, state.printed):
         owner = state.figures[score.at]
         assert owner is not None
-        d.emit(FigureScored(act=state.act, seat=owner.seat, kind=score.kind,
-                            at=board.name(score.at), sum=score.sum,
-                            diamonds=score.diamonds, points=score.points))
+        d.emit(
+            FigureScored(
+                act=state.act,
+                seat=owner.seat,
+                kind=score.kind,
+                at=board.name(score.at),
+                sum=score.sum,
+                diamonds=score.diamonds,
+                points=score.points,
+            )
+        )
     next_seat = (last_seat + 1) % state.seats
     d.emit(ActEnded(act=state.act, reason=reason, next_seat=next_seat))
     if state.act < 3:
@@ -129,7 +139,10 @@ def final_outcome(state: BeowulfState) -> Outcome:
     """Groups of tied seats, best first; ties on points and diamonds share a place."""
     tiebreaks = tuple(supply_diamonds(supply) for supply in state.supply)
     keys = sorted({(state.points[s], tiebreaks[s]) for s in range(state.seats)}, reverse=True)
-    ranking = tuple(tuple(s for s in range(state.seats)
-                          if (state.points[s], tiebreaks[s]) == key) for key in keys)
-    return Outcome(termination="completed", ranking=ranking, scores=state.points,
-                   tiebreaks=tiebreaks)
+    ranking = tuple(
+        tuple(s for s in range(state.seats) if (state.points[s], tiebreaks[s]) == key)
+        for key in keys
+    )
+    return Outcome(
+        termination="completed", ranking=ranking, scores=state.points, tiebreaks=tiebreaks
+    )

@@ -16,15 +16,15 @@ once instead; the default is `refill=ask`.
 
 from __future__ import annotations
 
-from core.beowulf.data import STARTING_SUPPLY, act_tiles
-from core.beowulf.evolve import evolve
-from core.beowulf.state import HAND_TARGET, STARTING_POINTS, BeowulfState
-from core.derive import Derivation
-from core.errors import InvalidOption
-from core.rng import Rng
-from events.base import Event
-from events.beowulf import ActBegan, PileShuffled, TilesDealt
-from events.common import GameCreated
+from skald.core.beowulf.data import STARTING_SUPPLY, act_tiles
+from skald.core.beowulf.evolve import evolve
+from skald.core.beowulf.state import HAND_TARGET, STARTING_POINTS, BeowulfState
+from skald.core.derive import Derivation
+from skald.core.errors import InvalidOption
+from skald.core.rng import Rng
+from skald.events.base import Event
+from skald.events.beowulf import ActBegan, PileShuffled, TilesDealt
+from skald.events.common import GameCreated
 
 REFILL_POLICIES = ("ask", "always")
 
@@ -33,8 +33,9 @@ def initial(created: GameCreated) -> BeowulfState:
     """Before Act I: supplies and saga points, no board yet; reads table option `refill`."""
     refill = dict(created.options).get("refill", "ask")
     if refill not in REFILL_POLICIES:
-        raise InvalidOption(f"option refill={refill!r}: must be one of "
-                          f"{', '.join(REFILL_POLICIES)}")
+        raise InvalidOption(
+            f"option refill={refill!r}: must be one of {', '.join(REFILL_POLICIES)}"
+        )
     return new_state(len(created.players), auto_refill=refill == "always")
 
 
@@ -55,7 +56,7 @@ def opening(state: BeowulfState, rng: Rng) -> tuple[Event, ...]:
     d.emit(ActBegan(act=1, first=0))
     order = shuffle_pile(d, 1)
     for seat in range(state.seats):
-        hand = order[seat * HAND_TARGET:(seat + 1) * HAND_TARGET]
+        hand = order[seat * HAND_TARGET : (seat + 1) * HAND_TARGET]
         deal(d, seat, hand, seat * HAND_TARGET)
     return d.result()
 
@@ -73,7 +74,7 @@ def next_act(d: Derivation[BeowulfState], act: int, first: int) -> None:
     order, index = shuffle_pile(d, act), 0
     for seat in short:
         count = HAND_TARGET - len(state.hands[seat])
-        deal(d, seat, order[index:index + count], index)
+        deal(d, seat, order[index : index + count], index)
         index += count
 
 

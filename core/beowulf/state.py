@@ -14,8 +14,8 @@ from typing import TypeVar
 
 import msgspec
 
-from core.beowulf.board import Geometry
-from core.beowulf.data import KINDS, tile
+from skald.core.beowulf.board import Geometry
+from skald.core.beowulf.data import KINDS, tile
 
 T = TypeVar("T")
 STARTING_POINTS = 50
@@ -60,8 +60,11 @@ def geometry(state: BeowulfState) -> Geometry:
 
 def is_free(state: BeowulfState, square: int) -> bool:
     """True when a square holds no tile, no figure and no printed Throat."""
-    return (state.tiles[square] is None and state.figures[square] is None
-            and square not in state.printed)
+    return (
+        state.tiles[square] is None
+        and state.figures[square] is None
+        and square not in state.printed
+    )
 
 
 def free_squares(state: BeowulfState) -> tuple[int, ...]:
@@ -71,8 +74,11 @@ def free_squares(state: BeowulfState) -> tuple[int, ...]:
 
 def squares_with(state: BeowulfState, ability: str) -> tuple[int, ...]:
     """Squares holding a tile with `ability`."""
-    return tuple(sq for sq, tile_id in enumerate(state.tiles)
-                 if tile_id is not None and tile(tile_id).ability == ability)
+    return tuple(
+        sq
+        for sq, tile_id in enumerate(state.tiles)
+        if tile_id is not None and tile(tile_id).ability == ability
+    )
 
 
 def hand_tile(state: BeowulfState, seat: int, face: str) -> str | None:
@@ -100,4 +106,4 @@ def kind_count(state: BeowulfState, seat: int, kind: str) -> int:
 
 def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """A tuple with one item replaced."""
-    return (*items[:index], value, *items[index + 1:])
+    return (*items[:index], value, *items[index + 1 :])

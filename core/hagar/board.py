@@ -11,7 +11,7 @@ import functools
 from collections import deque
 from collections.abc import Iterable
 
-from core.hagar.data import BoardData, Kind, board_data
+from skald.core.hagar.data import BoardData, Kind, board_data
 
 
 class Board:
@@ -28,8 +28,9 @@ class Board:
         self.camp = next(s.id for s in data.spaces if s.kind == "camp")
         self._distances: dict[tuple[str, str], dict[str, int]] = {}
 
-    def _links(self, both: Iterable[tuple[str, str]], one_way: Iterable[tuple[str, str]]
-               ) -> dict[str, tuple[str, ...]]:
+    def _links(
+        self, both: Iterable[tuple[str, str]], one_way: Iterable[tuple[str, str]]
+    ) -> dict[str, tuple[str, ...]]:
         links: dict[str, list[str]] = {space: [] for space in self.spaces}
         for a, b in both:
             links[a].append(b)

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import msgspec
 
-from core.errors import InvalidNotation
-from core.hagar.board import board
-from core.notation_numbers import parse_number
+from skald.core.errors import InvalidNotation
+from skald.core.hagar.board import board
+from skald.core.notation_numbers import parse_number
 
 
 class Start(msgspec.Struct, frozen=True):
@@ -82,13 +82,27 @@ class Spare(msgspec.Struct, frozen=True):
     pass
 
 
-Command = (Start | Throw | Feast | Walk | Sail | Draw | Shoot | Odin | Jettison | Announce
-           | Rob | Force | Spare)
-_BARE: dict[str, Command] = {"throw": Throw(), "feast": Feast(), "draw": Draw(),
-                             "spare": Spare()}
-USAGE = ("start SPACE | throw | feast | walk SPACE | sail SPACE | draw | shoot SEAT | "
-         "odin ship|city|SPACE | jettison SLOT | announce SPACE SPACE | rob SEAT | "
-         "force SEAT SLOT | spare")
+Command = (
+    Start
+    | Throw
+    | Feast
+    | Walk
+    | Sail
+    | Draw
+    | Shoot
+    | Odin
+    | Jettison
+    | Announce
+    | Rob
+    | Force
+    | Spare
+)
+_BARE: dict[str, Command] = {"throw": Throw(), "feast": Feast(), "draw": Draw(), "spare": Spare()}
+USAGE = (
+    "start SPACE | throw | feast | walk SPACE | sail SPACE | draw | shoot SEAT | "
+    "odin ship|city|SPACE | jettison SLOT | announce SPACE SPACE | rob SEAT | "
+    "force SEAT SLOT | spare"
+)
 
 
 def _space(text: str, word: str) -> str:
@@ -107,8 +121,17 @@ def parse(text: str) -> Command:
     if not words:
         raise InvalidNotation(f"{text!r}: empty move (expected {USAGE})")
     verb, args = words[0], words[1:]
-    arity = {"start": 1, "walk": 1, "sail": 1, "shoot": 1, "odin": 1, "jettison": 1,
-             "announce": 2, "rob": 1, "force": 2}
+    arity = {
+        "start": 1,
+        "walk": 1,
+        "sail": 1,
+        "shoot": 1,
+        "odin": 1,
+        "jettison": 1,
+        "announce": 2,
+        "rob": 1,
+        "force": 2,
+    }
     if verb in _BARE and not args:
         return _BARE[verb]
     if verb not in arity or len(args) != arity[verb]:

@@ -14,7 +14,7 @@ from typing import Literal, TypeVar
 
 import msgspec
 
-from core.content import load_toml
+from skald.core.content import load_toml
 
 T = TypeVar("T")
 Kind = Literal["home", "harbour", "sea", "road", "city", "camp"]
@@ -99,12 +99,15 @@ class SticksData(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _load(name: str, kind: type[T]) -> T:
-    return load_toml(__package__ or "core.hagar", name, kind)
+    return load_toml(__package__ or "skald.core.hagar", name, kind)
 
 
 def _pieces(data: LootData) -> tuple[Piece, ...]:
-    pieces = [Piece(id=0, kind=k.id, name=k.name, category=k.category, value=v)
-              for k in data.kinds for v in k.values]
+    pieces = [
+        Piece(id=0, kind=k.id, name=k.name, category=k.category, value=v)
+        for k in data.kinds
+        for v in k.values
+    ]
     # chests last, so ids 0..35 go to the cities and the chests keep fixed ids
     pieces.sort(key=lambda p: p.category == "chest")
     return tuple(msgspec.structs.replace(p, id=i) for i, p in enumerate(pieces))

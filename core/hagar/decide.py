@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from core.errors import IllegalMove
-from core.hagar import legal
-from core.hagar.board import board
-from core.hagar.commands import (
+from skald.core.errors import IllegalMove
+from skald.core.hagar import legal
+from skald.core.hagar.board import board
+from skald.core.hagar.commands import (
     Announce,
     Command,
     Draw,
@@ -41,11 +41,11 @@ from core.hagar.commands import (
     Walk,
     format_command,
 )
-from core.hagar.data import cards, sticks
-from core.hagar.evolve import pieces_in_reach
-from core.hagar.scoring import feast_reason, hold_feast, round_limit, throw_faces
-from core.hagar.state import HagarState
-from core.hagar.voyage import (
+from skald.core.hagar.data import cards, sticks
+from skald.core.hagar.evolve import pieces_in_reach
+from skald.core.hagar.scoring import feast_reason, hold_feast, round_limit, throw_faces
+from skald.core.hagar.state import HagarState
+from skald.core.hagar.voyage import (
     SHIP_HOLDS,
     Turn,
     after_ambush,
@@ -59,9 +59,9 @@ from core.hagar.voyage import (
     settle,
     walked,
 )
-from core.rng import Rng
-from events.base import Event
-from events.hagar import (
+from skald.core.rng import Rng
+from skald.events.base import Event
+from skald.events.hagar import (
     AmbushEnded,
     ArrowShot,
     DirectionsAnnounced,
@@ -83,9 +83,19 @@ from events.hagar import (
 T = TypeVar("T")
 
 PHASE_OF: dict[type, str] = {
-    Start: "setup", Throw: "throw", Feast: "throw", Walk: "move", Sail: "move", Draw: "move",
-    Shoot: "arrow", Odin: "odin", Jettison: "storm", Announce: "announce", Rob: "ambush",
-    Force: "ambush", Spare: "ambush",
+    Start: "setup",
+    Throw: "throw",
+    Feast: "throw",
+    Walk: "move",
+    Sail: "move",
+    Draw: "move",
+    Shoot: "arrow",
+    Odin: "odin",
+    Jettison: "storm",
+    Announce: "announce",
+    Rob: "ambush",
+    Force: "ambush",
+    Spare: "ambush",
 }
 WAITING = {
     "setup": "each Viking first chooses a home harbour ('start SPACE')",
@@ -125,8 +135,7 @@ def decide(state: HagarState, seat: int, command: Command, rng: Rng) -> tuple[Ev
     return d.result()
 
 
-def _check(d: Turn, seat: int, command: Command, allowed: list[Command], why: str
-           ) -> None:
+def _check(d: Turn, seat: int, command: Command, allowed: list[Command], why: str) -> None:
     if command not in allowed:
         listed = ", ".join(format_command(c) for c in allowed[:12]) or "none"
         raise illegal(d.state, seat, command, f"{why} (legal: {listed})")
@@ -137,8 +146,9 @@ def _check(d: Turn, seat: int, command: Command, allowed: list[Command], why: st
 
 def _start(d: Turn, seat: int, command: Start) -> None:
     if command.harbour not in board().homes:
-        raise illegal(d.state, seat, command, f"start from a home harbour: "
-                      f"{', '.join(board().homes)}")
+        raise illegal(
+            d.state, seat, command, f"start from a home harbour: {', '.join(board().homes)}"
+        )
     d.emit(StartChosen(seat=seat, harbour=command.harbour))
 
 
@@ -147,17 +157,27 @@ def _throw(d: Turn, seat: int, command: Throw) -> None:
         raise illegal(d.state, seat, command, "the round limit is reached: call the feast")
     faces = throw_faces(d, d.label("throw"))
     shown = [sticks()[i].faces[f] for i, f in enumerate(faces)]
-    d.emit(SticksThrown(seat=seat, faces=(faces[0], faces[1]),
-                           points=sum(f.points for f in shown), waves=sum(f.waves for f in shown),
-                           lightning=sum(f.lightning for f in shown)))
+    d.emit(
+        SticksThrown(
+            seat=seat,
+            faces=(faces[0], faces[1]),
+            points=sum(f.points for f in shown),
+            waves=sum(f.waves for f in shown),
+            lightning=sum(f.lightning for f in shown),
+        )
+    )
     settle(d, seat)
 
 
 def _feast(d: Turn, seat: int, command: Feast) -> None:
     reason = feast_reason(d.state, seat) if d.state.crossing is None else ""
     if not reason:
-        raise illegal(d.state, seat, command, f"the feast needs "
-                      f"{d.state.options.feast_at} pieces home, or nothing left to plunder")
+        raise illegal(
+            d.state,
+            seat,
+            command,
+            f"the feast needs {d.state.options.feast_at} pieces home, or nothing left to plunder",
+        )
     hold_feast(d, seat, reason)
 
 
@@ -171,8 +191,13 @@ def _walk(d: Turn, seat: int, command: Walk) -> None:
         raise illegal(state, seat, command, blocker)
     if legal.may_draw(state, seat):
         raise illegal(state, seat, command, "a lightning bolt: 'draw' a fate card first")
-    _check(d, seat, command, legal.move_choices(state, seat),
-           f"{command.to} cannot be reached on foot with this throw")
+    _check(
+        d,
+        seat,
+        command,
+        legal.move_choices(state, seat),
+        f"{command.to} cannot be reached on foot with this throw",
+    )
     assert state.leg is not None
     path = legal.walk_targets(state, seat)[command.to]
     walked(d, seat, path, state.leg.points)
@@ -183,8 +208,13 @@ def _sail(d: Turn, seat: int, command: Sail) -> None:
     blocker = legal.sail_blocker(state, seat)
     if blocker:
         raise illegal(state, seat, command, blocker)
-    _check(d, seat, command, legal.move_choices(state, seat),
-           f"the ship cannot reach {command.to} with this throw")
+    _check(
+        d,
+        seat,
+        command,
+        legal.move_choices(state, seat),
+        f"the ship cannot reach {command.to} with this throw",
+    )
     assert state.leg is not None
     sailed(d, seat, legal.sail_targets(state, seat)[command.to], state.leg.storm)
 
@@ -194,13 +224,16 @@ def _sail(d: Turn, seat: int, command: Sail) -> None:
 
 def _draw(d: Turn, seat: int, command: Draw) -> None:
     if not legal.may_draw(d.state, seat):
-        raise illegal(d.state, seat, command, "a fate card is drawn only after a "
-                      "lightning bolt, by a Viking moving on land")
+        raise illegal(
+            d.state,
+            seat,
+            command,
+            "a fate card is drawn only after a lightning bolt, by a Viking moving on land",
+        )
     state = d.state
     if not state.deck and state.discard:
         deck = d.shuffle(label=d.label("shuffle"), items=state.discard)
-        d.emit(FateShuffled(deck=seal(d, deck, set()), reason="discard",
-                               returned=state.discard))
+        d.emit(FateShuffled(deck=seal(d, deck, set()), reason="discard", returned=state.discard))
     if not d.state.deck:
         settle(d, seat)
         return
@@ -233,15 +266,19 @@ FATES: dict[str, Callable[[Turn, int], None]] = {
 
 
 def _shoot(d: Turn, seat: int, command: Shoot) -> None:
-    _check(d, seat, command, legal.shoot_choices(d.state, seat),
-           "an arrow goes to a fellow player")
+    _check(d, seat, command, legal.shoot_choices(d.state, seat), "an arrow goes to a fellow player")
     d.emit(ArrowShot(seat=seat, target=command.target, card=d.state.card))
     settle(d, seat)
 
 
 def _odin(d: Turn, seat: int, command: Odin) -> None:
-    _check(d, seat, command, legal.odin_choices(d.state, seat),
-           "Odin carries you onto your ship or into the next city with loot")
+    _check(
+        d,
+        seat,
+        command,
+        legal.odin_choices(d.state, seat),
+        "Odin carries you onto your ship or into the next city with loot",
+    )
     to = command.to
     if to == "city":
         cities = legal.nearest_cities(d.state, seat)
@@ -261,22 +298,37 @@ def _odin(d: Turn, seat: int, command: Odin) -> None:
 
 
 def _jettison(d: Turn, seat: int, command: Jettison) -> None:
-    _check(d, seat, command, legal.jettison_choices(d.state, seat),
-           "choose a piece of your cargo by its slot")
+    _check(
+        d,
+        seat,
+        command,
+        legal.jettison_choices(d.state, seat),
+        "choose a piece of your cargo by its slot",
+    )
     piece = seal(d, d.state.vikings[seat].cargo[command.slot - 1], {seat})
     d.emit(LootJettisoned(seat=seat, piece=piece))
     settle(d, seat)
 
 
 def _announce(d: Turn, seat: int, command: Announce) -> None:
-    _check(d, seat, command, legal.announce_choices(d.state, seat),
-           "announce two different neighbouring spaces you could enter")
+    _check(
+        d,
+        seat,
+        command,
+        legal.announce_choices(d.state, seat),
+        "announce two different neighbouring spaces you could enter",
+    )
     d.emit(DirectionsAnnounced(seat=seat, even=command.even, odd=command.odd))
 
 
 def _rob(d: Turn, seat: int, command: Rob) -> None:
-    _check(d, seat, command, legal.ambush_choices(d.state, seat),
-           "no loot to take from that Viking, or no room for it")
+    _check(
+        d,
+        seat,
+        command,
+        legal.ambush_choices(d.state, seat),
+        "no loot to take from that Viking, or no room for it",
+    )
     at_sea = legal.ambush_at_sea(d.state, seat)
     reach = pieces_in_reach(d.state.vikings[command.victim], at_sea)
     slot = d.draw(label=d.label("ambush"), n=len(reach))
@@ -286,8 +338,13 @@ def _rob(d: Turn, seat: int, command: Rob) -> None:
 
 
 def _force(d: Turn, seat: int, command: Force) -> None:
-    _check(d, seat, command, legal.ambush_choices(d.state, seat),
-           "loot is forced only on a Viking who carries none, from your own slots")
+    _check(
+        d,
+        seat,
+        command,
+        legal.ambush_choices(d.state, seat),
+        "loot is forced only on a Viking who carries none, from your own slots",
+    )
     at_sea = legal.ambush_at_sea(d.state, seat)
     own = pieces_in_reach(d.state.vikings[seat], at_sea)
     piece = seal(d, own[command.slot - 1], {seat, command.victim})
@@ -302,7 +359,17 @@ def _spare(d: Turn, seat: int, command: Spare) -> None:
 
 
 HANDLERS: dict[type, Callable[[Turn, int, Any], None]] = {
-    Start: _start, Throw: _throw, Feast: _feast, Walk: _walk, Sail: _sail, Draw: _draw,
-    Shoot: _shoot, Odin: _odin, Jettison: _jettison, Announce: _announce, Rob: _rob,
-    Force: _force, Spare: _spare,
+    Start: _start,
+    Throw: _throw,
+    Feast: _feast,
+    Walk: _walk,
+    Sail: _sail,
+    Draw: _draw,
+    Shoot: _shoot,
+    Odin: _odin,
+    Jettison: _jettison,
+    Announce: _announce,
+    Rob: _rob,
+    Force: _force,
+    Spare: _spare,
 }

@@ -15,9 +15,9 @@ from typing import Any
 
 import msgspec
 
-from core.hagar.board import board
-from core.hagar.state import Crossing, HagarState, Leg, Result, Throw, Viking, replace_viking
-from events.hagar import (
+from skald.core.hagar.board import board
+from skald.core.hagar.state import Crossing, HagarState, Leg, Result, Throw, Viking, replace_viking
+from skald.events.hagar import (
     AmbushEnded,
     ArrowsHealed,
     ArrowShot,
@@ -67,23 +67,25 @@ def _apply(state: HagarState, event: Any) -> HagarState:
     v = state.vikings
     match event:
         case StartChosen(seat=seat, harbour=harbour):
-            state = replace_viking(state, seat, at=harbour, ship=harbour, aboard=True,
-                                   must="sail")
+            state = replace_viking(state, seat, at=harbour, ship=harbour, aboard=True, must="sail")
             done = seat == state.players - 1
-            return replace(state, turn=0 if done else seat + 1,
-                           phase="throw" if done else "setup")
+            return replace(state, turn=0 if done else seat + 1, phase="throw" if done else "setup")
         case LootDealt(stacks=stacks):
             dealt = dict(stacks.get())
             return replace(state, stacks=tuple(dealt.get(c, ()) for c in board().cities))
         case FateShuffled(deck=deck, reason=reason):
-            return replace(state, deck=deck.get(),
-                           discard=() if reason == "discard" else state.discard)
-        case SticksThrown(seat=seat, faces=faces, points=points, waves=waves,
-                          lightning=lightning):
-            thrown = Throw(seat=seat, faces=faces, points=points, waves=waves,
-                           lightning=lightning)
-            return replace(state, throw=thrown, phase="move", crossing=None,
-                           leg=_leg(state.crossing, points, waves, lightning))
+            return replace(
+                state, deck=deck.get(), discard=() if reason == "discard" else state.discard
+            )
+        case SticksThrown(seat=seat, faces=faces, points=points, waves=waves, lightning=lightning):
+            thrown = Throw(seat=seat, faces=faces, points=points, waves=waves, lightning=lightning)
+            return replace(
+                state,
+                throw=thrown,
+                phase="move",
+                crossing=None,
+                leg=_leg(state.crossing, points, waves, lightning),
+            )
         case VikingWalked(seat=seat, path=path):
             state = replace_viking(state, seat, at=path[-1], aboard=False, must="")
             return replace(state, leg=None, phase="moved")
@@ -96,24 +98,35 @@ def _apply(state: HagarState, event: Any) -> HagarState:
                 return state
             return replace_viking(state, seat, must="sail" if home else "walk")
         case VikingBoarded(seat=seat, loaded=loaded):
-            return replace_viking(state, seat, at=v[seat].ship, aboard=True, must="sail",
-                                  **_load(v[seat], loaded))
+            return replace_viking(
+                state, seat, at=v[seat].ship, aboard=True, must="sail", **_load(v[seat], loaded)
+            )
         case LootBroughtHome(seat=seat):
-            return replace_viking(state, seat, home=v[seat].home + v[seat].cargo + v[seat].carried,
-                                  cargo=(), carried=())
+            return replace_viking(
+                state,
+                seat,
+                home=v[seat].home + v[seat].cargo + v[seat].carried,
+                cargo=(),
+                carried=(),
+            )
         case CrossroadsReached(space=space, mode=mode):
-            return replace(state, crossing=Crossing(space=space, mode=mode), phase="announce",
-                           leg=None)
+            return replace(
+                state, crossing=Crossing(space=space, mode=mode), phase="announce", leg=None
+            )
         case DirectionsAnnounced(even=even, odd=odd) if state.crossing is not None:
-            return replace(state, crossing=replace(state.crossing, even=even, odd=odd),
-                           phase="throw")
+            return replace(
+                state, crossing=replace(state.crossing, even=even, odd=odd), phase="throw"
+            )
         case StormStruck(seat=seat, waves=waves):
-            return replace(state, leg=Leg(mode="sail", waves=waves, storm=True),
-                           phase="storm" if v[seat].cargo else "move")
+            return replace(
+                state,
+                leg=Leg(mode="sail", waves=waves, storm=True),
+                phase="storm" if v[seat].cargo else "move",
+            )
         case LootJettisoned(seat=seat, slot=slot, piece=piece):
             cargo = v[seat].cargo
             slot = cargo.index(piece.get()) if slot is None else slot
-            state = replace_viking(state, seat, cargo=cargo[:slot] + cargo[slot + 1:])
+            state = replace_viking(state, seat, cargo=cargo[:slot] + cargo[slot + 1 :])
             return replace(state, removed=(*state.removed, cargo[slot]), phase="move")
         case CityPlundered(seat=seat, city=city, piece=piece):
             left = list(state.stacks)
@@ -122,8 +135,7 @@ def _apply(state: HagarState, event: Any) -> HagarState:
             state = replace_viking(state, seat, carried=(*v[seat].carried, piece.get()))
             return replace(state, stacks=tuple(left))
         case ChestRobbed(seat=seat, piece=piece):
-            state = replace_viking(state, seat, carried=(*v[seat].carried, piece),
-                                   robbed_camp=True)
+            state = replace_viking(state, seat, carried=(*v[seat].carried, piece), robbed_camp=True)
             return replace(state, camp=tuple(p for p in state.camp if p != piece))
         case RoadsideLootTaken(seat=seat, space=space, piece=piece):
             state = replace_viking(state, seat, carried=(*v[seat].carried, piece.get()))
@@ -136,17 +148,23 @@ def _apply(state: HagarState, event: Any) -> HagarState:
             phase = "arrow" if kind == "arrow" else "odin" if kind == "odin" else "move"
             points = state.leg.points if state.leg else 0
             first = state.leg.first if state.leg else ""
-            return replace(state, deck=state.deck[1:], card=card if keep else -1,
-                           discard=state.discard if keep else (*state.discard, card),
-                           phase=phase, leg=Leg(mode="walk", points=points, first=first))
+            return replace(
+                state,
+                deck=state.deck[1:],
+                card=card if keep else -1,
+                discard=state.discard if keep else (*state.discard, card),
+                phase=phase,
+                leg=Leg(mode="walk", points=points, first=first),
+            )
         case DragonFled(seat=seat, ship=ship):
             state = replace_viking(state, seat, at=ship, aboard=True)
             points = 0 if board().kind(ship) == "sea" or state.leg is None else state.leg.points
             return replace(state, leg=Leg(mode="walk", points=points))
         case OdinFlew(seat=seat, to=to, loaded=loaded):
             if to == "ship":
-                state = replace_viking(state, seat, at=v[seat].ship, aboard=True,
-                                       **_load(v[seat], loaded))
+                state = replace_viking(
+                    state, seat, at=v[seat].ship, aboard=True, **_load(v[seat], loaded)
+                )
             else:
                 state = replace_viking(state, seat, at=to, aboard=False)
             return replace(state, leg=None, phase="moved")
@@ -172,8 +190,16 @@ def _apply(state: HagarState, event: Any) -> HagarState:
         case TurnEnded(seat=seat, next=nxt, again=again):
             if again:
                 state = replace_viking(state, seat, extra=False)
-            return replace(state, turn=nxt, phase="throw", leg=None, crossing=None, targets=(),
-                           card=-1, rounds=state.rounds + (nxt <= seat and not again))
+            return replace(
+                state,
+                turn=nxt,
+                phase="throw",
+                leg=None,
+                crossing=None,
+                targets=(),
+                card=-1,
+                rounds=state.rounds + (nxt <= seat and not again),
+            )
         case TurnSkipped(seat=seat):
             return replace_viking(state, seat, skip=v[seat].skip - 1)
         case FeastCalled():
@@ -183,8 +209,9 @@ def _apply(state: HagarState, event: Any) -> HagarState:
         case GiftsJudged(gifts=gifts, points=points):
             return replace(state, sympathy=(*state.sympathy, *zip(gifts, points, strict=True)))
         case FeastScored(scores=scores, ranking=ranking, tiebreaks=tiebreaks):
-            return replace(state, result=Result(scores=scores, ranking=ranking,
-                                                tiebreaks=tiebreaks))
+            return replace(
+                state, result=Result(scores=scores, ranking=ranking, tiebreaks=tiebreaks)
+            )
     return state
 
 
@@ -220,22 +247,22 @@ def pieces_in_reach(viking: Viking, at_sea: bool) -> tuple[int, ...]:
     return viking.cargo + viking.carried if at_sea else viking.carried
 
 
-def _transfer(state: HagarState, giver: int, taker: int, at_sea: bool, slot: int | None,
-              piece: int) -> HagarState:
+def _transfer(
+    state: HagarState, giver: int, taker: int, at_sea: bool, slot: int | None, piece: int
+) -> HagarState:
     """Move `piece` from the giver's reach to the taker (version 1 logs name its `slot`)."""
     source = state.vikings[giver]
     reach = pieces_in_reach(source, at_sea)
     slot = reach.index(piece) if slot is None else slot
     piece = reach[slot]
     if at_sea and slot < len(source.cargo):
-        state = replace_viking(state, giver, cargo=source.cargo[:slot] + source.cargo[slot + 1:])
+        state = replace_viking(state, giver, cargo=source.cargo[:slot] + source.cargo[slot + 1 :])
     else:
         index = slot - len(source.cargo) if at_sea else slot
-        state = replace_viking(state, giver,
-                               carried=source.carried[:index] + source.carried[index + 1:])
+        state = replace_viking(
+            state, giver, carried=source.carried[:index] + source.carried[index + 1 :]
+        )
     target = state.vikings[taker]
     if at_sea:
         return replace_viking(state, taker, cargo=(*target.cargo, piece))
     return replace_viking(state, taker, carried=(*target.carried, piece))
-
-

@@ -28,8 +28,8 @@ from typing import Literal
 
 import msgspec
 
-from core.hagar.board import board
-from core.hagar.commands import (
+from skald.core.hagar.board import board
+from skald.core.hagar.commands import (
     Announce,
     Command,
     Draw,
@@ -45,9 +45,9 @@ from core.hagar.commands import (
     Throw,
     Walk,
 )
-from core.hagar.evolve import pieces_in_reach
-from core.hagar.scoring import feast_reason, round_limit
-from core.hagar.state import HagarState, Viking
+from skald.core.hagar.evolve import pieces_in_reach
+from skald.core.hagar.scoring import feast_reason, round_limit
+from skald.core.hagar.state import HagarState, Viking
 
 replace_struct = msgspec.structs.replace
 
@@ -74,8 +74,7 @@ def enter_land(state: HagarState, seat: int, viking: Viking, space: str) -> Entr
     return "pass"
 
 
-def enter_water(state: HagarState, seat: int, viking: Viking, space: str,
-                storm: bool) -> Entry:
+def enter_water(state: HagarState, seat: int, viking: Viking, space: str, storm: bool) -> Entry:
     """Whether a ship is blocked by, stops at, or passes `space` (`storm`: drifting)."""
     kind = board().kind(space)
     if kind == "home":
@@ -87,8 +86,9 @@ def enter_water(state: HagarState, seat: int, viking: Viking, space: str,
     return "pass"
 
 
-def destinations(state: HagarState, seat: int, mode: str, count: int, first: str = "",
-                 storm: bool = False) -> dict[str, tuple[str, ...]]:
+def destinations(
+    state: HagarState, seat: int, mode: str, count: int, first: str = "", storm: bool = False
+) -> dict[str, tuple[str, ...]]:
     """Every end space a `walk` of the Viking or `sail` of the ship can reach, with a path."""
     viking = state.vikings[seat]
     start = viking.at if mode == "walk" else viking.ship
@@ -146,14 +146,14 @@ def _land(space: str, target: str) -> int:
 
 def homeward(viking: Viking) -> int:
     """Steps still between a Viking and a home harbour (the wounded's quickest route)."""
-    to_home = {h: min(_water(h, home) for home in board().homes)
-               for h in (*board().harbours, viking.ship)}
+    to_home = {
+        h: min(_water(h, home) for home in board().homes) for h in (*board().harbours, viking.ship)
+    }
     if viking.aboard:
         return to_home[viking.ship]
     if board().kind(viking.ship) == "harbour":
         return _land(viking.at, viking.ship) + to_home[viking.ship]
-    return min(_land(viking.at, h) + _water(viking.ship, h) + to_home[h]
-               for h in board().harbours)
+    return min(_land(viking.at, h) + _water(viking.ship, h) + to_home[h] for h in board().harbours)
 
 
 def to_act(state: HagarState) -> frozenset[int]:
@@ -169,8 +169,9 @@ def legal_commands(state: HagarState, seat: int) -> list[Command]:
         case "setup":
             return [Start(home) for home in board().homes]
         case "throw":
-            feast: list[Command] = ([Feast()] if state.crossing is None
-                                    and feast_reason(state, seat) else [])
+            feast: list[Command] = (
+                [Feast()] if state.crossing is None and feast_reason(state, seat) else []
+            )
             limited = round_limit(state) and state.crossing is None
             return feast if limited else [*feast, Throw()]
         case "move":
@@ -232,8 +233,9 @@ def may_draw(state: HagarState, seat: int) -> bool:
     This holds for the throw at a crossroads on land too (rulebook: "Whoever moves on land
     and throws a lightning bolt with his rune sticks must additionally draw a card")."""
     leg = state.leg
-    return (leg is not None and leg.mode != "sail" and leg.lightning
-            and not walk_blocker(state, seat))
+    return (
+        leg is not None and leg.mode != "sail" and leg.lightning and not walk_blocker(state, seat)
+    )
 
 
 def _after(viking: Viking, command: Walk | Sail) -> Viking:
@@ -265,8 +267,11 @@ def nearest_cities(state: HagarState, seat: int) -> tuple[str, ...]:
     viking = state.vikings[seat]
     if not can_loot(viking):
         return ()
-    reach = {city: board().distances("walk", city).get(viking.at, FAR) for city in board().cities
-             if state.stack(city) and len(state.on_foot_at(city, but=seat)) < 2}
+    reach = {
+        city: board().distances("walk", city).get(viking.at, FAR)
+        for city in board().cities
+        if state.stack(city) and len(state.on_foot_at(city, but=seat)) < 2
+    }
     reach = {city: steps for city, steps in reach.items() if steps < FAR}
     if not reach:
         return ()
@@ -293,10 +298,16 @@ def crossing_directions(state: HagarState, seat: int) -> tuple[str, ...]:
     if crossing is None:
         return ()
     if crossing.mode == "walk":
-        return tuple(step for step in board().land[crossing.space]
-                     if enter_land(state, seat, viking, step) != "block")
-    return tuple(step for step in board().water[crossing.space]
-                 if enter_water(state, seat, viking, step, False) != "block")
+        return tuple(
+            step
+            for step in board().land[crossing.space]
+            if enter_land(state, seat, viking, step) != "block"
+        )
+    return tuple(
+        step
+        for step in board().water[crossing.space]
+        if enter_water(state, seat, viking, step, False) != "block"
+    )
 
 
 def announce_choices(state: HagarState, seat: int) -> list[Command]:
@@ -328,8 +339,9 @@ def force_slots(state: HagarState, seat: int, victim: int) -> int:
     return len(attacker.cargo if at_sea else attacker.carried)
 
 
-def ambush_choices(state: HagarState, seat: int, targets: tuple[int, ...] | None = None
-                   ) -> list[Command]:
+def ambush_choices(
+    state: HagarState, seat: int, targets: tuple[int, ...] | None = None
+) -> list[Command]:
     """Rob or force on each Viking met, or spare them."""
     choices: list[Command] = []
     for victim in state.targets if targets is None else targets:
@@ -337,4 +349,3 @@ def ambush_choices(state: HagarState, seat: int, targets: tuple[int, ...] | None
             choices.append(Rob(victim))
         choices += [Force(victim, slot) for slot in range(1, force_slots(state, seat, victim) + 1)]
     return [*choices, Spare()]
-

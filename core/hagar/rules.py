@@ -29,22 +29,23 @@ published as hidden notation for the mover (the storm rule, "the player hands ov
 one loot piece, which is removed from the game", shows the table that a piece went, not
 which); the events name the Viking, never the slot (events/hagar.py).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import ClassVar
 
-from core.hagar import legal, scoring, setup
-from core.hagar.commands import Command, Force, Jettison, format_command, parse
-from core.hagar.decide import decide
-from core.hagar.evolve import evolve
-from core.hagar.state import HagarState
-from core.rng import Rng
-from core.rules import BaseRules, register
-from events.base import Event
-from events.common import GameCreated, Outcome
-from events.hagar import EVENT_TYPES
-from events.secret import Secret, seal
+from skald.core.hagar import legal, scoring, setup
+from skald.core.hagar.commands import Command, Force, Jettison, format_command, parse
+from skald.core.hagar.decide import decide
+from skald.core.hagar.evolve import evolve
+from skald.core.hagar.state import HagarState
+from skald.core.rng import Rng
+from skald.core.rules import BaseRules, register
+from skald.events.base import Event
+from skald.events.common import GameCreated, Outcome
+from skald.events.hagar import EVENT_TYPES
+from skald.events.secret import Secret, seal
 
 
 @register("hagar")
@@ -68,8 +69,7 @@ class HagarRules(BaseRules[HagarState, Command]):
         """Loot shuffled face down onto the cities by their counts; the fate deck shuffled."""
         return setup.opening(state, rng)
 
-    def decide(self, state: HagarState, seat: int, command: Command, rng: Rng
-               ) -> tuple[Event, ...]:
+    def decide(self, state: HagarState, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
         """Validate a command; its events or IllegalMove."""
         return decide(state, seat, command, rng)
 
@@ -97,10 +97,10 @@ class HagarRules(BaseRules[HagarState, Command]):
         """The notation of a command."""
         return format_command(command)
 
-    def hide_move(self, state: HagarState, seat: int, command: Command, rng: Rng
-                  ) -> Secret[str] | None:
+    def hide_move(
+        self, state: HagarState, seat: int, command: Command, rng: Rng
+    ) -> Secret[str] | None:
         """A slot on one's own collector's card is the mover's secret."""
         if isinstance(command, Jettison | Force):
-            return seal(format_command(command), frozenset({seat}),
-                        rng.salt(f"move/{state.tick}"))
+            return seal(format_command(command), frozenset({seat}), rng.salt(f"move/{state.tick}"))
         return None

@@ -27,17 +27,25 @@ The rune sticks: `throw_faces` draws one face per stick under a label of the dec
 
 from __future__ import annotations
 
-from core.derive import Derivation
-from core.hagar.data import pieces, sticks
-from core.hagar.state import HagarState, Viking
-from events.common import Outcome
-from events.hagar import FeastCalled, FeastScored, GiftsJudged, Holding, LootRevealed, TieThrown
+from skald.core.derive import Derivation
+from skald.core.hagar.data import pieces, sticks
+from skald.core.hagar.state import HagarState, Viking
+from skald.events.common import Outcome
+from skald.events.hagar import (
+    FeastCalled,
+    FeastScored,
+    GiftsJudged,
+    Holding,
+    LootRevealed,
+    TieThrown,
+)
 
 
 def counted(viking: Viking) -> tuple[tuple[int, int], ...]:
     """(piece, value) for every piece that counts: home +1 (if worth anything), ship as printed."""
-    return (tuple((p, pieces()[p].value + (pieces()[p].value > 0)) for p in viking.home)
-            + tuple((p, pieces()[p].value) for p in viking.cargo))
+    return tuple((p, pieces()[p].value + (pieces()[p].value > 0)) for p in viking.home) + tuple(
+        (p, pieces()[p].value) for p in viking.cargo
+    )
 
 
 def cancelled(viking: Viking) -> tuple[int, ...]:
@@ -78,18 +86,18 @@ def round_limit(state: HagarState) -> bool:
     return 0 < state.options.max_rounds <= state.rounds
 
 
-def ranking(scores: tuple[int, ...], tiebreaks: tuple[int, ...]
-            ) -> tuple[tuple[int, ...], ...]:
+def ranking(scores: tuple[int, ...], tiebreaks: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Seats grouped by (score, tiebreak), best first."""
     keys = sorted({(s, t) for s, t in zip(scores, tiebreaks, strict=True)}, reverse=True)
-    return tuple(tuple(seat for seat in range(len(scores))
-                       if (scores[seat], tiebreaks[seat]) == key) for key in keys)
+    return tuple(
+        tuple(seat for seat in range(len(scores)) if (scores[seat], tiebreaks[seat]) == key)
+        for key in keys
+    )
 
 
 def throw_faces(d: Derivation[HagarState], label: str, count: int = 2) -> tuple[int, ...]:
     """The faces of `count` rune sticks thrown under `label` (stick i: `label/i`)."""
-    return tuple(d.draw(len(sticks()[i % 2].faces), label=f"{label}/{i}")
-                 for i in range(count))
+    return tuple(d.draw(len(sticks()[i % 2].faces), label=f"{label}/{i}") for i in range(count))
 
 
 def stick_points(faces: tuple[int, ...]) -> int:
@@ -101,15 +109,22 @@ def hold_feast(d: Derivation[HagarState], seat: int, reason: str) -> None:
     """The feast `seat` calls: every holding revealed, gifts judged, scores and ties."""
     d.emit(FeastCalled(seat=seat, reason=reason))
     vikings = d.state.vikings
-    d.emit(LootRevealed(holdings=tuple(
-        Holding(seat=s, home=v.home, cargo=v.cargo, carried=v.carried)
-        for s, v in enumerate(vikings))))
+    d.emit(
+        LootRevealed(
+            holdings=tuple(
+                Holding(seat=s, home=v.home, cargo=v.cargo, carried=v.carried)
+                for s, v in enumerate(vikings)
+            )
+        )
+    )
     for s, viking in enumerate(vikings):
         gifts = judged_gifts(viking)
         if gifts:
             label = d.label("gifts")
-            points = tuple(sticks()[0].faces[throw_faces(d, f"{label}/{i}", 1)[0]].points
-                           for i in range(len(gifts)))
+            points = tuple(
+                sticks()[0].faces[throw_faces(d, f"{label}/{i}", 1)[0]].points
+                for i in range(len(gifts))
+            )
             d.emit(GiftsJudged(seat=s, gifts=gifts, points=points))
     sympathy = dict(d.state.sympathy)
     scores = tuple(score(v, sympathy) for v in vikings)
@@ -122,8 +137,11 @@ def hold_feast(d: Derivation[HagarState], seat: int, reason: str) -> None:
                 d.emit(TieThrown(seats=group, points=points))
                 for s, p in zip(group, points, strict=True):
                     tiebreaks[s] = p
-    d.emit(FeastScored(scores=scores, ranking=ranking(scores, tuple(tiebreaks)),
-                       tiebreaks=tuple(tiebreaks)))
+    d.emit(
+        FeastScored(
+            scores=scores, ranking=ranking(scores, tuple(tiebreaks)), tiebreaks=tuple(tiebreaks)
+        )
+    )
 
 
 def outcome(state: HagarState) -> Outcome | None:
@@ -131,5 +149,9 @@ def outcome(state: HagarState) -> Outcome | None:
     result = state.result
     if result is None:
         return None
-    return Outcome(termination="feast", ranking=result.ranking, scores=result.scores,
-                   tiebreaks=result.tiebreaks)
+    return Outcome(
+        termination="feast",
+        ranking=result.ranking,
+        scores=result.scores,
+        tiebreaks=result.tiebreaks,
+    )

@@ -16,31 +16,36 @@ from __future__ import annotations
 
 import msgspec
 
-from core.errors import InvalidOption
-from core.hagar.board import board
-from core.hagar.data import cards, chests, pieces
-from core.hagar.state import HagarState, Options, Viking
-from core.rng import Rng
-from events.base import Event
-from events.common import GameCreated
-from events.hagar import FateShuffled, LootDealt
-from events.secret import seal
+from skald.core.errors import InvalidOption
+from skald.core.hagar.board import board
+from skald.core.hagar.data import cards, chests, pieces
+from skald.core.hagar.state import HagarState, Options, Viking
+from skald.core.rng import Rng
+from skald.events.base import Event
+from skald.events.common import GameCreated
+from skald.events.hagar import FateShuffled, LootDealt
+from skald.events.secret import seal
 
 
 def initial(created: GameCreated) -> HagarState:
     """Every Viking at no harbour yet, the cities empty, the chests at the camp."""
     players = len(created.players)
-    return HagarState(players=players, options=table_options(created.options),
-                      vikings=(Viking(),) * players,
-                      stacks=tuple(() for _ in board().cities), camp=chests())
+    return HagarState(
+        players=players,
+        options=table_options(created.options),
+        vikings=(Viking(),) * players,
+        stacks=tuple(() for _ in board().cities),
+        camp=chests(),
+    )
 
 
 def table_options(pairs: tuple[tuple[str, str], ...]) -> Options:
     """The Hägar table options; InvalidOption names a bad value."""
     given = dict(pairs)
     try:
-        options = Options(feast_at=int(given.get("feast_at", "7")),
-                          max_rounds=int(given.get("max_rounds", "0")))
+        options = Options(
+            feast_at=int(given.get("feast_at", "7")), max_rounds=int(given.get("max_rounds", "0"))
+        )
     except ValueError as error:
         raise InvalidOption(f"hagar options feast_at and max_rounds are numbers: {error}") from None
     uncertainties = given.get("uncertainties", "throw")
@@ -58,8 +63,10 @@ def opening(state: HagarState, rng: Rng) -> tuple[Event, ...]:
     stacks, taken = [], 0
     for city in board().cities:
         count = board().spaces[city].loot
-        stacks.append((city, tuple(loose[taken:taken + count])))
+        stacks.append((city, tuple(loose[taken : taken + count])))
         taken += count
     deck = rng.shuffle("setup/fate", range(len(cards())))
-    return (LootDealt(stacks=seal(tuple(stacks), frozenset(), rng.salt("setup/loot"))),
-            FateShuffled(deck=seal(tuple(deck), frozenset(), rng.salt("setup/fate"))))
+    return (
+        LootDealt(stacks=seal(tuple(stacks), frozenset(), rng.salt("setup/loot"))),
+        FateShuffled(deck=seal(tuple(deck), frozenset(), rng.salt("setup/fate"))),
+    )

@@ -11,10 +11,11 @@ from typing import Literal
 
 import msgspec
 
-from core.hagar.board import board
+from skald.core.hagar.board import board
 
-Phase = Literal["setup", "throw", "move", "arrow", "odin", "storm", "ambush", "announce",
-                "moved", "over"]
+Phase = Literal[
+    "setup", "throw", "move", "arrow", "odin", "storm", "ambush", "announce", "moved", "over"
+]
 Mode = Literal["any", "walk", "sail"]
 
 
@@ -126,13 +127,15 @@ class HagarState(msgspec.Struct, frozen=True, kw_only=True):
 
     def on_foot_at(self, space: str, but: int = -1) -> tuple[int, ...]:
         """Seats of Vikings standing on `space` (not aboard)."""
-        return tuple(s for s, v in enumerate(self.vikings)
-                     if s != but and not v.aboard and v.at == space)
+        return tuple(
+            s for s, v in enumerate(self.vikings) if s != but and not v.aboard and v.at == space
+        )
 
     def aboard_at(self, space: str, but: int = -1) -> tuple[int, ...]:
         """Seats of Vikings aboard their ship on `space`."""
-        return tuple(s for s, v in enumerate(self.vikings)
-                     if s != but and v.aboard and v.ship == space)
+        return tuple(
+            s for s, v in enumerate(self.vikings) if s != but and v.aboard and v.ship == space
+        )
 
     def ships_at(self, space: str, but: int = -1) -> int:
         """How many ships lie at `space`."""

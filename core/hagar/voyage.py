@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from typing import Literal, TypeVar
 
-from core.derive import Derivation
-from core.hagar import legal
-from core.hagar.board import board
-from core.hagar.evolve import evolve
-from core.hagar.legal import can_loot
-from core.hagar.state import HagarState
-from core.rng import Rng
-from events.hagar import (
+from skald.core.derive import Derivation
+from skald.core.hagar import legal
+from skald.core.hagar.board import board
+from skald.core.hagar.evolve import evolve
+from skald.core.hagar.legal import can_loot
+from skald.core.hagar.state import HagarState
+from skald.core.rng import Rng
+from skald.events.hagar import (
     ArrowsHealed,
     ChestRobbed,
     CityPlundered,
@@ -38,7 +38,7 @@ from events.hagar import (
     VikingsMet,
     VikingWalked,
 )
-from events.secret import Secret
+from skald.events.secret import Secret
 
 T = TypeVar("T")
 SHIP_HOLDS = 3
@@ -186,8 +186,9 @@ def ambush(d: Turn, seat: int) -> bool:
         elif not viking.aboard and board().kind(viking.at) in ("road", "camp"):
             others = state.on_foot_at(viking.at, but=seat)
     if len(legal.ambush_choices(state, seat, others)) > 1:
-        d.emit(VikingsMet(seat=seat, space=viking.ship if viking.aboard else viking.at,
-                             others=others))
+        d.emit(
+            VikingsMet(seat=seat, space=viking.ship if viking.aboard else viking.at, others=others)
+        )
         return True
     return False
 
@@ -225,5 +226,11 @@ def drop(d: Turn, seat: int) -> None:
     """The Viking drops what he carries by the road (a dragon, a heavy load)."""
     viking = d.state.vikings[seat]
     if viking.carried:
-        d.emit(LootDropped(seat=seat, space=viking.at, count=len(viking.carried),
-                              pieces=seal(d, viking.carried, {seat})))
+        d.emit(
+            LootDropped(
+                seat=seat,
+                space=viking.at,
+                count=len(viking.carried),
+                pieces=seal(d, viking.carried, {seat}),
+            )
+        )
