@@ -55,7 +55,13 @@ def autoplay(
     game_id = table.create(
         game, names, seed=seed, options=options, game_id=game_id, reproducible=seed is not None
     )
-    rnd = random.Random(bot_seed)
+    return play_out(table, game_id, bot, random.Random(bot_seed), max_decisions)
+
+
+def play_out(
+    table: Table, game_id: str, bot: Bot, rnd: random.Random, max_decisions: int = 100_000
+) -> AutoplayResult:
+    """Let bots play an existing game to its end, each seeing only its own seat's view."""
     for _ in range(max_decisions):
         current = table.turn(game_id)
         if current.outcome is not None or not current.to_act:
