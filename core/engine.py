@@ -101,10 +101,6 @@ class Engine:
         """The game name of a stream."""
         return self.store.info(game_id).kind
 
-    def rules_of(self, game_id: str) -> Rules:
-        """The rules a stream is played by."""
-        return get_rules(self.game_of(game_id))
-
     def envelopes(
         self, game_id: str, from_seq: int = 1, to_seq: int | None = None
     ) -> list[Envelope[Any]]:
