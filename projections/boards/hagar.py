@@ -1,0 +1,152 @@
+"""Hägar's map as SVG, drawn from one viewer's `HagarView` (as builtins).
+
+Spaces at the positions of `hagar_layout` (homes, harbours, cities with their loot
+counts, the camp, seas with storms and crossroads, roads), sea lanes and roads, each
+Viking (on foot or aboard) and his ship in his seat's colour, and beside the map each
+Viking's public counts (carried, on the ship, at home, arrows). Loot faces appear only
+for the collector's cards the view holds: the viewer's own, or all after the feast.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from skald.core.hagar.board import board
+from skald.projections.boards.hagar_layout import HEIGHT, WIDTH, positions
+from skald.projections.boards.svg import (
+    circle,
+    document,
+    group,
+    line,
+    rect,
+    seat_colour,
+    text,
+    title,
+)
+
+PANEL = 300
+KIND_FILL = {
+    "home": "#90caf9",
+    "harbour": "#4fc3f7",
+    "sea": "#e1f5fe",
+    "road": "#d7ccc8",
+    "city": "#ffcc80",
+    "camp": "#ce93d8",
+}
+KIND_RADIUS = {"home": 15, "harbour": 11, "sea": 8, "road": 6, "city": 16, "camp": 14}
+
+
+def _links() -> list[str]:
+    graph, at = board(), positions()
+    out = []
+    for a, b in graph.data.lanes:
+        out.append(line(*at[a], *at[b], stroke="#64b5f6", stroke_width=2, stroke_dasharray="5 4"))
+    for a, b in (*graph.data.roads, *graph.data.arrows):
+        out.append(line(*at[a], *at[b], stroke="#8d6e63", stroke_width=2))
+    return out
+
+
+def _spaces(loot: dict[str, int]) -> list[str]:
+    graph, at = board(), positions()
+    out = []
+    for space in graph.data.spaces:
+        x, y = at[space.id]
+        radius = KIND_RADIUS[space.kind]
+        name = space.name or space.id
+        marks = ("storm " if space.storm else "") + ("crossroads" if space.crossroads else "")
+        parts = [
+            title(f"{name} ({space.kind}{', ' + marks.strip() if marks else ''})"),
+            circle(x, y, radius, fill=KIND_FILL[space.kind], stroke="#37474f"),
+        ]
+        if space.storm:
+            parts.append(text(x, y, "⚡", 10))
+        if space.crossroads:
+            parts.append(text(x, y, "+", 12, font_weight="bold"))
+        if space.kind in ("city", "home", "camp"):
+            parts.append(text(x, y + radius + 9, name, 11, font_weight="bold"))
+        if space.id in loot:
+            parts.append(text(x, y, loot[space.id], 11, font_weight="bold", class_="loot-count"))
+        out.append(group(parts, class_="place", data_at=space.id))
+    return out
+
+
+def _vikings(view: dict[str, Any]) -> list[str]:
+    at = positions()
+    out = []
+    for viking in view["vikings"]:
+        seat, colour = viking["seat"], seat_colour(viking["seat"])
+        sx, sy = at[viking["ship"]]
+        offset = 6 * seat
+        out.append(
+            group(
+                [
+                    title(f"seat {seat}'s ship at {viking['ship']} ({viking['cargo']} aboard)"),
+                    rect(sx - 12 + offset, sy + 4, 24, 9, rx=4, fill=colour, stroke="#000"),
+                ],
+                class_="ship",
+            )
+        )
+        vx, vy = (sx + offset, sy - 4) if viking["aboard"] else at[viking["at"]]
+        if not viking["aboard"]:
+            vx, vy = vx + offset - 6, vy - 14
+        where = f"aboard at {viking['ship']}" if viking["aboard"] else f"on foot at {viking['at']}"
+        out.append(
+            group(
+                [
+                    title(f"seat {seat}'s Viking, {where}, carrying {viking['carried']}"),
+                    circle(vx, vy, 8, fill=colour, stroke="#fff", stroke_width=2),
+                    text(vx, vy, seat, 9, fill="#fff"),
+                ],
+                class_="viking",
+            )
+        )
+    return out
+
+
+def _panel(view: dict[str, Any], players: tuple[str, ...], left: float) -> list[str]:
+    lines: list[tuple[str, str]] = [
+        (f"Round {view['rounds'] + 1} · seat {view['turn']} · {view['phase']}", "#000")
+    ]
+    throw = view.get("throw")
+    if throw:
+        lines.append((f"last throw: {throw['points']} points, {throw['waves']} waves", "#000"))
+    for viking in view["vikings"]:
+        name = (
+            players[viking["seat"]] if viking["seat"] < len(players) else f"seat {viking['seat']}"
+        )
+        wounded = ", wounded" if viking["wounded"] else ""
+        lines.append(
+            (
+                f"{name}: carried {viking['carried']} · ship {viking['cargo']} · home "
+                f"{viking['home']} · arrows {viking['arrows']}{wounded}",
+                seat_colour(viking["seat"]),
+            )
+        )
+    for holding in view["holdings"]:
+        for field in ("carried", "cargo", "home"):
+            pieces = ", ".join(f"{p['name']} {p['value']}" for p in holding[field])
+            if pieces:
+                lines.append((f"  seat {holding['seat']} {field}: {pieces}", "#333"))
+    lines.append((f"camp chests {view['camp_chests']} · fate deck {view['deck']}", "#000"))
+    if view.get("result"):
+        scores = ", ".join(str(s) for s in view["result"]["scores"])
+        lines.append((f"feast scores: {scores}", "#000"))
+    return [
+        text(left, 24 + i * 18, entry, 12, text_anchor="start", fill=colour, class_="panel-line")
+        for i, (entry, colour) in enumerate(lines)
+    ]
+
+
+def hagar_svg(view: dict[str, Any], players: tuple[str, ...] = ()) -> str:
+    """The map and the Vikings' counts as `view` shows them."""
+    loot = {city["city"]: city["loot"] for city in view["cities"]}
+    roadside = dict(view["roadside"])
+    loot.update({space: count for space, count in roadside.items() if count})
+    children = [
+        rect(0, 0, WIDTH, HEIGHT, fill="#f1f8e9"),
+        *_links(),
+        *_spaces(loot),
+        *_vikings(view),
+        *_panel(view, players, WIDTH + 10),
+    ]
+    return document(WIDTH + PANEL, HEIGHT, f"Hägar board, as {view['viewer']}", children)
