@@ -141,6 +141,11 @@ class Table:
             state=view,
         )
 
+    def show_revealed(self, game_id: str, viewer: Viewer, at: int | None = None) -> TableView:
+        """`show`, except that after the game under reveal=end every viewer sees it all, as
+        in the log and the audit (a finished game's board shows what was hidden)."""
+        return self.show(game_id, self._effective(self._engine.load(game_id), viewer), at)
+
     def turn(self, game_id: str) -> Turn:
         """Whose decision it is now, without building anyone's view (public facts only)."""
         state = self._engine.load(game_id)

@@ -1,0 +1,130 @@
+"""The table in a browser: the pages and scripts of api/web/, and two reads they need.
+
+`GET /` is the lobby, `GET /play/{game}` a game's table; both are static files from the
+package, served with a Content-Security-Policy that allows nothing from elsewhere. The
+page keeps a seat's token from its URL fragment (`#token=...`, never in a request line)
+and sends it as `Authorization: Bearer`. It reads the JSON API, and two routes here:
+`/games/{id}/board.svg` (the board drawn from the caller's view, `projections.boards`)
+and `/games/{id}/lines` (the log as readable lines). Both take `at` (replay) and `as`
+(switch viewer): anyone may look as a spectator, a seat as itself, the referee as anyone.
+After the game under reveal=end every viewer sees everything, as in the log and audit.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from fastapi.responses import Response
+
+from skald.api.deps import OPTIONAL_TOKEN, Caller, CallerDep, TableDep
+from skald.api.responses import MsgspecJSON, errors
+from skald.api.schemas import MAX_SEQ
+from skald.core.errors import Forbidden, NotFound
+from skald.events.viewer import Viewer
+from skald.projections.boards import board_svg
+from skald.projections.describe import describe_event
+from skald.projections.table import Table
+
+router = APIRouter(tags=["web"])
+TYPES = {"html": "text/html; charset=utf-8", "css": "text/css", "js": "text/javascript"}
+FILES = ("lobby.html", "table.html", "app.css", "common.js", "lobby.js", "table.js")
+HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-cache",
+}
+AtSeq = Annotated[int | None, Query(ge=1, le=MAX_SEQ, description="As right after this seq.")]
+AsViewer = Annotated[
+    str | None,
+    Query(
+        alias="as",
+        max_length=64,
+        description="Look as: spectator (anyone), your own seat, any seat (the referee).",
+    ),
+]
+
+
+def _static(name: str) -> Response:
+    body = (resources.files("skald.api") / "web" / name).read_bytes()
+    return Response(body, media_type=TYPES[name.rsplit(".", 1)[1]], headers=HEADERS)
+
+
+@router.get("/", include_in_schema=False)
+def lobby() -> Response:
+    """The lobby: list games, create one, hand out each seat's link."""
+    return _static("lobby.html")
+
+
+@router.get("/play/{game}", include_in_schema=False)
+def table_page(game: str) -> Response:
+    """A game's table (the page reads the game id from its path)."""
+    del game
+    return _static("table.html")
+
+
+@router.get("/web/{name}", include_in_schema=False)
+def asset(name: str) -> Response:
+    """The page's scripts and style sheet."""
+    if name not in FILES:
+        raise NotFound(f"no web file {name!r}")
+    return _static(name)
+
+
+def looking_as(table: Table, caller: Caller, who: str | None) -> Viewer:
+    """The viewer the caller asks to look as: itself by default."""
+    if who is None or who == caller.viewer.name:
+        return caller.viewer
+    viewer = table.viewer(caller.game_id, who)
+    if caller.viewer.referee or viewer.name == "spectator" or viewer.seats == caller.viewer.seats:
+        return viewer
+    raise Forbidden(f"only the referee may look as {who!r}; you may look as yourself or spectator")
+
+
+@router.get(
+    "/games/{game_id}/board.svg",
+    responses={200: {"content": {"image/svg+xml": {}}}, **errors(401, 403, 404, 422)},
+    openapi_extra=OPTIONAL_TOKEN,
+)
+def board(caller: CallerDep, table: TableDep, at: AtSeq = None, who: AsViewer = None) -> Response:
+    """The board as an SVG drawn from the viewer's view (default: the caller's)."""
+    shown = table.show_revealed(caller.game_id, looking_as(table, caller, who), at)
+    svg = board_svg(shown.game, shown.state, shown.players)
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+@router.get(
+    "/games/{game_id}/lines", responses=errors(401, 403, 404, 422), openapi_extra=OPTIONAL_TOKEN
+)
+def lines(
+    caller: CallerDep,
+    table: TableDep,
+    from_seq: Annotated[int, Query(alias="from", ge=1, le=MAX_SEQ)] = 1,
+    at: AtSeq = None,
+    who: AsViewer = None,
+) -> MsgspecJSON:
+    """The log as one readable line per event, redacted for the viewer."""
+    viewer = looking_as(table, caller, who)
+    summary = table.summary(caller.game_id)
+    if at is not None and at > summary.seq:
+        raise NotFound(f"game {caller.game_id} has no seq {at} yet")
+    described = [
+        {
+            "seq": envelope.seq,
+            "actor": _actor(envelope.actor, summary.players),
+            "text": describe_event(envelope.event, summary.players, summary.game),
+        }
+        for envelope in table.log(caller.game_id, viewer, from_seq, at)
+    ]
+    return MsgspecJSON({"id": caller.game_id, "viewer": viewer.name, "lines": described})
+
+
+def _actor(actor: str, players: tuple[str, ...]) -> str:
+    if actor.isdigit() and int(actor) < len(players):
+        return players[int(actor)]
+    return actor

@@ -1,0 +1,377 @@
+// A game's table: the board as the viewer sees it, its legal moves (on the board and as a
+// list), undo/redo, replay, live updates, switching viewer, and the audit. Everything shown
+// comes from the service already projected for this page's viewer.
+"use strict";
+
+(() => {
+  const { el, json, text, path, request, ApiError } = Skald;
+  const $ = (id) => document.getElementById(id);
+  const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+  const base = path`/games/${gameId}`;
+  const state = {
+    game: "", players: [], viewerName: "", seat: null, referee: false,
+    latest: 0, at: null, toAct: [], outcome: null, lookAs: null,
+    legal: [], ticket: 0, autoplay: null, refreshQueued: null,
+  };
+
+  const shownSeq = () => (state.at === null ? state.latest : state.at);
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  function say(textValue, kind) {
+    const box = $("message");
+    box.className = kind === "info" ? "message info" : "message";
+    box.textContent = textValue || "";
+  }
+
+  function query(extra) {
+    const params = new URLSearchParams();
+    if (state.at !== null) params.set("at", String(state.at));
+    if (state.lookAs) params.set("as", state.lookAs);
+    for (const [k, v] of Object.entries(extra || {})) params.set(k, v);
+    const q = params.toString();
+    return q ? `?${q}` : "";
+  }
+
+  // -- reading ---------------------------------------------------------------------------
+
+  async function refresh() {
+    const ticket = ++state.ticket;
+    try {
+      const summary = await json(base);
+      state.latest = summary.seq;
+      state.toAct = summary.to_act;
+      state.outcome = summary.outcome;
+      if (state.at !== null && state.at >= state.latest) state.at = null;
+      const mayAct = state.seat !== null && state.at === null && !state.outcome && state.toAct.includes(state.seat);
+      const [svg, log, legal] = await Promise.all([
+        text(`${base}/board.svg${query()}`),
+        json(`${base}/lines${query({ at: String(state.latest) })}`),
+        mayAct ? json(`${base}/legal`) : Promise.resolve(null),
+      ]);
+      if (ticket !== state.ticket) return; // a newer refresh is under way
+      state.legal = legal && legal.seq === state.latest ? legal.moves : [];
+      drawBoard(svg);
+      drawLog(log.lines);
+      drawStatus();
+      drawPlay();
+    } catch (error) {
+      if (ticket === state.ticket) say(error.message);
+    }
+  }
+
+  function queueRefresh() {
+    clearTimeout(state.refreshQueued);
+    state.refreshQueued = setTimeout(refresh, 80);
+  }
+
+  // -- the board -------------------------------------------------------------------------
+
+  function placesOf(moves, board) {
+    const names = new Set([...board.querySelectorAll("[data-at]")].map((node) => node.dataset.at));
+    const places = new Map();
+    for (const move of moves) {
+      for (const word of move.split(/\s+/)) {
+        if (!names.has(word)) continue;
+        if (!places.has(word)) places.set(word, []);
+        if (!places.get(word).includes(move)) places.get(word).push(move);
+      }
+    }
+    return places;
+  }
+
+  function drawBoard(svgText) {
+    const parsed = new DOMParser().parseFromString(svgText, "image/svg+xml");
+    const svg = document.importNode(parsed.documentElement, true);
+    const holder = $("board");
+    holder.replaceChildren(svg);
+    const places = placesOf(state.legal, svg);
+    state.places = places;
+    for (const [at, moves] of places) {
+      const nodes = svg.querySelectorAll(`[data-at="${CSS.escape(at)}"]`);
+      nodes.forEach((node, i) => {
+        node.classList.add("playable");
+        if (i === 0) {
+          node.setAttribute("tabindex", "0");
+          node.setAttribute("role", "button");
+          node.setAttribute("aria-label", `${at}: ${moves.length === 1 ? moves[0] : `${moves.length} moves`}`);
+        }
+      });
+    }
+  }
+
+  function onBoardActivate(event) {
+    const node = event.target.closest && event.target.closest("[data-at]");
+    if (!node || !state.places) return;
+    const moves = state.places.get(node.dataset.at);
+    if (!moves) return;
+    event.preventDefault();
+    if (moves.length === 1) play(moves[0]);
+    else openMenu(moves, node);
+  }
+
+  function openMenu(moves, anchor) {
+    const menu = $("menu");
+    const box = anchor.getBoundingClientRect();
+    menu.replaceChildren(
+      ...moves.map((move) => el("button", { type: "button", class: "move", onclick: () => { closeMenu(); play(move); } }, move)),
+      el("button", { type: "button", onclick: closeMenu }, "Cancel"),
+    );
+    menu.style.left = `${Math.min(box.right + 4, window.innerWidth - 220)}px`;
+    menu.style.top = `${Math.max(8, Math.min(box.top, window.innerHeight - 40 * (moves.length + 1)))}px`;
+    menu.hidden = false;
+    menu.returnFocus = anchor;
+    menu.querySelector("button").focus();
+  }
+
+  function closeMenu() {
+    const menu = $("menu");
+    if (menu.hidden) return;
+    menu.hidden = true;
+    if (menu.returnFocus && menu.returnFocus.isConnected) menu.returnFocus.focus();
+  }
+
+  // -- status, moves, log ----------------------------------------------------------------
+
+  function names(seats) {
+    return seats.map((seat) => state.players[seat]).join(", ");
+  }
+
+  function drawStatus() {
+    const parts = [`Seq ${shownSeq()} of ${state.latest}`, `viewing as ${state.lookAs || state.viewerName}`];
+    if (state.outcome) {
+      const o = state.outcome;
+      parts.push(`game over (${o.termination}): ${names(o.ranking[0] || [])} won; scores ${o.scores.join(", ")}`);
+    } else if (state.toAct.length) {
+      const you = state.seat !== null && state.toAct.includes(state.seat) ? " (you)" : "";
+      parts.push(`${names(state.toAct)} to act${you}`);
+    }
+    if (state.at !== null) parts.push("replaying");
+    $("status").textContent = parts.join(" · ");
+    $("position").textContent = `${shownSeq()} / ${state.latest}`;
+    $("jump-seq").max = String(state.latest);
+  }
+
+  function drawPlay() {
+    const section = $("play");
+    section.hidden = state.seat === null;
+    if (state.seat === null) return;
+    const live = state.at === null;
+    let hint = "Click a highlighted place on the board, or a move below.";
+    if (!live) hint = "Replaying: press Live to play.";
+    else if (state.outcome) hint = "The game is over.";
+    else if (!state.legal.length) hint = `Waiting for ${names(state.toAct) || "the table"}.`;
+    $("play-hint").textContent = hint;
+    $("legal").replaceChildren(
+      ...(live ? state.legal : []).map((move) => el("li", {}, el("button", { type: "button", class: "move", onclick: () => play(move) }, move))),
+    );
+    $("undo").disabled = !live || Boolean(state.outcome);
+    $("redo").disabled = !live || Boolean(state.outcome);
+  }
+
+  function drawLog(lines) {
+    const shown = shownSeq();
+    const list = $("lines");
+    list.replaceChildren(
+      ...lines.map((line) =>
+        el(
+          "li",
+          { class: line.seq === shown ? "current" : line.seq > shown ? "later" : null, "data-seq": line.seq },
+          el("button", { type: "button", onclick: () => goTo(line.seq) }, `${line.seq}. ${line.actor}: ${line.text}`),
+        ),
+      ),
+    );
+    const current = list.querySelector(".current");
+    if (current) list.scrollTop = Math.max(0, current.offsetTop - list.offsetTop - list.clientHeight / 2);
+  }
+
+  // -- acting ----------------------------------------------------------------------------
+
+  async function act(route, body, done) {
+    say("");
+    try {
+      await request(`${base}/${route}`, { method: "POST", body: Object.assign({ expected_seq: state.latest }, body) });
+      say(done, "info");
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) {
+        say(`The game moved on (it is at seq ${error.currentSeq}); the page has reloaded: look again and retry.`, "info");
+      } else {
+        say(error.message);
+      }
+    }
+    await refresh();
+  }
+
+  const play = (move) => act("moves", { move }, `Played: ${move}`);
+
+  // -- replay ----------------------------------------------------------------------------
+
+  function goTo(seq) {
+    closeMenu();
+    const target = Math.max(1, Math.min(seq, state.latest));
+    state.at = target >= state.latest ? null : target;
+    refresh();
+  }
+
+  const first = () => goTo(1);
+  const back = () => goTo(shownSeq() - 1);
+  const forward = () => goTo(shownSeq() + 1);
+  const last = () => goTo(state.latest);
+
+  function stopAutoplay() {
+    clearTimeout(state.autoplay);
+    state.autoplay = null;
+    $("autoplay").setAttribute("aria-pressed", "false");
+    $("autoplay").textContent = "Autoplay";
+  }
+
+  function toggleAutoplay() {
+    if (state.autoplay) return stopAutoplay();
+    if (state.at === null) goTo(1);
+    $("autoplay").setAttribute("aria-pressed", "true");
+    $("autoplay").textContent = "Stop";
+    const tick = () => {
+      if (state.at === null) return stopAutoplay();
+      forward();
+      state.autoplay = setTimeout(tick, Number($("speed").value));
+    };
+    state.autoplay = setTimeout(tick, Number($("speed").value));
+  }
+
+  function onKey(event) {
+    if (event.key === "Escape") return closeMenu();
+    const tag = event.target.tagName;
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(tag)) return;
+    if ((event.key === "Enter" || event.key === " ") && event.target.closest && event.target.closest("#board [data-at]")) {
+      return onBoardActivate(event);
+    }
+    const keys = { ArrowLeft: back, ArrowRight: forward, Home: first, End: last };
+    if (keys[event.key] && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      event.preventDefault();
+      stopAutoplay();
+      keys[event.key]();
+    }
+  }
+
+  // -- live ------------------------------------------------------------------------------
+
+  function onMessage(block) {
+    let kind = "message";
+    const data = [];
+    for (const line of block.split("\n")) {
+      if (line.startsWith("event:")) kind = line.slice(6).trim();
+      else if (line.startsWith("data:")) data.push(line.slice(5).trim());
+    }
+    if (!data.length) return;
+    if (kind === "error") return say("The live stream was interrupted; reconnecting.", "info");
+    const envelope = JSON.parse(data.join("\n"));
+    if (envelope.seq > state.latest) queueRefresh();
+  }
+
+  // The stream is read with fetch(), so the token travels in the Authorization header
+  // (an EventSource could only put it in the URL). It ends with the game; reconnects back off.
+  async function live() {
+    let pause = 500;
+    for (let attempt = 0; attempt < 100 && !state.outcome; attempt++) {
+      try {
+        const response = await request(`${base}/events?from=${state.latest + 1}`, { headers: { Accept: "text/event-stream" } });
+        const reader = response.body.getReader();
+        const decoder = new TextDecoder();
+        let buffer = "";
+        pause = 500;
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, "\n");
+          let cut;
+          while ((cut = buffer.indexOf("\n\n")) >= 0) {
+            onMessage(buffer.slice(0, cut));
+            buffer = buffer.slice(cut + 2);
+          }
+        }
+      } catch (error) {
+        if (error instanceof ApiError && error.status && error.status < 500) return say(error.message);
+      }
+      await refresh();
+      await sleep(pause);
+      pause = Math.min(pause * 2, 10000);
+    }
+  }
+
+  // -- the audit -------------------------------------------------------------------------
+
+  function seqButton(seq) {
+    return el("button", { type: "button", class: "seq", onclick: () => goTo(seq) }, `seq ${seq}`);
+  }
+
+  async function openAudit() {
+    const box = $("audit");
+    try {
+      const report = await json(`${base}/audit?format=json`);
+      const anomalies = report.anomalies.length
+        ? report.anomalies.map((a) => el("li", {}, seqButton(a.seq), ` ${a.rule}${a.detail ? `: ${a.detail}` : ""}`))
+        : [el("li", {}, "none")];
+      box.replaceChildren(
+        el("p", { class: "verdict" }, report.verdict),
+        el("p", { class: "note" }, report.fairness),
+        el("h3", {}, "Anomalies by seq"),
+        el("ul", { id: "anomalies" }, anomalies),
+        el("h3", {}, "Who knew what, when"),
+        ...report.knowledge.map((seat) =>
+          el(
+            "details",
+            { class: "knowledge" },
+            el("summary", {}, `${seat.player} learned ${seat.learned.length} things`),
+            el("ul", {}, seat.learned.map((item) => el("li", {}, seqButton(item.seq), ` ${item.kind}: ${item.value}`))),
+          ),
+        ),
+      );
+    } catch (error) {
+      const why = error.status === 403 ? "The audit opens after the game, or at any time with the referee's link." : error.message;
+      box.replaceChildren(el("p", { class: "message" }, why));
+    }
+  }
+
+  // -- start -----------------------------------------------------------------------------
+
+  function viewerChoices() {
+    const choices = [["", `me (${state.viewerName})`]];
+    if (state.viewerName !== "spectator") choices.push(["spectator", "spectator"]);
+    if (state.referee) state.players.forEach((name) => choices.push([name, name]));
+    $("viewer").replaceChildren(...choices.map(([value, label]) => el("option", { value }, label)));
+    $("viewer").disabled = choices.length < 2;
+  }
+
+  async function start() {
+    try {
+      const view = await json(`${base}/view`);
+      state.game = view.game;
+      state.players = view.players;
+      state.viewerName = view.viewer;
+      state.referee = view.viewer === "referee";
+      const seat = view.players.indexOf(view.viewer);
+      state.seat = Skald.token() && seat >= 0 ? seat : null;
+      state.latest = view.seq;
+      $("title").textContent = `${view.game} · ${gameId}`;
+      document.title = `Skald · ${view.game} · ${view.viewer}`;
+    } catch (error) {
+      return say(error.message);
+    }
+    viewerChoices();
+    $("viewer").addEventListener("change", () => { state.lookAs = $("viewer").value || null; refresh(); });
+    $("board").addEventListener("click", onBoardActivate);
+    document.addEventListener("keydown", onKey);
+    $("first").addEventListener("click", first);
+    $("back").addEventListener("click", back);
+    $("forward").addEventListener("click", forward);
+    $("last").addEventListener("click", last);
+    $("jump").addEventListener("submit", (event) => { event.preventDefault(); goTo(Number($("jump-seq").value) || 1); });
+    $("autoplay").addEventListener("click", toggleAutoplay);
+    $("undo").addEventListener("click", () => act("undo", {}, "Undone."));
+    $("redo").addEventListener("click", () => act("redo", {}, "Redone."));
+    $("open-audit").addEventListener("click", openAudit);
+    await refresh();
+    live();
+  }
+
+  start();
+})();
