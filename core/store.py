@@ -13,12 +13,26 @@ value); on PostgreSQL the tables are created under an advisory lock, so processe
 starting together on a fresh database do not race. A database that already has tables but
 not Skald's belongs to another program: the store refuses it rather than adding tables.
 Every failure to open, read or write the database is a `StoreError` with one line.
+
+Hot paths go through the driver: `append`, `read`, `read_folded` (only what a fold needs:
+seq, payload, hash; no datetime parsing), `version` and the snapshot calls use the pooled
+DBAPI connection directly, because SQLAlchemy Core's statement compilation and result
+processing cost more per move than the database itself. SQLAlchemy keeps the schema and
+everything else. Driver errors are re-raised as SQLAlchemy's `DBAPIError` family, so the
+edges map them as before; a dropped PostgreSQL connection is invalidated on the error
+instead of pinging the server at every checkout. PostgreSQL reads run in autocommit (one
+round trip, no BEGIN/ROLLBACK around a single SELECT).
+
+Snapshots (`snapshots` table, see `core/snapshots.py`) sit beside the streams: a cache of
+folded states keyed by stream, seq and the code version that folded them; never read by
+the audit or the chain verification.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -64,6 +78,18 @@ seat_tokens = sa.Table(
     sa.Column("seat", sa.Integer, nullable=True),  # NULL: the referee
 )
 
+# Folded states every N events (core/snapshots.py): a cache beside the stream, keyed by the
+# code version that folded them, checked against the chain hash at `seq` before use.
+snapshots = sa.Table(
+    "snapshots",
+    metadata,
+    sa.Column("stream_id", sa.String(64), sa.ForeignKey("streams.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("version_key", sa.String(128), primary_key=True),
+    sa.Column("hash", sa.String(64), nullable=False),
+    sa.Column("state", sa.LargeBinary, nullable=False),
+)
+
 # The public keys that signed this store's receipts (core/signing.py): a store keeps one
 # key, so a server started elsewhere never mints a second one and calls old receipts forged.
 signing_keys = sa.Table(
@@ -93,6 +119,22 @@ class StoredRecord(msgspec.Struct, frozen=True, kw_only=True):
     payload: str
     prev_hash: str
     hash: str
+
+
+class FoldRow(msgspec.Struct, frozen=True, array_like=True):
+    """What replay needs of one stored record: its seq, payload and chain hash."""
+
+    seq: int
+    payload: str
+    hash: str
+
+
+class StoredSnapshot(msgspec.Struct, frozen=True, kw_only=True):
+    """A folded state as stored: at `seq`, whose chain hash was `hash`."""
+
+    seq: int
+    hash: str
+    state: bytes
 
 
 class StreamInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -147,7 +189,9 @@ def _make_engine(url: str) -> SqlEngine:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     if not url.startswith("sqlite"):
-        return sa.create_engine(url, pool_pre_ping=True)
+        # No pre-ping per checkout: a dropped connection fails one statement, is invalidated
+        # there (EventStore._driver), and the pool reconnects.
+        return sa.create_engine(url, pool_size=8, max_overflow=24)
     engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
 
     @sa_event.listens_for(engine, "connect")
@@ -171,6 +215,65 @@ def _make_engine(url: str) -> SqlEngine:
     return engine
 
 
+class _Stale(Exception):
+    """The compare-and-set on a stream's version moved no row."""
+
+
+def _stamp_sqlite(moment: datetime) -> str:
+    # The text SQLAlchemy's SQLite DateTime stores (UTC fields, no offset): rows written by
+    # either path read back alike.
+    return _utc(moment).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def _stamp_postgres(moment: datetime) -> datetime:
+    return _utc(moment)
+
+
+def _parse_sqlite(text: str) -> datetime:
+    return datetime.fromisoformat(text).replace(tzinfo=UTC)
+
+
+class _Statements:
+    """The SQL of the driver paths, in the driver's parameter style."""
+
+    def __init__(self, postgres: bool) -> None:
+        def sql(text: str) -> str:
+            return text.replace("?", "%s") if postgres else text
+
+        self.new_stream = sql(
+            "INSERT INTO streams (id, kind, version, created_at, title) VALUES (?, ?, ?, ?, ?)"
+        )
+        self.advance = sql("UPDATE streams SET version = ? WHERE id = ? AND version = ?")
+        self.insert_events = sql(
+            "INSERT INTO events (stream_id, seq, recorded_at, actor, kind, payload, prev_hash,"
+            " hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        )
+        self.notify = sql("SELECT pg_notify(?, ?)")
+        self.version = sql("SELECT version FROM streams WHERE id = ?")
+        self.read = sql(
+            "SELECT seq, recorded_at, actor, kind, payload, prev_hash, hash FROM events"
+            " WHERE stream_id = ? AND seq >= ? AND seq <= ? ORDER BY seq"
+        )
+        self.read_folded = sql(
+            "SELECT seq, payload, hash FROM events"
+            " WHERE stream_id = ? AND seq >= ? AND seq <= ? ORDER BY seq"
+        )
+        self.snapshot = sql(
+            "SELECT seq, hash, state FROM snapshots WHERE stream_id = ? AND version_key = ?"
+            " AND seq <= ? ORDER BY seq DESC LIMIT 1"
+        )
+        self.save_snapshot = sql(
+            "INSERT INTO snapshots (stream_id, seq, version_key, hash, state)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+        )
+        self.drop_stale_snapshots = sql(
+            "DELETE FROM snapshots WHERE stream_id = ? AND version_key <> ?"
+        )
+        self.drop_snapshot = sql(
+            "DELETE FROM snapshots WHERE stream_id = ? AND version_key = ? AND seq = ?"
+        )
+
+
 class EventStore:
     """Streams of records in one SQL database."""
 
@@ -186,6 +289,11 @@ class EventStore:
         except (sa.exc.ArgumentError, ImportError) as error:
             raise StoreError(f"cannot open the event store at {url}: {error}") from None
         self._writer = self.engine.execution_options(skald_write=True)
+        self._postgres = self.engine.dialect.name == "postgresql"
+        self._dbapi_error: type[Exception] = self.engine.dialect.loaded_dbapi.Error
+        self._sql = _Statements(postgres=self._postgres)
+        self._stamp = _stamp_postgres if self._postgres else _stamp_sqlite
+        self._moment = _utc if self._postgres else _parse_sqlite
         self.create_tables()
 
     def create_tables(self, tables: Sequence[sa.Table] | None = None) -> None:
@@ -280,102 +388,170 @@ class EventStore:
         expected_seqs = list(range(expected_version + 1, new_version + 1))
         if [r.seq for r in records] != expected_seqs or any(r.stream != stream for r in records):
             raise ValueError(f"records must be seqs {expected_seqs} of stream {stream!r}")
+        stamp = self._stamp
+        rows = [
+            (
+                stream,
+                r.seq,
+                stamp(r.recorded_at),
+                r.actor,
+                r.kind,
+                r.payload,
+                r.prev_hash,
+                r.hash,
+            )
+            for r in records
+        ]
         try:
-            with self._writer.begin() as conn:
-                self._advance_version(
-                    conn, stream, expected_version, new_version, kind, title, records[0].recorded_at
-                )
-                conn.execute(events.insert(), [self._row(r) for r in records])
-                if conn.dialect.name == "postgresql":
-                    conn.execute(
-                        sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, f"{stream}:{new_version}"))
+            with self._driver(write=True) as cursor:
+                if expected_version == 0:
+                    created = stamp(records[0].recorded_at)
+                    cursor.execute(
+                        self._sql.new_stream, (stream, kind, new_version, created, title)
                     )
-        except IntegrityError:
+                else:
+                    cursor.execute(self._sql.advance, (new_version, stream, expected_version))
+                    if cursor.rowcount != 1:
+                        raise _Stale
+                cursor.executemany(self._sql.insert_events, rows)
+                if self._postgres:
+                    cursor.execute(self._sql.notify, (NOTIFY_CHANNEL, f"{stream}:{new_version}"))
+        except (IntegrityError, _Stale):
             raise self._conflict(stream, expected_version) from None
         return new_version
 
-    def _advance_version(
-        self,
-        conn: sa.Connection,
-        stream: str,
-        expected: int,
-        new: int,
-        kind: str,
-        title: str,
-        created_at: datetime,
-    ) -> None:
-        if expected == 0:
-            conn.execute(
-                streams.insert().values(
-                    id=stream, kind=kind, version=new, created_at=_utc(created_at), title=title
-                )
-            )
-            return
-        moved = conn.execute(
-            streams.update()
-            .where(streams.c.id == stream, streams.c.version == expected)
-            .values(version=new)
-        )
-        if moved.rowcount != 1:
-            raise self._conflict(stream, expected, conn)
+    @contextmanager
+    def _driver(self, write: bool = False) -> Iterator[Any]:
+        """A DBAPI cursor on a pooled connection: one transaction when `write` (committed
+        on success, rolled back on any error), autocommit reads otherwise. Driver errors
+        come out as SQLAlchemy's DBAPIError family; a dropped connection is invalidated."""
+        fairy = self.engine.raw_connection()
+        dbapi = fairy.driver_connection
+        cursor = None
+        try:
+            if self._postgres and not write:
+                dbapi.autocommit = True
+            cursor = fairy.cursor()
+            if write and not self._postgres:
+                cursor.execute("BEGIN IMMEDIATE")
+            try:
+                yield cursor
+            except BaseException:
+                if write:
+                    self._finish(fairy, cursor, "ROLLBACK")
+                raise
+            if write:
+                self._finish(fairy, cursor, "COMMIT")
+        except self._dbapi_error as error:
+            disconnected = self.engine.dialect.is_disconnect(error, dbapi, cursor)
+            if disconnected:
+                fairy.invalidate(error)
+                # Every pooled connection predates the failure: drop them all at once.
+                self.engine.pool.dispose()
+            raise DBAPIError.instance(
+                None,
+                None,
+                error,
+                self._dbapi_error,
+                connection_invalidated=disconnected,
+                dialect=self.engine.dialect,
+            ) from None
+        finally:
+            if cursor is not None:
+                cursor.close()
+            if self._postgres and not write and fairy.dbapi_connection is not None:
+                dbapi.autocommit = False
+            fairy.close()
 
-    def _conflict(
-        self, stream: str, expected: int, conn: sa.Connection | None = None
-    ) -> VersionConflict:
-        current = self._version(conn, stream) if conn is not None else self.version(stream)
+    def _finish(self, fairy: Any, cursor: Any, verb: str) -> None:
+        if self._postgres:
+            fairy.commit() if verb == "COMMIT" else fairy.rollback()
+        else:
+            cursor.execute(verb)
+
+    def _conflict(self, stream: str, expected: int) -> VersionConflict:
+        current = self.version(stream)
         return VersionConflict(
             f"stream {stream} is at version {current}, not {expected}; reload and try again",
             current,
         )
 
-    @staticmethod
-    def _row(record: StoredRecord) -> dict[str, Any]:
-        row = msgspec.structs.asdict(record)
-        row["stream_id"] = row.pop("stream")
-        row["recorded_at"] = _utc(record.recorded_at)
-        return row
-
-    @staticmethod
-    def _version(conn: sa.Connection, stream: str) -> int:
-        found = conn.execute(sa.select(streams.c.version).where(streams.c.id == stream))
-        return int(found.scalar() or 0)
-
     def version(self, stream: str) -> int:
-        """The stream's last seq, 0 when it does not exist."""
+        """The stream's last seq, 0 when it does not exist (one primary-key lookup)."""
         if "\x00" in stream:  # PostgreSQL refuses NUL in text; no stream has one
             return 0
-        with self.engine.connect() as conn:
-            return self._version(conn, stream)
+        with self._driver() as cursor:
+            cursor.execute(self._sql.version, (stream,))
+            row = cursor.fetchone()
+        return 0 if row is None else int(row[0])
+
+    def _bounds(self, stream: str, from_seq: int, to_seq: int | None) -> tuple[int, int] | None:
+        # Bounds beyond the seq column's range select nothing or everything, never an error.
+        if from_seq > MAX_SEQ or (to_seq is not None and to_seq < 1) or "\x00" in stream:
+            return None
+        return max(from_seq, 1), MAX_SEQ if to_seq is None else min(to_seq, MAX_SEQ)
 
     def read(self, stream: str, from_seq: int = 1, to_seq: int | None = None) -> list[StoredRecord]:
         """Records with from_seq <= seq <= to_seq, in order."""
-        # Bounds beyond the seq column's range select nothing or everything, never an error.
-        if from_seq > MAX_SEQ or (to_seq is not None and to_seq < 1) or "\x00" in stream:
+        bounds = self._bounds(stream, from_seq, to_seq)
+        if bounds is None:
             return []
-        from_seq = max(from_seq, 1)
-        to_seq = None if to_seq is None else min(to_seq, MAX_SEQ)
-        query = (
-            sa.select(events)
-            .where(events.c.stream_id == stream, events.c.seq >= from_seq)
-            .order_by(events.c.seq)
-        )
-        if to_seq is not None:
-            query = query.where(events.c.seq <= to_seq)
-        with self.engine.connect() as conn:
-            rows = conn.execute(query).mappings().all()
+        with self._driver() as cursor:
+            cursor.execute(self._sql.read, (stream, *bounds))
+            rows = cursor.fetchall()
+        moment = self._moment
         return [
             StoredRecord(
-                stream=row["stream_id"],
-                seq=row["seq"],
-                recorded_at=_utc(row["recorded_at"]),
-                actor=row["actor"],
-                kind=row["kind"],
-                payload=row["payload"],
-                prev_hash=row["prev_hash"],
-                hash=row["hash"],
+                stream=stream,
+                seq=seq,
+                recorded_at=moment(recorded_at),
+                actor=actor,
+                kind=kind,
+                payload=payload,
+                prev_hash=prev_hash,
+                hash=digest,
             )
-            for row in rows
+            for seq, recorded_at, actor, kind, payload, prev_hash, digest in rows
         ]
+
+    def read_folded(
+        self, stream: str, from_seq: int = 1, to_seq: int | None = None
+    ) -> list[FoldRow]:
+        """What replay folds of the records from_seq..to_seq: seq, payload and hash only."""
+        bounds = self._bounds(stream, from_seq, to_seq)
+        if bounds is None:
+            return []
+        with self._driver() as cursor:
+            cursor.execute(self._sql.read_folded, (stream, *bounds))
+            rows = cursor.fetchall()
+        return [FoldRow(seq, payload, digest) for seq, payload, digest in rows]
+
+    # -- snapshots (a cache; core/snapshots.py decides what goes in) ------------------------
+
+    def snapshot(
+        self, stream: str, version_key: str, at: int | None = None
+    ) -> StoredSnapshot | None:
+        """The latest snapshot of `stream` at or before seq `at` folded by `version_key`."""
+        if "\x00" in stream:
+            return None
+        with self._driver() as cursor:
+            cursor.execute(self._sql.snapshot, (stream, version_key, min(at or MAX_SEQ, MAX_SEQ)))
+            row = cursor.fetchone()
+        return None if row is None else StoredSnapshot(seq=row[0], hash=row[1], state=bytes(row[2]))
+
+    def save_snapshot(
+        self, stream: str, version_key: str, seq: int, digest: str, state: bytes
+    ) -> None:
+        """Keep a snapshot (a second one of the same seq and version is ignored), and drop
+        the stream's snapshots folded by any other code version."""
+        with self._driver(write=True) as cursor:
+            cursor.execute(self._sql.drop_stale_snapshots, (stream, version_key))
+            cursor.execute(self._sql.save_snapshot, (stream, seq, version_key, digest, state))
+
+    def drop_snapshot(self, stream: str, version_key: str, seq: int) -> None:
+        """Forget one snapshot (it did not match the chain)."""
+        with self._driver(write=True) as cursor:
+            cursor.execute(self._sql.drop_snapshot, (stream, version_key, seq))
 
     def info(self, stream: str) -> StreamInfo:
         """The stream's header; NotFound when it does not exist."""
