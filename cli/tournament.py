@@ -1,0 +1,312 @@
+"""`skald tournament ...`: create, pair, autoplay, take results, standings, exports, disputes.
+
+Every command goes through the tournament desk (core/tournament/desk.py) and the Table;
+errors are one line on stderr with the CLI's exit codes (cli/app.py), and nothing is
+written when a command fails.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from sqlalchemy.exc import DBAPIError
+
+from skald.cli.app import DbOption, JsonFlag, app, echo, failure, print_json, store_url
+from skald.cli.play import parse_options
+from skald.core.engine import Engine
+from skald.core.errors import InvalidNotation, InvalidOption, SkaldError
+from skald.core.seats import printable
+from skald.core.store import EventStore
+from skald.core.tournament.desk import Tournaments
+from skald.events.tournament import FORMATS, TIEBREAKS
+from skald.projections.autoplay import play_out, random_bot
+from skald.projections.standings import (
+    EXPORT_FORMATS,
+    export_csv,
+    export_html,
+    export_jsonl,
+    export_md,
+    standings,
+)
+from skald.projections.table import Table
+
+tournament_app = typer.Typer(
+    name="tournament",
+    help="Tournament records: Swiss, round robin or duplicate rounds of multi-player "
+    "tables, results taken from verified games, standings, ratings and disputes.",
+    no_args_is_help=True,
+)
+dispute_app = typer.Typer(help="Disputes: a seat opens one, the referee settles it.")
+tournament_app.add_typer(dispute_app, name="dispute")
+app.add_typer(tournament_app, name="tournament")
+
+F = TypeVar("F", bound=Callable[..., Any])
+TournamentId = Annotated[str, typer.Argument(help="The tournament id (from `tournament new`).")]
+
+
+def _command(target: typer.Typer, name: str) -> Callable[[F], F]:
+    """Register a command whose expected errors become one stderr line and an exit code."""
+
+    def decorate(function: F) -> F:
+        @functools.wraps(function)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return function(*args, **kwargs)
+            except (SkaldError, DBAPIError, OSError, RecursionError) as error:
+                line, code = failure(error) or (str(error), 1)
+                typer.echo(f"error: {printable(line)}", err=True)
+                raise typer.Exit(code) from None
+            finally:
+                while _opened:  # each command closes the store it opened
+                    _opened.pop().dispose()
+
+        target.command(name)(wrapper)
+        return function
+
+    return decorate
+
+
+_opened: list[EventStore] = []
+
+
+def _desk(db: str | None) -> tuple[Tournaments, Table]:
+    store = EventStore(store_url(db))
+    _opened.append(store)
+    table = Table(Engine(store))
+    return Tournaments(store, table), table
+
+
+def _split(text: str | None, what: str) -> list[str]:
+    if text is None:
+        return []
+    items = [item.strip() for item in text.split(",")]
+    if not all(items):
+        raise InvalidNotation(f"{what} {text!r}: an empty item")
+    return items
+
+
+def _numbers(text: str | None, what: str) -> list[int]:
+    try:
+        return [int(item) for item in _split(text, what)]
+    except ValueError:
+        raise InvalidOption(f"{what} {text!r}: whole numbers separated by commas") from None
+
+
+@_command(tournament_app, "new")
+def new(
+    game: Annotated[str, typer.Argument(help="Game name: beowulf, beast or hagar.")],
+    players: Annotated[str, typer.Option(help="Player names, comma-separated.")],
+    rounds: Annotated[int, typer.Option(help="Number of rounds.")],
+    format: Annotated[
+        str, typer.Option("--format", help=f"Pairing format: {'|'.join(FORMATS)}.")
+    ] = "swiss",
+    table_size: Annotated[
+        int | None, typer.Option(help="Players per table [default: 4, within the game's range].")
+    ] = None,
+    seed: Annotated[
+        str | None, typer.Option(help="Seed of the pairing draw (each game keeps its own key).")
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", help="Table option K=V for every game.")
+    ] = None,
+    points: Annotated[
+        str, typer.Option(help="Points by placing, best first (scaled to each table's size).")
+    ] = "6,4,2,0",
+    bye_points: Annotated[
+        int | None, typer.Option(help="Points for a bye [default: the mean of --points].")
+    ] = None,
+    tiebreaks: Annotated[
+        str, typer.Option(help=f"Tie-break order from {','.join(TIEBREAKS)}.")
+    ] = ",".join(TIEBREAKS),
+    final: Annotated[
+        int, typer.Option(help="Seats at a final table for the top after the rounds (0: none).")
+    ] = 0,
+    name: Annotated[str | None, typer.Option(help="The tournament's name.")] = None,
+    db: DbOption = None,
+) -> None:
+    """Create a tournament; prints its id alone."""
+    desk, _table = _desk(db)
+    tournament = desk.create(
+        game,
+        _split(players, "--players"),
+        rounds,
+        format=format,
+        table_size=table_size,
+        seed=seed,
+        options=parse_options(option or []),
+        points=_numbers(points, "--points"),
+        bye_points=bye_points,
+        tiebreaks=_split(tiebreaks, "--tiebreaks"),
+        final_table=final,
+        name=name,
+    )
+    echo(tournament)
+
+
+@_command(tournament_app, "register")
+def register(
+    tournament: TournamentId,
+    player: Annotated[str, typer.Argument(help="The new player's name.")],
+    db: DbOption = None,
+) -> None:
+    """Register a late player (paired from the next round)."""
+    _desk(db)[0].register(tournament, player)
+    echo(f"registered {player}")
+
+
+@_command(tournament_app, "withdraw")
+def withdraw(
+    tournament: TournamentId,
+    player: Annotated[str, typer.Argument(help="The player leaving.")],
+    reason: Annotated[str, typer.Option(help="Why.")] = "",
+    db: DbOption = None,
+) -> None:
+    """Withdraw a player: no longer paired; past results stay."""
+    _desk(db)[0].withdraw(tournament, player, reason)
+    echo(f"withdrew {player}")
+
+
+@_command(tournament_app, "pair")
+def pair(tournament: TournamentId, db: DbOption = None) -> None:
+    """Pair the next round and create its games: one JSON line per table
+    {"round","table","game","seats"} (seats: player names in seat order)."""
+    paired = _desk(db)[0].pair(tournament)
+    for table in paired.tables:
+        print_json(
+            {"round": paired.round, "table": table.table, "game": table.game, "seats": table.seats}
+        )
+    for player in paired.byes:
+        echo(f"bye: {player}", err=True)
+
+
+@_command(tournament_app, "autoplay")
+def autoplay(
+    tournament: TournamentId,
+    bot_seed: Annotated[int, typer.Option(help="Seed of the bots' choices.")] = 0,
+    db: DbOption = None,
+) -> None:
+    """Play the current round's open games with random legal bots, each seeing only its
+    own seat's view; one JSON line per game."""
+    desk, table = _desk(db)
+    for number, (round_number, table_number, game) in enumerate(desk.open_games(tournament)):
+        result = play_out(table, game, random_bot, random.Random(f"{bot_seed}/{number}"))
+        print_json(
+            {
+                "round": round_number,
+                "table": table_number,
+                "game": game,
+                "events": result.events,
+                "outcome": result.outcome,
+            }
+        )
+
+
+@_command(tournament_app, "result")
+def result(tournament: TournamentId, db: DbOption = None) -> None:
+    """Take in the finished games' results (chain verified, audit verdict once revealed);
+    one JSON line per result or verdict taken in."""
+    for event in _desk(db)[0].collect(tournament):
+        print_json(event)
+
+
+@_command(tournament_app, "standings")
+def show_standings(
+    tournament: TournamentId,
+    round_number: Annotated[
+        int | None, typer.Option("--round", help="Standings after this round [default: now].")
+    ] = None,
+    json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """The standings: rank, points, tie-breaks, games and rating (mu ± sigma)."""
+    current = standings(_desk(db)[0].state(tournament), round_number)
+    if json:
+        print_json(current)
+        return
+    echo(export_csv(current).replace(",", "\t").rstrip("\n"))
+
+
+@_command(tournament_app, "export")
+def export(
+    tournament: TournamentId,
+    format: Annotated[
+        str, typer.Option("--format", help=f"One of {'|'.join(EXPORT_FORMATS)}.")
+    ] = "jsonl",
+    db: DbOption = None,
+) -> None:
+    """Export the stream (jsonl, for `tournament import`) or the standings (csv, md, html)."""
+    if format not in EXPORT_FORMATS:
+        raise InvalidOption(f"format {format!r}: must be one of {', '.join(EXPORT_FORMATS)}")
+    desk = _desk(db)[0]
+    if format == "jsonl":
+        typer.echo(export_jsonl(desk.envelopes(tournament)), nl=False)
+        return
+    state = desk.state(tournament)
+    current = standings(state)
+    text = {
+        "csv": lambda: export_csv(current),
+        "md": lambda: export_md(state, current),
+        "html": lambda: export_html(state, current),
+    }[format]()
+    typer.echo(text, nl=False)
+
+
+@_command(tournament_app, "import")
+def import_(
+    file: Annotated[Path, typer.Argument(help="A `tournament export --format jsonl` file.")],
+    db: DbOption = None,
+) -> None:
+    """Store a tournament from its exported stream (checked first); prints its id."""
+    try:
+        text = file.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InvalidNotation(f"{file} is not UTF-8 text") from None
+    echo(_desk(db)[0].import_jsonl(text))
+
+
+@_command(tournament_app, "verify")
+def verify(tournament: TournamentId, db: DbOption = None) -> None:
+    """Check the tournament's hash chain; exit 1 naming the first bad seq."""
+    report = _desk(db)[0].verify(tournament)
+    if not report.ok:
+        echo(f"TAMPERED at seq {report.bad_seq}: {report.reason}", err=True)
+        raise typer.Exit(1)
+    echo(f"ok: {report.checked} events, head {report.head[:16]}…")
+
+
+@_command(dispute_app, "open")
+def dispute_open(
+    tournament: TournamentId,
+    game: Annotated[str, typer.Argument(help="The disputed game's id.")],
+    by: Annotated[str, typer.Option("--by", help="The player disputing (seated there).")],
+    reason: Annotated[str, typer.Option(help="Why.")],
+    db: DbOption = None,
+) -> None:
+    """A player seated at the game's table disputes its result."""
+    print_json(_desk(db)[0].dispute(tournament, game, by, reason))
+
+
+@_command(dispute_app, "settle")
+def dispute_settle(
+    tournament: TournamentId,
+    game: Annotated[str, typer.Argument(help="The game ruled on.")],
+    ruling: Annotated[str, typer.Option(help="stands | adjusted | replayed.")],
+    reason: Annotated[str, typer.Option(help="Why.")],
+    ranking: Annotated[
+        str | None,
+        typer.Option(help="For 'adjusted': the new order, e.g. 'Bob>Ann=Cid' (= ties)."),
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """The referee rules: the result stands, is adjusted, or the table replays a new game."""
+    groups = (
+        [[name.strip() for name in part.split("=")] for part in ranking.split(">")]
+        if ranking
+        else None
+    )
+    print_json(_desk(db)[0].settle(tournament, game, ruling, reason, groups))

@@ -1,0 +1,610 @@
+"""The tournament desk: the one facade the CLI and API use for tournaments.
+
+It appends to the tournament's stream and reaches games only through a `GameDesk` (the
+Table satisfies it), so nothing here touches a game's engine or state. Each write checks
+first and appends one batch, or raises and writes nothing to the tournament (a round's
+games are created before its pairing is appended; should that append lose a race, they
+stay unlinked, and nobody holds their tokens).
+
+Decisions where the issue was silent:
+- Default table size: 4 (each game allows it); `table_size` overrides, within the game's
+  player counts. Round 1 of a Swiss event is drawn (from the seed, else the tournament
+  id); later rounds follow the standings (core/tournament/standing.py).
+- Round robin: with two-player tables, the circle method (rounds up to n-1, n when odd);
+  with larger tables, rounds are paired repeat-free while that is possible.
+- Duplicate: tables all of the preferred size (the rest sit out with a bye); each round
+  draws a fresh secret seed used only in its games' keys, shared through `deal`; its games
+  are `reveal=referee`, so no deal shows before the round ends; verdicts are attached
+  (the desk auditing as referee) once every table of the round has finished.
+- Swiss games with a tournament seed get seed SEED/rROUND/tTABLE, mixed with each game's
+  own key (the tournament seed orders pairings, it never fixes a deal).
+- A result whose chain fails or whose audit finds anomalies is held (counts nothing) until
+  the referee rules; an open dispute leaves the result standing until the ruling.
+- A final table (`final_table` K) is paired after the last round: the top K at one table.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Protocol
+
+from skald.core import kernel
+from skald.core.chain import ChainReport
+from skald.core.errors import Forbidden, IllegalMove, InvalidOption, NotFound, VersionConflict
+from skald.core.rules import Rules, get_rules
+from skald.core.seats import check_player_names, name_problem
+from skald.core.secrecy import sealed_key
+from skald.core.store import EventStore, StreamInfo
+from skald.core.tournament import pairing, stream
+from skald.core.tournament.standing import ranked, tallies
+from skald.core.tournament.state import RoundState, TableState, TournamentState, evolve, fold
+from skald.events.common import Outcome
+from skald.events.envelope import GENESIS, SYSTEM, Envelope
+from skald.events.tournament import (
+    FORMATS,
+    RULINGS,
+    TIEBREAKS,
+    AuditAttached,
+    DisputeOpened,
+    DisputeSettled,
+    PlayerRegistered,
+    PlayerWithdrawn,
+    ResultRecorded,
+    RoundPaired,
+    SeatedTable,
+    TournamentCreated,
+    TournamentEvent,
+)
+from skald.events.viewer import REFEREE, SPECTATOR, Viewer
+
+DEFAULT_TABLE_SIZE = 4
+MAX_ROUNDS = 100
+
+
+class GameSummaryLike(Protocol):
+    """What the desk reads of a game's summary."""
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+    @property
+    def outcome(self) -> Outcome | None: ...
+
+
+class AuditLike(Protocol):
+    """What the desk reads of a game's audit."""
+
+    @property
+    def verdict(self) -> str: ...
+    @property
+    def seed(self) -> str | None: ...
+
+
+class GameDesk(Protocol):
+    """How the desk reaches games (projections/table.py `Table` is one)."""
+
+    def create(
+        self,
+        game: str,
+        players: Sequence[str],
+        seed: str | None = None,
+        options: Mapping[str, str] | None = None,
+        game_id: str | None = None,
+        deal: str | None = None,
+        reproducible: bool = False,
+    ) -> str: ...
+    def summary(self, game_id: str) -> GameSummaryLike: ...
+    def verify(self, game_id: str) -> ChainReport: ...
+    def audit(self, game_id: str, viewer: Viewer) -> AuditLike: ...
+
+
+def utc_now() -> datetime:
+    """The default clock."""
+    return datetime.now(UTC)
+
+
+class Tournaments:
+    """Creates, pairs, records and settles tournaments kept in one store."""
+
+    def __init__(
+        self, store: EventStore, games: GameDesk, clock: Callable[[], datetime] = utc_now
+    ) -> None:
+        self._store = store
+        self._games = games
+        self._clock = clock
+
+    # -- reading -------------------------------------------------------------------------
+
+    def envelopes(self, tournament: str) -> list[Envelope[TournamentEvent]]:
+        """The tournament's events in order (nothing in them is secret)."""
+        self._info(tournament)
+        return [stream.to_envelope(record) for record in self._store.read(tournament)]
+
+    def state(self, tournament: str) -> TournamentState:
+        """The tournament folded from its stream."""
+        return fold(tournament, (env.event for env in self.envelopes(tournament)))
+
+    def verify(self, tournament: str) -> ChainReport:
+        """Check the tournament's stream: header, chain, every record."""
+        return stream.verify(self._info(tournament), self._store.read(tournament))
+
+    def _info(self, tournament: str) -> StreamInfo:
+        info = self._store.info(tournament) if self._store.version(tournament) else None
+        if info is None or info.kind != stream.KIND:
+            raise NotFound(f"no tournament with id {tournament!r}")
+        return info
+
+    def open_games(self, tournament: str) -> list[tuple[int, int, str]]:
+        """(round, table, game) of the current round's games not finished yet."""
+        state = self.state(tournament)
+        if not state.rounds:
+            return []
+        current = state.rounds[-1]
+        return [
+            (current.round, table.table, table.game)
+            for table in current.tables
+            if table.result is None and self._games.summary(table.game).outcome is None
+        ]
+
+    # -- writing -------------------------------------------------------------------------
+
+    def create(
+        self,
+        game: str,
+        players: Sequence[str],
+        rounds: int,
+        format: str = "swiss",
+        table_size: int | None = None,
+        seed: str | None = None,
+        options: Mapping[str, str] | None = None,
+        points: Sequence[int] = (6, 4, 2, 0),
+        bye_points: int | None = None,
+        tiebreaks: Sequence[str] = TIEBREAKS,
+        final_table: int = 0,
+        name: str | None = None,
+        tournament_id: str | None = None,
+    ) -> str:
+        """Create a tournament and return its id."""
+        created = check_creation(
+            game,
+            tuple(p.strip() for p in players),
+            rounds,
+            format,
+            table_size,
+            seed,
+            dict(options or {}),
+            tuple(points),
+            bye_points,
+            tuple(tiebreaks),
+            final_table,
+            name,
+        )
+        tournament = tournament_id or secrets.token_hex(8)
+        if self._store.version(tournament):
+            raise VersionConflict(f"stream {tournament} exists already", 1)
+        self._append(tournament, None, [(created, stream.ORGANISER)])
+        return tournament
+
+    def register(self, tournament: str, player: str) -> PlayerRegistered:
+        """Register a late player (Swiss and duplicate only), paired from the next round."""
+        state = self.state(tournament)
+        player = player.strip()
+        problem = name_problem(player)
+        if problem:
+            raise IllegalMove(problem)
+        if player in state.players:
+            raise IllegalMove(f"{player!r} is registered already")
+        if state.config.format == "round-robin" and state.rounds:
+            raise IllegalMove("a round robin takes no player once it has started")
+        event = PlayerRegistered(player=player)
+        self._append(tournament, state, [(event, stream.ORGANISER)])
+        return event
+
+    def withdraw(self, tournament: str, player: str, reason: str = "") -> PlayerWithdrawn:
+        """Withdraw a player: not paired any more; past results stay."""
+        state = self.state(tournament)
+        if player not in state.active:
+            raise NotFound(f"no active player {player!r} in tournament {tournament}")
+        event = PlayerWithdrawn(player=player, reason=reason)
+        self._append(tournament, state, [(event, stream.ORGANISER)])
+        return event
+
+    def pair(self, tournament: str) -> RoundPaired:
+        """Pair the next round, create its games and link them to its tables."""
+        state = self.state(tournament)
+        final = self._next_is_final(state)
+        number = len(state.rounds) + 1
+        groups, byes = (
+            self._final_table(state) if final else _pairing(state, number, self._sizes(state))
+        )
+        deal = f"{tournament}/round-{number}" if state.config.format == "duplicate" else None
+        deal_seed = secrets.token_hex(32) if deal else None
+        tables = tuple(
+            SeatedTable(
+                table=k,
+                game=self._new_game(state, number, k, seats, deal, deal_seed),
+                seats=seats,
+            )
+            for k, seats in enumerate(groups, start=1)
+        )
+        event = RoundPaired(round=number, tables=tables, byes=byes, deal=deal, final=final)
+        self._append(tournament, state, [(event, stream.ORGANISER)])
+        return event
+
+    def _next_is_final(self, state: TournamentState) -> bool:
+        if state.rounds and not state.rounds[-1].complete:
+            waiting = [t.table for t in state.rounds[-1].tables if t.outcome is None]
+            raise IllegalMove(
+                f"round {state.rounds[-1].round} is not over: table(s) "
+                f"{', '.join(map(str, waiting))} have no result that counts yet"
+            )
+        if len(state.rounds) < state.config.rounds:
+            return False
+        if state.config.final_table and not any(r.final for r in state.rounds):
+            if len(state.active) < state.config.final_table:
+                raise IllegalMove("fewer active players than seats at the final table")
+            return True
+        raise IllegalMove(f"all {state.config.rounds} rounds of {state.id} are paired")
+
+    def _sizes(self, state: TournamentState) -> list[int]:
+        rules = get_rules(state.config.game)
+        exact = state.config.format == "duplicate"
+        return pairing.table_sizes(
+            len(state.active), state.config.table_size, rules.min_players, exact
+        )
+
+    def _final_table(self, state: TournamentState) -> tuple[list[tuple[str, ...]], tuple[()]]:
+        active = set(state.active)
+        top = [p for _, p in ranked(state) if p in active][: state.config.final_table]
+        return [pairing.seat_order(top, history(state), top)], ()
+
+    def _new_game(
+        self,
+        state: TournamentState,
+        number: int,
+        table: int,
+        seats: Sequence[str],
+        deal: str | None,
+        deal_seed: str | None,
+        suffix: str = "",
+    ) -> str:
+        config = state.config
+        seed = deal_seed
+        if seed is None and config.seed is not None:
+            seed = f"{config.seed}/r{number}/t{table}{suffix}"
+        return self._games.create(
+            config.game,
+            seats,
+            seed=seed,
+            options=dict(config.options),
+            game_id=f"{state.id}.r{number}.t{table}{suffix}",
+            deal=deal,
+            reproducible=deal is not None,
+        )
+
+    def collect(self, tournament: str) -> list[ResultRecorded | AuditAttached]:
+        """Take in every finished game's result, checked, and any verdict now revealed."""
+        state = self.state(tournament)
+        batch: list[ResultRecorded | AuditAttached] = []
+        for paired in state.rounds:
+            finished = {t.game: self._games.summary(t.game).outcome for t in paired.tables}
+            revealed = paired.deal is None or all(o is not None for o in finished.values())
+            for table in paired.tables:
+                outcome = finished[table.game]
+                if table.result is None and outcome is not None:
+                    batch.append(self._result(paired, table, outcome, revealed))
+                elif table.result is not None and not table.verdict and revealed:
+                    verdict = self._verdict(paired, table.game)
+                    if verdict:
+                        batch.append(
+                            AuditAttached(
+                                round=paired.round,
+                                table=table.table,
+                                game=table.game,
+                                verdict=verdict,
+                            )
+                        )
+        if batch:
+            self._append(tournament, state, [(event, SYSTEM) for event in batch])
+        return batch
+
+    def _result(
+        self, paired: RoundState, table: TableState, outcome: Outcome, revealed: bool
+    ) -> ResultRecorded:
+        report = self._games.verify(table.game)
+        chain = "ok" if report.ok else f"seq {report.bad_seq}: {report.reason}"
+        if report.ok and tuple(self._games.summary(table.game).players) != table.seats:
+            chain = "the game's players are not the table's"
+        return ResultRecorded(
+            round=paired.round,
+            table=table.table,
+            game=table.game,
+            outcome=outcome,
+            chain=chain,
+            head=report.head,
+            verdict=self._verdict(paired, table.game) if revealed else "",
+        )
+
+    def _verdict(self, paired: RoundState, game: str) -> str:
+        try:
+            # A duplicate round's games stay sealed (reveal=referee); the desk reveals the
+            # verdicts once the whole round is over. Other games: once public.
+            return self._games.audit(game, REFEREE if paired.deal else SPECTATOR).verdict
+        except Forbidden:
+            return ""
+
+    def dispute(self, tournament: str, game: str, player: str, reason: str) -> DisputeOpened:
+        """A player seated at the game's table disputes its recorded result."""
+        state = self.state(tournament)
+        paired, table = self._table(state, game)
+        if player not in table.seats:
+            raise Forbidden(f"{player!r} did not play {game}; only its seats may dispute it")
+        if table.result is None:
+            raise IllegalMove(f"{game} has no recorded result to dispute")
+        if table.dispute is not None:
+            raise IllegalMove(f"{game} is disputed already")
+        event = DisputeOpened(
+            round=paired.round,
+            table=table.table,
+            game=game,
+            player=player,
+            reason=_reason(reason),
+        )
+        self._append(tournament, state, [(event, player)])
+        return event
+
+    def settle(
+        self,
+        tournament: str,
+        game: str,
+        ruling: str,
+        reason: str,
+        ranking: Sequence[Sequence[str]] | None = None,
+    ) -> DisputeSettled:
+        """The referee rules on a disputed or held result: stands, adjusted (to `ranking`,
+        groups of player names, best first) or replayed (a new game at the same table)."""
+        state = self.state(tournament)
+        paired, table = self._table(state, game)
+        if ruling not in RULINGS:
+            raise InvalidOption(f"ruling {ruling!r}: must be one of {', '.join(RULINGS)}")
+        if table.dispute is None and not table.held:
+            raise IllegalMove(f"{game} has no open dispute and no held result to rule on")
+        outcome = replay = None
+        if ruling == "adjusted":
+            outcome = _adjusted(table, ranking)
+        elif ranking:
+            raise InvalidOption("a ranking is given only with the ruling 'adjusted'")
+        if ruling == "replayed":
+            replay = self._replay(state, paired, table)
+        event = DisputeSettled(
+            round=paired.round,
+            table=table.table,
+            game=game,
+            ruling=ruling,  # type: ignore[arg-type]  # checked against RULINGS above
+            reason=_reason(reason),
+            outcome=outcome,
+            replay=replay,
+        )
+        self._append(tournament, state, [(event, stream.REFEREE)])
+        return event
+
+    def _replay(self, state: TournamentState, paired: RoundState, table: TableState) -> str:
+        seed = None
+        if paired.deal is not None:  # the replay deals the round's deal again
+            seed = self._games.audit(table.game, REFEREE).seed
+        return self._new_game(
+            state,
+            paired.round,
+            table.table,
+            table.seats,
+            paired.deal,
+            seed,
+            suffix=f".replay{len(table.replaced) + 1}",
+        )
+
+    def _table(self, state: TournamentState, game: str) -> tuple[RoundState, TableState]:
+        found = state.table_of(game)
+        if found is None:
+            raise NotFound(f"game {game!r} is not at a table of tournament {state.id}")
+        return found
+
+    def import_jsonl(self, text: str) -> str:
+        """Store a tournament from its exported stream (`export --format jsonl`), checked:
+        the chain must verify, the id must be new here. Returns its id."""
+        envelopes = stream.parse_jsonl(text)
+        records = [stream.to_record(env) for env in envelopes]
+        tournament = records[0].stream
+        try:
+            state = fold(tournament, (env.event for env in envelopes))
+        except ValueError as error:
+            raise IllegalMove(str(error)) from None
+        created = envelopes[0].event
+        assert isinstance(created, TournamentCreated)  # fold checked it
+        header = StreamInfo(
+            id=tournament,
+            kind=stream.KIND,
+            version=records[-1].seq,
+            created_at=records[0].recorded_at,
+            title=stream.title_of(created),
+        )
+        report = stream.verify(header, records)
+        if not report.ok:
+            raise IllegalMove(
+                f"the export does not verify at seq {report.bad_seq}: {report.reason}"
+            )
+        if self._store.version(tournament):
+            raise VersionConflict(f"stream {tournament} exists already", state.version)
+        self._store.append(tournament, records, 0, kind=stream.KIND, title=stream.title_of(created))
+        return tournament
+
+    def _append(
+        self,
+        tournament: str,
+        state: TournamentState | None,
+        batch: Sequence[tuple[TournamentEvent, str]],
+    ) -> None:
+        after = 0 if state is None else state.version
+        head = GENESIS if state is None else self._store.read(tournament, after, after)[0].hash
+        if state is not None:  # the batch must fold: the reducer trusts what is stored
+            for event, _actor in batch:
+                state = evolve(state, event)
+        records = stream.seal(tournament, after, head, batch, _plain(self._clock()))
+        created = batch[0][0]
+        title = stream.title_of(created) if isinstance(created, TournamentCreated) else ""
+        self._store.append(tournament, records, after, kind=stream.KIND, title=title)
+
+
+def _plain(moment: datetime) -> datetime:
+    moment = moment.astimezone(UTC)
+    return datetime(
+        moment.year,
+        moment.month,
+        moment.day,
+        moment.hour,
+        moment.minute,
+        moment.second,
+        moment.microsecond,
+        tzinfo=UTC,
+    )
+
+
+def _reason(reason: str) -> str:
+    reason = reason.strip()
+    if not reason:
+        raise IllegalMove("give a reason")
+    return reason
+
+
+def _adjusted(table: TableState, ranking: Sequence[Sequence[str]] | None) -> Outcome:
+    if not ranking:
+        raise InvalidOption("an adjusted result needs the new ranking, e.g. 'Bob>Ann=Cid'")
+    named = [name for group in ranking for name in group]
+    if sorted(named) != sorted(table.seats):
+        raise InvalidOption(f"the ranking must name each of {', '.join(table.seats)} exactly once")
+    seats = tuple(tuple(sorted(table.seats.index(n) for n in group)) for group in ranking)
+    before = table.result.outcome if table.result is not None else None
+    return Outcome(
+        termination="adjusted",
+        ranking=seats,
+        scores=before.scores if before else (0,) * len(table.seats),
+        tiebreaks=before.tiebreaks if before else (),
+    )
+
+
+def history(state: TournamentState) -> pairing.History:
+    """What pairing needs from the rounds played so far."""
+    found = tallies(state)
+    return pairing.History(
+        met={p: dict(t.met) for p, t in found.items()},
+        first_seats={p: t.first_seats for p, t in found.items()},
+        seat_sums={p: t.seat_sum for p, t in found.items()},
+        byes={p: t.byes for p, t in found.items()},
+    )
+
+
+def _pairing(
+    state: TournamentState, number: int, sizes: list[int]
+) -> tuple[list[tuple[str, ...]], tuple[str, ...]]:
+    config, past = state.config, history(state)
+    if config.format == "round-robin" and config.table_size == 2:
+        field = [p if p in state.active else None for p in state.players]
+        pairs, byes = pairing.circle(field, number - 1)
+        order = list(state.players)
+        return [pairing.seat_order(p, past, order) for p in pairs], tuple(byes)
+    active = set(state.active)
+    if number == 1 or config.format == "round-robin":
+        order = list(state.active)
+        if config.format != "round-robin":
+            random.Random(f"{config.seed or state.id}/draw").shuffle(order)
+    else:
+        order = [p for _, p in ranked(state) if p in active]
+    result = pairing.pair(order, sizes, past)
+    if config.format == "round-robin" and any(
+        past.meetings(p, table) for table in result.tables for p in table
+    ):
+        raise IllegalMove(
+            f"round robin does not fit: round {number} cannot seat "
+            f"{len(order)} players at tables of {config.table_size} without a repeat"
+        )
+    return list(result.tables), result.byes
+
+
+def check_creation(
+    game: str,
+    players: tuple[str, ...],
+    rounds: int,
+    format: str,
+    table_size: int | None,
+    seed: str | None,
+    options: dict[str, str],
+    points: tuple[int, ...],
+    bye_points: int | None,
+    tiebreaks: tuple[str, ...],
+    final_table: int,
+    name: str | None,
+) -> TournamentCreated:
+    """The creation event, or the first problem with the request (nothing is written)."""
+    rules = get_rules(game)
+    if format not in FORMATS:
+        raise InvalidOption(f"format {format!r}: must be one of {', '.join(FORMATS)}")
+    size = table_size if table_size is not None else min(DEFAULT_TABLE_SIZE, rules.max_players)
+    if not rules.min_players <= size <= rules.max_players:
+        raise InvalidOption(
+            f"table size {size}: {rules.title} takes {rules.min_players} to "
+            f"{rules.max_players} players"
+        )
+    check_player_names(players)
+    if len(players) < rules.min_players or (format == "duplicate" and len(players) < size):
+        raise IllegalMove(f"{len(players)} players cannot fill a table of {size}")
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise InvalidOption(f"rounds {rounds}: must be 1 to {MAX_ROUNDS}")
+    if format == "round-robin" and size == 2:
+        most = len(players) - 1 + len(players) % 2
+        if rounds > most:
+            raise InvalidOption(f"a round robin of {len(players)} players has {most} rounds")
+    if len(points) < 2 or any(a < b for a, b in itertools.pairwise(points)):
+        raise InvalidOption("points by placing: two or more numbers, best place first, none rising")
+    if any(p < 0 for p in points) or (bye_points is not None and bye_points < 0):
+        raise InvalidOption("points cannot be negative")
+    unknown = [t for t in tiebreaks if t not in TIEBREAKS]
+    if unknown or len(set(tiebreaks)) != len(tiebreaks):
+        raise InvalidOption(
+            f"tie-breaks: each at most once, from {', '.join(TIEBREAKS)} "
+            f"(got {', '.join(tiebreaks)})"
+        )
+    if final_table and not rules.min_players <= final_table <= min(rules.max_players, len(players)):
+        raise InvalidOption(f"final table of {final_table}: not a legal table here")
+    options = _table_options(rules, options, format, size)
+    return TournamentCreated(
+        name=(name or f"{rules.title} {format}").strip(),
+        game=game,
+        format=format,  # type: ignore[arg-type]  # checked against FORMATS above
+        rounds=rounds,
+        table_size=size,
+        players=players,
+        options=tuple(sorted(options.items())),
+        points=points,
+        bye_points=bye_points if bye_points is not None else _mean(points),
+        tiebreaks=tiebreaks,
+        final_table=final_table,
+        seed=seed,
+    )
+
+
+def _mean(points: Sequence[int]) -> int:
+    return round(sum(points) / len(points))
+
+
+def _table_options(rules: Rules, options: dict[str, str], format: str, size: int) -> dict[str, str]:
+    """The games' options, checked now (a bad one would only fail at pairing otherwise)."""
+    if format == "duplicate":
+        if options.get("reveal", "referee") != "referee":
+            raise InvalidOption("a duplicate round keeps its deal sealed: reveal must be referee")
+        options = {**options, "reveal": "referee"}
+    names = tuple(f"Seat{i}" for i in range(size))
+    key = sealed_key(seed="options-check", reproducible=True)
+    kernel.creation(rules, "options-check", names, options, key)
+    return options

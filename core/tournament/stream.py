@@ -1,0 +1,139 @@
+"""A tournament's stream in the store: encoding, the hash chain, decoding and verification.
+
+Stored like a game's (core/store.py, kind `tournament`) and chained the same way
+(events/envelope.py), so one check covers both: every record is checked by the same
+per-record rule as a game's (`core.chain`), and the header row against the first event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import msgspec
+
+from skald.core import chain
+from skald.core.codec import encode_event, event_tag
+from skald.core.errors import CorruptRecord, InvalidNotation
+from skald.core.store import StoredRecord, StreamInfo
+from skald.events.envelope import GENESIS, Envelope, seal_envelope
+from skald.events.tournament import TournamentCreated, TournamentEvent
+
+KIND = "tournament"
+ORGANISER = "organiser"
+REFEREE = "referee"
+
+decoder: msgspec.json.Decoder[TournamentEvent] = msgspec.json.Decoder(TournamentEvent)
+envelope_decoder: msgspec.json.Decoder[Envelope[TournamentEvent]] = msgspec.json.Decoder(
+    Envelope[TournamentEvent]
+)
+
+
+def seal(
+    stream: str,
+    after: int,
+    head: str,
+    batch: Sequence[tuple[TournamentEvent, str]],
+    recorded_at: datetime,
+) -> list[StoredRecord]:
+    """The records of `batch` (event, actor) appended after seq `after` with hash `head`."""
+    records = []
+    for seq, (event, actor) in enumerate(batch, start=after + 1):
+        sealed = seal_envelope(stream, seq, recorded_at, actor, event, head)
+        records.append(to_record(sealed))
+        head = sealed.hash
+    return records
+
+
+def to_record(envelope: Envelope[Any]) -> StoredRecord:
+    """The stored form of an envelope."""
+    return StoredRecord(
+        stream=envelope.stream,
+        seq=envelope.seq,
+        recorded_at=envelope.recorded_at,
+        actor=envelope.actor,
+        kind=event_tag(envelope.event),
+        payload=encode_event(envelope.event),
+        prev_hash=envelope.prev_hash,
+        hash=envelope.hash,
+    )
+
+
+def to_envelope(record: StoredRecord) -> Envelope[TournamentEvent]:
+    """Decode one stored record."""
+    try:
+        event = decoder.decode(record.payload)
+    except msgspec.DecodeError as error:
+        raise CorruptRecord(record.seq, f"undecodable tournament event: {error}") from None
+    return Envelope(
+        stream=record.stream,
+        seq=record.seq,
+        recorded_at=record.recorded_at,
+        actor=record.actor,
+        event=event,
+        prev_hash=record.prev_hash,
+        hash=record.hash,
+    )
+
+
+def title_of(created: TournamentCreated) -> str:
+    """The stream header's title: the tournament's name."""
+    return created.name
+
+
+def verify(info: StreamInfo, records: Sequence[StoredRecord]) -> chain.ChainReport:
+    """Check the header against the first event, then every record and the chain."""
+    problem = _header_problem(info, records)
+    if problem:
+        return chain.ChainReport(
+            stream=info.id, checked=0, ok=False, bad_seq=1, reason=problem, head=GENESIS
+        )
+    head = GENESIS
+    for expected, record in enumerate(records, start=1):
+        # the per-record rule games use: seq, prev hash, canonical bytes, tag, hash
+        reason = chain._problem(decoder, record, expected, head)
+        if reason:
+            return chain.ChainReport(
+                stream=info.id,
+                checked=expected - 1,
+                ok=False,
+                bad_seq=expected,
+                reason=reason,
+                head=head,
+            )
+        head = record.hash
+    return chain.ChainReport(stream=info.id, checked=len(records), ok=True, head=head)
+
+
+def _header_problem(info: StreamInfo, records: Sequence[StoredRecord]) -> str:
+    if not records:
+        return "the tournament has no events"
+    try:
+        created = decoder.decode(records[0].payload)
+    except msgspec.DecodeError:
+        return ""  # the record check names it
+    if not isinstance(created, TournamentCreated):
+        return "the first event does not create the tournament"
+    if info.kind != KIND or info.title != title_of(created):
+        return "the stream header disagrees with the tournament's creation"
+    if info.created_at != records[0].recorded_at:
+        return "the creation time is not the first event's"
+    if info.version != records[-1].seq:
+        return f"version {info.version}, but the last event is seq {records[-1].seq}"
+    return ""
+
+
+def parse_jsonl(text: str) -> list[Envelope[TournamentEvent]]:
+    """Envelopes from an export (one JSON object per line); InvalidNotation names the line."""
+    envelopes = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            envelopes.append(envelope_decoder.decode(line))
+        except msgspec.DecodeError as error:
+            raise InvalidNotation(f"line {number}: not a tournament event: {error}") from None
+    if not envelopes:
+        raise InvalidNotation("the file holds no tournament events")
+    return envelopes

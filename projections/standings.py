@@ -1,0 +1,290 @@
+"""Standings, ratings and exports of a tournament, recomputed from its stream at any round.
+
+Order and tie-breaks come from core/tournament/standing.py. Ratings are openskill's
+Plackett-Luce (Weng-Lin) model, one rating per player per game, updated table by table in
+round order from the counted results only: a table's seats are ranked by its outcome's
+groups. In Beast each player has two ratings, one playing the Beast (seat 0) and one
+hunting; the hunters of a table are rated as one team against the Beast. A rating is shown
+with its uncertainty: mu, sigma and the conservative ordinal mu - 3 sigma.
+
+Duplicate rounds also compare seat by seat across tables (every table played the same
+deal): each seat's score against the mean of that seat over the round's tables.
+
+Exports: `jsonl` is the stream itself (one envelope per line, what `import` reads back);
+`csv`, `md` and `html` are the standings table (md and html add the rounds).
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+from fractions import Fraction
+from typing import Any
+
+import msgspec
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from skald.core.tournament.standing import Played, places, played, ranked, tallies
+from skald.core.tournament.state import TournamentState
+from skald.events.envelope import Envelope
+
+BEAST = "beast"
+ROLES = ("beast", "hunting")
+
+
+class Rating(msgspec.Struct, frozen=True, kw_only=True):
+    """One rating with its uncertainty."""
+
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+class Standing(msgspec.Struct, frozen=True, kw_only=True):
+    """One row of the standings."""
+
+    rank: int
+    player: str
+    points: float
+    tiebreaks: dict[str, float]
+    games: int
+    rating: Rating | dict[str, Rating]
+    byes: int = 0
+    withdrawn: bool = False
+
+
+class SeatResult(msgspec.Struct, frozen=True, kw_only=True):
+    """One player's result at one seat of a duplicate round."""
+
+    table: int
+    player: str
+    score: int
+    place: int
+    delta: float
+
+
+class SeatComparison(msgspec.Struct, frozen=True, kw_only=True):
+    """A duplicate round's seat compared across its tables."""
+
+    round: int
+    seat: int
+    results: tuple[SeatResult, ...]
+
+
+class Standings(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """The standings after `round` (0: before any)."""
+
+    round: int
+    standings: tuple[Standing, ...]
+    duplicate: tuple[SeatComparison, ...] = ()
+
+
+def _number(value: Fraction | int) -> float:
+    return round(float(value), 3)
+
+
+def standings(state: TournamentState, last_round: int | None = None) -> Standings:
+    """The standings through `last_round` (None: every round paired so far)."""
+    rounds = state.through(last_round)
+    found = tallies(state, last_round)
+    ratings = rate(state, last_round)
+    rows = tuple(
+        Standing(
+            rank=rank,
+            player=player,
+            points=_number(found[player].points),
+            tiebreaks={
+                name: _number(getattr(found[player], name))
+                for name in state.config.tiebreaks
+                if name != "h2h"
+            },
+            games=found[player].games,
+            rating=ratings[player],
+            byes=found[player].byes,
+            withdrawn=player in state.withdrawn,
+        )
+        for rank, player in ranked(state, last_round)
+    )
+    return Standings(
+        round=rounds[-1].round if rounds else 0,
+        standings=rows,
+        duplicate=seat_comparison(state, last_round),
+    )
+
+
+def _shown(rating: PlackettLuceRating) -> Rating:
+    return Rating(
+        mu=round(rating.mu, 3), sigma=round(rating.sigma, 3), ordinal=round(rating.ordinal(), 3)
+    )
+
+
+def rate(
+    state: TournamentState, last_round: int | None = None
+) -> dict[str, Rating | dict[str, Rating]]:
+    """Every player's rating (Beast: per role) after the counted games through `last_round`."""
+    model = PlackettLuce()
+    roles = ROLES if state.config.game == BEAST else ("",)
+    current = {(p, role): model.rating(name=p) for p in state.players for role in roles}
+    for game in played(state.through(last_round)):
+        if state.config.game == BEAST:
+            _rate_beast(model, current, game)
+        else:
+            _rate_table(model, current, game)
+    if state.config.game != BEAST:
+        return {p: _shown(current[(p, "")]) for p in state.players}
+    return {p: {role: _shown(current[(p, role)]) for role in ROLES} for p in state.players}
+
+
+def _rate_table(
+    model: PlackettLuce, current: dict[tuple[str, str], PlackettLuceRating], game: Played
+) -> None:
+    placed = places(game.outcome, len(game.seats))
+    teams = [[current[(player, "")]] for player in game.seats]
+    new = model.rate(teams, ranks=[place + 1 for place in placed])
+    for player, team in zip(game.seats, new, strict=True):
+        current[(player, "")] = team[0]
+
+
+def _rate_beast(
+    model: PlackettLuce, current: dict[tuple[str, str], PlackettLuceRating], game: Played
+) -> None:
+    placed = places(game.outcome, len(game.seats))
+    beast, hunters = game.seats[0], game.seats[1:]
+    teams = [[current[(beast, "beast")]], [current[(h, "hunting")] for h in hunters]]
+    new = model.rate(teams, ranks=[placed[0] + 1, placed[1] + 1])
+    current[(beast, "beast")] = new[0][0]
+    for hunter, rating in zip(hunters, new[1], strict=True):
+        current[(hunter, "hunting")] = rating
+
+
+def seat_comparison(
+    state: TournamentState, last_round: int | None = None
+) -> tuple[SeatComparison, ...]:
+    """For duplicate rounds: each seat's score against that seat's mean over the tables."""
+    found = []
+    for paired in state.through(last_round):
+        if paired.deal is None:
+            continue
+        games = played([paired])
+        if not games:
+            continue
+        for seat in range(len(games[0].seats)):
+            scores = [g.outcome.scores[seat] for g in games]
+            mean = Fraction(sum(scores), len(scores))
+            found.append(
+                SeatComparison(
+                    round=paired.round,
+                    seat=seat,
+                    results=tuple(
+                        SeatResult(
+                            table=g.table,
+                            player=g.seats[seat],
+                            score=g.outcome.scores[seat],
+                            place=places(g.outcome, len(g.seats))[seat] + 1,
+                            delta=_number(g.outcome.scores[seat] - mean),
+                        )
+                        for g in games
+                    ),
+                )
+            )
+    return tuple(found)
+
+
+# -- exports ----------------------------------------------------------------------------
+
+EXPORT_FORMATS = ("jsonl", "csv", "md", "html")
+
+
+def export_jsonl(envelopes: list[Envelope[Any]]) -> str:
+    """The stream, one envelope per line."""
+    return "".join(msgspec.json.encode(env).decode() + "\n" for env in envelopes)
+
+
+def _rating_text(rating: Rating | dict[str, Rating]) -> str:
+    if isinstance(rating, Rating):
+        return f"{rating.mu:.2f} ± {rating.sigma:.2f}"
+    return " / ".join(f"{role} {r.mu:.2f} ± {r.sigma:.2f}" for role, r in rating.items())
+
+
+def _rows(table: Standings) -> tuple[list[str], list[list[str]]]:
+    names = list(table.standings[0].tiebreaks) if table.standings else []
+    header = ["rank", "player", "points", *names, "games", "byes", "rating"]
+    rows = [
+        [
+            str(row.rank),
+            row.player + (" (withdrawn)" if row.withdrawn else ""),
+            f"{row.points:g}",
+            *(f"{row.tiebreaks[n]:g}" for n in names),
+            str(row.games),
+            str(row.byes),
+            _rating_text(row.rating),
+        ]
+        for row in table.standings
+    ]
+    return header, rows
+
+
+def export_csv(table: Standings) -> str:
+    """The standings as CSV (one header line)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    header, rows = _rows(table)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def export_md(state: TournamentState, table: Standings) -> str:
+    """The standings and rounds as Markdown."""
+    header, rows = _rows(table)
+    config = state.config
+    lines = [
+        f"# {_md_cell(config.name)}",
+        "",
+        f"{config.game}, {config.format}, {config.rounds} rounds, tables of "
+        f"{config.table_size}; standings after round {table.round}",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "---|" * len(header),
+        *("| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows),
+    ]
+    for paired in state.rounds:
+        lines += ["", f"## Round {paired.round}" + (" (final)" if paired.final else ""), ""]
+        for t in paired.tables:
+            lines.append(
+                f"- table {t.table} `{t.game}`: {_md_cell(', '.join(t.seats))}; {_status(t)}"
+            )
+        if paired.byes:
+            lines.append(f"- bye: {_md_cell(', '.join(paired.byes))}")
+    return "\n".join(lines) + "\n"
+
+
+def _status(table: Any) -> str:
+    if table.ruling is not None:
+        return f"ruled {table.ruling.ruling}: {table.ruling.reason}"
+    if table.result is None:
+        return "in play"
+    if table.held:
+        return f"held (chain {table.result.chain}, audit {table.verdict or 'not yet'})"
+    dispute = f"; disputed by {table.dispute.player}" if table.dispute else ""
+    return f"counted (chain ok, audit {table.verdict or 'not yet revealed'}){dispute}"
+
+
+def export_html(state: TournamentState, table: Standings) -> str:
+    """The standings as a standalone HTML page (every value escaped)."""
+    header, rows = _rows(table)
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows
+    )
+    title = html.escape(state.config.name)
+    return (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
+        f"</head><body><h1>{title}</h1><p>Standings after round {table.round}</p>"
+        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></body></html>\n"
+    )
