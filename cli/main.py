@@ -11,6 +11,7 @@ from skald.cli import (  # noqa: F401  (each module registers its commands)
     history,
     play,
     score,
+    tournament,
 )
 from skald.cli.app import app
 
