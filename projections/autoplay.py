@@ -1,8 +1,12 @@
-"""Random legal bots playing whole games through the Table, each seeing only its own view.
+"""Bots playing whole games through the Table, each seeing only its own view.
 
 A bot is handed its seat's projected view and the list of its legal moves in notation and
 answers with one of them; it never touches the engine's full state. Bot choices come from
 their own seeded `random.Random`, so an autoplay run is reproducible from its seeds.
+
+Levels (`BOTS`, picked by name with `bot_named`): `random` picks uniformly; `greedy` scores
+each legal move with a one-move heuristic of its game (projections/greedy_*.py) from the
+seat's own view, and plays the random bot's choice in a game it has no heuristic for.
 """
 
 from __future__ import annotations
@@ -14,6 +18,12 @@ from typing import Any
 import msgspec
 
 from skald.events.common import Outcome
+from skald.projections.beast import BeastView
+from skald.projections.beowulf import BeowulfView
+from skald.projections.greedy_beast import greedy_beast
+from skald.projections.greedy_beowulf import greedy_beowulf
+from skald.projections.greedy_hagar import greedy_hagar
+from skald.projections.hagar import HagarView
 from skald.projections.table import Table
 
 Bot = Callable[[Any, list[str], random.Random], str]
@@ -32,6 +42,28 @@ def random_bot(view: Any, legal: list[str], rnd: random.Random) -> str:
     """Pick uniformly among the legal moves; the view is there for smarter bots."""
     del view
     return rnd.choice(legal)
+
+
+def greedy_bot(view: Any, legal: list[str], rnd: random.Random) -> str:
+    """The best legal move by the game's one-move heuristic (random where there is none)."""
+    if isinstance(view, BeastView):
+        return greedy_beast(view, legal, rnd)
+    if isinstance(view, HagarView):
+        return greedy_hagar(view, legal, rnd)
+    if isinstance(view, BeowulfView):
+        return greedy_beowulf(view, legal, rnd)
+    return random_bot(view, legal, rnd)
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
+
+
+def bot_named(name: str) -> Bot:
+    """The bot level called `name` (a key of BOTS)."""
+    try:
+        return BOTS[name]
+    except KeyError:
+        raise ValueError(f"no bot level {name!r}; levels: {', '.join(BOTS)}") from None
 
 
 def autoplay(
@@ -77,9 +109,15 @@ def play_out(
 
 
 def autoplay_many(
-    table: Table, game: str, players: int, games: int, seed: str | None
+    table: Table,
+    game: str,
+    players: int,
+    games: int,
+    seed: str | None,
+    bot: Bot = random_bot,
+    options: dict[str, str] | None = None,
 ) -> Iterator[AutoplayResult]:
     """Play `games` games; game k uses seed `{seed}/{k}` when a seed is given."""
     for k in range(games):
         game_seed = f"{seed}/{k}" if seed is not None else None
-        yield autoplay(table, game, players, seed=game_seed, bot_seed=k)
+        yield autoplay(table, game, players, seed=game_seed, bot_seed=k, bot=bot, options=options)
