@@ -11,6 +11,8 @@ from skald.cli.app import AsOption, DbOption, command, echo, open_table, print_j
 from skald.cli.play import IdArg
 from skald.core.errors import InvalidNotation, NotFound
 from skald.projections.audit_render import FORMATS, render_audit
+from skald.projections.export.facade import is_history_export
+from skald.projections.table import Table
 
 
 @command("audit")
@@ -47,7 +49,13 @@ def receipt(game_id: IdArg, db: DbOption = None) -> None:
 
 @command("import")
 def import_game(
-    file: Annotated[Path, typer.Argument(help="A referee JSON-lines log or a notation file.")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="A referee JSON-lines log, a notation file, or a jsonl or text export "
+            "(`skald export`)."
+        ),
+    ],
     json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     db: DbOption = None,
 ) -> None:
@@ -64,6 +72,9 @@ def import_game(
         ) from None
     if "\x00" in text:
         raise InvalidNotation(f"{file} is a binary file, not a log or a notation file")
+    if is_history_export(text):
+        _import_history(open_table(db), text, json)
+        return
     result = open_table(db).import_text(text)
     if json:
         print_json(result)
@@ -81,3 +92,21 @@ def import_game(
             )
     if result.finding is not None:
         raise typer.Exit(1)
+
+
+def _import_history(table: Table, text: str, json: bool) -> None:
+    """Import a jsonl or text export: stored when it has full information, else verified."""
+    result = table.histories().import_export(text)
+    if json:
+        print_json(result)
+        return
+    counts = (
+        f"{result.events} {'decisions' if result.format == 'text' else 'game events'}, "
+        f"{result.annotations} annotations, {result.variations} variations"
+    )
+    if result.stored:
+        echo(f"imported {result.id} from the {result.format} export: {counts}")
+    else:
+        echo(f"verified {result.id} (a redacted copy, not stored): chains intact; {counts}")
+    if result.receipt:
+        echo(f"signed: {result.receipt}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import skald.cli.serve  # noqa: F401  (serve, bench)
 from skald.cli import (  # noqa: F401  (each module registers its commands)
+    annotate,
     audit,
     bench_engine,
     bots,

@@ -36,6 +36,7 @@ from skald.events.envelope import Envelope
 from skald.events.secret import redact
 from skald.events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
 from skald.projections.audit import AuditReport, build_audit
+from skald.projections.export.facade import Histories
 from skald.projections.registry import views_for
 
 
@@ -110,13 +111,13 @@ class Table:
             return SPECTATOR
         if who == "referee":
             return REFEREE
-        players = self._engine.load(game_id).players
+        players = self._engine.peek(game_id).players
         seat = resolve_seat(players, who)
         return seat_viewer(seat, players[seat])
 
     def seat(self, game_id: str, who: str | int) -> int:
         """A seat index from a player name or index."""
-        return resolve_seat(self._engine.load(game_id).players, who)
+        return resolve_seat(self._engine.peek(game_id).players, who)
 
     def _effective(self, state: GameState, viewer: Viewer) -> Viewer:
         policy = state.option("reveal", "end")
@@ -153,7 +154,7 @@ class Table:
 
     def players(self, game_id: str) -> tuple[str, ...]:
         """The players in seat order (NotFound for an unknown game)."""
-        return self._engine.load(game_id).players
+        return self._engine.peek(game_id).players
 
     def summary(self, game_id: str) -> GameSummary:
         """The public facts of one game."""
@@ -272,6 +273,10 @@ class Table:
             reproducible=reproducible,
         ).id
 
+    def histories(self) -> Histories:
+        """Annotated histories (notes, variations, exports) of this store's games."""
+        return Histories(self._engine, self._effective, self._signer)
+
     def import_text(self, text: str) -> ImportResult:
         """Import a referee log or a notation file (see `core.importer`)."""
         return import_text(self._engine, text)
@@ -295,7 +300,7 @@ class Table:
     def _as_seat(
         self, game_id: str, seat: int, envelopes: list[Envelope[Any]]
     ) -> list[Envelope[Any]]:
-        state = self._engine.load(game_id)
+        state = self._engine.peek(game_id)  # just appended: the cache holds it
         viewer = self._effective(state, seat_viewer(seat, state.players[seat]))
         return [redact(env, viewer) for env in envelopes]
 

@@ -1,0 +1,116 @@
+"""Commands for annotated histories: annotate, variation, export.
+
+`skald import FILE` (cli/audit.py) reads the jsonl and text exports back.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from skald.cli.app import AsOption, DbOption, command, echo, open_table
+from skald.cli.play import IdArg
+from skald.core.errors import InvalidNotation
+from skald.core.history.notes import visible_note
+from skald.projections.export import FORMATS
+
+
+@command("annotate")
+def annotate(
+    game_id: IdArg,
+    as_: AsOption = None,
+    at: Annotated[
+        str, typer.Option("--at", help="The seq annotated: 12 in the game, v2@5 in variation 2.")
+    ] = "",
+    comment: Annotated[str | None, typer.Option("--comment", help="A comment.")] = None,
+    glyph: Annotated[
+        str | None, typer.Option("--glyph", help="! ? !! ?? !? ?! unclear, or good:N (seat N).")
+    ] = None,
+    mark: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--mark",
+            help="Markup, repeatable: 'circle C3 [COLOUR]', 'cross C3', 'arrow C3 C5 blue', "
+            "'label C3 [COLOUR] TEXT' (Beowulf cells; Beast and Hägar map locations).",
+        ),
+    ] = None,
+    audience: Annotated[
+        str,
+        typer.Option(
+            "--audience",
+            help="public, seat (your seat; your team in Beast) or referee. Private notes "
+            "are shown to others after the game if the table's reveal policy says so.",
+        ),
+    ] = "public",
+    db: DbOption = None,
+) -> None:
+    """Annotate a seq of a game (or of a variation): a comment, a glyph, markup. The
+    annotation goes to the game's notes stream; the game's own log is never touched."""
+    if not at:
+        raise InvalidNotation("--at SEQ is required (12, or v2@5 for a variation's seq)")
+    table = open_table(db)
+    viewer = table.viewer(game_id, as_ or "spectator")
+    envelope = table.histories().annotate(
+        game_id, viewer, at, comment=comment, glyph=glyph, marks=mark or (), audience=audience
+    )
+    note = visible_note(envelope.event)
+    echo(
+        f"annotated {at} ({audience}): notes seq {envelope.seq}"
+        + (f" {note.glyph}" if note and note.glyph else "")
+    )
+
+
+@command("variation")
+def variation(
+    game_id: IdArg,
+    moves: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Moves in the game's notation; 'NAME: move' says who moves.", show_default=False
+        ),
+    ] = None,
+    as_: AsOption = None,
+    from_: Annotated[
+        str, typer.Option("--from", help="Branch after this seq: 12, or v2@5 in variation 2.")
+    ] = "",
+    name: Annotated[str, typer.Option("--name", help="A name for the variation.")] = "",
+    seed: Annotated[
+        str | None,
+        typer.Option("--seed", help="Seed for hidden values drawn afresh (default: random)."),
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Play moves from a seq of the game (or of a variation) through the rules into a
+    variation of its own, and print its id. What the viewer cannot see is drawn afresh
+    from the seed (the variation is then marked hypothetical)."""
+    if not from_:
+        raise InvalidNotation("--from SEQ is required (12, or v2@5 for a variation's seq)")
+    table = open_table(db)
+    viewer = table.viewer(game_id, as_ or "spectator")
+    echo(table.histories().variation(game_id, viewer, from_, moves or (), name=name, seed=seed))
+
+
+@command("export")
+def export(
+    game_id: IdArg,
+    as_: AsOption = None,
+    format: Annotated[str, typer.Option("--format", help=", ".join(FORMATS) + ".")] = "text",
+    variations: Annotated[
+        bool, typer.Option("--variations/--no-variations", help="Include variations.")
+    ] = True,
+    comments: Annotated[
+        bool, typer.Option("--comments/--no-comments", help="Include annotations.")
+    ] = True,
+    db: DbOption = None,
+) -> None:
+    """Write the game's annotated history as VIEWER may see it to stdout: jsonl (lossless,
+    chained, with a signed head when the store has a key), text (PGN-like), md or html."""
+    if format not in FORMATS:
+        raise InvalidNotation(f"--format {format!r}: choose one of {', '.join(FORMATS)}")
+    table = open_table(db, signing=format == "jsonl")
+    viewer = table.viewer(game_id, as_ or "spectator")
+    text = table.histories().export(
+        game_id, viewer, format, comments=comments, variations=variations
+    )
+    typer.echo(text, nl=False)

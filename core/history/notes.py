@@ -1,0 +1,153 @@
+"""A game's annotations: parsing what a viewer writes, sealing it for its audience.
+
+Audience rules. `public`: everyone sees the note. `seat`: the author's seat (its team in
+Beast) and the referee; `referee`: the referee alone. A private note is a `Secret` whose
+audience is those seats, so the one generic redaction (`events.secret.redact`) decides
+who reads it, and after the game the table's reveal policy (`reveal=end`: everyone;
+`reveal=referee`: the referee) decides as it does for the game's own hidden values. Who
+*wrote* a note and where it is anchored are public; what it says is not.
+
+Glyphs: `! ? !! ?? !? ?!`, `unclear`, and `good:N` (good for seat N). Markup (one `--mark`
+each, the same words the text export writes inside `[%...]`):
+`circle AT [COLOUR]`, `cross AT [COLOUR]`, `arrow FROM TO [COLOUR]`,
+`label AT [COLOUR] TEXT`; colours: red (default), green, blue, yellow, black, white.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from skald.core.errors import Forbidden, InvalidNotation, InvalidOption
+from skald.core.history.locations import check_place, team
+from skald.events.history import (
+    AUDIENCES,
+    COLOURS,
+    GLYPHS,
+    REFEREE_AUTHOR,
+    SHAPES,
+    Annotated,
+    Mark,
+    Note,
+)
+from skald.events.secret import seal
+from skald.events.viewer import Viewer
+
+_GOOD = re.compile(r"good:(0|[1-9][0-9]?)")
+MAX_COMMENT = 4000
+
+
+def author_of(viewer: Viewer) -> int:
+    """The author index of a viewer: its seat, or -1 for the referee."""
+    if viewer.referee:
+        return REFEREE_AUTHOR
+    if viewer.seat is None:
+        raise Forbidden("a spectator cannot annotate: annotate as a seat or as the referee")
+    return viewer.seat
+
+
+def parse_glyph(text: str, players: int) -> str:
+    """A glyph as written; raises InvalidNotation naming the choices."""
+    good = _GOOD.fullmatch(text)
+    if text in GLYPHS or (good and int(good[1]) < players):
+        return text
+    raise InvalidNotation(
+        f"glyph {text!r}: one of {' '.join(GLYPHS)} or good:N (N a seat, 0 to {players - 1})"
+    )
+
+
+def parse_mark(spec: str) -> Mark:
+    """A mark from its words (see the module docstring); raises InvalidNotation."""
+    if "]" in spec or any(ord(c) < 32 for c in spec):
+        raise InvalidNotation(f"mark {spec!r}: no ']' or control characters")
+    words = spec.split()
+    if not words or words[0] not in SHAPES:
+        raise InvalidNotation(f"mark {spec!r}: start with one of {', '.join(SHAPES)}")
+    shape, rest = words[0], words[1:]
+    needed = 2 if shape == "arrow" else 1
+    if len(rest) < needed:
+        where = "FROM TO" if shape == "arrow" else "AT"
+        raise InvalidNotation(f"mark {spec!r}: {shape} needs {where}")
+    places, rest = rest[:needed], rest[needed:]
+    colour = "red"
+    if rest and rest[0] in COLOURS:
+        colour, rest = rest[0], rest[1:]
+    if shape == "label":
+        if not rest:
+            raise InvalidNotation(f"mark {spec!r}: a label needs its text")
+        return Mark(shape=shape, at=places[0], colour=colour, label=" ".join(rest))
+    if rest:
+        raise InvalidNotation(
+            f"mark {spec!r}: unexpected {' '.join(rest)!r} (colours: {', '.join(COLOURS)})"
+        )
+    return Mark(shape=shape, at=places[0], to=places[1] if needed == 2 else None, colour=colour)
+
+
+def mark_words(mark: Mark) -> str:
+    """The words of a mark, as `parse_mark` reads them."""
+    places = f"{mark.at} {mark.to}" if mark.to else mark.at
+    label = f" {mark.label}" if mark.label else ""
+    return f"{mark.shape} {places} {mark.colour}{label}"
+
+
+def build_note(comment: str | None, glyph: str | None, marks: Sequence[str], players: int) -> Note:
+    """A note from what a viewer typed; raises InvalidNotation on anything malformed."""
+    if comment is not None:
+        if not comment.strip():
+            raise InvalidNotation("--comment is empty")
+        if len(comment) > MAX_COMMENT:
+            raise InvalidNotation(f"--comment is over {MAX_COMMENT} characters")
+    note = Note(
+        comment=comment,
+        glyph=None if glyph is None else parse_glyph(glyph, players),
+        marks=tuple(parse_mark(spec) for spec in marks),
+    )
+    if note == Note():
+        raise InvalidNotation("nothing to annotate: give --comment, --glyph or --mark")
+    return note
+
+
+def check_marks(game: str, rules_state: Any, note: Note) -> None:
+    """Raise InvalidNotation unless every mark names places of this board."""
+    for mark in note.marks:
+        check_place(game, rules_state, mark.at)
+        if mark.to is not None:
+            check_place(game, rules_state, mark.to)
+
+
+def annotation(
+    game: str,
+    rules_state: Any,
+    author: int,
+    anchor: tuple[str, int],
+    note: Note,
+    audience: str,
+    random_hex: Callable[[int], str],
+) -> Annotated:
+    """The event recording `note` by `author` at `anchor`, sealed for its audience."""
+    if audience not in AUDIENCES:
+        raise InvalidOption(f"--audience {audience!r}: one of {', '.join(AUDIENCES)}")
+    check_marks(game, rules_state, note)
+    stream, seq = anchor
+    if audience == "public":
+        return Annotated(author=author, stream=stream, seq=seq, audience=audience, public=note)
+    if audience == "seat" and author == REFEREE_AUTHOR:
+        raise InvalidOption("--audience seat: the referee has no seat (use referee or public)")
+    seats = frozenset() if audience == "referee" else team(game, rules_state, author)
+    return Annotated(
+        author=author,
+        stream=stream,
+        seq=seq,
+        audience=audience,
+        private=seal(note, seats, random_hex(16)),
+    )
+
+
+def visible_note(event: Annotated) -> Note | None:
+    """The note a (redacted) annotation shows its reader, or None when it is sealed."""
+    if event.public is not None:
+        return event.public
+    if event.private is not None and event.private.known:
+        return event.private.get()
+    return None

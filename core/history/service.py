@@ -1,0 +1,170 @@
+"""The history streams of the games in one store: read them, annotate, open and play
+variations, and store imported ones.
+
+Callers decide who is looking (`projections/export/facade.py` applies the reveal policy);
+this module checks anchors, derives events, and appends each stream in one transaction.
+The game's own stream is only ever read.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from skald.core.engine import Engine, plain_utc
+from skald.core.errors import NotFound
+from skald.core.history import variations
+from skald.core.history.streams import (
+    NOTES_KIND,
+    VARIATION_KIND,
+    append,
+    decode,
+    head_of,
+    notes_decoder,
+    notes_id,
+    variation_decoder,
+    variation_id,
+)
+from skald.core.importer import _seat_and_move
+from skald.core.kernel import Move, Redo, Request, Undo
+from skald.core.rules import get_rules
+from skald.core.state import GameState
+from skald.events.envelope import GENESIS, Envelope, seal_envelope
+from skald.events.history import Annotated, VariationNoted, VariationStarted
+
+UNDO_WORD = "undo"
+REDO_WORD = "redo"
+
+
+class HistoryStore:
+    """Reads and writes the notes and variation streams of a store's games."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        resample_for: Callable[[str], variations.Resample],
+        random_hex: Callable[[int], str] = secrets.token_hex,
+    ) -> None:
+        self.engine = engine
+        self.store = engine.store
+        self.resample_for = resample_for
+        self.random_hex = random_hex
+
+    # -- reading -----------------------------------------------------------------------
+
+    def game(self, game_id: str) -> GameState:
+        """The game's current state (NotFound for an unknown game)."""
+        return self.engine.load(game_id)
+
+    def game_envelopes(self, game_id: str) -> list[Envelope[Any]]:
+        """The game's full envelopes."""
+        return self.engine.envelopes(game_id)
+
+    def notes(self, game_id: str) -> list[Envelope[Any]]:
+        """The notes stream's full envelopes (none yet: empty)."""
+        stream = notes_id(game_id)
+        if not self.store.version(stream):
+            return []
+        return [decode(r, notes_decoder()) for r in self.store.read(stream)]
+
+    def variation_ids(self, game_id: str) -> list[str]:
+        """The game's variations in the order they were opened."""
+        return [
+            env.event.variation
+            for env in self.notes(game_id)
+            if isinstance(env.event, VariationNoted)
+        ]
+
+    def variation(self, stream: str, game: str) -> list[Envelope[Any]]:
+        """A variation's full envelopes (NotFound when there is none)."""
+        if not self.store.version(stream):
+            raise NotFound(f"no variation {stream!r}")
+        return [decode(r, variation_decoder(game)) for r in self.store.read(stream)]
+
+    def started(self, stream: str, game: str) -> VariationStarted:
+        """The start event of a variation."""
+        event = self.variation(stream, game)[0].event
+        assert isinstance(event, VariationStarted)
+        return event
+
+    def state_at(self, game_id: str, stream: str, seq: int | None = None) -> GameState:
+        """The state of the game or of one of its variations after `seq` (default: now)."""
+        if stream == game_id:
+            return self.engine.load(game_id, seq)
+        game = self.engine.game_of(game_id)
+        envelopes = self.variation(stream, game)
+        last = len(envelopes)
+        if seq is not None and not 1 <= seq <= last:
+            raise NotFound(f"variation {stream} has no seq {seq} (seqs 1 to {last})")
+        return self._replay(game_id, game, envelopes[: seq or last])
+
+    def _replay(self, game_id: str, game: str, envelopes: Sequence[Envelope[Any]]) -> GameState:
+        started = envelopes[0].event
+        parent = self.state_at(game_id, started.parent, started.at)
+        base = variations.base_state(parent, started, envelopes[0], self.resample_for(game))
+        return variations.replay(get_rules(game), base, envelopes[1:])
+
+    # -- writing -----------------------------------------------------------------------
+
+    def annotate(self, game_id: str, event: Annotated) -> Envelope[Any]:
+        """Append one annotation to the game's notes stream."""
+        return self._append_notes(game_id, [(event, _actor(event.author))])[0]
+
+    def _append_notes(self, game_id: str, events: list[tuple[Any, str]]) -> list[Envelope[Any]]:
+        now = plain_utc(self.engine.clock())
+        head = head_of(self.notes(game_id))
+        return append(self.store, notes_id(game_id), head, events, now, NOTES_KIND, game_id)
+
+    def open_variation(
+        self, game_id: str, start: VariationStarted, moves: Sequence[str]
+    ) -> list[Envelope[Any]]:
+        """Open the game's next variation and play `moves` in it ('NAME: move' says who
+        moves; `undo`/`redo` take back); nothing is written if any move fails."""
+        game = self.engine.game_of(game_id)
+        number = len(self.variation_ids(game_id)) + 1
+        stream = variation_id(game_id, number)
+        now = plain_utc(self.engine.clock())
+        first = append_preview(stream, start, now)
+        parent = self.state_at(game_id, start.parent, start.at)
+        rules = get_rules(game)
+        state = variations.base_state(parent, start, first, self.resample_for(game))
+        sealed = [first]
+        for number_in, line in enumerate(moves, start=1):
+            seat, request = request_for(rules, state, line, number_in)
+            batch, state = variations.derive(rules, state, seat, request, now)
+            sealed.extend(batch)
+        append(
+            self.store,
+            stream,
+            (0, GENESIS),
+            [(env.event, env.actor) for env in sealed],
+            now,
+            VARIATION_KIND,
+            start.name,
+        )
+        noted = VariationNoted(
+            variation=stream, parent=start.parent, at=start.at, author=start.author
+        )
+        self._append_notes(game_id, [(noted, _actor(start.author))])
+        return sealed
+
+
+def append_preview(stream: str, start: VariationStarted, now: datetime) -> Envelope[Any]:
+    """The sealed first envelope of a variation (what `append` will store)."""
+    return seal_envelope(stream, 1, now, _actor(start.author), start, GENESIS)
+
+
+def request_for(rules: Any, state: GameState, line: str, number: int) -> tuple[int, Request]:
+    """The seat and request of one variation move ('NAME: move', or the seat to act)."""
+    seat, move = _seat_and_move(rules, state, line, number)
+    if move == UNDO_WORD:
+        return seat, Undo()
+    if move == REDO_WORD:
+        return seat, Redo()
+    return seat, Move(move)
+
+
+def _actor(author: int) -> str:
+    return "referee" if author < 0 else str(author)

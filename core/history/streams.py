@@ -1,0 +1,161 @@
+"""The history streams of a game: their ids, kinds, decoders, appends and chain checks.
+
+A game `G` has one notes stream `G~notes` (kind `skald.notes`) and variation streams
+`G~v1`, `G~v2`, ... (kind `skald.variation`), numbered in the order they were opened. Both
+are hash-chained exactly like games (`events/envelope.py`): `hash = sha256(prev ||
+canonical public bytes)`, public bytes taken over commitments, so any viewer's redacted
+copy verifies.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Union
+
+import msgspec
+
+from skald.core.codec import encode_event, event_tag
+from skald.core.rules import get_rules
+from skald.core.store import EventStore, StoredRecord
+from skald.events.common import CommonEvent
+from skald.events.envelope import GENESIS, Envelope, chain_hash, seal_envelope
+from skald.events.history import NotesEvent, VariationStarted
+from skald.events.secret import secrets_in
+
+NOTES_KIND = "skald.notes"
+VARIATION_KIND = "skald.variation"
+_VARIATION_ID = re.compile(r"(?P<game>.+)~v(?P<number>[1-9][0-9]*)")
+
+
+def notes_id(game_id: str) -> str:
+    """The notes stream of a game."""
+    return f"{game_id}~notes"
+
+
+def variation_id(game_id: str, number: int) -> str:
+    """The id of a game's `number`-th variation."""
+    return f"{game_id}~v{number}"
+
+
+def variation_number(stream: str) -> int | None:
+    """The number of a variation id, or None when `stream` is not one."""
+    match = _VARIATION_ID.fullmatch(stream)
+    return int(match["number"]) if match else None
+
+
+@functools.cache
+def notes_decoder() -> msgspec.json.Decoder[Any]:
+    """The decoder of a notes stream's events."""
+    return msgspec.json.Decoder(NotesEvent)
+
+
+@functools.cache
+def variation_decoder(game: str) -> msgspec.json.Decoder[Any]:
+    """The decoder of a variation's events: its start, then the game's own events."""
+    members: tuple[Any, ...] = (
+        VariationStarted,
+        *CommonEvent.__args__,
+        *get_rules(game).event_types,
+    )
+    return msgspec.json.Decoder(Union[members])  # noqa: UP007
+
+
+@functools.cache
+def envelope_decoder(kind: str, game: str) -> msgspec.json.Decoder[Any]:
+    """The decoder of a history stream's envelopes as exports write them."""
+    if kind == NOTES_KIND:
+        return msgspec.json.Decoder(Envelope[NotesEvent])
+    members: tuple[Any, ...] = (
+        VariationStarted,
+        *CommonEvent.__args__,
+        *get_rules(game).event_types,
+    )
+    union: Any = Union[members]  # noqa: UP007
+    return msgspec.json.Decoder(Envelope[union])
+
+
+def to_record(envelope: Envelope[Any]) -> StoredRecord:
+    """The stored row of an envelope."""
+    return StoredRecord(
+        stream=envelope.stream,
+        seq=envelope.seq,
+        recorded_at=envelope.recorded_at,
+        actor=envelope.actor,
+        kind=event_tag(envelope.event),
+        payload=encode_event(envelope.event),
+        prev_hash=envelope.prev_hash,
+        hash=envelope.hash,
+    )
+
+
+def decode(record: StoredRecord, decoder: msgspec.json.Decoder[Any]) -> Envelope[Any]:
+    """An envelope from a stored row."""
+    return Envelope(
+        stream=record.stream,
+        seq=record.seq,
+        recorded_at=record.recorded_at,
+        actor=record.actor,
+        event=decoder.decode(record.payload),
+        prev_hash=record.prev_hash,
+        hash=record.hash,
+    )
+
+
+def append(
+    store: EventStore,
+    stream: str,
+    head: tuple[int, str],
+    events: Sequence[tuple[Any, str]],
+    now: datetime,
+    kind: str,
+    title: str = "",
+) -> list[Envelope[Any]]:
+    """Seal `events` (each with its actor) after `head` (seq, hash) and append them in one
+    transaction; a stale head raises VersionConflict and writes nothing."""
+    version, prev_hash = head
+    sealed = []
+    for event, actor in events:
+        envelope = seal_envelope(stream, version + 1, now, actor, event, prev_hash)
+        sealed.append(envelope)
+        version, prev_hash = envelope.seq, envelope.hash
+    store.append(stream, [to_record(env) for env in sealed], head[0], kind=kind, title=title)
+    return sealed
+
+
+def chain_problem(envelopes: Sequence[Envelope[Any]]) -> tuple[int, str] | None:
+    """The first bad seq of a (possibly redacted) copy of a stream and why, or None.
+
+    Sealed hidden values are fine (the hash is over commitments); a value that is there
+    must match its commitment."""
+    prev_hash = GENESIS
+    for expected, envelope in enumerate(envelopes, start=1):
+        if envelope.seq != expected:
+            return expected, f"expected seq {expected}, found {envelope.seq}"
+        if envelope.prev_hash != prev_hash:
+            return expected, "prev_hash does not match the previous event's hash"
+        recomputed = chain_hash(
+            prev_hash,
+            envelope.stream,
+            envelope.seq,
+            envelope.recorded_at,
+            envelope.actor,
+            envelope.event,
+        )
+        if recomputed != envelope.hash:
+            return expected, "hash mismatch: the event or its envelope was changed"
+        for secret in secrets_in(envelope.event):
+            if secret.known and not secret.verifies():
+                return (
+                    expected,
+                    f"a hidden value does not match its commitment {secret.commitment[:12]}…",
+                )
+        prev_hash = envelope.hash
+    return None
+
+
+def head_of(envelopes: Sequence[Envelope[Any]]) -> tuple[int, str]:
+    """The (seq, hash) after the last of `envelopes`."""
+    return (envelopes[-1].seq, envelopes[-1].hash) if envelopes else (0, GENESIS)

@@ -1,0 +1,441 @@
+"""Annotated histories for the CLI and the API: annotate, open variations, export, import.
+
+Who sees what. The effective viewer is the Table's (`Table._effective`: after the game,
+the reveal policy may show everything). Notes are redacted like any hidden value. A
+variation is seen by its author's team (the referee's only by the referee) and, after the
+game under reveal=end, by everyone; a seat may branch and anchor only in what it sees.
+A variation by a viewer who does not see everything is `hypothetical`: its hidden values are
+drawn afresh from its seed (`core/history/variations.py`).
+
+Anchors (`--at`, `--from`): `SEQ` (a seq of the game), or `vN@SEQ` (of variation N).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+
+from skald.core.engine import Engine
+from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, NotFound
+from skald.core.history.locations import places, team
+from skald.core.history.notes import annotation, author_of, build_note
+from skald.core.history.service import HistoryStore
+from skald.core.history.streams import chain_problem, to_record, variation_id
+from skald.core.history.variations import base_state, rederive
+from skald.core.importer import read_jsonl as read_game_log
+from skald.core.rules import get_rules
+from skald.core.seats import printable
+from skald.core.signing import Signer, signature_valid
+from skald.core.state import GameState
+from skald.core.store import EventStore
+from skald.events.common import GameKey
+from skald.events.envelope import Envelope
+from skald.events.history import Mark, VariationStarted
+from skald.events.secret import redact
+from skald.events.viewer import Viewer
+from skald.projections.export import FORMATS
+from skald.projections.export.board import board_svg
+from skald.projections.export.grammar import ParsedText, parse_text
+from skald.projections.export.html import write_html
+from skald.projections.export.jsonl import ParsedJsonl, is_jsonl_export, read_jsonl, write_jsonl
+from skald.projections.export.markdown import write_markdown
+from skald.projections.export.model import Bundle
+from skald.projections.export.text import MAGIC, write_text
+from skald.projections.registry import views_for
+
+Effective = Callable[[GameState, Viewer], Viewer]
+_ANCHOR = re.compile(r"(?:v(?P<var>[1-9][0-9]*)@)?(?P<seq>[1-9][0-9]*)")
+MAX_NAME = 64
+
+
+class HistoryImport(msgspec.Struct, frozen=True, kw_only=True):
+    """What importing an export did: stored a playable game, or verified a redacted copy."""
+
+    id: str
+    format: str
+    stored: bool
+    events: int
+    annotations: int
+    variations: int
+    receipt: str = ""
+
+
+def is_history_export(text: str) -> bool:
+    """True for a jsonl or text export (other inputs are the plain import's)."""
+    return is_jsonl_export(text) or text.removeprefix("\ufeff").startswith(MAGIC)
+
+
+class Histories:
+    """Annotated histories of the games in one store."""
+
+    def __init__(self, engine: Engine, effective: Effective, signer: Signer | None = None) -> None:
+        self._engine = engine
+        self._effective = effective
+        self._signer = signer
+        self._store = HistoryStore(engine, _resampler)
+
+    # -- anchors and visibility --------------------------------------------------------
+
+    def _anchor(self, game_id: str, text: str, viewer: Viewer) -> tuple[str, int]:
+        match = _ANCHOR.fullmatch(text.strip())
+        if match is None:
+            raise InvalidNotation(f"anchor {text!r}: a seq (12) or a variation's seq (v2@5)")
+        if match["var"] is None:
+            return game_id, int(match["seq"])
+        stream = variation_id(game_id, int(match["var"]))
+        state = self._store.game(game_id)
+        start = self._store.started(stream, state.game)
+        if not _sees(self._effective(state, viewer), start):
+            raise NotFound(f"no variation {stream!r}")
+        return stream, int(match["seq"])
+
+    # -- writing -----------------------------------------------------------------------
+
+    def annotate(
+        self,
+        game_id: str,
+        viewer: Viewer,
+        at: str,
+        comment: str | None = None,
+        glyph: str | None = None,
+        marks: Sequence[str] = (),
+        audience: str = "public",
+    ) -> Envelope[Any]:
+        """Add an annotation by `viewer` at `at`; returns it as `viewer` sees it."""
+        state = self._store.game(game_id)
+        author = author_of(viewer)
+        note = build_note(comment, glyph, marks, len(state.players))
+        stream, seq = self._anchor(game_id, at, viewer)
+        anchored = self._store.state_at(game_id, stream, seq)
+        event = annotation(
+            state.game, anchored.rules, author, (stream, seq), note, audience, secrets.token_hex
+        )
+        envelope = self._store.annotate(game_id, event)
+        shown: Envelope[Any] = redact(envelope, self._effective(state, viewer))
+        return shown
+
+    def variation(
+        self,
+        game_id: str,
+        viewer: Viewer,
+        start_at: str,
+        moves: Sequence[str],
+        name: str = "",
+        seed: str | None = None,
+    ) -> str:
+        """Open a variation by `viewer` after `start_at`, play `moves`; return its id."""
+        if len(name) > MAX_NAME or printable(name) != name:
+            raise InvalidNotation(f"--name: at most {MAX_NAME} characters, no control characters")
+        state = self._store.game(game_id)
+        author = author_of(viewer)
+        effective = self._effective(state, viewer)
+        parent, at = self._anchor(game_id, start_at, viewer)
+        inherited = parent != game_id and self._store.started(parent, state.game).hypothetical
+        start = VariationStarted(
+            game=state.game,
+            parent=parent,
+            at=at,
+            author=author,
+            seats=frozenset() if author < 0 else team(state.game, state.rules, author),
+            seed=seed if seed is not None else secrets.token_hex(8),
+            hypothetical=inherited or not effective.referee,
+            name=name,
+        )
+        return self._store.open_variation(game_id, start, moves)[0].stream
+
+    # -- reading -----------------------------------------------------------------------
+
+    def bundle(self, game_id: str, viewer: Viewer) -> Bundle:
+        """Everything `viewer` may see of the game's annotated history."""
+        state = self._store.game(game_id)
+        effective = self._effective(state, viewer)
+        variations = []
+        for stream in self._store.variation_ids(game_id):
+            envelopes = self._store.variation(stream, state.game)
+            if _sees(effective, envelopes[0].event):
+                variations.append(tuple(redact(env, effective) for env in envelopes))
+        receipt = None
+        if self._signer is not None:
+            receipt = self._signer.receipt(game_id, state.version, state.last_hash)
+        return Bundle(
+            id=game_id,
+            game=state.game,
+            title=get_rules(state.game).title,
+            viewer=viewer.name,
+            full=effective.referee,
+            players=state.players,
+            created_at=self._engine.store.info(game_id).created_at,
+            outcome=state.outcome,
+            game_events=tuple(redact(e, effective) for e in self._store.game_envelopes(game_id)),
+            notes=tuple(redact(env, effective) for env in self._store.notes(game_id)),
+            variations=tuple(variations),
+            receipt=receipt,
+        )
+
+    def export(
+        self,
+        game_id: str,
+        viewer: Viewer,
+        format: str,
+        comments: bool = True,
+        variations: bool = True,
+    ) -> str:
+        """The export of the game for `viewer` in `format` (jsonl, text, md, html)."""
+        if format not in FORMATS:
+            raise InvalidNotation(f"--format {format!r}: one of {', '.join(FORMATS)}")
+        bundle = self.bundle(game_id, viewer)
+        if format == "jsonl":
+            return write_jsonl(bundle, comments, variations)
+        if format == "text":
+            return write_text(bundle, comments, variations)
+        board = self._board(game_id, viewer)
+        writer = write_markdown if format == "md" else write_html
+        return writer(bundle, board, comments, variations)
+
+    def _board(
+        self, game_id: str, viewer: Viewer
+    ) -> Callable[[str, int, Sequence[Mark], str], str]:
+        state = self._store.game(game_id)
+        effective = self._effective(state, viewer)
+        views = views_for(state.game)
+
+        def draw(stream: str, seq: int, marks: Sequence[Mark], caption: str) -> str:
+            at = self._store.state_at(game_id, stream, seq)
+            view = msgspec.to_builtins(views.view(at.rules, effective))
+            return board_svg(
+                state.game, view, sorted(places(state.game, at.rules) or ()), marks, caption
+            )
+
+        return draw
+
+    # -- importing ---------------------------------------------------------------------
+
+    def import_export(self, text: str) -> HistoryImport:
+        """Import a jsonl or text export: a full-information one is stored as a playable
+        game (everything re-derived first); a redacted jsonl one is verified only."""
+        if is_jsonl_export(text):
+            return self._import_jsonl(read_jsonl(text))
+        return self._import_text(parse_text(text))
+
+    def _import_jsonl(self, parsed: ParsedJsonl) -> HistoryImport:
+        streams = [parsed.game, parsed.notes, *parsed.variations]
+        for envelopes in streams:
+            problem = chain_problem(envelopes)
+            if problem is not None:
+                stream = envelopes[0].stream if envelopes else "?"
+                raise IllegalMove(f"{stream}: seq {problem[0]}: {problem[1]}; nothing was imported")
+        receipt = _check_receipt(parsed)
+        notes = sum(1 for env in parsed.notes if env.event.__class__.__name__ == "Annotated")
+        result = HistoryImport(
+            id=parsed.header.id,
+            format="jsonl",
+            stored=parsed.header.full,
+            events=len(parsed.game),
+            annotations=notes,
+            variations=len(parsed.variations),
+            receipt=receipt,
+        )
+        if not parsed.header.full:
+            return result
+        game_log = "".join(msgspec.json.encode(env).decode() + "\n" for env in parsed.game)
+        log = read_game_log(game_log)
+        if log.finding is not None:
+            finding = log.finding
+            raise IllegalMove(f"game seq {finding.seq}: {finding.rule}; nothing was imported")
+        with _scratch(self._engine) as scratch:
+            scratch.store.append(log.stream, log.records, 0, kind=log.game, title=_title(log))
+            history = HistoryStore(scratch, _resampler)
+            if parsed.notes:
+                records = [to_record(env) for env in parsed.notes]
+                scratch.store.append(
+                    records[0].stream, records, 0, kind="skald.notes", title=log.stream
+                )
+            for variation in parsed.variations:
+                self._check_variation(history, log.stream, log.game, variation)
+                start = variation[0].event
+                records = [to_record(env) for env in variation]
+                scratch.store.append(
+                    records[0].stream, records, 0, kind="skald.variation", title=start.name
+                )
+            self._copy(scratch.store)
+        return result
+
+    def _check_variation(
+        self, history: HistoryStore, game_id: str, game: str, variation: Sequence[Envelope[Any]]
+    ) -> None:
+        start = variation[0].event
+        if not isinstance(start, VariationStarted):
+            raise IllegalMove(f"{variation[0].stream}: a variation starts with its start event")
+        parent = history.state_at(game_id, start.parent, start.at)
+        base = base_state(parent, start, variation[0], _resampler(game))
+        problem = rederive(get_rules(game), base, variation[1:])
+        if problem:
+            raise IllegalMove(f"{variation[0].stream}: {problem}; nothing was imported")
+
+    def _import_text(self, parsed: ParsedText) -> HistoryImport:
+        tags = parsed.tags
+        if "Key" not in tags or "KeySalt" not in tags:
+            raise InvalidNotation(
+                "the text export has no [Key] tag: a redacted export cannot be replayed "
+                "(import its jsonl export to verify it); nothing was imported"
+            )
+        try:
+            key = msgspec.json.decode(tags["Key"], type=GameKey)
+            day = datetime.strptime(tags.get("Date", ""), "%Y.%m.%d").replace(tzinfo=UTC)
+        except (msgspec.DecodeError, ValueError) as error:
+            raise InvalidNotation(f"[Key] or [Date] tag: {error}") from None
+        fresh = iter((key.key, tags["KeySalt"]))
+        options = dict(
+            word.split("=", 1) for word in tags.get("Options", "").split() if "=" in word
+        )
+        with _scratch(self._engine, clock=lambda: day, random_hex=_then_random(fresh)) as scratch:
+            game_id = scratch.create(
+                tags["Game"],
+                parsed.players,
+                seed=key.seed,
+                options=options,
+                game_id=tags["Id"],
+                deal=key.deal,
+                reproducible=key.reproducible,
+            ).id
+            for decision in parsed.decisions:
+                _replay_decision(scratch, game_id, decision)
+            history = Histories(scratch, lambda state, viewer: viewer)
+            for variation in sorted(parsed.variations, key=lambda v: int(v.id[1:])):
+                history._import_variation(game_id, variation)
+            for note in parsed.notes:
+                stream = variation_id(game_id, int(note.stream[1:])) if note.stream else game_id
+                state = history._store.state_at(game_id, stream, note.seq)
+                event = annotation(
+                    state.game,
+                    state.rules,
+                    note.author,
+                    (stream, note.seq),
+                    note.note,
+                    note.audience,
+                    secrets.token_hex,
+                )
+                history._store.annotate(game_id, event)
+            self._copy(scratch.store)
+        return HistoryImport(
+            id=game_id,
+            format="text",
+            stored=True,
+            events=len(parsed.decisions),
+            annotations=len(parsed.notes),
+            variations=len(parsed.variations),
+        )
+
+    def _import_variation(self, game_id: str, variation: Any) -> None:
+        state = self._store.game(game_id)
+        parent = variation_id(game_id, int(variation.parent[1:])) if variation.parent else game_id
+        start = VariationStarted(
+            game=state.game,
+            parent=parent,
+            at=variation.at,
+            author=variation.author,
+            seats=frozenset()
+            if variation.author < 0
+            else team(state.game, state.rules, variation.author),
+            seed=variation.seed,
+            hypothetical=variation.hypothetical,
+            name=variation.name,
+        )
+        moves = [f"{state.players[d.seat]}: {d.words}" for d in variation.decisions]
+        try:
+            opened = self._store.open_variation(game_id, start, moves)
+        except (IllegalMove, InvalidNotation, Forbidden, NotFound) as error:
+            raise type(error)(f"line {variation.line} ({variation.id}): {error}") from None
+        if opened[0].stream != variation_id(game_id, int(variation.id[1:])):
+            raise InvalidNotation(f"line {variation.line}: variations must be numbered v1, v2, ...")
+
+    def _copy(self, scratch: EventStore) -> None:
+        """Copy every stream of a scratch store into this store, the game first."""
+        infos = sorted(
+            scratch.list_streams(limit=10_000), key=lambda i: (i.kind.startswith("skald."), i.id)
+        )
+        for info in infos:
+            if self._engine.store.version(info.id):
+                raise IllegalMove(f"{info.id} is already in the store; nothing was imported")
+        for info in infos:
+            records = scratch.read(info.id)
+            self._engine.store.append(info.id, records, 0, kind=info.kind, title=info.title)
+
+
+def _replay_decision(engine: Engine, game_id: str, decision: Any) -> None:
+    from skald.core.history.service import request_for
+
+    state = engine.load(game_id)
+    if decision.seq != state.version + 1:
+        raise InvalidNotation(
+            f"line {decision.line}: decision {decision.seq} should be {state.version + 1} "
+            "(the game's events between decisions are derived, not written)"
+        )
+    name = state.players[decision.seat]
+    try:
+        seat, request = request_for(
+            get_rules(state.game), state, f"{name}: {decision.words}", decision.line
+        )
+        engine.request(game_id, seat, request)
+    except (IllegalMove, InvalidNotation, Forbidden, NotFound) as error:
+        raise type(error)(f"line {decision.line}: {error}; nothing was imported") from None
+
+
+class _scratch:
+    """An in-memory engine the import plays into before anything reaches the store."""
+
+    def __init__(self, engine: Engine, **overrides: Any) -> None:
+        self.engine = Engine(
+            EventStore("sqlite://"),
+            clock=overrides.get("clock", engine.clock),
+            random_hex=overrides.get("random_hex", engine.random_hex),
+        )
+
+    def __enter__(self) -> Engine:
+        return self.engine
+
+    def __exit__(self, *exc: object) -> None:
+        self.engine.store.dispose()
+
+
+def _then_random(first: Iterator[str]) -> Callable[[int], str]:
+    def draw(size: int) -> str:
+        return next(first, None) or secrets.token_hex(size)
+
+    return draw
+
+
+def _resampler(game: str) -> Any:
+    return views_for(game).perturb_hidden
+
+
+def _sees(viewer: Viewer, start: Any) -> bool:
+    return viewer.referee or not viewer.seats.isdisjoint(start.seats)
+
+
+def _title(log: Any) -> str:
+    return ", ".join(log.envelopes[0].event.players)
+
+
+def _check_receipt(parsed: ParsedJsonl) -> str:
+    """What the signed head proves ("" without one); IllegalMove when it proves nothing."""
+    receipt = parsed.receipt
+    if receipt is None:
+        return ""
+    if receipt.stream != parsed.header.id or not signature_valid(receipt):
+        raise IllegalMove(
+            "the receipt's signature is not valid for this game; nothing was imported"
+        )
+    if (
+        not 1 <= receipt.seq <= len(parsed.game)
+        or parsed.game[receipt.seq - 1].hash != receipt.head
+    ):
+        raise IllegalMove(
+            f"the receipt signs another head at seq {receipt.seq}; nothing was imported"
+        )
+    return f"head at seq {receipt.seq} signed by {receipt.public_key[:16]}…"

@@ -1,0 +1,56 @@
+"""The HTML export: one self-contained page (inline CSS and SVG, no script, no external
+resource), with a Content-Security-Policy that forbids loading anything from elsewhere."""
+
+from __future__ import annotations
+
+from html import escape
+
+from skald.projections.export.model import Bundle
+from skald.projections.export.readable import Board, blocks, header_pairs, title_of
+
+STYLE = (
+    "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}"
+    "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .5rem}"
+    "ol.moves{list-style:none;padding-left:0}li.move code{background:#f3f3f3}"
+    ".note{color:#444;margin-left:1.5rem}.variation{border-left:3px solid #bbb;"
+    "margin:.3rem 0 .3rem 1rem;padding-left:.7rem}figure{margin:.5rem 0}"
+)
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+
+def write_html(bundle: Bundle, board: Board, comments: bool = True, variations: bool = True) -> str:
+    """The HTML export of `bundle`."""
+    title = escape(title_of(bundle))
+    rows = "".join(
+        f"<tr><th>{escape(name)}</th><td>{escape(value)}</td></tr>"
+        for name, value in header_pairs(bundle)
+    )
+    body = ['<ol class="moves">']
+    for block in blocks(bundle, board, comments, variations):
+        if block.kind == "move":
+            body.append(
+                f'<li class="move"><b>{escape(block.text)}</b> '
+                f"<code>{escape(block.detail)}</code></li>"
+            )
+        elif block.kind == "note":
+            body.append(
+                f'<li class="note"><i>{escape(block.text)}</i>: {escape(block.detail)}</li>'
+            )
+        elif block.kind == "open":
+            body.append(f'<li class="variation"><b>{escape(block.text)}</b><ol class="moves">')
+        elif block.kind == "close":
+            body.append("</ol></li>")
+        elif block.kind == "board":
+            body.append(
+                f'<li class="diagram"><figure>{block.svg}<figcaption>{escape(block.text)}'
+                "</figcaption></figure></li>"
+            )
+        elif block.kind == "result":
+            body.append(f'</ol><p class="result"><b>Result:</b> {escape(block.text)}</p><ol>')
+    body.append("</ol>")
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+        f"<title>{title}</title><style>{STYLE}</style></head><body>"
+        f"<h1>{title}</h1><table>{rows}</table><h2>Moves</h2>{''.join(body)}</body></html>\n"
+    )
