@@ -79,15 +79,23 @@ def variation(
         str | None,
         typer.Option("--seed", help="Seed for hidden values drawn afresh (default: random)."),
     ] = None,
+    extend: Annotated[
+        str | None,
+        typer.Option("--extend", help="Play on at the end of your variation (v2) instead."),
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Play moves from a seq of the game (or of a variation) through the rules into a
     variation of its own, and print its id. What the viewer cannot see is drawn afresh
     from the seed (the variation is then marked hypothetical)."""
-    if not from_:
-        raise InvalidNotation("--from SEQ is required (12, or v2@5 for a variation's seq)")
+    if bool(from_) == bool(extend):
+        raise InvalidNotation("give --from SEQ (12, or v2@5) or --extend v2, one of them")
     table = open_table(db)
     viewer = table.viewer(game_id, as_ or "spectator")
+    if extend:
+        seq = table.histories().extend(game_id, viewer, extend, moves or ())
+        echo(f"{game_id}~{extend.removeprefix(game_id + '~')} now ends at seq {seq}")
+        return
     echo(table.histories().variation(game_id, viewer, from_, moves or (), name=name, seed=seed))
 
 

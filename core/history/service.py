@@ -144,10 +144,30 @@ class HistoryStore:
             VARIATION_KIND,
             start.name,
         )
+        self._note_variation(game_id, start, stream)
+        return sealed
+
+    def _note_variation(self, game_id: str, start: VariationStarted, stream: str) -> None:
         noted = VariationNoted(
             variation=stream, parent=start.parent, at=start.at, author=start.author
         )
         self._append_notes(game_id, [(noted, _actor(start.author))])
+
+    def extend(self, game_id: str, stream: str, moves: Sequence[str]) -> list[Envelope[Any]]:
+        """Play more moves at the end of a variation; nothing is written if any fails."""
+        game = self.engine.game_of(game_id)
+        state = self.state_at(game_id, stream)
+        rules = get_rules(game)
+        now = plain_utc(self.engine.clock())
+        sealed: list[Envelope[Any]] = []
+        for number, line in enumerate(moves, start=1):
+            seat, request = request_for(rules, state, line, number)
+            batch, state = variations.derive(rules, state, seat, request, now)
+            sealed.extend(batch)
+        if sealed:
+            head = (sealed[0].seq - 1, sealed[0].prev_hash)
+            events = [(env.event, env.actor) for env in sealed]
+            append(self.store, stream, head, events, now, VARIATION_KIND)
         return sealed
 
 

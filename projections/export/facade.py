@@ -148,6 +148,22 @@ class Histories:
         )
         return self._store.open_variation(game_id, start, moves)[0].stream
 
+    def extend(self, game_id: str, viewer: Viewer, stream: str, moves: Sequence[str]) -> int:
+        """Play more moves at the end of a variation the viewer may see (`vN` or its id);
+        returns its last seq."""
+        short = stream.removeprefix(f"{game_id}~")
+        if not re.fullmatch(r"v[1-9][0-9]*", short):
+            raise InvalidNotation(f"variation {stream!r}: write v2 (or GAME~v2)")
+        state = self._store.game(game_id)
+        full_id = variation_id(game_id, int(short[1:]))
+        start = self._store.started(full_id, state.game)
+        if not _sees(self._effective(state, viewer), start):
+            raise NotFound(f"no variation {full_id!r}")
+        if author_of(viewer) != start.author:
+            raise Forbidden(f"only the author of {short} may play on in it; branch with --from")
+        self._store.extend(game_id, full_id, moves)
+        return self._engine.store.version(full_id)
+
     # -- reading -----------------------------------------------------------------------
 
     def bundle(self, game_id: str, viewer: Viewer) -> Bundle:
