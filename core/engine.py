@@ -2,12 +2,24 @@
 
 What a request derives is decided by `core/kernel.py`, the same code the audit re-runs;
 the engine adds only what needs I/O: loading the state, the caller's version check, the
-clock, and the append. Current states are cached per game, so a move reads only the events
-appended since the cached version instead of replaying the whole game.
+clock, and the append.
+
+Current states are cached per game (LRU). A move on a cache hit reads nothing: it derives
+from the cached state and appends with a compare-and-set on that state's version. If
+another process appended meanwhile, the compare-and-set fails: the entry is dropped, and
+the move either answers the 409 the caller's `expected_version` calls for, or (no
+expected version) is derived once more from the fresh state. A caller's expected version
+that differs from the cached one, or a rule refusal derived from a cached state, first
+checks the store's version (one primary-key lookup) in case the cache is behind. Reads of
+the current state (`load`) make that one version check and fold only the events appended
+since; facts that never change (players, game, creation time) come from the cache alone.
+Cold loads and loads at an earlier seq start from the nearest verified snapshot
+(`core/snapshots.py`); snapshots are written every `snapshot_every` events.
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import uuid
@@ -17,22 +29,35 @@ from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
+from sqlalchemy.exc import DBAPIError
 
 from skald.core import kernel
 from skald.core.codec import decoder_for, encode_event, event_tag
-from skald.core.errors import CorruptRecord, IllegalMove, NotFound, VersionConflict
+from skald.core.errors import (
+    CorruptRecord,
+    IllegalMove,
+    NotFound,
+    SkaldError,
+    StoreError,
+    VersionConflict,
+)
 from skald.core.kernel import Batch, Move, Redo, Request, Undo
 from skald.core.rules import Rules, get_rules
 from skald.core.seats import check_player_names, resolve_seat
 from skald.core.secrecy import RandomHex, sealed_key
-from skald.core.state import GameState, fold
-from skald.core.store import EventStore, StoredRecord
+from skald.core.snapshots import codec_for
+from skald.core.state import GameState, fold, fold_event
+from skald.core.store import EventStore, FoldRow, StoredRecord
 from skald.events.envelope import SYSTEM, Envelope, seal_envelope
 
-__all__ = ["CorruptRecord", "Engine", "resolve_seat", "to_act", "to_envelope"]
+__all__ = ["Acted", "CorruptRecord", "Engine", "resolve_seat", "to_act", "to_envelope"]
 to_act = kernel.to_act
 
 Clock = Callable[[], datetime]
+log = logging.getLogger(__name__)
+SNAPSHOT_EVERY = 100
+"""Events between snapshots: a cold load folds at most about this many events."""
+_KINDS_KEPT = 65536
 
 
 # Kept inside a tuple so that test clocks (freezegun) patching module-level `datetime`
@@ -78,6 +103,13 @@ def to_envelope(record: StoredRecord, game: str) -> Envelope[Any]:
     )
 
 
+class Acted(msgspec.Struct, frozen=True):
+    """What a request appended, and the state right after it."""
+
+    envelopes: list[Envelope[Any]]
+    state: GameState
+
+
 class Engine:
     """Runs games stored in one EventStore."""
 
@@ -87,19 +119,32 @@ class Engine:
         clock: Clock = utc_now,
         cache_size: int = 256,
         random_hex: RandomHex = secrets.token_hex,
+        snapshot_every: int = SNAPSHOT_EVERY,
     ) -> None:
         self.store = store
         self.clock = clock
         self.random_hex = random_hex
+        self.snapshot_every = snapshot_every
         self._cache: OrderedDict[str, GameState] = OrderedDict()
         self._cache_size = cache_size
+        self._kinds: dict[str, str] = {}
         self._lock = threading.Lock()
 
     # -- reading -----------------------------------------------------------------------
 
     def game_of(self, game_id: str) -> str:
-        """The game name of a stream."""
-        return self.store.info(game_id).kind
+        """The game name of a stream (it never changes: asked of the store once)."""
+        kind = self._kinds.get(game_id)
+        if kind is None:
+            kind = self.store.info(game_id).kind
+            if len(self._kinds) >= _KINDS_KEPT:
+                self._kinds.clear()
+            self._kinds[game_id] = kind
+        return kind
+
+    def rules_of(self, game_id: str) -> Rules:
+        """The rules a stream is played by."""
+        return get_rules(self.game_of(game_id))
 
     def envelopes(
         self, game_id: str, from_seq: int = 1, to_seq: int | None = None
@@ -110,28 +155,106 @@ class Engine:
 
     def load(self, game_id: str, at: int | None = None) -> GameState:
         """The state after seq `at` (default: the latest), from the cache where possible."""
-        game = self.game_of(game_id)
-        rules = get_rules(game)
+        cached = self.cached(game_id)
         if at is not None:
             if at < 1:
                 raise NotFound(f"seq {at} does not exist: seqs start at 1")
-            return self._replay(rules, game, game_id, None, at)
-        with self._lock:
-            cached = self._cache.get(game_id)
-        state = self._replay(rules, game, game_id, cached, None)
+            if cached is not None and cached.version == at:
+                return cached
+            game = self.game_of(game_id)
+            return self._replay(get_rules(game), game, game_id, None, at)
+        if cached is not None:
+            stored = self.store.version(game_id)
+            if stored == cached.version:
+                return cached
+            if stored < cached.version:  # the store was replaced under us
+                self.forget(game_id)
+                cached = None
+        game = self.game_of(game_id)
+        state = self._replay(get_rules(game), game, game_id, cached, None)
         self._remember(game_id, state)
         return state
+
+    def peek(self, game_id: str) -> GameState:
+        """The cached state without asking the store whether it is current (loaded on a
+        miss): for what never changes in a game (its players, its game, its options)."""
+        return self.cached(game_id) or self.load(game_id)
+
+    def cached(self, game_id: str) -> GameState | None:
+        """The cached state of a game, or None (no I/O)."""
+        with self._lock:
+            return self._cache.get(game_id)
+
+    def forget(self, game_id: str) -> None:
+        """Drop a game's cached state (another process moved it on)."""
+        with self._lock:
+            self._cache.pop(game_id, None)
 
     def _replay(
         self, rules: Rules, game: str, game_id: str, state: GameState | None, to_seq: int | None
     ) -> GameState:
         start = state.version + 1 if state else 1
-        for record in self.store.read(game_id, start, to_seq):
-            state = fold(rules, state, to_envelope(record, game))
+        rows: list[FoldRow] | None = None
+        snapshot_seq = 0
+        if state is None:
+            state, rows = self._from_snapshot(game, game_id, to_seq)
+            snapshot_seq = state.version if state else 0
+        if rows is None:
+            rows = self.store.read_folded(game_id, start, to_seq)
+        decoder = decoder_for(game)
+        for row in rows:
+            try:
+                event = decoder.decode(row.payload)
+            except msgspec.DecodeError as error:
+                raise CorruptRecord(row.seq, f"undecodable event: {error}") from None
+            state = fold_event(rules, state, game_id, row.seq, row.hash, event)
         if state is None or (to_seq is not None and state.version < to_seq):
             last = state.version if state else 0
             raise NotFound(f"game {game_id} has no seq {to_seq} (last seq is {last})")
+        if self.snapshot_every and state.version - snapshot_seq >= self.snapshot_every:
+            self._save_snapshot(state)
         return state
+
+    def _from_snapshot(
+        self, game: str, game_id: str, to_seq: int | None
+    ) -> tuple[GameState | None, list[FoldRow] | None]:
+        """The nearest verified snapshot at or before `to_seq` and the rows after it."""
+        codec = codec_for(game) if self.snapshot_every else None
+        if codec is None:
+            return None, None
+        found = self.store.snapshot(game_id, codec.version_key, to_seq)
+        if found is None:
+            return None, None
+        rows = self.store.read_folded(game_id, found.seq, to_seq)
+        try:
+            state = codec.decode(found.state)
+        except (msgspec.DecodeError, msgspec.ValidationError) as error:
+            log.warning("snapshot %s@%d does not decode (%s): replaying", game_id, found.seq, error)
+            state = None
+        if (
+            state is None
+            or not rows
+            or rows[0].seq != found.seq
+            or rows[0].hash != found.hash
+            or (state.version, state.last_hash, state.id) != (found.seq, found.hash, game_id)
+        ):
+            log.warning("snapshot %s@%d does not match the chain: dropped", game_id, found.seq)
+            self.store.drop_snapshot(game_id, codec.version_key, found.seq)
+            return None, None
+        return state, rows[1:]
+
+    def _save_snapshot(self, state: GameState) -> None:
+        """Keep a snapshot of `state`; a store that refuses (read-only, full) only logs."""
+        codec = codec_for(state.game)
+        data = codec.checked(state) if codec is not None else None
+        if codec is None or data is None:
+            return
+        try:
+            self.store.save_snapshot(
+                state.id, codec.version_key, state.version, state.last_hash, data
+            )
+        except (DBAPIError, StoreError) as error:
+            log.warning("snapshot of %s@%d not saved: %s", state.id, state.version, error)
 
     def clear_cache(self) -> None:
         """Forget every cached state (the next load replays from the store)."""
@@ -207,7 +330,16 @@ class Engine:
         self, game_id: str, seat: int, request: Request, expected_version: int | None = None
     ) -> list[Envelope[Any]]:
         """Derive a request through the kernel and append its batch."""
-        state = self.load(game_id)
+        return self.act(game_id, seat, request, expected_version).envelopes
+
+    def act(
+        self, game_id: str, seat: int, request: Request, expected_version: int | None = None
+    ) -> Acted:
+        """`request`, also returning the state after the append (for the answer)."""
+        state = self.cached(game_id)
+        checked = state is None
+        if state is None or (expected_version is not None and expected_version != state.version):
+            state, checked = self.load(game_id), True  # our copy may be behind the store
         if expected_version is not None and expected_version != state.version:
             raise VersionConflict(
                 f"game {game_id} is at seq {state.version}, not "
@@ -215,8 +347,20 @@ class Engine:
                 state.version,
             )
         rules = get_rules(state.game)
-        batch = kernel.derive(rules, state, seat, request)
-        return [env for env, _ in self._append(rules, game_id, state, batch)]
+        try:
+            batch = kernel.derive(rules, state, seat, request)
+        except SkaldError:
+            if checked or self.load(game_id).version == state.version:
+                raise
+            return self.act(game_id, seat, request, expected_version)  # it was behind
+        try:
+            sealed = self._append(rules, game_id, state, batch)
+        except VersionConflict:
+            self.forget(game_id)
+            if expected_version is not None or checked:
+                raise
+            return self.act(game_id, seat, request, expected_version)  # once, from the store
+        return Acted([env for env, _ in sealed], sealed[-1][1])
 
     def _append(
         self,
@@ -259,5 +403,9 @@ class Engine:
         ]
         base = expected_version if expected_version is not None else (sealed[0][0].seq - 1)
         self.store.append(game_id, records, base, kind=kind, title=title)
-        self._remember(game_id, sealed[-1][1])
+        final = sealed[-1][1]
+        self._remember(game_id, final)
+        every = self.snapshot_every
+        if every and final.version // every != base // every:
+            self._save_snapshot(final)
         return sealed

@@ -82,14 +82,20 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
 
 def fold(rules: Rules, state: GameState | None, envelope: Envelope[Any]) -> GameState:
     """Apply one stored event to the engine state."""
-    event = envelope.event
+    return fold_event(rules, state, envelope.stream, envelope.seq, envelope.hash, envelope.event)
+
+
+def fold_event(
+    rules: Rules, state: GameState | None, stream: str, seq: int, digest: str, event: Any
+) -> GameState:
+    """`fold` without an envelope: replay needs only the event, its seq and chain hash."""
     if isinstance(event, GameCreated):
-        state = created_state(rules, envelope.stream, event)
+        state = created_state(rules, stream, event)
     elif state is None:
-        raise CorruptRecord(envelope.seq, "a stream must start with skald.game_created")
+        raise CorruptRecord(seq, "a stream must start with skald.game_created")
     else:
         state = _apply(rules, state, event)
-    return msgspec.structs.replace(state, version=envelope.seq, last_hash=envelope.hash)
+    return msgspec.structs.replace(state, version=seq, last_hash=digest)
 
 
 def created_state(rules: Rules, game_id: str, created: GameCreated) -> GameState:

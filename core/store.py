@@ -426,7 +426,7 @@ class EventStore:
         on success, rolled back on any error), autocommit reads otherwise. Driver errors
         come out as SQLAlchemy's DBAPIError family; a dropped connection is invalidated."""
         fairy = self.engine.raw_connection()
-        dbapi = fairy.driver_connection
+        dbapi: Any = fairy.driver_connection
         cursor = None
         try:
             if self._postgres and not write:
@@ -443,7 +443,7 @@ class EventStore:
             if write:
                 self._finish(fairy, cursor, "COMMIT")
         except self._dbapi_error as error:
-            disconnected = self.engine.dialect.is_disconnect(error, dbapi, cursor)
+            disconnected = self.engine.dialect.is_disconnect(error, dbapi, cursor)  # type: ignore[arg-type]
             if disconnected:
                 fairy.invalidate(error)
                 # Every pooled connection predates the failure: drop them all at once.

@@ -1,0 +1,138 @@
+"""Snapshots are a cache: replay from one equals replay from seq 1 at every seq, one that
+does not match the chain is dropped, one folded by other rules is rebuilt, and the audit
+never reads them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from skald.core import snapshots
+from skald.core.engine import Engine
+from skald.core.rules import get_rules
+from skald.core.store import EventStore
+from skald.projections.autoplay import autoplay
+from skald.projections.table import Table
+
+
+@pytest.fixture(autouse=True)
+def fresh_codecs() -> Iterator[None]:
+    snapshots.codec_for.cache_clear()
+    yield
+    snapshots.codec_for.cache_clear()
+
+
+def played(store: EventStore, game: str = "toy", players: int = 2, every: int = 3) -> str:
+    """A finished game written by an engine snapshotting every `every` events."""
+    return autoplay(Table(Engine(store, snapshot_every=every)), game, players, seed="s").id
+
+
+def snapshot_seqs(store: EventStore, game_id: str, game: str = "toy") -> list[int]:
+    codec = snapshots.codec_for(game)
+    assert codec is not None
+    seqs, at = [], None
+    while (found := store.snapshot(game_id, codec.version_key, at)) is not None:
+        seqs.append(found.seq)
+        at = found.seq - 1
+    return sorted(seqs)
+
+
+def test_replay_from_a_snapshot_equals_replay_from_seq_1_at_every_seq(store: EventStore) -> None:
+    game_id = played(store)
+    assert len(snapshot_seqs(store, game_id)) >= 3
+    plain = Engine(store, snapshot_every=0)
+    last = plain.load(game_id).version
+    for at in range(1, last + 1):
+        assert Engine(store).load(game_id, at) == plain.load(game_id, at), at
+    assert Engine(store).load(game_id) == plain.load(game_id)
+
+
+@pytest.mark.parametrize(("game", "players"), [("beowulf", 3), ("beast", 3), ("hagar", 4)])
+def test_every_game_round_trips_through_a_snapshot(
+    sqlite_store: EventStore, game: str, players: int
+) -> None:
+    game_id = played(sqlite_store, game, players, every=50)
+    codec = snapshots.codec_for(game)
+    assert codec is not None
+    assert not codec.broken
+    assert snapshot_seqs(sqlite_store, game_id, game)
+    plain = Engine(sqlite_store, snapshot_every=0)
+    last = plain.load(game_id).version
+    for at in range(1, last + 1, max(1, last // 40)):
+        assert Engine(sqlite_store).load(game_id, at) == plain.load(game_id, at), at
+
+
+def test_a_cold_load_folds_only_the_tail(
+    sqlite_store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = played(sqlite_store)
+    newest = snapshot_seqs(sqlite_store, game_id)[-1]
+    reads: list[int] = []
+    original = sqlite_store.read_folded
+
+    def spy(stream: str, from_seq: int = 1, to_seq: int | None = None) -> list:  # type: ignore[type-arg]
+        reads.append(from_seq)
+        return original(stream, from_seq, to_seq)
+
+    monkeypatch.setattr(sqlite_store, "read_folded", spy)
+    Engine(sqlite_store).load(game_id)
+    assert reads == [newest]  # the snapshot's own row (its hash is checked), then the tail
+
+
+def test_a_snapshot_off_the_chain_is_dropped_and_the_load_replays(store: EventStore) -> None:
+    game_id = played(store)
+    codec = snapshots.codec_for("toy")
+    assert codec is not None
+    expected = Engine(store, snapshot_every=0).load(game_id)
+    newest = snapshot_seqs(store, game_id)[-1]
+    found = store.snapshot(game_id, codec.version_key)
+    assert found is not None
+    store.drop_snapshot(game_id, codec.version_key, newest)
+    # A snapshot whose hash is not the chain's at its seq (a doctored or foreign one).
+    store.save_snapshot(game_id, codec.version_key, newest, "f" * 64, found.state)
+    assert Engine(store).load(game_id) == expected
+    assert newest not in snapshot_seqs(store, game_id)
+
+
+def test_an_undecodable_snapshot_is_dropped(store: EventStore) -> None:
+    game_id = played(store)
+    codec = snapshots.codec_for("toy")
+    assert codec is not None
+    expected = Engine(store, snapshot_every=0).load(game_id)
+    found = store.snapshot(game_id, codec.version_key)
+    assert found is not None
+    store.drop_snapshot(game_id, codec.version_key, found.seq)
+    store.save_snapshot(game_id, codec.version_key, found.seq, found.hash, b"\x93garbage")
+    assert Engine(store).load(game_id) == expected
+    assert found.seq not in snapshot_seqs(store, game_id)
+
+
+def test_new_rules_version_ignores_old_snapshots_and_rebuilds(
+    store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = played(store)
+    old_key = snapshots.codec_for("toy").version_key  # type: ignore[union-attr]
+    assert store.snapshot(game_id, old_key) is not None
+    monkeypatch.setattr(type(get_rules("toy")), "version", "2")
+    snapshots.codec_for.cache_clear()
+    new_key = snapshots.codec_for("toy").version_key  # type: ignore[union-attr]
+    assert new_key != old_key
+    assert store.snapshot(game_id, new_key) is None
+    state = Engine(store, snapshot_every=3).load(game_id)  # replays, then snapshots anew
+    assert state == Engine(store, snapshot_every=0).load(game_id)
+    assert store.snapshot(game_id, new_key) is not None
+    assert store.snapshot(game_id, old_key) is None  # the stale ones are gone
+
+
+def test_the_audit_and_verification_ignore_snapshots(store: EventStore) -> None:
+    game_id = played(store)
+    codec = snapshots.codec_for("toy")
+    assert codec is not None
+    table = Table(Engine(store, snapshot_every=0))
+    before = (table.verify(game_id), table.audit(game_id, table.viewer(game_id, "referee")))
+    for seq in snapshot_seqs(store, game_id):
+        store.drop_snapshot(game_id, codec.version_key, seq)
+        store.save_snapshot(game_id, codec.version_key, seq, "0" * 64, b"junk")
+    after = (table.verify(game_id), table.audit(game_id, table.viewer(game_id, "referee")))
+    assert after == before
