@@ -1,7 +1,9 @@
 """Standings, ratings and exports of a tournament, recomputed from its stream at any round.
 
 Order and tie-breaks come from core/tournament/standing.py. Ratings are openskill's
-Plackett-Luce (Weng-Lin) model, one rating per player per game, updated table by table in
+Weng-Lin Bradley-Terry (full pairing) model, one rating per player per game (not
+Plackett-Luce: with players tied at a table it can lift the place below the tie above
+it), updated table by table in
 round order from the counted results only: a table's seats are ranked by its outcome's
 groups. In Beast each player has two ratings, one playing the Beast (seat 0) and one
 hunting; the hunters of a table are rated as one team against the Beast. A rating is shown
@@ -23,7 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 import msgspec
-from openskill.models import PlackettLuce, PlackettLuceRating
+from openskill.models import BradleyTerryFull, BradleyTerryFullRating
 
 from skald.core.tournament.standing import Played, places, played, ranked, tallies
 from skald.core.tournament.state import TournamentState
@@ -113,7 +115,7 @@ def standings(state: TournamentState, last_round: int | None = None) -> Standing
     )
 
 
-def _shown(rating: PlackettLuceRating) -> Rating:
+def _shown(rating: BradleyTerryFullRating) -> Rating:
     return Rating(
         mu=round(rating.mu, 3), sigma=round(rating.sigma, 3), ordinal=round(rating.ordinal(), 3)
     )
@@ -123,7 +125,7 @@ def rate(
     state: TournamentState, last_round: int | None = None
 ) -> dict[str, Rating | dict[str, Rating]]:
     """Every player's rating (Beast: per role) after the counted games through `last_round`."""
-    model = PlackettLuce()
+    model = BradleyTerryFull()
     roles = ROLES if state.config.game == BEAST else ("",)
     current = {(p, role): model.rating(name=p) for p in state.players for role in roles}
     for game in played(state.through(last_round)):
@@ -137,7 +139,7 @@ def rate(
 
 
 def _rate_table(
-    model: PlackettLuce, current: dict[tuple[str, str], PlackettLuceRating], game: Played
+    model: BradleyTerryFull, current: dict[tuple[str, str], BradleyTerryFullRating], game: Played
 ) -> None:
     placed = places(game.outcome, len(game.seats))
     teams = [[current[(player, "")]] for player in game.seats]
@@ -147,7 +149,7 @@ def _rate_table(
 
 
 def _rate_beast(
-    model: PlackettLuce, current: dict[tuple[str, str], PlackettLuceRating], game: Played
+    model: BradleyTerryFull, current: dict[tuple[str, str], BradleyTerryFullRating], game: Played
 ) -> None:
     placed = places(game.outcome, len(game.seats))
     beast, hunters = game.seats[0], game.seats[1:]

@@ -6,8 +6,8 @@ had the first seat, who had a bye). The choices, in order of precedence:
 1. Table sizes: as many tables of the preferred size as the count allows, evened out
    with smaller legal tables (10 players, tables of 4: 4, 3, 3); byes only when no legal
    table is left (one player; an odd count at two-player tables; a duplicate round, whose
-   tables all have the preferred size). Byes go to those with the fewest byes so far,
-   then the most first seats, then the lowest standing.
+   tables all have the preferred size). Byes go to those with the most first seats (so
+   the first-seat rule below holds), then the fewest byes, then the lowest standing.
 2. Start positions: seat 0 (the first player; in Beast, the Beast) goes to the player at
    the table with the fewest first seats. The tables are formed so that this keeps every
    seated player's first-seat count within one of the others': while at least as many
@@ -86,8 +86,8 @@ def _byes(order: Sequence[str], count: int, history: History) -> set[str]:
     lowest_first = sorted(
         range(len(order)),
         key=lambda i: (
-            history.byes.get(order[i], 0),
             -history.first_seats.get(order[i], 0),
+            history.byes.get(order[i], 0),
             -i,
         ),
     )
