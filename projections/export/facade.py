@@ -113,7 +113,13 @@ class Histories:
         stream, seq = self._anchor(game_id, at, viewer)
         anchored = self._store.state_at(game_id, stream, seq)
         event = annotation(
-            state.game, anchored.rules, author, (stream, seq), note, audience, secrets.token_hex
+            state.game,
+            anchored.rules,
+            author,
+            (stream, seq),
+            note,
+            audience,
+            self._engine.random_hex,
         )
         envelope = self._store.annotate(game_id, event)
         shown: Envelope[Any] = redact(envelope, self._effective(state, viewer))
