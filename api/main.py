@@ -22,6 +22,7 @@ from skald.api.edge import BodyLimit, install_log_redaction
 from skald.api.live import LiveFeed
 from skald.api.responses import MsgspecJSON
 from skald.api.routes import audit, events, games, moves
+from skald.api.routes import history as history_routes
 from skald.api.routes import web as web_routes
 from skald.api.schemas import HealthOut
 from skald.core.access import TokenStore
@@ -82,10 +83,11 @@ def create_app(url: str | None = None, poll_interval: float | None = None) -> Fa
     app.include_router(moves.router)
     app.include_router(events.router)
     app.include_router(audit.router)
+    app.include_router(history_routes.router)
     app.include_router(web_routes.router)
 
     @app.get("/health", response_model=HealthOut, tags=["service"])
-    def health() -> MsgspecJSON:
+    async def health() -> MsgspecJSON:
         """Answers without touching the store (the benchmark's do-nothing baseline)."""
         return MsgspecJSON({"ok": True})
 

@@ -1,0 +1,60 @@
+"""The history routes through TestClient on PostgreSQL and SQLite (the store matters:
+notes and variation streams are appended beside the game's)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from skald.api.main import create_app
+
+
+@pytest.fixture
+def client(store_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(store_url)) as test_client:
+        yield test_client
+
+
+def test_annotate_branch_and_export_with_tokens(client: TestClient) -> None:
+    created = client.post(
+        "/games", json={"game": "beowulf", "players": ["Ann", "Bob"], "seed": "3"}
+    ).json()
+    game_id = created["id"]
+    ann = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    bob = {"Authorization": f"Bearer {created['seats'][1]['token']}"}
+    noted = client.post(
+        f"/games/{game_id}/annotations",
+        json={"at": "5", "comment": "Ann only", "audience": "seat", "marks": ["cross B2"]},
+        headers=ann,
+    )
+    assert noted.status_code == 201, noted.text
+    assert noted.json()["event"]["private"]["value"]["comment"] == "Ann only"
+    branched = client.post(
+        f"/games/{game_id}/variations",
+        json={"from": "5", "moves": ["place beowulf C3"], "name": "centre", "seed": "x"},
+        headers=bob,
+    )
+    assert branched.status_code == 201, branched.text
+    assert branched.json() == {"id": f"{game_id}~v1"}
+    as_ann = client.get(f"/games/{game_id}/export", params={"format": "text"}, headers=ann)
+    as_bob = client.get(f"/games/{game_id}/export", params={"format": "text"}, headers=bob)
+    assert "Ann only" in as_ann.text
+    assert "Ann only" not in as_bob.text
+    assert '( v1 "centre"' in as_bob.text
+    assert '( v1 "centre"' not in as_ann.text
+    page = client.get(f"/games/{game_id}/export", params={"format": "html"})
+    assert page.headers["content-type"].startswith("text/html")
+    assert "<svg" in page.text
+    # a spectator may read but not write; bad input is a 422 and writes nothing
+    refused = client.post(f"/games/{game_id}/annotations", json={"at": "5", "comment": "x"})
+    assert refused.status_code == 403
+    bad = client.post(
+        f"/games/{game_id}/annotations", json={"at": "5", "glyph": "!!!"}, headers=ann
+    )
+    assert bad.status_code == 422
+    after = client.get(f"/games/{game_id}/export", params={"format": "jsonl"}, headers=ann)
+    assert after.text.count('"type":"history.annotated"') == 1
+    unknown = client.get("/games/nope/export", headers=ann)
+    assert unknown.status_code in (401, 404)
