@@ -361,6 +361,17 @@ class AppendedOut(BaseModel):
         "`receipt_error` says why."
     )
     receipt_error: str | None = None
+    # What the seat needs next, so that a client makes one request per decision.
+    to_act: list[int] | None = Field(
+        default=None, description="The seats that may act now (empty once the game is over)."
+    )
+    outcome: OutcomeOut | None = Field(default=None, description="The outcome once over.")
+    legal: list[str] | None = Field(
+        default=None, description="The acting seat's legal moves now, in notation."
+    )
+    view: TableViewOut | None = Field(
+        default=None, description="The game as the acting seat now sees it (as GET /view)."
+    )
 
 
 class ChainOut(BaseModel):

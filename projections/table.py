@@ -25,7 +25,7 @@ from skald.core.engine import (
 )
 from skald.core.errors import Forbidden
 from skald.core.importer import ImportResult, import_text
-from skald.core.kernel import entropy_template
+from skald.core.kernel import Move, Redo, Request, Undo, entropy_template
 from skald.core.rules import get_rules
 from skald.core.seats import resolve_seat
 from skald.core.signing import Receipt, Signer, SigningKeyError
@@ -71,6 +71,19 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     created_at: datetime
     to_act: tuple[int, ...]
     outcome: Outcome | None
+
+
+class Decision(msgspec.Struct, frozen=True, kw_only=True):
+    """A decision's answer, all a seat needs next: the events it appended as the seat sees
+    them, the new head, whose turn it is, the outcome, the seat's legal moves now and its
+    new view (so a client needs one request per decision)."""
+
+    seq: int
+    events: list[Envelope[Any]]
+    to_act: tuple[int, ...]
+    outcome: Outcome | None
+    legal: list[str]
+    view: TableView
 
 
 class GameListing(msgspec.Struct, frozen=True, kw_only=True):
@@ -129,8 +142,9 @@ class Table:
 
     def show(self, game_id: str, viewer: Viewer, at: int | None = None) -> TableView:
         """The game as `viewer` sees it after seq `at` (default: now)."""
-        state = self._engine.load(game_id, at)
-        view = views_for(state.game).view(state.rules, viewer)
+        return self._view(game_id, self._engine.load(game_id, at), viewer)
+
+    def _view(self, game_id: str, state: GameState, viewer: Viewer) -> TableView:
         return TableView(
             id=game_id,
             game=state.game,
@@ -139,7 +153,7 @@ class Table:
             players=state.players,
             to_act=_waiting(state),
             outcome=state.outcome,
-            state=view,
+            state=views_for(state.game).view(state.rules, viewer),
         )
 
     def show_revealed(self, game_id: str, viewer: Viewer, at: int | None = None) -> TableView:
@@ -196,7 +210,9 @@ class Table:
 
     def legal(self, game_id: str, seat: int) -> list[str]:
         """The seat's legal moves in notation (empty when it is not the seat's turn)."""
-        state = self._engine.load(game_id)
+        return self._legal(self._engine.load(game_id), seat)
+
+    def _legal(self, state: GameState, seat: int) -> list[str]:
         rules = get_rules(state.game)
         if seat not in to_act(rules, state):
             return []
@@ -296,6 +312,30 @@ class Table:
     def redo(self, game_id: str, seat: int, expected_seq: int | None = None) -> list[Envelope[Any]]:
         """Redo the last undone decision for `seat`."""
         return self._as_seat(game_id, seat, self._engine.redo(game_id, seat, expected_seq))
+
+    def decide(
+        self,
+        game_id: str,
+        seat: int,
+        action: str,
+        notation: str | None = None,
+        expected_seq: int | None = None,
+    ) -> Decision:
+        """Make one decision (`action`: move with `notation`, undo or redo) and answer with
+        everything the seat needs next, from the state the append produced (no reload)."""
+        request: Request = {"move": Move(notation), "undo": Undo(), "redo": Redo()}[action]
+        acted = self._engine.act(game_id, seat, request, expected_seq)
+        state = acted.state
+        viewer = seat_viewer(seat, state.players[seat])
+        effective = self._effective(state, viewer)
+        return Decision(
+            seq=state.version,
+            events=[redact(env, effective) for env in acted.envelopes],
+            to_act=_waiting(state),
+            outcome=state.outcome,
+            legal=self._legal(state, seat),
+            view=self._view(game_id, state, viewer),
+        )
 
     def _as_seat(
         self, game_id: str, seat: int, envelopes: list[Envelope[Any]]

@@ -1,13 +1,26 @@
 """Games: create (with the seats' tokens), list, summary, and what the caller sees of one:
-its view at a seq, its log, its legal moves."""
+its view at a seq, its log, its legal moves.
+
+Handlers are async and make one thread-pool hop for their store and engine work (the
+dependencies make none for a caller this process already knows)."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 from fastapi import APIRouter, Query
+from starlette.concurrency import run_in_threadpool
 
-from skald.api.deps import OPTIONAL_TOKEN, CallerDep, GameId, SeatDep, ServicesDep, TableDep
+from skald.api.deps import (
+    OPTIONAL_TOKEN,
+    Caller,
+    CallerDep,
+    GameId,
+    SeatDep,
+    Services,
+    ServicesDep,
+    TableDep,
+)
 from skald.api.responses import MsgspecJSON, errors
 from skald.api.schemas import (
     MAX_SEQ,
@@ -21,6 +34,7 @@ from skald.api.schemas import (
 )
 from skald.core.errors import NotFound
 from skald.core.seats import check_player_names
+from skald.projections.table import Table
 
 router = APIRouter(prefix="/games", tags=["games"])
 AtSeq = Annotated[
@@ -29,8 +43,12 @@ AtSeq = Annotated[
 
 
 @router.post("", status_code=201, response_model=CreatedGame, responses=errors(404, 422))
-def create_game(body: NewGame, services: ServicesDep) -> MsgspecJSON:
+async def create_game(body: NewGame, services: ServicesDep) -> MsgspecJSON:
     """Create a game. The response holds each seat's token and the referee's, shown once."""
+    return await run_in_threadpool(_create, body, services)
+
+
+def _create(body: NewGame, services: Services) -> MsgspecJSON:
     table = services.table
     check_player_names(body.players)  # the CLI's rule: 422 illegal_move
     game_id = table.create(
@@ -60,14 +78,14 @@ def create_game(body: NewGame, services: ServicesDep) -> MsgspecJSON:
 
 
 @router.get("", response_model=GamePage, responses=errors(422))
-def list_games(
+async def list_games(
     table: TableDep,
     game: Annotated[str | None, Query(max_length=64, description="Only this game.")] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
 ) -> MsgspecJSON:
     """Games, newest first, a page at a time."""
-    found = table.games(game, limit=limit + 1, offset=offset)
+    found = await run_in_threadpool(table.games, game, limit + 1, offset)
     items = found[:limit]
     next_offset = offset + limit if len(found) > limit else None
     return MsgspecJSON(
@@ -76,9 +94,9 @@ def list_games(
 
 
 @router.get("/{game_id}", response_model=GameSummary, responses=errors(404, 422))
-def game_summary(game_id: GameId, table: TableDep) -> MsgspecJSON:
+async def game_summary(game_id: GameId, table: TableDep) -> MsgspecJSON:
     """What anyone may know about a game: players, seq, whose turn, the outcome."""
-    return MsgspecJSON(table.summary(game_id))
+    return MsgspecJSON(await run_in_threadpool(table.summary, game_id))
 
 
 @router.get(
@@ -87,9 +105,9 @@ def game_summary(game_id: GameId, table: TableDep) -> MsgspecJSON:
     responses=errors(401, 404, 422),
     openapi_extra=OPTIONAL_TOKEN,
 )
-def view(caller: CallerDep, table: TableDep, at: AtSeq = None) -> MsgspecJSON:
+async def view(caller: CallerDep, table: TableDep, at: AtSeq = None) -> MsgspecJSON:
     """The game as the caller sees it: a seat, the referee, or (no token) a spectator."""
-    return MsgspecJSON(table.show(caller.game_id, caller.viewer, at))
+    return MsgspecJSON(await run_in_threadpool(table.show, caller.game_id, caller.viewer, at))
 
 
 @router.get(
@@ -98,13 +116,17 @@ def view(caller: CallerDep, table: TableDep, at: AtSeq = None) -> MsgspecJSON:
     responses=errors(401, 404, 422),
     openapi_extra=OPTIONAL_TOKEN,
 )
-def log(
+async def log(
     caller: CallerDep,
     table: TableDep,
     from_seq: Annotated[int, Query(alias="from", ge=1, le=MAX_SEQ, description="First seq.")] = 1,
     at: AtSeq = None,
 ) -> MsgspecJSON:
     """The events from `from` to `at` (default: the latest), redacted for the caller."""
+    return await run_in_threadpool(_log, caller, table, from_seq, at)
+
+
+def _log(caller: Caller, table: Table, from_seq: int, at: int | None) -> MsgspecJSON:
     if at is not None and at > table.turn(caller.game_id).seq:
         raise NotFound(f"game {caller.game_id} has no seq {at} yet")
     events = table.log(caller.game_id, caller.viewer, from_seq, at)
@@ -112,8 +134,12 @@ def log(
 
 
 @router.get("/{game_id}/legal", response_model=LegalOut, responses=errors(401, 403, 404, 422))
-def legal(caller: SeatDep, table: TableDep) -> MsgspecJSON:
+async def legal(caller: SeatDep, table: TableDep) -> MsgspecJSON:
     """The caller's legal moves in the game's notation; needs a seat's token."""
+    return await run_in_threadpool(_legal, caller, table)
+
+
+def _legal(caller: Caller, table: Table) -> MsgspecJSON:
     assert caller.seat is not None
     seq = table.turn(caller.game_id).seq
     moves = table.legal(caller.game_id, caller.seat)
