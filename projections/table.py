@@ -323,7 +323,8 @@ class Table:
     ) -> Decision:
         """Make one decision (`action`: move with `notation`, undo or redo) and answer with
         everything the seat needs next, from the state the append produced (no reload)."""
-        request: Request = {"move": Move(notation), "undo": Undo(), "redo": Redo()}[action]
+        requests: dict[str, Request] = {"move": Move(notation), "undo": Undo(), "redo": Redo()}
+        request = requests[action]
         acted = self._engine.act(game_id, seat, request, expected_seq)
         state = acted.state
         viewer = seat_viewer(seat, state.players[seat])
