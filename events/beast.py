@@ -124,9 +124,18 @@ class CardSetAside(Event, frozen=True, tag="beast.card_set_aside"):
 
 
 class CardDrafted(Event, frozen=True, tag="beast.card_drafted"):
-    """A seat kept a card from its pack for one of its hands."""
+    """A seat kept a card from its pack for one of its hands (`pooled`: two players, the
+    hunter player's pick, assigned to one of its hunters after the draft)."""
 
     seat: int
+    hand: int
+    card: Secret[str]
+    pooled: bool = False
+
+
+class CardAssigned(Event, frozen=True, tag="beast.card_assigned"):
+    """Two players, after the draft: the hunter player gave a drafted card to a hunter."""
+
     hand: int
     card: Secret[str]
 
@@ -425,6 +434,7 @@ BeastEvent = (
     | PackDealt
     | CardSetAside
     | CardDrafted
+    | CardAssigned
     | PacksPassed
     | HandDealt
     | DayBegan

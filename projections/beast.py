@@ -94,6 +94,8 @@ class BeastView(msgspec.Struct, frozen=True, kw_only=True):
     stats: tuple[tuple[str, int], ...]
     lives: int
     winner: str
+    pool_count: int = 0
+    pool: tuple[str, ...] | None = None
 
 
 def role_of(state: BeastState, viewer: Viewer) -> str:
@@ -201,6 +203,8 @@ def beast_view(state: BeastState, viewer: Viewer) -> BeastView:
         ),
         discard=state.discard,
         pack=pack,
+        pool_count=len(state.pool),
+        pool=state.pool if hunter_eyes else None,
         aside=state.aside if beast_eyes else None,
         frames=_frames(state, role),
         window=state.window,
@@ -264,6 +268,8 @@ def render_view(view: BeastView) -> str:
     )
     if view.aside:
         lines.append(f"set aside for you after the draft: {view.aside}")
+    if view.pool:
+        lines.append(f"drafted, to assign to your hunters: {', '.join(view.pool)}")
     if view.pack is not None:
         lines.append(f"your draft pack: {', '.join(view.pack) or '(empty)'}")
     for frame in view.frames:
@@ -345,6 +351,7 @@ def perturb_hidden(state: BeastState, viewer: Viewer, rnd: random.Random) -> Bea
         if state.aside:
             changes["aside"] = rnd.choice(every.action).name
     if not viewer.sees(state.hunter_seats):
+        changes["pool"] = tuple(rnd.choice(every.action).name for _ in state.pool)
         changes["traps"] = tuple(
             (zone, replace(trap, card=rnd.choice(every.item).name, habitat=rnd.choice(HABITATS)))
             for zone, trap in state.traps

@@ -199,7 +199,7 @@ def test_played_items_and_the_night_row_go_face_down_and_refill_by_reshuffle() -
     game = day_one(hunters="Iona,Helga")
     game.edit(turn=1)
     game.edit_hand(1, extras=("Horse",))
-    game.do("play Horse", "stop", "end")
+    game.do("play Horse", "skip", "end")
     assert game.state.item_discard == ("Horse",)
     row = game.state.item_row
     game.edit(item_deck=("Lantern",), turn=0, slots=())

@@ -181,15 +181,13 @@ def test_the_beast_dies_once_per_life() -> None:
     game.edit(turn=1, active=(), standee="C3")
     game.edit_hand(BEAST, wounds=9)
     game.edit_hand(1, location="C3")
-    game.do("play Cleave")
+    game.do("play Cleave")  # two attacks of 1 base damage each
     events = game.do("attack beast")
     assert Killed(kind="beast", ref="beast", by="hunter:1") in events
     assert BeastRestored() in events
     assert not game.state.winner
     game.edit_hand(BEAST, wounds=9)
-    game.edit_hand(1, abilities=("Cleave",))
-    game.edit(slots=())
-    game.do("play Cleave", "attack beast")
+    game.do("attack beast")
     assert game.state.winner == "hunters"
     assert game.state.reason == "beast_killed"
 
@@ -224,7 +222,7 @@ def test_the_draft_deals_keeps_and_passes_by_player_count(
     players: int, beast_cards: int, hunter_cards: tuple[int, ...]
 ) -> None:
     game = BeastGame(players, seed="draft")
-    game.do("stop")
+    game.do("skip")
     game.do(*("place A1",) * len(game.state.hunters))
     assert game.state.phase == "draft"
     while game.state.phase == "draft":
@@ -249,7 +247,7 @@ def test_track_searches_only_trails_and_the_standee_within_two_steps() -> None:
     game.do("play Rush", "step E", "step N", "stop", "end")  # D3, D2; standee C3
     game.edit_hand(1, location="D4")
     game.edit(trailed=(0,))  # a trail on D3
-    game.do("play Track", "stop")
+    game.do("play Track", "skip")
     assert sorted(game.legal()) == ["search C3", "search D3", "skip"]
     game.do("search D3")
     assert game.state.hidden

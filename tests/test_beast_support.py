@@ -89,7 +89,7 @@ def day_one(
     game = BeastGame(players, **options)
     game.do(*(f"step {d}" for d in beast_steps))
     if len(beast_steps) < 2:
-        game.do("stop")
+        game.do("stop" if beast_steps else "skip")
     hunters = len(game.state.hunters)
     game.do(*(f"place {loc}" for loc in (places or ("A1",) * hunters)))
     assert game.state.phase == "day"

@@ -2,7 +2,8 @@
 
 Grammar (one command per line; card and character names as printed, spaces allowed):
 
-    draft CARD [@HUNTER]     keep a card from your pack (2 players: for which hunter)
+    draft CARD               keep a card from your pack
+    assign CARD @HUNTER      2 players, after the draft: give a drafted card to a hunter
     place LOC                place (or return) a hunter in a settlement, e.g. `place A1`
     play CARD                play a card from hand (action, ability, item, talent)
     react CARD | decline     answer a hunter's card with a reaction, or let it resolve
@@ -15,12 +16,14 @@ Grammar (one command per line; card and character names as printed, spaces allow
     search LOC               search a location
     attack TARGET [+K]       TARGET: beast, a hunter, a summon (Wolf1), LOC/kind
                              (B2/sheep), LOC/tower; +K spends K ancient powers
-    summon LOC | rally       place a summon, or let every summon act
+    summon LOC [SUMMON]      place a summon (all on the map: which one moves there)
+    rally                    let every summon act
     SUMMON step D | SUMMON attack TARGET | SUMMON ability [D ...] | SUMMON rest
     take CARD | take deck    gain a face-up item/talent or the deck's top card
     trap ZONE HABITAT        set a trap, e.g. `trap North forest`
     copy CARD                play the half of an action card in the common discard
     upgrade NAME | done      unlock an upgrade at night, or finish upgrading
+    tower LOC                all six watchtowers out: move the one on LOC to your location
 """
 
 from __future__ import annotations
@@ -97,6 +100,16 @@ class Attack(msgspec.Struct, frozen=True):
 
 class PlaceSummon(msgspec.Struct, frozen=True):
     location: str
+    summon: str = ""
+
+
+class Assign(msgspec.Struct, frozen=True):
+    card: str
+    hunter: str
+
+
+class MoveTower(msgspec.Struct, frozen=True):
+    source: str
 
 
 class Rally(msgspec.Struct, frozen=True):
@@ -154,6 +167,8 @@ Command = (
     | CopyCard
     | Upgrade
     | Done
+    | Assign
+    | MoveTower
 )
 
 _BARE: dict[str, Command] = {
@@ -172,10 +187,10 @@ _NAMED: dict[str, Callable[[str], Command]] = {
     "react": React,
     "flee": Flee,
     "search": Search,
-    "summon": PlaceSummon,
     "take": Take,
     "copy": CopyCard,
     "upgrade": Upgrade,
+    "tower": MoveTower,
 }
 DIRECTION_WORDS = ("N", "E", "S", "W", "X")
 SUMMON_VERBS = ("step", "attack", "ability", "rest")
@@ -194,6 +209,14 @@ def parse(text: str) -> Command:
     if head == "draft":
         card, _, hunter = _needs(text, rest, head).partition(" @")
         return Draft(card.strip(), hunter.strip())
+    if head == "assign":
+        card, _, hunter = _needs(text, rest, head).partition(" @")
+        if not hunter.strip():
+            raise InvalidNotation(f"{text!r}: expected 'assign CARD @HUNTER'")
+        return Assign(card.strip(), hunter.strip())
+    if head == "summon":
+        location, _, summon = _needs(text, rest, head).partition(" ")
+        return PlaceSummon(location, summon.strip())
     if head == "choose":
         return Choose(parse_number(text, rest, what="'choose N', N"))
     if head == "step":
@@ -213,7 +236,9 @@ def parse(text: str) -> Command:
     words = line.split(" ")
     if len(words) >= 2 and words[1] in SUMMON_VERBS:
         return _summon_act(text, words)
-    known = ", ".join(sorted({*_BARE, *_NAMED, "draft", "choose", "step", "attack", "trap"}))
+    known = ", ".join(
+        sorted({*_BARE, *_NAMED, "draft", "assign", "summon", "choose", "step", "attack", "trap"})
+    )
     raise InvalidNotation(
         f"{text!r}: unknown command {head!r} at word 1 (commands: {known}; "
         f"or SUMMON step|attack|ability|rest; `skald legal` lists them)"
@@ -251,6 +276,10 @@ def format_command(command: Command) -> str:
     match command:
         case Draft(card=card, hunter=hunter):
             return f"draft {card} @{hunter}" if hunter else f"draft {card}"
+        case Assign(card=card, hunter=hunter):
+            return f"assign {card} @{hunter}"
+        case PlaceSummon(location=location, summon=summon):
+            return f"summon {location} {summon}" if summon else f"summon {location}"
         case Choose(index=index):
             return f"choose {index}"
         case StepTo(direction=direction):

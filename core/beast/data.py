@@ -273,7 +273,12 @@ def contracts() -> dict[str, Contract]:
 @functools.cache
 def characters() -> Characters:
     """Every character mat."""
-    return _load("characters.toml", Characters)
+    data = _load("characters.toml", Characters)
+    mats: list[BeastMat | HunterMat] = [*data.beast, *data.hunter]
+    for mat in mats:
+        for upgrade in mat.upgrades:
+            check_base_damage(upgrade.effects, f"characters.toml {mat.name}")
+    return data
 
 
 @functools.cache
@@ -286,7 +291,17 @@ def cards() -> Cards:
         unknown = [e.op for e in side.effects if e.op not in EFFECT_OPS]
         if unknown or side.mode not in ("seq", "then", "any", "choose"):
             raise ValueError(f"cards.toml: unknown effect {unknown} or mode {side.mode!r}")
+        check_base_damage(side.effects, "cards.toml")
     return data
+
+
+def check_base_damage(effects: tuple[Effect, ...], where: str) -> None:
+    """Rulebook "Attacking": "Every attack deals 1 base damage." Reconstructed data may not
+    contradict it: an attack or a trap deals 1, more only through upgrades and Ancient
+    powers (a card that hits harder grants a power first, as items and talents may)."""
+    strong = [e.op for e in effects if e.op in ("attack", "trap") and e.n != 1]
+    if strong:
+        raise ValueError(f"{where}: {strong} deal more than the rulebook's 1 base damage")
 
 
 @functools.cache

@@ -15,7 +15,16 @@ that discards a face-down card.
 
 from __future__ import annotations
 
-from skald.core.beast.commands import Command, Draft, Flee, Play, SetTrap, StepTo, format_command
+from skald.core.beast.commands import (
+    Assign,
+    Command,
+    Draft,
+    Flee,
+    Play,
+    SetTrap,
+    StepTo,
+    format_command,
+)
 from skald.core.beast.data import FACE_DOWN, is_trap_item, kind_of
 from skald.core.beast.effects import run_effect
 from skald.core.beast.evolve import evolve
@@ -56,6 +65,8 @@ def hidden_notation(state: BeastState, seat: int, command: Command, rng: Rng) ->
     audience: frozenset[int] | None = None
     if isinstance(command, StepTo) and acting_hand(state) == BEAST:
         audience = frozenset({state.beast.seat})
+    elif isinstance(command, Assign):
+        audience = state.hunter_seats
     elif isinstance(command, Draft):
         audience = frozenset({seat}) if seat == state.beast.seat else state.hunter_seats
     elif isinstance(command, SetTrap) or (isinstance(command, Play) and is_trap_item(command.card)):

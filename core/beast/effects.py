@@ -9,9 +9,20 @@ only the consequences (a search's result, trails) do, and those are public event
 Rulebook sections: Beast movement, Hunter movement & trails, Revealing, Searching,
 Attacking, Ancient Powers, Nearby, Watchtowers, Summons, Gain item / beastly talent,
 Traps, Transforming locations, Playing Cards (choose one, in any order, then, copy).
-Decisions where the text is silent: a summon placed while all are on the map moves the
-first one; a watchtower placed while all six are out moves the oldest; an effect of a
-"then" card that has nothing to act on may be skipped (else the card could never end);
+Placing a summon while all of that kind are on the map: the Beast names the one that
+moves ("move an existing summon to its new location": `summon LOC Wolf2`). Placing a
+watchtower while all six are out: the player "may move an existing watchtower" — names
+the one to move (`tower LOC`) or declines (`skip`), on any card, "then" cards included.
+A move effect is "up to n steps": stopping is offered after the first step; not moving at
+all is ignoring the effect (`skip`), which the rulebook allows except on "then" cards
+("you have the option to ignore one or more effects ... unless they meet either of the
+requirements 'if', or 'then'") and a flee ("Discard 1 card of any type to move 1 step").
+Zone-bound effects stay within one zone: the card is bound to "the zone you are in at the
+time the card is played"; on the centre (in three zones) the first step out of it
+chooses the zone, and the card's zone-bound effects stay there (no crossing from one zone
+into another through the centre).
+Decisions where the text is silent: an effect of a "then" card that has nothing to act
+on may be skipped (else the card could never end);
 a hunter's reaction item answers a Beast card that has an attack effect (judged from the
 printed card, before anything hidden happens); token supplies as in supply.py.
 """
@@ -25,6 +36,7 @@ from skald.core.beast.commands import (
     Choose,
     CopyCard,
     Do,
+    MoveTower,
     PlaceSummon,
     Rally,
     Search,
@@ -95,11 +107,21 @@ def effect_commands(state: BeastState) -> list[Any]:
         commands += [
             c for c in _start_commands(state, frame, frame.effects[index]) if c not in commands
         ]
-    if frame.pending and (
-        frame.mode != "then" or not _start_commands(state, frame, frame.effects[frame.pending[0]])
+    first = frame.effects[frame.pending[0]] if frame.pending else None
+    binding = frame.mode == "then" or frame.slot == "flee"
+    if first is not None and (
+        not binding
+        or not _start_commands(state, frame, first)
+        or (first.op == "watchtower" and _towers_all_out(state, frame.hand))
     ):
         commands.append(Skip())
     return commands
+
+
+def _towers_all_out(state: BeastState, hand: int) -> bool:
+    """All six watchtowers are on the map and none stands where `hand` is."""
+    where = state.hands[hand].location
+    return len(state.towers) >= WATCHTOWERS and where not in state.towers
 
 
 def _continue_commands(state: BeastState, frame: Frame, effect: Effect) -> list[Any]:
@@ -112,7 +134,10 @@ def _start_commands(state: BeastState, frame: Frame, effect: Effect) -> list[Any
     hand = frame.hand
     match effect.op:
         case "move":
-            return [*(StepTo(d) for d in destinations(state, hand, frame, effect)), Stop()]
+            # Stopping before the first step is ignoring the effect: that is `skip`.
+            return [StepTo(d) for d in destinations(state, hand, frame, effect)]
+        case "watchtower" if _towers_all_out(state, hand):
+            return [MoveTower(t) for t in state.towers]
         case "search":
             return [Search(loc) for loc in _search_range(state, hand, effect)]
         case "attack":
@@ -161,9 +186,16 @@ def _search_range(state: BeastState, hand: int, effect: Effect) -> list[str]:
 def _summon_commands(state: BeastState) -> list[Any]:
     mat = beast_mat(state.beast.character)
     near = state.board.within(state.beast.location, 2)
-    commands: list[Any] = [
-        PlaceSummon(loc) for loc in near if state.is_habitat(loc, mat.summon.habitat)
-    ]
+    places = [loc for loc in near if state.is_habitat(loc, mat.summon.habitat)]
+    commands: list[Any]
+    if any(not s.location for s in state.summons):
+        commands = [PlaceSummon(loc) for loc in places]
+    else:
+        # "If all summons are currently on the map ... move an existing summon": which
+        # one is the Beast's choice.
+        commands = [
+            PlaceSummon(loc, s.name) for loc in places for s in state.summons if s.location != loc
+        ]
     if any(s.location for s in state.summons):
         commands.append(Rally())
     return commands
@@ -317,6 +349,10 @@ def _one_shot(tx: Tx, frame: Frame, effect: Effect, command: Any) -> None:
                     hand=hand, deck=effect.op, card=tx.seal(name, audience), from_row=from_row
                 )
             )
+        case MoveTower(source=source):
+            tx.emit(WatchtowerPlaced(location=where, moved_from=source))
+            if tx.state.hidden:
+                tx.emit(trails_event(tx.state, tower_trails(tx.state)))
         case SetTrap(zone=zone_name, habitat=habitat):
             zone = next(z for z, n in state.board.zone_names.items() if n == zone_name)
             tx.emit(
@@ -352,8 +388,7 @@ def _no_choice(tx: Tx, hand: int, where: str, effect: Effect) -> None:
                 tx.emit(Healed(hand=hand, amount=amount))
         case "watchtower":
             if where not in state.towers:
-                moved = state.towers[0] if len(state.towers) >= WATCHTOWERS else ""
-                tx.emit(WatchtowerPlaced(location=where, moved_from=moved))
+                tx.emit(WatchtowerPlaced(location=where))
                 if tx.state.hidden:
                     tx.emit(trails_event(tx.state, tower_trails(tx.state)))
         case "divine":
@@ -381,12 +416,10 @@ def _no_choice(tx: Tx, hand: int, where: str, effect: Effect) -> None:
 def _summon(tx: Tx, frame: Frame, index: int, command: Any) -> None:
     state = tx.state
     match command:
-        case PlaceSummon(location=location):
-            free = [s for s in state.summons if not s.location]
-            chosen = (free or list(state.summons))[0]
-            tx.emit(
-                SummonPlaced(summon=chosen.name, location=location), EffectProgressed(index, True)
-            )
+        case PlaceSummon(location=location, summon=named):
+            free = [s.name for s in state.summons if not s.location]
+            chosen = named or free[0]
+            tx.emit(SummonPlaced(summon=chosen, location=location), EffectProgressed(index, True))
         case Rally():
             tx.emit(EffectProgressed(index, False))
         case Stop():

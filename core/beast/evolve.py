@@ -28,6 +28,7 @@ from skald.events.beast import (
     BeastMoved,
     BeastRestored,
     BeastRevealed,
+    CardAssigned,
     CardCopied,
     CardDiscarded,
     CardDiscardedFaceDown,
@@ -128,14 +129,21 @@ def _apply(state: BeastState, event: Any) -> BeastState:
             )
         case CardSetAside(card=card):
             return replace(state, aside=card.get(), action_deck=state.action_deck[1:])
-        case CardDrafted(seat=seat, hand=hand, card=card):
+        case CardDrafted(seat=seat, hand=hand, card=card, pooled=pooled):
             name = card.get()
-            state = _hand(state, hand, actions=(*state.hands[hand].actions, name))
+            if pooled:
+                state = replace(state, pool=(*state.pool, name))
+            else:
+                state = _hand(state, hand, actions=(*state.hands[hand].actions, name))
             return replace(
                 state,
                 packs=_set(state.packs, seat, _without(state.packs[seat], name)),
                 picks=_set(state.picks, seat, state.picks[seat] - 1),
             )
+        case CardAssigned(hand=hand, card=card):
+            name = card.get()
+            state = _hand(state, hand, actions=(*state.hands[hand].actions, name))
+            return replace(state, pool=_without(state.pool, name))
         case PacksPassed(packs=packs):
             opened = tuple(p.get() for p in packs)
             return replace(state, packs=opened, picks=_picks(state, opened))
@@ -151,6 +159,7 @@ def _apply(state: BeastState, event: Any) -> BeastState:
         case EffectChosen(index=index):
             return _top(state, pending=(index,))
         case EffectProgressed(index=index, done=done):
+            state = _narrow_zones(state, index)
             frame = state.frames[-1]
             if done:
                 return _top(
@@ -372,6 +381,18 @@ def _remove_card(state: BeastState, hand: int, card: str) -> BeastState:
         if card in cards:
             return _hand(state, hand, **{field: _without(cards, card)})
     return state
+
+
+def _narrow_zones(state: BeastState, index: int) -> BeastState:
+    """After a step of a zone-bound move, keep the zones the mover is still in: a card
+    played on the centre (in three zones) is bound to the zone its first step enters."""
+    frame = state.frames[-1]
+    effect = frame.effects[index]
+    if effect.op != "move" or not effect.zone:
+        return state
+    here = state.board.zones_of(state.hands[frame.hand].location)
+    kept = tuple(z for z in frame.zones if z in here)
+    return _top(state, zones=kept) if kept and kept != frame.zones else state
 
 
 def _push(state: BeastState, hand: int, card: str, slot: str) -> BeastState:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from skald.core.beast.commands import (
+    Assign,
     Decline,
     Done,
     Draft,
@@ -39,6 +40,7 @@ from skald.core.beast.state import BEAST, BeastState, Tx
 from skald.core.beast.supply import gain_grudges, powers_left
 from skald.events.beast import (
     BeastRevealed,
+    CardAssigned,
     CardDiscarded,
     CardDiscardedFaceDown,
     CardDrafted,
@@ -68,15 +70,22 @@ from skald.events.beast import (
 ROW = 3
 
 
-def draft_hand(state: BeastState, seat: int, command: Draft) -> int:
-    """The hand a drafted card goes to."""
-    if command.hunter:
-        hand = state.hand_named(command.hunter)
-        assert hand is not None
-        return hand
+def draft_hand(state: BeastState, seat: int) -> int:
+    """The hand a drafted card goes to (two players: the hunter's first hand, as a pick
+    that is assigned after the draft)."""
     if seat == state.beast.seat:
         return BEAST
     return next(h for h in state.hunters if state.hands[h].seat == seat)
+
+
+def pooled(state: BeastState, seat: int) -> bool:
+    """Two players: the hunter player keeps its picks to assign them after the draft
+    (rulebook "2 player draft": "After the draft, the hunter assigns all the action cards
+    evenly between the two hunter characters")."""
+    return (
+        seat != state.beast.seat
+        and sum(1 for h in state.hunters if state.hands[h].seat == seat) > 1
+    )
 
 
 def run_phase(tx: Tx, seat: int, command: Any) -> None:
@@ -85,8 +94,19 @@ def run_phase(tx: Tx, seat: int, command: Any) -> None:
     hand = acting_hand(state)
     match command:
         case Draft(card=card):
-            target = draft_hand(state, seat, command)
-            tx.emit(CardDrafted(seat=seat, hand=target, card=tx.seal(card, state.team(target))))
+            target = draft_hand(state, seat)
+            tx.emit(
+                CardDrafted(
+                    seat=seat,
+                    hand=target,
+                    card=tx.seal(card, state.team(target)),
+                    pooled=pooled(state, seat),
+                )
+            )
+        case Assign(card=card, hunter=hunter):
+            assigned = state.hand_named(hunter)
+            assert assigned is not None
+            tx.emit(CardAssigned(hand=assigned, card=tx.seal(card, state.team(assigned))))
         case Place(location=location):
             assert hand is not None
             tx.emit(HunterPlaced(hand=hand, location=location))
@@ -206,6 +226,8 @@ def _advance(tx: Tx) -> bool:
                     packs=tuple(tx.seal(p, frozenset({seat})) for seat, p in enumerate(packs))
                 )
             )
+        elif state.pool:
+            return False  # the hunter player assigns its picks (legal: `assign`)
         else:
             if state.aside:
                 tx.emit(

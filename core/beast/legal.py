@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from skald.core.beast.commands import (
+    Assign,
     Decline,
     Done,
     Draft,
@@ -55,6 +56,8 @@ def to_act(state: BeastState) -> frozenset[int]:
     if hand is not None:
         return frozenset({state.hands[hand].seat})
     if state.phase == "draft" and not state.winner:
+        if assigning(state):
+            return frozenset({state.hands[state.hunters[0]].seat})
         return frozenset(seat for seat, left in enumerate(state.picks) if left > 0)
     return frozenset()
 
@@ -94,20 +97,21 @@ def hunter_quota(state: BeastState) -> int:
     return kept[1] // 2
 
 
+def assigning(state: BeastState) -> bool:
+    """Two players, after the draft: the hunter player still has picks to assign."""
+    return bool(state.pool) and not any(state.picks) and not any(state.packs)
+
+
 def _draft_commands(state: BeastState, seat: int) -> list[Any]:
-    pack = dict.fromkeys(state.packs[seat])
-    if seat == state.beast.seat:
-        return [Draft(card) for card in pack]
-    own = [h for h in state.hunters if state.hands[h].seat == seat]
-    if len(own) == 1:
-        return [Draft(card) for card in pack]
-    quota = hunter_quota(state)
-    return [
-        Draft(card, state.hands[h].character)
-        for card in pack
-        for h in own
-        if len(state.hands[h].actions) < quota
-    ]
+    if assigning(state):
+        quota = hunter_quota(state)
+        return [
+            Assign(card, state.hands[h].character)
+            for card in dict.fromkeys(state.pool)
+            for h in state.hunters
+            if len(state.hands[h].actions) < quota
+        ]
+    return [Draft(card) for card in dict.fromkeys(state.packs[seat])]
 
 
 # -- day -------------------------------------------------------------------------------

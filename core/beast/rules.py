@@ -20,6 +20,14 @@ Every component supply is limited as core/beast/supply.py says (trails 30, grudg
 30, wound tokens six 3s and six 1s, habitat tokens 27, upgrade tokens 18, watchtowers 6,
 ancient powers 3) and traps to 3 per zone.
 
+Second rules pass (rules version 3): every attack and trap deals the rulebook's 1 base
+damage (cards that hit harder grant an Ancient power first, or attack twice); the player
+names the watchtower (`tower LOC`, or declines with `skip`) or the summon (`summon LOC
+Wolf2`) that moves when all are on the map; with two players the hunter player drafts
+into a pool and assigns it evenly after the draft (`assign CARD @HUNTER`); a zone-bound
+card played on the centre is bound to the zone its first step enters; a move is ignored
+with `skip` (not on "then" cards or a flee), never stopped before its first step.
+
 Secrecy: views cut the state per viewer (projections/beast.py); the log is redacted
 generically. When the game ends with movement cards still face down, they are shown
 (BeastRevealed game_end).
@@ -50,7 +58,10 @@ class BeastRules(BaseRules[BeastState, Command]):
     name: ClassVar[str] = "beast"
     # 2: trails name sorted locations, not card indices; a triggered trap no index; a card
     # played or discarded face up from a hidden hand is an undo barrier.
-    version: ClassVar[str] = "2"
+    # 3: every attack and trap deals 1 base damage; the player names the watchtower or
+    # summon that moves when all are out; two players assign drafted cards after the
+    # draft; zone-bound cards stay in one zone; a move is not stopped before its first step.
+    version: ClassVar[str] = "3"
     title: ClassVar[str] = "Beast"
     option_names: ClassVar[tuple[str, ...]] = ("contract", "beast", "hunters", "setup")
     min_players: ClassVar[int] = 2

@@ -104,6 +104,7 @@ class BeastState(msgspec.Struct, frozen=True, kw_only=True):
     shuffles: int = 0
     packs: tuple[tuple[str, ...], ...] = ()
     picks: tuple[int, ...] = ()
+    pool: tuple[str, ...] = ()
     quota: tuple[int, ...] = ()
     aside: str = ""
     turn: int = 0
