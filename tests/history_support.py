@@ -70,7 +70,9 @@ def play_variation(
     return stream
 
 
-def annotated_game(table: Table, game: str, seed: int, decisions: int) -> str:
+def annotated_game(
+    table: Table, game: str, seed: int, decisions: int, game_id: str | None = None
+) -> str:
     """An autoplayed game (up to `decisions`) with random notes and nested variations."""
     rnd = random.Random(seed)
     result = autoplay(
@@ -81,6 +83,7 @@ def annotated_game(table: Table, game: str, seed: int, decisions: int) -> str:
         bot_seed=seed,
         max_decisions=decisions,
         options={"reveal": "end"},
+        game_id=game_id,
     )
     game_id = result.id
     histories = table.histories()
