@@ -1,12 +1,21 @@
-"""The HTTP benchmark behind `skald bench`: autoplaying clients against a real server.
+"""The HTTP half of `skald bench`: a real `skald serve` under a client that is not the
+bottleneck.
 
-For each backend (a fresh SQLite file; PostgreSQL when a URL is given) it starts
-`skald serve` in a subprocess, measures a do-nothing endpoint (`GET /health`) with the
-same number of concurrent clients as the baseline, then lets the clients autoplay whole
-games through HTTP: each decision is `GET /games/{id}` (whose turn), `GET .../legal` with
-that seat's token, and `POST .../moves` with `expected_seq`. It reports decisions per
-second, all requests per second, and the latency of the move POSTs, with ratios to the
-baseline. Clients run in this process on one asyncio loop; the server in its own.
+For each backend (a fresh SQLite file; PostgreSQL when a URL is given) it starts `skald
+serve` in a subprocess on 127.0.0.1 and measures, with the same client in the same run:
+
+- `http.health`: requests/s of `GET /health` (a do-nothing route), the baseline;
+- `http.move`: decisions/s of clients autoplaying their own games; a decision is one
+  `POST /moves` (its answer says whose turn it is and carries the acting seat's legal
+  moves), plus `GET /legal` when the next seat to act is another one (the client plays
+  every seat of its games); with p50/p99 of the POSTs, the server's CPU per decision and
+  the client's own CPU share (near 100% would mean the client limits the figure);
+- `memory.rss.N`: the server's resident memory with 1, 100 and 10,000 live games (each
+  created and moved once, so its state sits in the engine's cache).
+
+The client is asyncio over raw sockets (HTTP/1.1 keep-alive, one connection per client,
+hand-written requests): it spends a few microseconds per request. Every run is bounded
+in time and requests and stops by itself; nothing but 127.0.0.1 is contacted.
 """
 
 from __future__ import annotations
@@ -17,15 +26,36 @@ import random
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
-import httpx
+import msgspec
 
 import skald.core.access  # noqa: F401  (its table is created with the store's)
 from skald.core.store import EventStore
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+class Figure(msgspec.Struct, frozen=True):
+    """One measured figure beside its baseline; `ratio = value / baseline_value`."""
+
+    name: str
+    value: float
+    unit: str
+    baseline: str
+    baseline_value: float
+    ratio: float
+    note: str = ""
+
+
+def figure(
+    name: str, value: float, unit: str, baseline: str, base: float, note: str = ""
+) -> Figure:
+    """A figure with its ratio."""
+    return Figure(name, value, unit, baseline, base, value / base if base else float("nan"), note)
 
 
 @dataclass
@@ -34,11 +64,12 @@ class Tally:
 
     latencies: list[float] = field(default_factory=list)
     requests: int = 0
-    moves: int = 0
-    conflicts: int = 0
+    decisions: int = 0
     errors: int = 0
-    games: int = 0
+    server_errors: int = 0
     elapsed: float = 0.0
+    client_cpu: float = 0.0
+    server_cpu: float = 0.0
 
     def percentile(self, fraction: float) -> float:
         """A latency percentile in milliseconds."""
@@ -48,150 +79,275 @@ class Tally:
         return 1000 * ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+class Connection:
+    """One keep-alive HTTP/1.1 connection: requests written by hand, answers read by
+    Content-Length (the server never chunks these routes)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, port: int) -> Connection:
+        """Connect to 127.0.0.1:`port`."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        return cls(reader, writer)
+
+    async def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any]:
+        """Send one request; its status and decoded JSON body."""
+        payload = b"" if body is None else msgspec.json.encode(body)
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(payload)}\r\n"
+        if body is not None:
+            head += "Content-Type: application/json\r\n"
+        if token is not None:
+            head += f"Authorization: Bearer {token}\r\n"
+        self.writer.write(head.encode() + b"\r\n" + payload)
+        status_line = await self.reader.readline()
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.partition(b":")
+            if name.lower() == b"content-length":
+                length = int(value)
+        data = await self.reader.readexactly(length) if length else b""
+        status = int(status_line.split()[1])
+        return status, msgspec.json.decode(data) if data else None
+
+    def close(self) -> None:
+        """Close the socket."""
+        self.writer.close()
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
 
 
-def _start_server(url: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    url: str, workers: int = 1, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], int]:
+    """`skald serve` on a free port of 127.0.0.1, once /health answers."""
     EventStore(url).dispose()
     port = _free_port()
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "skald.cli.main",
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            url,
-            "--workers",
-            str(workers),
-            "--log-level",
-            "warning",
-        ],
-        env={**os.environ, "SKALD_DB": url},
-    )
-    base = f"http://127.0.0.1:{port}"
+        [sys.executable, "-m", "skald.cli.main", "serve", "--port", str(port), "--db", url,
+         "--workers", str(workers), "--log-level", "warning"],
+        env={**os.environ, "SKALD_DB": url, **(env or {})},
+    )  # fmt: skip
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"{base}/health", timeout=1).status_code == 200:
-                return process, base
-        except httpx.HTTPError:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+                sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                if b" 200 " in sock.recv(100):
+                    return process, port
+        except OSError:
             time.sleep(0.1)
     process.terminate()
     raise RuntimeError("the benchmark server did not start")
 
 
-async def _baseline_client(client: httpx.AsyncClient, deadline: float, tally: Tally) -> None:
-    while time.monotonic() < deadline:
-        started = time.perf_counter()
-        response = await client.get("/health")
-        tally.latencies.append(time.perf_counter() - started)
-        tally.requests += 1
-        tally.errors += response.status_code != 200
+def _tree(pid: int) -> list[int]:
+    """A process and its descendants (uvicorn workers)."""
+    found = [pid]
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    if int(stat.read().rsplit(")", 1)[1].split()[1]) in found:
+                        found.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                continue
+    return found
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process tree so far."""
+    total = 0
+    for member in _tree(pid):
+        try:
+            with open(f"/proc/{member}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, ValueError, IndexError):
+            continue
+    return total / CLOCK_TICKS
+
+
+def rss_bytes(pid: int) -> int:
+    """Resident memory of a process tree."""
+    total = 0
+    for member in _tree(pid):
+        try:
+            with open(f"/proc/{member}/status") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+        except OSError:
+            continue
+    return total
+
+
+async def _health(port: int, deadline: float, tally: Tally) -> None:
+    conn = await Connection.open(port)
+    try:
+        while time.monotonic() < deadline:
+            started = time.perf_counter()
+            status, _ = await conn.request("GET", "/health")
+            tally.latencies.append(time.perf_counter() - started)
+            tally.requests += 1
+            tally.errors += status != 200
+            tally.server_errors += status >= 500
+    finally:
+        conn.close()
 
 
 async def _player(
-    client: httpx.AsyncClient,
-    deadline: float,
-    tally: Tally,
-    game: str,
-    players: int,
-    rnd: random.Random,
+    port: int, deadline: float, tally: Tally, game: str, players: int, k: int
 ) -> None:
+    rnd = random.Random(k)
+    conn = await Connection.open(port)
     names = [f"P{i + 1}" for i in range(players)]
-    while time.monotonic() < deadline:
-        created = (await client.post("/games", json={"game": game, "players": names})).json()
-        tally.requests += 1
-        tally.games += 1
-        tokens = [{"Authorization": f"Bearer {seat['token']}"} for seat in created["seats"]]
-        path = f"/games/{created['id']}"
+    try:
         while time.monotonic() < deadline:
-            summary = (await client.get(path)).json()
-            if summary["outcome"] is not None or not summary["to_act"]:
-                break
-            seat = summary["to_act"][0]
-            legal = (await client.get(f"{path}/legal", headers=tokens[seat])).json()
-            tally.requests += 2
-            if not legal["moves"]:
-                break
-            body = {"move": rnd.choice(legal["moves"]), "expected_seq": legal["seq"]}
-            started = time.perf_counter()
-            response = await client.post(f"{path}/moves", json=body, headers=tokens[seat])
-            tally.latencies.append(time.perf_counter() - started)
+            status, created = await conn.request("POST", "/games", {"game": game, "players": names})
             tally.requests += 1
-            if response.status_code == 201:
-                tally.moves += 1
-            elif response.status_code == 409:
-                tally.conflicts += 1
-            else:
+            if status != 201:
                 tally.errors += 1
+                tally.server_errors += status >= 500
+                return
+            tokens = [seat["token"] for seat in created["seats"]]
+            path = f"/games/{created['id']}"
+            _, summary = await conn.request("GET", path)
+            tally.requests += 1
+            seq, to_act = summary["seq"], summary["to_act"]
+            known: dict[int, list[str]] = {}
+            while to_act and time.monotonic() < deadline:
+                seat = to_act[0]
+                moves = known.get(seat)
+                if moves is None:
+                    _, legal = await conn.request("GET", f"{path}/legal", token=tokens[seat])
+                    tally.requests += 1
+                    moves = legal["moves"]
+                body = {"move": rnd.choice(moves), "expected_seq": seq}
+                started = time.perf_counter()
+                status, answer = await conn.request("POST", f"{path}/moves", body, tokens[seat])
+                tally.latencies.append(time.perf_counter() - started)
+                tally.requests += 1
+                if status != 201:
+                    tally.errors += 1
+                    tally.server_errors += status >= 500
+                    break
+                tally.decisions += 1
+                seq, to_act, known = answer["seq"], answer["to_act"], {seat: answer["legal"]}
+    finally:
+        conn.close()
 
 
 async def _measure(
-    base: str, clients: int, seconds: float, game: str | None, players: int
+    port: int, clients: int, seconds: float, game: str | None, players: int, pid: int
 ) -> Tally:
     tally = Tally()
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as client:
-        started = time.monotonic()
-        deadline = started + seconds
-        if game is None:
-            jobs = [_baseline_client(client, deadline, tally) for _ in range(clients)]
-        else:
-            jobs = [
-                _player(client, deadline, tally, game, players, random.Random(k))
-                for k in range(clients)
-            ]
-        await asyncio.gather(*jobs)
-        tally.elapsed = time.monotonic() - started
+    cpu_before, server_before = time.process_time(), cpu_seconds(pid)
+    started = time.monotonic()
+    deadline = started + seconds
+    if game is None:
+        jobs = [_health(port, deadline, tally) for _ in range(clients)]
+    else:
+        jobs = [_player(port, deadline, tally, game, players, k) for k in range(clients)]
+    await asyncio.gather(*jobs)
+    tally.elapsed = time.monotonic() - started
+    tally.client_cpu = time.process_time() - cpu_before
+    tally.server_cpu = cpu_seconds(pid) - server_before
     return tally
 
 
-def run_benchmark(
-    clients: int, seconds: float, game: str, players: int, pg_url: str | None, workers: int = 1
-) -> Iterator[str]:
-    """Measure every backend; yield the report line by line."""
-    with tempfile.TemporaryDirectory() as folder:
-        backends = [("SQLite", f"sqlite:///{folder}/bench.db")]
-        if pg_url:
-            backends.append(("PostgreSQL", pg_url))
-        yield (
-            f"skald bench: {clients} concurrent clients, {seconds:g} s per measurement, "
-            f"{game} with {players} players, {workers} server worker(s)"
-        )
-        for name, url in backends:
-            process, base = _start_server(url, workers)
-            try:
-                baseline = asyncio.run(_measure(base, clients, seconds, None, players))
-                played = asyncio.run(_measure(base, clients, seconds, game, players))
-            finally:
-                process.terminate()
-                process.wait(timeout=30)
-            yield from _report(name, baseline, played)
+def http_figures(
+    label: str, url: str, clients: int, seconds: float, game: str, players: int, workers: int
+) -> Iterator[Figure]:
+    """`http.move` against `http.health` on one backend."""
+    process, port = start_server(url, workers)
+    try:
+        health = asyncio.run(_measure(port, clients, seconds, None, players, process.pid))
+        moves = asyncio.run(_measure(port, clients, seconds, game, players, process.pid))
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    health_rate = health.requests / health.elapsed
+    move_rate = moves.decisions / moves.elapsed
+    p50, p99 = moves.percentile(0.5), moves.percentile(0.99)
+    note = (
+        f"{clients} clients, {workers} worker(s), {game} {players}p; POST /moves p50 "
+        f"{p50:.2f} ms p99 {p99:.2f} ms (p99/p50 {p99 / p50:.1f}); server CPU "
+        f"{1000 * moves.server_cpu / max(moves.decisions, 1):.2f} ms/decision; client CPU "
+        f"{100 * moves.client_cpu / moves.elapsed:.0f}% (health run "
+        f"{100 * health.client_cpu / health.elapsed:.0f}%); requests/decision "
+        f"{moves.requests / max(moves.decisions, 1):.2f}; errors {moves.errors} "
+        f"(5xx {moves.server_errors + health.server_errors})"
+    )
+    yield figure(f"http.move.{label}", move_rate, "/s", f"http.health.{label}", health_rate, note)
+    yield figure(
+        f"http.move.p99.{label}", p99, "ms", f"http.move.p50.{label}", p50, "goal: ratio <= 5"
+    )
+    yield figure(
+        f"http.move.server_cpu.{label}",
+        1000 * moves.server_cpu / max(moves.decisions, 1),
+        "ms",
+        f"http.health.server_cpu.{label}",
+        1000 * health.server_cpu / max(health.requests, 1),
+        "server CPU per decision against per /health request",
+    )
 
 
-def _report(name: str, baseline: Tally, played: Tally) -> Iterator[str]:
-    base_rate = baseline.requests / baseline.elapsed
-    move_rate = played.moves / played.elapsed
-    request_rate = played.requests / played.elapsed
-    p50, p99 = played.percentile(0.50), played.percentile(0.99)
-    b50, b99 = baseline.percentile(0.50), baseline.percentile(0.99)
-    yield f"{name}:"
-    yield (
-        f"  baseline GET /health   {base_rate:8.0f} req/s   p50 {b50:7.2f} ms   p99 {b99:7.2f} ms"
+async def _populate(port: int, count: int, game: str, players: int, deadline: float) -> int:
+    names = [f"P{i + 1}" for i in range(players)]
+    made = 0
+
+    async def worker(share: int) -> None:
+        nonlocal made
+        conn = await Connection.open(port)
+        try:
+            for _ in range(share):
+                if time.monotonic() > deadline:
+                    return
+                _, created = await conn.request("POST", "/games", {"game": game, "players": names})
+                path = f"/games/{created['id']}"
+                _, summary = await conn.request("GET", path)
+                seat = summary["to_act"][0]
+                token = created["seats"][seat]["token"]
+                _, legal = await conn.request("GET", f"{path}/legal", token=token)
+                await conn.request("POST", f"{path}/moves", {"move": legal["moves"][0]}, token)
+                made += 1
+        finally:
+            conn.close()
+
+    parallel = 8
+    await asyncio.gather(
+        *(worker(count // parallel + (k < count % parallel)) for k in range(parallel))
     )
-    yield (
-        f"  autoplay               {move_rate:8.0f} moves/s ({request_rate:.0f} req/s, "
-        f"{played.games} games, {played.conflicts} conflicts, {played.errors} errors)"
-    )
-    yield (f"  POST /moves latency    p50 {p50:7.2f} ms   p99 {p99:7.2f} ms")
-    yield (
-        f"  vs baseline            moves/s = {move_rate / base_rate:.3f} x health req/s; "
-        f"all req/s = {request_rate / base_rate:.3f} x; move p50 = {p50 / b50:.1f} x, "
-        f"p99 = {p99 / b99:.1f} x"
-    )
+    return made
+
+
+def memory_figures(
+    url: str, counts: tuple[int, ...], game: str, players: int, seconds: float
+) -> Iterator[Figure]:
+    """Server RSS with 1, 100, 10,000 live games (cache sized to hold them all)."""
+    largest = max(counts)
+    process, port = start_server(url, 1, {"SKALD_CACHE_GAMES": str(largest)})
+    try:
+        empty = rss_bytes(process.pid)
+        live = 0
+        deadline = time.monotonic() + seconds
+        for count in sorted(counts):
+            live += asyncio.run(_populate(port, count - live, game, players, deadline))
+            rss = rss_bytes(process.pid)
+            note = f"{live} live games of {game} {players}p"
+            if live < count:
+                note += f" (time bound of {seconds:g} s reached before {count})"
+            yield figure(
+                f"memory.rss.{count}", rss / 2**20, "MiB", "memory.rss.0", empty / 2**20, note
+            )
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

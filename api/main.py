@@ -55,7 +55,9 @@ def create_app(url: str | None = None, poll_interval: float | None = None) -> Fa
     store = EventStore(url or os.environ.get("SKALD_DB") or DEFAULT_URL)
     signer = open_signer(store)
     services = Services(
-        table=Table(Engine(store), signer),
+        table=Table(
+            Engine(store, cache_size=int(os.environ.get("SKALD_CACHE_GAMES", "256"))), signer
+        ),
         tokens=TokenStore(store),
         feed=LiveFeed(store, poll_interval),
     )
@@ -96,6 +98,7 @@ def create_app(url: str | None = None, poll_interval: float | None = None) -> Fa
 
 def app_from_env() -> FastAPI:
     """The uvicorn factory: the store comes from SKALD_DB; SKALD_LIVE_POLL (seconds)
-    overrides how often live streams poll (default 0.2 on SQLite, 2 on PostgreSQL)."""
+    overrides how often live streams poll (default 0.2 on SQLite, 2 on PostgreSQL);
+    SKALD_CACHE_GAMES sets how many games' current states each worker keeps (256)."""
     poll = os.environ.get("SKALD_LIVE_POLL")
     return create_app(poll_interval=float(poll) if poll else None)

@@ -52,23 +52,54 @@ def serve(
 
 @command("bench")
 def bench(
-    clients: Annotated[int, typer.Option(help="Concurrent HTTP clients.")] = 16,
-    seconds: Annotated[float, typer.Option(help="Measuring time per backend.")] = 10.0,
-    game: Annotated[str, typer.Option(help="Game the clients autoplay.")] = "beowulf",
-    players: Annotated[int, typer.Option(help="Seats per game.")] = 2,
+    json: Annotated[bool, typer.Option("--json", help="One JSON object per figure.")] = False,
+    clients: Annotated[int, typer.Option(help="HTTP clients on SQLite.")] = 16,
+    pg_clients: Annotated[int, typer.Option(help="HTTP clients on PostgreSQL.")] = 32,
+    seconds: Annotated[float, typer.Option(help="Time per HTTP measurement.")] = 5.0,
+    game: Annotated[str, typer.Option(help="Game the HTTP clients autoplay.")] = "beowulf",
+    players: Annotated[int, typer.Option(help="Seats per HTTP game.")] = 2,
+    decisions: Annotated[int, typer.Option(help="Decisions for engine.move.")] = 300,
+    long_events: Annotated[int, typer.Option(help="Events of the long Hägar game.")] = 10_000,
+    memory_games: Annotated[
+        str, typer.Option(help="Live game counts for the memory figures.")
+    ] = "1,100,10000",
+    memory_seconds: Annotated[float, typer.Option(help="Time bound of the memory run.")] = 90.0,
     pg: Annotated[
         str | None,
         typer.Option(
             envvar="SKALD_BENCH_PG",
-            help="PostgreSQL URL to measure too (its tables are used as they are).",
+            help="A throwaway PostgreSQL database to measure too (its tables are replaced).",
         ),
     ] = None,
-    workers: Annotated[int, typer.Option(help="uvicorn workers of the server.")] = 1,
+    workers: Annotated[int, typer.Option(help="uvicorn workers of the HTTP server.")] = 1,
+    only: Annotated[
+        str | None, typer.Option(help="Comma-separated parts: engine,long,peer,http,memory.")
+    ] = None,
 ) -> None:
-    """Autoplay games through HTTP against `skald serve`; print moves/s and latencies."""
-    from skald.api.bench import run_benchmark
+    """Measure every figure beside its baseline in one run; print a table or JSON lines."""
+    from skald.cli.bench_run import run
 
-    for line in run_benchmark(
-        clients=clients, seconds=seconds, game=game, players=players, pg_url=pg, workers=workers
+    for figure in run(
+        clients=clients,
+        pg_clients=pg_clients,
+        seconds=seconds,
+        game=game,
+        players=players,
+        decisions=decisions,
+        long_events=long_events,
+        memory_games=tuple(int(n) for n in memory_games.split(",")),
+        memory_seconds=memory_seconds,
+        pg_url=pg,
+        workers=workers,
+        parts=set(only.split(",")) if only else None,
     ):
-        typer.echo(line)
+        if json:
+            import msgspec
+
+            typer.echo(msgspec.json.encode(figure).decode())
+        else:
+            typer.echo(
+                f"{figure.name:<34} {figure.value:12.1f} {figure.unit:<9}"
+                f"{figure.baseline:<34} {figure.baseline_value:12.1f}  x{figure.ratio:7.3f}"
+                + (f"  {figure.note}" if figure.note else "")
+            )

@@ -31,6 +31,7 @@ the audit or the chain verification.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -290,6 +291,7 @@ class EventStore:
             raise StoreError(f"cannot open the event store at {url}: {error}") from None
         self._writer = self.engine.execution_options(skald_write=True)
         self._postgres = self.engine.dialect.name == "postgresql"
+        self._sqlite_writer = threading.Lock()
         self._dbapi_error: type[Exception] = self.engine.dialect.loaded_dbapi.Error
         self._sql = _Statements(postgres=self._postgres)
         self._stamp = _stamp_postgres if self._postgres else _stamp_sqlite
@@ -425,6 +427,17 @@ class EventStore:
         """A DBAPI cursor on a pooled connection: one transaction when `write` (committed
         on success, rolled back on any error), autocommit reads otherwise. Driver errors
         come out as SQLAlchemy's DBAPIError family; a dropped connection is invalidated."""
+        if write and not self._postgres:
+            # SQLite admits one writer; threads of this process queue on a lock (woken at
+            # once) rather than in SQLite's busy handler, which sleeps up to 100 ms a try.
+            with self._sqlite_writer, self._driver_connection(write) as cursor:
+                yield cursor
+            return
+        with self._driver_connection(write) as cursor:
+            yield cursor
+
+    @contextmanager
+    def _driver_connection(self, write: bool) -> Iterator[Any]:
         fairy = self.engine.raw_connection()
         dbapi: Any = fairy.driver_connection
         cursor = None

@@ -1,0 +1,305 @@
+"""The in-process figures of `skald bench`, each measured beside its baseline in one run.
+
+- `engine.move` (µs per decision through the engine, one commit) against `raw.append`
+  (the same records inserted through the bare driver, one commit per decision, the same
+  journal and sync mode), on SQLite and, given a URL, PostgreSQL;
+- `move.evicted` (a move right after the game left the cache, at decision 2,000) against
+  `move.cached` (the next moves with the cache warm);
+- `replay` (events/s: read + decode + fold of a long Hägar game with 6 players) against
+  `evolve` (folding the same events already decoded);
+- `view.cold.10k` against `view.cold.100` (µs for a view built with an empty cache at
+  the end of a 10k-event game, and at seq 100 of it);
+- `peer.eventsourcing` (µs per one-event command on a held aggregate through the
+  `eventsourcing` library's application and recorder, on the same stores) against
+  `engine.move`; skipped with a note when the `bench` extra is not installed.
+
+Nothing here asserts a speed; each figure is a median of rounds, and nothing is timed
+under tracemalloc. The games are played by a seeded random bot.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import sqlite3
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from skald.api.bench import Figure, figure
+from skald.core.codec import decoder_for
+from skald.core.engine import Engine, to_envelope
+from skald.core.rules import get_rules
+from skald.core.state import GameState, fold
+from skald.core.store import EventStore, StoredRecord
+from skald.events.viewer import SPECTATOR
+from skald.projections.table import Table
+
+
+def _median_us(samples: list[float]) -> float:
+    return statistics.median(samples) * 1e6
+
+
+def play(table: Table, game_id: str, decisions: int, rnd: random.Random) -> list[float]:
+    """Play up to `decisions` random legal decisions; the time of each (seconds)."""
+    times: list[float] = []
+    for _ in range(decisions):
+        turn = table.turn(game_id)
+        if turn.outcome is not None or not turn.to_act:
+            break
+        seat = turn.to_act[0]
+        move = rnd.choice(table.legal(game_id, seat))
+        started = time.perf_counter()
+        table.move(game_id, seat, move, turn.seq)
+        times.append(time.perf_counter() - started)
+    return times
+
+
+# -- engine.move against raw.append ------------------------------------------------------
+
+
+def _raw_sqlite(path: str) -> tuple[Any, Callable[[list[tuple[Any, ...]]], None]]:
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute(
+        "CREATE TABLE raw_events (stream_id TEXT, seq INTEGER, recorded_at TEXT, actor TEXT,"
+        " kind TEXT, payload TEXT, prev_hash TEXT, hash TEXT, PRIMARY KEY (stream_id, seq))"
+    )
+
+    def append(rows: list[tuple[Any, ...]]) -> None:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executemany("INSERT INTO raw_events VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        conn.execute("COMMIT")
+
+    return conn, append
+
+
+def _raw_postgres(url: str) -> tuple[Any, Callable[[list[tuple[Any, ...]]], None]]:
+    import psycopg
+
+    from skald.core.feed import libpq_url
+
+    conn = psycopg.connect(libpq_url(url))
+    conn.execute("DROP TABLE IF EXISTS raw_events")
+    conn.execute(
+        "CREATE TABLE raw_events (stream_id TEXT, seq INTEGER, recorded_at TIMESTAMPTZ,"
+        " actor TEXT, kind TEXT, payload TEXT, prev_hash TEXT, hash TEXT,"
+        " PRIMARY KEY (stream_id, seq))"
+    )
+    conn.commit()
+
+    def append(rows: list[tuple[Any, ...]]) -> None:
+        with conn.cursor() as cursor:
+            cursor.executemany(
+                "INSERT INTO raw_events VALUES (%s, %s, %s, %s, %s, %s, %s, %s)", rows
+            )
+        conn.commit()
+
+    return conn, append
+
+
+def engine_move(url: str, raw_target: str, label: str, decisions: int) -> Iterator[Figure]:
+    """`engine.move` and `raw.append` on one backend, interleaved in rounds."""
+    store = EventStore(url)
+    table = Table(Engine(store))
+    engine = table._engine
+    rnd = random.Random(1)
+    conn, raw_append = (
+        _raw_sqlite(raw_target) if raw_target.endswith(".db") else _raw_postgres(raw_target)
+    )
+    moved: list[float] = []
+    raw: list[float] = []
+    try:
+        for number in range(3):
+            game_id = table.create("beowulf", ["A", "B", "C", "D"], seed=f"bench-{number}")
+            start = engine.load(game_id).version
+            moved += play(table, game_id, decisions // 3, rnd)
+            records = store.read(game_id, start + 1)
+            for batch in _decisions(records):
+                rows = [
+                    (f"raw-{number}", r.seq, r.recorded_at.isoformat(), r.actor, r.kind,
+                     r.payload, r.prev_hash, r.hash)
+                    for r in batch
+                ]  # fmt: skip
+                started = time.perf_counter()
+                raw_append(rows)
+                raw.append(time.perf_counter() - started)
+    finally:
+        conn.close()
+        store.dispose()
+    yield figure(
+        f"engine.move.{label}", _median_us(moved), "us", f"raw.append.{label}", _median_us(raw)
+    )
+
+
+def _decisions(records: list[StoredRecord]) -> Iterator[list[StoredRecord]]:
+    """Records grouped by decision (a batch starts at each move marker)."""
+    batch: list[StoredRecord] = []
+    for record in records:
+        if record.kind == "skald.move_made" and batch:
+            yield batch
+            batch = []
+        batch.append(record)
+    if batch:
+        yield batch
+
+
+# -- a long game: replay, cold views, a move after eviction -------------------------------
+
+
+def long_game(url: str, events: int, seed: str = "bench-long") -> tuple[str, int]:
+    """A Hägar game for 6 players played to `events` events (or its end)."""
+    store = EventStore(url)
+    table = Table(Engine(store))
+    players = [f"P{i + 1}" for i in range(6)]
+    game_id = table.create("hagar", players, seed=seed, reproducible=True)
+    rnd = random.Random(7)
+    decisions = 0
+    while table.turn(game_id).seq < events:
+        if not play(table, game_id, 200, rnd):
+            break
+        decisions += 200
+    store.dispose()
+    return game_id, decisions
+
+
+def replay_and_views(url: str, game_id: str) -> Iterator[Figure]:
+    """`replay` against `evolve`, and cold views at the end and at seq 100."""
+    store = EventStore(url)
+    try:
+        plain = Engine(store, snapshot_every=0)
+        last = plain.load(game_id).version
+        replays, folds = [], []
+        rules = get_rules("hagar")
+        envelopes = [to_envelope(r, "hagar") for r in store.read(game_id)]
+        for _ in range(3):
+            plain.clear_cache()
+            started = time.perf_counter()
+            plain.load(game_id)
+            replays.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            state: GameState | None = None
+            for envelope in envelopes:
+                state = fold(rules, state, envelope)
+            folds.append(time.perf_counter() - started)
+        decoder_for("hagar")
+        yield figure(
+            "replay",
+            last / statistics.median(replays),
+            "events/s",
+            "evolve",
+            last / statistics.median(folds),
+            note=f"hagar, 6 players, {last} events, from seq 1 (no snapshot)",
+        )
+        at = min(last, 10_000)
+        cold: dict[int, list[float]] = {at: [], 100: []}
+        for _ in range(5):
+            for seq in cold:
+                table = Table(Engine(store))  # an empty cache: a cold view
+                started = time.perf_counter()
+                table.show(game_id, SPECTATOR, seq if seq != last else None)
+                cold[seq].append(time.perf_counter() - started)
+        yield figure(
+            "view.cold.10k",
+            _median_us(cold[at]),
+            "us",
+            "view.cold.100",
+            _median_us(cold[100]),
+            note=f"at seq {at}; snapshots every {Engine(store).snapshot_every} events",
+        )
+    finally:
+        store.dispose()
+
+
+def evicted_move(url: str, decisions: int = 2000, rounds: int = 5) -> Iterator[Figure]:
+    """A move right after its game left the cache, at decision `decisions`, against a move
+    with the cache warm."""
+    store = EventStore(url)
+    table = Table(Engine(store))
+    engine = table._engine
+    rnd = random.Random(11)
+    game_id = table.create("hagar", [f"P{i + 1}" for i in range(6)], seed="bench-evict")
+    played = len(play(table, game_id, decisions, rnd))
+    evicted, cached = [], []
+    for _ in range(rounds):
+        engine.clear_cache()
+        evicted += play(table, game_id, 1, rnd)[:1]
+        cached += play(table, game_id, 1, rnd)[:1]
+    store.dispose()
+    yield figure(
+        "move.evicted",
+        _median_us(evicted),
+        "us",
+        "move.cached",
+        _median_us(cached),
+        note=f"hagar, 6 players, at decision {played}",
+    )
+
+
+# -- the peer library ---------------------------------------------------------------------
+
+
+def _same_sync_mode() -> None:
+    """Give the peer's SQLite connections Skald's sync mode (WAL, synchronous=NORMAL):
+    with its default (FULL) every commit waits for the disk, which would measure the
+    disk, not the library."""
+    from eventsourcing import sqlite as peer_sqlite
+
+    pool = peer_sqlite.SQLiteConnectionPool
+    if getattr(pool, "_skald_bench", False):
+        return
+    create = pool._create_connection
+
+    def create_normal(self: Any) -> Any:
+        connection = create(self)
+        connection._sqlite_conn.execute("PRAGMA synchronous=NORMAL")
+        return connection
+
+    pool._create_connection = create_normal  # type: ignore[method-assign]
+    pool._skald_bench = True  # type: ignore[attr-defined]
+
+
+def peer_eventsourcing(
+    env: dict[str, str], label: str, commands: int, engine_us: float
+) -> Iterator[Figure]:
+    """One-event commands on a held aggregate through eventsourcing's application."""
+    try:
+        from eventsourcing.application import Application
+        from eventsourcing.domain import Aggregate, event
+    except ImportError:
+        yield Figure(f"peer.eventsourcing.{label}", float("nan"), "us", "engine.move", engine_us,
+                     float("nan"), "not installed: pip install 'skald-gamelog[bench]'")  # fmt: skip
+        return
+
+    class Tally(Aggregate):
+        @event("Started")
+        def __init__(self) -> None:
+            self.count = 0
+
+        @event("Counted")
+        def count_one(self) -> None:
+            self.count += 1
+
+    if label == "sqlite":
+        _same_sync_mode()
+    app: Any = Application(env=env)
+    tally = Tally()
+    app.save(tally)
+    times = []
+    for _ in range(commands):
+        started = time.perf_counter()
+        tally.count_one()
+        app.save(tally)
+        times.append(time.perf_counter() - started)
+    with contextlib.suppress(Exception):
+        app.close()
+    yield figure(
+        f"peer.eventsourcing.{label}",
+        _median_us(times),
+        "us",
+        f"engine.move.{label}",
+        engine_us,
+        note="eventsourcing application, held aggregate, one event per command",
+    )

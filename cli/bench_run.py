@@ -1,0 +1,99 @@
+"""`skald bench`: every figure of the issue in one run, in a fixed order, bounded in time.
+
+SQLite stores live in a temporary folder; PostgreSQL only when a URL is given (a
+throwaway database: the benchmark drops and creates tables in it). The machine's other
+load shows in every figure alike, which is why each one is printed beside a baseline
+measured in the same run.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+
+import sqlalchemy as sa
+
+from skald.api.bench import Figure, http_figures, memory_figures
+from skald.cli import bench_figures as engine_figures
+
+
+def _wipe(url: str) -> None:
+    engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    existing = sa.MetaData()
+    existing.reflect(engine)
+    existing.drop_all(engine)
+    engine.dispose()
+
+
+def run(
+    clients: int,
+    pg_clients: int,
+    seconds: float,
+    game: str,
+    players: int,
+    decisions: int,
+    long_events: int,
+    memory_games: tuple[int, ...],
+    memory_seconds: float,
+    pg_url: str | None,
+    workers: int,
+    parts: set[str] | None,
+) -> Iterator[Figure]:
+    """Yield each figure as soon as it is measured."""
+
+    def wanted(part: str) -> bool:
+        return parts is None or part in parts
+
+    with tempfile.TemporaryDirectory(prefix="skald-bench-") as folder:
+        moves: dict[str, float] = {}
+        if wanted("engine") or wanted("peer"):
+            backends = [("sqlite", f"sqlite:///{folder}/engine.db", f"{folder}/raw.db")]
+            if pg_url:
+                _wipe(pg_url)
+                backends.append(("postgresql", pg_url, pg_url))
+            for label, url, raw in backends:
+                for found in engine_figures.engine_move(url, raw, label, decisions):
+                    moves[label] = found.value
+                    yield found
+        if wanted("peer"):
+            yield from engine_figures.peer_eventsourcing(
+                {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": f"{folder}/es.db"},
+                "sqlite",
+                decisions,
+                moves.get("sqlite", float("nan")),
+            )
+            if pg_url:
+                yield from engine_figures.peer_eventsourcing(
+                    _eventsourcing_pg(pg_url), "postgresql", decisions, moves["postgresql"]
+                )
+        if wanted("long"):
+            url = f"sqlite:///{folder}/long.db"
+            game_id, _ = engine_figures.long_game(url, long_events)
+            yield from engine_figures.replay_and_views(url, game_id)
+            yield from engine_figures.evicted_move(f"sqlite:///{folder}/evict.db")
+        if wanted("http"):
+            yield from http_figures(
+                "sqlite", f"sqlite:///{folder}/http.db", clients, seconds, game, players, workers
+            )
+            if pg_url:
+                _wipe(pg_url)
+                yield from http_figures(
+                    "postgresql", pg_url, pg_clients, seconds, game, players, workers
+                )
+        if wanted("memory"):
+            yield from memory_figures(
+                f"sqlite:///{folder}/memory.db", memory_games, game, players, memory_seconds
+            )
+
+
+def _eventsourcing_pg(url: str) -> dict[str, str]:
+    parsed = sa.engine.make_url(url)
+    return {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_DBNAME": parsed.database or "",
+        "POSTGRES_HOST": parsed.host or "127.0.0.1",
+        "POSTGRES_PORT": str(parsed.port or 5432),
+        "POSTGRES_USER": parsed.username or "postgres",
+        "POSTGRES_PASSWORD": parsed.password or "",
+        "CREATE_TABLE": "y",
+    }
