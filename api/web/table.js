@@ -90,7 +90,7 @@
       const nodes = svg.querySelectorAll(`[data-at="${CSS.escape(at)}"]`);
       nodes.forEach((node, i) => {
         node.classList.add("playable");
-        if (i === 0) {
+        if (i === nodes.length - 1) { // the topmost: what a pointer hits
           node.setAttribute("tabindex", "0");
           node.setAttribute("role", "button");
           node.setAttribute("aria-label", `${at}: ${moves.length === 1 ? moves[0] : `${moves.length} moves`}`);

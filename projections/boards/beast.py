@@ -81,6 +81,8 @@ def _borders(board: Board) -> list[str]:
 def _pieces(view: dict[str, Any]) -> list[str]:
     here: dict[str, list[str]] = {}
     for location, kind, wounds in view["pieces"]:
+        if not location:
+            continue
         here.setdefault(location, []).append(PIECE_LETTER.get(kind, kind[:1]) + ("*" * wounds))
     out = []
     for location, letters in here.items():
@@ -129,7 +131,7 @@ def _hunters(view: dict[str, Any]) -> list[str]:
     out = []
     slots: dict[str, int] = {}
     for index, hand in enumerate(view["hands"]):
-        if index == 0 or hand["location"] is None or hand["dead"]:
+        if index == 0 or not hand["location"] or hand["dead"]:
             continue
         x, y = _origin(hand["location"])
         slot = slots.get(hand["location"], 0)
@@ -172,7 +174,7 @@ def _beast(view: dict[str, Any]) -> list[str]:
         )
     path = view.get("active") or []
     if path and view["standee"]:
-        points = [view["standee"], *(step["location"] for step in path)]
+        points = [view["standee"], *(step["location"] for step in path if step["location"])]
         for a, b in itertools.pairwise(points):
             (ax, ay), (bx, by) = _origin(a), _origin(b)
             out.append(

@@ -74,6 +74,8 @@ def _vikings(view: dict[str, Any]) -> list[str]:
     at = positions()
     out = []
     for viking in view["vikings"]:
+        if viking["ship"] not in at:
+            continue  # not started from a home harbour yet
         seat, colour = viking["seat"], seat_colour(viking["seat"])
         sx, sy = at[viking["ship"]]
         offset = 6 * seat
@@ -86,7 +88,7 @@ def _vikings(view: dict[str, Any]) -> list[str]:
                 class_="ship",
             )
         )
-        vx, vy = (sx + offset, sy - 4) if viking["aboard"] else at[viking["at"]]
+        vx, vy = (sx + offset, sy - 4) if viking["aboard"] else at.get(viking["at"], (sx, sy))
         if not viking["aboard"]:
             vx, vy = vx + offset - 6, vy - 14
         where = f"aboard at {viking['ship']}" if viking["aboard"] else f"on foot at {viking['at']}"

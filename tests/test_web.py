@@ -1,0 +1,456 @@
+"""The table in a browser: real Chromium (Debian's, through Playwright's Python package;
+never a downloaded browser) against a real `skald serve`. Lobby, seat links, play by
+clicking, undo/redo, a stale page's 409, live updates, replay, viewer switch, audit,
+keyboard-only play; hidden tiles absent from other pages' DOM and network traffic.
+Screenshots of each board are kept under pytest's temporary folder (printed)."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import msgspec
+import pytest
+
+from skald.core.access import TokenStore
+from skald.core.engine import Engine
+from skald.core.store import EventStore
+from skald.events.viewer import REFEREE
+from skald.projections.table import Table
+from tests.servers import Server
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium")
+TIMEOUT = 10_000  # ms, for every wait in the page
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("web-server")
+    with Server(f"sqlite:///{folder / 'skald.db'}", folder / "server.log") as running:
+        running.start()
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("web-screenshots")
+    print(f"screenshots in {folder}")
+    return folder
+
+
+@pytest.fixture
+def context(browser: Any, server: Server) -> Iterator[Any]:
+    made = browser.new_context(base_url=server.base, viewport={"width": 1400, "height": 900})
+    made.set_default_timeout(TIMEOUT)
+    # Traffic only to the service under test.
+    made.route(re.compile(r"^(?!http://127\.0\.0\.1:\d+/).*"), lambda route: route.abort())
+    yield made
+    made.close()
+
+
+class Recorder:
+    """Every response body a page received, and every request URL it sent."""
+
+    def __init__(self, page: Any) -> None:
+        self.bodies: list[str] = []
+        self.urls: list[str] = []
+        page.on("request", lambda request: self.urls.append(request.url))
+        page.on("response", self._keep)
+
+    def _keep(self, response: Any) -> None:
+        if "/events" in response.url:
+            return  # a stream never finishes; its copies are checked through /lines
+        with contextlib.suppress(playwright_api.Error):  # a body gone with a closed page
+            self.bodies.append(response.text())
+
+    def seen(self, needle: str) -> bool:
+        return any(needle in body for body in self.bodies)
+
+
+def create(server: Server, game: str, players: list[str], **extra: Any) -> dict[str, Any]:
+    answer = httpx.post(f"{server.base}/games", json={"game": game, "players": players, **extra})
+    assert answer.status_code == 201, answer.text
+    created: dict[str, Any] = answer.json()
+    return created
+
+
+def api(server: Server, token: str | None, path: str) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    answer = httpx.get(f"{server.base}{path}", headers=headers)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def api_move(server: Server, game_id: str, token: str, move: str, seq: int) -> None:
+    answer = httpx.post(
+        f"{server.base}/games/{game_id}/moves",
+        json={"move": move, "expected_seq": seq},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert answer.status_code == 201, answer.text
+
+
+def open_table(context: Any, game_id: str, token: str | None = None) -> Any:
+    page = context.new_page()
+    page.goto(f"/play/{game_id}" + (f"#token={token}" if token else ""))
+    page.wait_for_selector("#board svg")
+    return page
+
+
+def wait_seq(page: Any, seq: int) -> None:
+    page.wait_for_function(
+        "seq => document.getElementById('position').textContent.endsWith('/ ' + seq)", arg=seq
+    )
+
+
+def seq_of(server: Server, game_id: str) -> int:
+    return int(api(server, None, f"/games/{game_id}")["seq"])
+
+
+def test_lobby_creates_a_game_and_hands_out_links(context: Any, server: Server) -> None:
+    page = context.new_page()
+    recorder = Recorder(page)
+    page.goto("/")
+    page.select_option("#game", "beowulf")
+    page.fill("#players", "Ann, Bob")
+    page.fill("#options", "undo=anyone")
+    page.click("#create")
+    links = page.locator("#links a")
+    links.first.wait_for()
+    hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
+    assert len(hrefs) == 4  # two seats, the referee, spectators
+    assert all("#token=" in href for href in hrefs[:3])
+    assert "#" not in hrefs[3]
+    game_id = hrefs[0].split("/")[2].split("#")[0]
+    page.locator(f'#games tr[data-game="{game_id}"]').wait_for()
+    assert "Ann, Bob" in page.locator(f'#games tr[data-game="{game_id}"]').inner_text()
+    # A bad option is a readable message, and nothing is created.
+    before = len(httpx.get(f"{server.base}/games").json()["items"])
+    page.fill("#options", "undo=sometimes")
+    page.click("#create")
+    page.wait_for_selector("#message:not(:empty)")
+    assert "undo" in page.inner_text("#message")
+    assert len(httpx.get(f"{server.base}/games").json()["items"]) == before
+    # Following a seat link sends its token only in the Authorization header.
+    page.goto(hrefs[0])
+    page.wait_for_selector("#board svg")
+    assert not [url for url in recorder.urls if "token" in url]
+
+
+def hidden_values(node: Any, audience: list[int]) -> set[str]:
+    """Every hidden value in a log addressed to `audience`, as quoted JSON strings."""
+    found: set[str] = set()
+    if isinstance(node, dict):
+        if node.get("audience") == audience and node.get("value") is not None:
+            values = node["value"] if isinstance(node["value"], list) else [node["value"]]
+            found |= {f'"{value}"' for value in values if isinstance(value, str)}
+        for child in node.values():
+            found |= hidden_values(child, audience)
+    elif isinstance(node, list):
+        for child in node:
+            found |= hidden_values(child, audience)
+    return found
+
+
+def click_a_move(page: Any) -> str:
+    """Play one legal move by clicking: a place on the board when one is playable (then
+    the first entry of its menu, if it opens one), else the first legal-move entry."""
+    page.wait_for_selector("#legal button.move")
+    place = page.locator("#board .playable[tabindex]")
+    if place.count():
+        place.first.click()
+        menu = page.locator("#menu:not([hidden]) button.move")
+        if menu.count():
+            label = menu.first.inner_text()
+            menu.first.click()
+            return str(label)
+        return str(place.first.get_attribute("aria-label"))
+    entry = page.locator("#legal button.move").first
+    label = entry.inner_text()
+    entry.click()
+    return str(label)
+
+
+def played(server: Server, game_id: str, before: int) -> int:
+    """The new seq once a move after `before` has landed (bounded wait)."""
+    for _ in range(100):
+        seq = seq_of(server, game_id)
+        if seq > before:
+            return seq
+        httpx.get(f"{server.base}/health")  # a short pause without sleeping blind
+    raise AssertionError(f"no move landed after seq {before}")
+
+
+def free_squares(view: dict[str, Any]) -> int:
+    """Squares of a Beowulf board without tile, figure or printed Throat (0: the act ends)."""
+    taken = len(view["tiles"]) + len(view["figures"]) + len(view["printed_throats"])
+    return int(view["rows"] * view["cols"] - taken)
+
+
+def test_beowulf_played_in_the_browser(context: Any, server: Server, shots: Path) -> None:
+    created = create(server, "beowulf", ["Ann", "Bob"])
+    game_id, referee = created["id"], created["referee_token"]
+    ann_token, bob_token = (seat["token"] for seat in created["seats"])
+    ann = open_table(context, game_id, ann_token)
+    bob = open_table(context, game_id, bob_token)
+    bob_traffic = Recorder(bob)
+    spectator = context.new_page()
+    spectator_traffic = Recorder(spectator)
+    spectator.goto(f"/play/{game_id}")
+    spectator.wait_for_selector("#board svg")
+    bob.reload()
+    bob.wait_for_selector("#board svg")
+
+    # Ann's dealt tiles: in her own page, absent from Bob's and the spectator's DOM and traffic.
+    ann_log = api(server, ann_token, f"/games/{game_id}/log")
+    secret_ids = hidden_values(ann_log, [0])
+    assert secret_ids, "Ann's deal is in her log"
+    faces = api(server, ann_token, f"/games/{game_id}/view")["state"]["seats"][0]["hand"]
+    ann_hand = "hand: " + " ".join(faces)
+    assert ann.text_content('#board [data-seat="0"] .hand') == ann_hand
+    for page, traffic in ((bob, bob_traffic), (spectator, spectator_traffic)):
+        assert ann_hand not in page.content()
+        assert "tiles (backs" in page.text_content('#board [data-seat="0"] .hand')
+        assert traffic.bodies, "the page's responses were recorded"
+        assert not [tile for tile in secret_ids if traffic.seen(tile)]
+        assert not traffic.seen(ann_hand)
+    ann.locator("#board").screenshot(path=shots / "beowulf-1-start-ann.png")
+
+    # Ann places a figure by clicking a square; the other pages update live.
+    start = seq_of(server, game_id)
+    move = click_a_move(ann)
+    seq = played(server, game_id, start)
+    for page in (ann, bob, spectator):
+        wait_seq(page, seq)
+    square = move.split()[-1]
+    assert bob.locator(f'#board .figure[data-at="{square}"]').count() == 1
+
+    # Undo (the author, before anyone else acts), then redo; every page follows.
+    ann.click("#undo")
+    seq = played(server, game_id, seq)
+    wait_seq(spectator, seq)
+    assert spectator.locator(f'#board .figure[data-at="{square}"]').count() == 0
+    ann.click("#redo")
+    seq = played(server, game_id, seq)
+    wait_seq(spectator, seq)
+    assert spectator.locator(f'#board .figure[data-at="{square}"]').count() == 1
+
+    # Bob may not undo Ann's decision: a readable message, nothing written.
+    bob.click("#undo")
+    bob.wait_for_selector("#message:not(:empty)")
+    assert "Traceback" not in bob.inner_text("#message")
+    assert seq_of(server, game_id) == seq
+
+    # A stale page (its live stream cut) plays on an old seq: 409, and it reloads.
+    bob_move = click_a_move(bob)
+    seq = played(server, game_id, seq)
+    stale = context.new_page()
+    stale.route("**/events*", lambda route: route.abort())
+    stale.goto(f"/play/{game_id}#token={ann_token}")
+    stale.wait_for_selector("#legal button.move")
+    legal = api(server, ann_token, f"/games/{game_id}/legal")
+    api_move(server, game_id, ann_token, legal["moves"][0], legal["seq"])
+    stale.locator("#legal button.move").first.click()
+    stale.wait_for_selector("#message:not(:empty)")
+    assert "moved on" in stale.inner_text("#message")
+    wait_seq(stale, seq_of(server, game_id))
+    assert stale.locator("#legal button.move").count() == 0  # now Bob's turn
+    stale.close()
+    del bob_move
+
+    # The referee may look as any seat; a seat only as itself or a spectator.
+    judge = open_table(context, game_id, referee)
+    judge.select_option("#viewer", "Bob")
+    judge.wait_for_function(
+        "() => document.querySelector('#board [data-seat=\"0\"] .hand')"
+        ".textContent.includes('backs')"
+    )
+    assert "backs" not in judge.text_content('#board [data-seat="1"] .hand')
+    assert bob.locator('#viewer option[value="Ann"]').count() == 0
+    judge.click("#open-audit")
+    judge.wait_for_selector("#audit .verdict")
+    bob.click("#open-audit")
+    bob.wait_for_selector("#audit .message")
+    assert "after the game" in bob.inner_text("#audit")
+    judge.close()
+    bob.locator("#board").screenshot(path=shots / "beowulf-2-opening-bob.png")
+
+
+def near_the_end(server: Server) -> tuple[str, list[str]]:
+    """A 2-player Beowulf game played at random into Act III until three squares are left,
+    written straight into the server's store (as a second process would), with its seat
+    tokens: the browser then plays its last decisions."""
+    store = EventStore(server.url)
+    try:
+        table = Table(Engine(store))
+        game_id = table.create("beowulf", ["Ann", "Bob"])
+        rnd = random.Random(14)
+        for _ in range(5000):
+            state = table.show(game_id, REFEREE).state
+            if state.act == 3 and free_squares(msgspec.to_builtins(state)) <= 3:
+                break
+            seat = table.turn(game_id).to_act[0]
+            table.move(game_id, seat, rnd.choice(table.legal(game_id, seat)))
+        issued = TokenStore(store).issue(game_id, 2)
+        return game_id, list(issued.seats)
+    finally:
+        store.dispose()
+
+
+@pytest.mark.slow
+def test_beowulf_finished_replayed_and_audited(context: Any, server: Server, shots: Path) -> None:
+    game_id, (ann_token, bob_token) = near_the_end(server)
+    ann = open_table(context, game_id, ann_token)
+    bob = open_table(context, game_id, bob_token)
+    spectator = open_table(context, game_id)
+    pages = {0: ann, 1: bob}
+    for page in (ann, bob, spectator):
+        wait_seq(page, seq_of(server, game_id))
+    ann.locator("#board").screenshot(path=shots / "beowulf-3-act3-ann.png")
+    clicks = 0
+    while not api(server, None, f"/games/{game_id}")["outcome"]:
+        clicks += 1
+        assert clicks <= 120, "the game did not end by clicking"
+        summary = api(server, None, f"/games/{game_id}")
+        page = pages[summary["to_act"][0]]
+        wait_seq(page, summary["seq"])
+        click_a_move(page)
+        played(server, game_id, summary["seq"])
+    final = seq_of(server, game_id)
+    for page in (ann, bob, spectator):
+        wait_seq(page, final)
+    spectator.wait_for_selector("#status:has-text('game over')")
+    spectator.locator("#board").screenshot(path=shots / "beowulf-4-over-spectator.png")
+    print(f"the last {clicks} decisions were clicked")
+
+    # Replay by keyboard, jump, the log, autoplay.
+    spectator.locator("body").press("Home")
+    wait_seq(spectator, final)
+    spectator.wait_for_function(
+        f"() => document.getElementById('position').textContent === '1 / ' + {final}"
+    )
+    spectator.keyboard.press("ArrowRight")
+    spectator.wait_for_selector(f"#position:text-is('2 / {final}')")
+    spectator.keyboard.press("ArrowLeft")
+    spectator.wait_for_selector(f"#position:text-is('1 / {final}')")
+    spectator.fill("#jump-seq", "40")
+    spectator.press("#jump-seq", "Enter")
+    spectator.wait_for_selector(f"#position:text-is('40 / {final}')")
+    assert spectator.locator("#lines li.current").get_attribute("data-seq") == "40"
+    spectator.locator("#lines li[data-seq='30'] button").click()
+    spectator.wait_for_selector(f"#position:text-is('30 / {final}')")
+    spectator.fill("#jump-seq", str(final - 4))
+    spectator.press("#jump-seq", "Enter")
+    spectator.select_option("#speed", "300")
+    spectator.click("#autoplay")
+    spectator.wait_for_selector(f"#position:text-is('{final} / {final}')")
+    spectator.wait_for_selector("#autoplay[aria-pressed='false']")
+    spectator.keyboard.press("End")
+
+    # After the game the audit is everyone's: verdict, anomalies, knowledge, linked to seqs.
+    spectator.click("#open-audit")
+    spectator.wait_for_selector("#audit .verdict")
+    assert spectator.inner_text("#anomalies") == "none"
+    spectator.locator("#audit details").first.click()
+    spectator.locator("#audit details button.seq").first.click()
+    spectator.wait_for_selector("#status:has-text('replaying')")
+
+
+def tab_to(page: Any, selector: str, limit: int = 200) -> None:
+    """Press Tab until the focused element matches `selector` (bounded)."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+@pytest.mark.slow
+def test_beast_by_clicking_and_keyboard(context: Any, server: Server, shots: Path) -> None:
+    created = create(server, "beast", ["Ann", "Bob"])
+    game_id = created["id"]
+    ann_token, bob_token = (seat["token"] for seat in created["seats"])
+    ann = open_table(context, game_id, ann_token)
+    bob = context.new_page()
+    bob_traffic = Recorder(bob)
+    bob.goto(f"/play/{game_id}#token={bob_token}")
+    bob.wait_for_selector("#board svg")
+    spectator = open_table(context, game_id)
+
+    # The Beast (seat 0) takes two hidden steps from the list, the second by keyboard.
+    seq = seq_of(server, game_id)
+    label = click_a_move(ann)
+    assert label.startswith("step")
+    seq = played(server, game_id, seq)
+    wait_seq(ann, seq)
+    tab_to(ann, "#legal button.move")
+    ann.keyboard.press("Enter")
+    seq = played(server, game_id, seq)
+    for page in (ann, bob, spectator):
+        wait_seq(page, seq)
+    actual = api(server, ann_token, f"/games/{game_id}/view")["state"]["beast_location"]
+    assert actual
+    assert ann.locator("#board .hidden-path").count() >= 1
+    assert ann.locator("#board .beast-actual").count() == 1
+    for page in (bob, spectator):
+        assert page.locator("#board .hidden-path").count() == 0
+        assert page.locator("#board .beast-actual").count() == 0
+        assert page.locator("#board .standee").count() == 1
+    assert not bob_traffic.seen(f'"beast_location":"{actual}"')
+    assert not bob_traffic.seen("the Beast (actual)")
+    assert not bob_traffic.seen("hidden path")
+    ann.locator("#board").screenshot(path=shots / "beast-1-beast-sees-its-path.png")
+
+    # The hunter places by clicking a location on the map, then by keyboard alone.
+    bob.wait_for_selector("#board .playable")
+    label = click_a_move(bob)
+    assert label.split()[0] == "place" or "place" in label
+    seq = played(server, game_id, seq)
+    wait_seq(bob, seq)
+    tab_to(bob, "#board [data-at][tabindex]")
+    bob.keyboard.press("Enter")
+    if bob.locator("#menu:not([hidden])").count():
+        bob.keyboard.press("Enter")  # the menu's first move has the focus
+    seq = played(server, game_id, seq)
+    wait_seq(spectator, seq)
+    assert spectator.locator("#board .hunter").count() >= 1
+    bob.locator("#board").screenshot(path=shots / "beast-2-hunter-view.png")
+    spectator.locator("#board").screenshot(path=shots / "beast-3-spectator-view.png")
+
+
+def test_hagar_board_in_the_browser(context: Any, server: Server, shots: Path) -> None:
+    created = create(server, "hagar", ["Ann", "Bob", "Cid"])
+    game_id = created["id"]
+    page = open_table(context, game_id, created["seats"][0]["token"])
+    spectator = open_table(context, game_id)
+    assert page.locator('#board [data-at="paris"]').count() == 1
+    seq = seq_of(server, game_id)
+    if page.locator("#board .playable").count():  # e.g. `start fjord-west` on the map
+        click_a_move(page)
+        seq = played(server, game_id, seq)
+        wait_seq(spectator, seq)
+    spectator.locator("#board").screenshot(path=shots / "hagar-1-spectator.png")
