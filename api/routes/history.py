@@ -74,7 +74,22 @@ async def variation(body: VariationIn, caller: CallerDep, table: TableDep) -> Ms
     return MsgspecJSON({"id": stream}, status_code=201)
 
 
-@router.get("/export", responses=errors(401, 404, 422), openapi_extra=OPTIONAL_TOKEN)
+@router.get(
+    "/export",
+    responses={
+        **errors(401, 404, 422),
+        200: {
+            "content": {
+                "application/jsonl": {},
+                "text/plain": {},
+                "text/markdown": {},
+                "text/html": {},
+            },
+            "description": "The export; `format` picks jsonl, text, md or html.",
+        },
+    },
+    openapi_extra=OPTIONAL_TOKEN,
+)
 async def export(
     caller: CallerDep,
     table: TableDep,
