@@ -100,7 +100,8 @@ class VikingBoarded(Event, frozen=True, tag="hagar.viking_boarded"):
 
 
 class LootBroughtHome(Event, frozen=True, tag="hagar.loot_brought_home"):
-    """The ship's cargo and anything the Viking carried went into his safe home."""
+    """The ship's cargo went into the Viking's safe home (before rules version 3, `count`
+    included what he carried, which went home too)."""
 
     seat: int
     count: int
@@ -156,6 +157,20 @@ class ChestRobbed(Event, frozen=True, tag="hagar.chest_robbed"):
 
     seat: int
     piece: int
+
+
+class RoadsideLootFound(Event, frozen=True, tag="hagar.roadside_loot_found"):
+    """A Viking reached roadside loot exactly: he may take it or leave it."""
+
+    seat: int
+    space: str
+
+
+class RoadsideLootLeft(Event, frozen=True, tag="hagar.roadside_loot_left"):
+    """The Viking left the roadside loot lying."""
+
+    seat: int
+    space: str
 
 
 class RoadsideLootTaken(Event, frozen=True, tag="hagar.roadside_loot_taken"):
@@ -372,6 +387,8 @@ HagarEvent = (
     | CityPlundered
     | ChestRobbed
     | RoadsideLootTaken
+    | RoadsideLootFound
+    | RoadsideLootLeft
     | LootDropped
     | FateDrawn
     | DragonFled

@@ -117,7 +117,7 @@ def _score(view: HagarView, move: str) -> float:
             else _value(view, me, d if me.aboard else me.at, d, me.aboard)
             for d in words[1:3]
         )
-    if head == "rob":
+    if head in ("rob", "take"):
         return 5
     if head == "force":
         holding = next((h for h in view.holdings if h.seat == view.turn), None)

@@ -310,7 +310,10 @@ def test_an_ambush_at_sea_loads_the_stolen_piece_onto_a_full_ship() -> None:
     assert "VikingsMet" not in kinds(events)
 
 
-def test_the_feast_is_called_with_seven_pieces_home_or_when_the_cities_are_empty() -> None:
+def test_the_feast_is_called_with_seven_pieces_home_or_when_no_loot_can_come_home() -> None:
+    """Rulebook "Loot Feast": "If a Viking has brought 7 loot pieces home, he may call the
+    Loot Feast." The fallback follows its intent: while any piece can still be brought
+    home (camp, roadside, hands, ships) the game goes on; only then may anyone call it."""
     six = table(
         [aboard("fjord-west", home=tuple(range(6))), aboard("fjord-east")], stacks={"paris": (30,)}
     )
@@ -321,8 +324,17 @@ def test_the_feast_is_called_with_seven_pieces_home_or_when_the_cities_are_empty
         [aboard("fjord-west", home=tuple(range(7))), aboard("fjord-east")], stacks={"paris": (30,)}
     )
     assert legal(seven) == {"feast", "throw"}
-    empty = table([aboard("fjord-west"), aboard("fjord-east")])
-    assert "feast" in legal(empty)
+    chests_wait = table([aboard("fjord-west"), aboard("fjord-east")])
+    assert legal(chests_wait) == {"throw"}
+    robbed = [aboard("fjord-west", robbed_camp=True), aboard("fjord-east", robbed_camp=True)]
+    assert "feast" in legal(table(robbed))
+    on_a_ship = [robbed[0], aboard("fjord-east", robbed_camp=True, cargo=(4,))]
+    assert legal(table(on_a_ship)) == {"throw"}
+    by_the_road = table(robbed, roadside=(("de-2", (4,)),))
+    assert legal(by_the_road) == {"throw"}
+    camp_open = [robbed[0], aboard("fjord-east")]
+    assert legal(table(camp_open)) == {"throw"}
+    assert legal(table(camp_open, camp=())) == {"feast", "throw"}
     limited = table(
         [aboard("fjord-west"), aboard("fjord-east")],
         stacks={"paris": (30,)},
@@ -372,15 +384,18 @@ def test_a_tie_at_the_feast_is_thrown_for_or_shared() -> None:
         aboard("fjord-west", cargo=(piece("gold", 6),)),
         aboard("fjord-east", cargo=(piece("gold", 6),)),
     ]
-    thrown, events = play(table(same), "feast")
+    # the round limit makes the feast the only move (both ships still hold loot)
+    thrown, events = play(table(same, options=Options(max_rounds=1), rounds=1), "feast")
     ties = [e for e in events if isinstance(e, TieThrown)]
     assert ties
     assert ties[0].seats == (0, 1)
     outcome = RULES.outcome(thrown)
     assert outcome is not None
     assert outcome.scores == (6, 6)
+    assert outcome.termination == "feast_round_limit"
     assert outcome.tiebreaks == ties[0].points
-    shared, _ = play(table(same, options=Options(uncertainties="choose")), "feast")
+    choose = Options(uncertainties="choose", max_rounds=1)
+    shared, _ = play(table(same, options=choose, rounds=1), "feast")
     assert RULES.outcome(shared).ranking == ((0, 1),)  # type: ignore[union-attr]
 
 

@@ -140,7 +140,11 @@ def test_the_ship_sails_alone_to_a_harbour_but_not_home() -> None:
         phase="move",
         leg=leg(points=1, waves=7),
     )
-    assert {m for m in legal(alone) if m.startswith("sail")} == {"sail hamburg-port"}
+    # (riga-port lies across a crossroads, which a ship sailing alone passes)
+    assert {m for m in legal(alone) if m.startswith("sail")} == {
+        "sail hamburg-port",
+        "sail riga-port",
+    }
     moved, _ = play(alone, "sail hamburg-port")
     assert moved.vikings[0].at == "pl-2"
     assert moved.vikings[0].ship == "hamburg-port"
@@ -156,11 +160,11 @@ def test_the_ship_sails_alone_to_a_harbour_but_not_home() -> None:
     assert "sail fjord-east" in legal(with_viking)
 
 
-def test_coming_home_unloads_everything_and_heals_arrows() -> None:
+def test_coming_home_unloads_the_cargo_and_heals_arrows() -> None:
     arrows = (card_of("arrow", 0), card_of("arrow", 1))
     deck = tuple(c for c in range(33) if c not in arrows)
     state = table(
-        [aboard("north-1", cargo=(1, 2), carried=(3,), arrows=arrows), aboard("fjord-east")],
+        [aboard("north-1", cargo=(1, 2, 4), carried=(3,), arrows=arrows), aboard("fjord-east")],
         phase="move",
         leg=leg(1, 5),
         deck=deck,
@@ -170,17 +174,21 @@ def test_coming_home_unloads_everything_and_heals_arrows() -> None:
         "ShipSailed",
         "ShipDocked",
         "LootBroughtHome",
+        "VikingBoarded",
         "ArrowsHealed",
         "FateShuffled",
         "TurnEnded",
     ]
+    # rulebook: "Each Viking ship can transport at most three loot pieces": the piece in
+    # his hands waits on the emptied ship for the next voyage
     assert events[2] == LootBroughtHome(seat=0, count=3)
     viking = state.vikings[0]
-    assert viking.home == (1, 2, 3)
-    assert viking.cargo == ()
+    assert viking.home == (1, 2, 4)
+    assert viking.cargo == (3,)
+    assert viking.carried == ()
     assert viking.arrows == ()
     assert viking.must == "sail"
-    shuffled = events[4]
+    shuffled = events[5]
     assert isinstance(shuffled, FateShuffled)
     assert shuffled.returned == arrows
     assert sorted(state.deck) == list(range(33))
@@ -293,7 +301,10 @@ def test_roadside_loot_is_taken_with_the_exact_count() -> None:
         roadside=lying,
     )
     state, events = play(exact, "walk de-1")
-    taken = events[1]
+    assert kinds(events) == ["VikingWalked", "RoadsideLootFound"]
+    assert legal(state) == {"take", "leave"}
+    state, events = play(state, "take")
+    taken = events[0]
     assert isinstance(taken, RoadsideLootTaken)
     assert taken.piece.audience == frozenset({0})
     assert state.vikings[0].carried == (11,)
@@ -417,9 +428,10 @@ def test_roadside_loot_on_a_crossroads_is_taken_with_the_exact_count() -> None:
         leg=leg(points=2),
         roadside=lying,
     )
-    state, events = play(state, "walk ce-2")
-    assert kinds(events) == ["VikingWalked", "RoadsideLootTaken", "CrossroadsReached"]
-    taken = events[1]
+    state, _ = play(state, "walk ce-2")
+    state, events = play(state, "take")
+    assert kinds(events) == ["RoadsideLootTaken", "CrossroadsReached"]
+    taken = events[0]
     assert isinstance(taken, RoadsideLootTaken)
     assert taken.piece.audience == frozenset({0})
     assert state.vikings[0].carried == (11,)
@@ -433,7 +445,7 @@ def test_roadside_loot_on_a_crossroads_is_taken_with_the_exact_count() -> None:
         roadside=lying,
     )
     state, events = play(past, "walk ce-2")
-    assert "RoadsideLootTaken" not in kinds(events)
+    assert "RoadsideLootFound" not in kinds(events)
     assert state.roadside == lying
 
 
@@ -445,8 +457,9 @@ def test_roadside_loot_in_the_own_harbour_is_taken_and_loaded() -> None:
         leg=leg(points=2),
         roadside=lying,
     )
-    state, events = play(state, "walk london-port")
-    assert kinds(events) == ["VikingWalked", "RoadsideLootTaken", "VikingBoarded", "TurnEnded"]
+    state, _ = play(state, "walk london-port")
+    state, events = play(state, "take")
+    assert kinds(events) == ["RoadsideLootTaken", "VikingBoarded", "TurnEnded"]
     viking = state.vikings[0]
     assert viking.aboard
     assert viking.cargo == (11,)

@@ -17,6 +17,7 @@ seat; SLOT a 1-based place on your collector's card, as your view numbers it):
     rob SEAT             ambush: draw one of SEAT's pieces face down
     force SEAT SLOT      ambush: force your piece in SLOT on SEAT
     spare                let the other Vikings be
+    take | leave         roadside loot reached exactly: take it along, or leave it lying
 """
 
 from __future__ import annotations
@@ -33,6 +34,14 @@ class Start(msgspec.Struct, frozen=True):
 
 
 class Throw(msgspec.Struct, frozen=True):
+    pass
+
+
+class Take(msgspec.Struct, frozen=True):
+    pass
+
+
+class Leave(msgspec.Struct, frozen=True):
     pass
 
 
@@ -96,12 +105,21 @@ Command = (
     | Rob
     | Force
     | Spare
+    | Take
+    | Leave
 )
-_BARE: dict[str, Command] = {"throw": Throw(), "feast": Feast(), "draw": Draw(), "spare": Spare()}
+_BARE: dict[str, Command] = {
+    "throw": Throw(),
+    "feast": Feast(),
+    "draw": Draw(),
+    "spare": Spare(),
+    "take": Take(),
+    "leave": Leave(),
+}
 USAGE = (
     "start SPACE | throw | feast | walk SPACE | sail SPACE | draw | shoot SEAT | "
     "odin ship|city|SPACE | jettison SLOT | announce SPACE SPACE | rob SEAT | "
-    "force SEAT SLOT | spare"
+    "force SEAT SLOT | spare | take | leave"
 )
 
 

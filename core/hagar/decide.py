@@ -31,12 +31,14 @@ from skald.core.hagar.commands import (
     Feast,
     Force,
     Jettison,
+    Leave,
     Odin,
     Rob,
     Sail,
     Shoot,
     Spare,
     Start,
+    Take,
     Throw,
     Walk,
     format_command,
@@ -57,6 +59,7 @@ from skald.core.hagar.voyage import (
     sailed,
     seal,
     settle,
+    take_roadside,
     walked,
 )
 from skald.core.rng import Rng
@@ -96,6 +99,8 @@ PHASE_OF: dict[type, str] = {
     Rob: "ambush",
     Force: "ambush",
     Spare: "ambush",
+    Take: "roadside",
+    Leave: "roadside",
 }
 WAITING = {
     "setup": "each Viking first chooses a home harbour ('start SPACE')",
@@ -106,6 +111,7 @@ WAITING = {
     "storm": "the storm takes one piece of cargo: 'jettison SLOT'",
     "announce": "at the crossroads: 'announce EVEN ODD'",
     "ambush": "Vikings met: 'rob SEAT', 'force SEAT SLOT' or 'spare'",
+    "roadside": "loot lies here: 'take' it along or 'leave' it",
     "over": "the feast is over",
 }
 
@@ -176,7 +182,8 @@ def _feast(d: Turn, seat: int, command: Feast) -> None:
             d.state,
             seat,
             command,
-            f"the feast needs {d.state.options.feast_at} pieces home, or nothing left to plunder",
+            f"the feast needs {d.state.options.feast_at} pieces home, "
+            "or no loot that can still come home",
         )
     hold_feast(d, seat, reason)
 
@@ -358,6 +365,10 @@ def _spare(d: Turn, seat: int, command: Spare) -> None:
     after_ambush(d, seat)
 
 
+def _roadside(d: Turn, seat: int, command: Take | Leave) -> None:
+    take_roadside(d, seat, isinstance(command, Take))
+
+
 HANDLERS: dict[type, Callable[[Turn, int, Any], None]] = {
     Start: _start,
     Throw: _throw,
@@ -372,4 +383,6 @@ HANDLERS: dict[type, Callable[[Turn, int, Any], None]] = {
     Rob: _rob,
     Force: _force,
     Spare: _spare,
+    Take: _roadside,
+    Leave: _roadside,
 }

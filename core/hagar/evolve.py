@@ -41,6 +41,8 @@ from skald.events.hagar import (
     MeadDrunk,
     OdinFlew,
     RoadBonus,
+    RoadsideLootFound,
+    RoadsideLootLeft,
     RoadsideLootTaken,
     ShipDocked,
     ShipSailed,
@@ -101,13 +103,17 @@ def _apply(state: HagarState, event: Any) -> HagarState:
             return replace_viking(
                 state, seat, at=v[seat].ship, aboard=True, must="sail", **_load(v[seat], loaded)
             )
-        case LootBroughtHome(seat=seat):
+        case LootBroughtHome(seat=seat, count=count):
+            # Rules version 3 brings the ship's cargo home; logs of older versions counted
+            # (and brought home) what the Viking carried too.
+            viking = v[seat]
+            carried_home = viking.carried if count > len(viking.cargo) else ()
             return replace_viking(
                 state,
                 seat,
-                home=v[seat].home + v[seat].cargo + v[seat].carried,
+                home=viking.home + viking.cargo + carried_home,
                 cargo=(),
-                carried=(),
+                carried=viking.carried[len(carried_home) :],
             )
         case CrossroadsReached(space=space, mode=mode):
             return replace(
@@ -137,9 +143,13 @@ def _apply(state: HagarState, event: Any) -> HagarState:
         case ChestRobbed(seat=seat, piece=piece):
             state = replace_viking(state, seat, carried=(*v[seat].carried, piece), robbed_camp=True)
             return replace(state, camp=tuple(p for p in state.camp if p != piece))
+        case RoadsideLootFound():
+            return replace(state, phase="roadside")
+        case RoadsideLootLeft():
+            return replace(state, phase="moved")
         case RoadsideLootTaken(seat=seat, space=space, piece=piece):
             state = replace_viking(state, seat, carried=(*v[seat].carried, piece.get()))
-            return _lay(state, space, state.lying(space)[1:])
+            return replace(_lay(state, space, state.lying(space)[1:]), phase="moved")
         case LootDropped(seat=seat, space=space, pieces=pieces):
             state = replace_viking(state, seat, carried=())
             return _lay(state, space, pieces.get() + state.lying(space))
@@ -202,8 +212,8 @@ def _apply(state: HagarState, event: Any) -> HagarState:
             )
         case TurnSkipped(seat=seat):
             return replace_viking(state, seat, skip=v[seat].skip - 1)
-        case FeastCalled():
-            return replace(state, phase="over", leg=None, crossing=None, targets=())
+        case FeastCalled(reason=reason):
+            return replace(state, phase="over", leg=None, crossing=None, targets=(), called=reason)
         case LootRevealed():
             return replace(state, revealed=True)
         case GiftsJudged(gifts=gifts, points=points):

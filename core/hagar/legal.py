@@ -18,8 +18,10 @@ Viking into a city, a third ship into a harbour (home harbours take any number),
 into a home harbour without its Viking aboard, the camp except along its arrows. Storm
 drift passes crossroads and storms and may not enter any harbour. A ship sailing without
 its Viking goes to another harbour (rulebook: "have his ship sail to another harbour
-while he is travelling on land"): it must reach a harbour with this throw, and a storm
-or crossroads on the way stops it short, so that route is closed to it.
+while he is travelling on land"): it must reach a harbour with this throw; a storm on
+the way stops it short, so that route is closed to it, but it sails across a crossroads
+(the announcement there is the decision of a Viking who reaches it, and the rulebook
+forbids the lone ship nothing there).
 """
 
 from __future__ import annotations
@@ -36,12 +38,14 @@ from skald.core.hagar.commands import (
     Feast,
     Force,
     Jettison,
+    Leave,
     Odin,
     Rob,
     Sail,
     Shoot,
     Spare,
     Start,
+    Take,
     Throw,
     Walk,
 )
@@ -81,7 +85,11 @@ def enter_water(state: HagarState, seat: int, viking: Viking, space: str, storm:
         return "block" if storm or not viking.aboard else "stop"
     if kind == "harbour":
         return "block" if storm or state.ships_at(space, but=seat) >= 2 else "stop"
-    if not storm and (board().spaces[space].storm or board().spaces[space].crossroads):
+    if not storm and board().spaces[space].storm:
+        return "stop"
+    # "Whoever reaches such a space must immediately decide": a Viking's luck; a ship
+    # sailing alone to another harbour passes the crossroads like open sea.
+    if not storm and board().spaces[space].crossroads and viking.aboard:
         return "stop"
     return "pass"
 
@@ -186,6 +194,8 @@ def legal_commands(state: HagarState, seat: int) -> list[Command]:
             return announce_choices(state, seat)
         case "ambush":
             return ambush_choices(state, seat)
+        case "roadside":
+            return [Take(), Leave()]
     return []
 
 

@@ -9,9 +9,19 @@ Decisions where the rulebook is silent (see also the other modules' docstrings):
   any number of ships (six ships start in two of them);
 - one fate card per throw with any lightning, drawn before a move on land; a throw with
   two lightning bolts leaves no points to walk afterwards;
-- a Viking takes roadside loot (and a camp chest) he reaches exactly, automatically;
-- a ship's arrival home brings its cargo and what its Viking carries into the safe home;
-  the Viking is then cured of any arrows, which are shuffled back into the fate deck;
+- roadside loot reached exactly "may be taken along": the Viking chooses (`take` or
+  `leave`); a camp chest he may rob is taken automatically;
+- a ship's arrival home brings its cargo (at most three pieces, four after an ambush)
+  into the safe home; a piece its Viking still carries (his ship was full) is loaded onto
+  the emptied ship for the next voyage; the Viking is then cured of any arrows, which are
+  shuffled back into the fate deck;
+- a ship sailing alone to another harbour passes a crossroads like open sea (the
+  announcement is the decision of a Viking who reaches it); a storm stops it;
+- the rune sticks (reconstructed, core/hagar/sticks.toml) can throw every throw the
+  rulebook shows: 3 points / 7 waves, 2 and 3 waves at the crossroads, 0-2 points on one
+  stick; waves 2-8 (mean 5), a lightning on 7 throws in 16;
+- the feast (scoring.py): called with 7 pieces home (`feast`), or by anyone once no
+  piece can still come home (`feast_no_loot`), or forced by the optional round limit;
 - the storm: the remaining waves expire and the ship drifts the thrown waves once more,
   passing storms and crossroads and entering no harbour; a loaded ship first loses one
   piece of its owner's choice;
@@ -54,7 +64,10 @@ class HagarRules(BaseRules[HagarState, Command]):
 
     name: ClassVar[str] = "hagar"
     # 2: jettison/rob/force no longer publish the slot; jettison and force notation hidden.
-    version: ClassVar[str] = "2"
+    # 3: the fallback feast waits until no loot can come home; the ship brings at most its
+    # cargo home; roadside loot is taken or left by choice; new rune-stick faces; a lone
+    # ship passes crossroads.
+    version: ClassVar[str] = "3"
     title: ClassVar[str] = "Hägar ruft zum Beutefest"
     option_names: ClassVar[tuple[str, ...]] = ("feast_at", "max_rounds", "uncertainties")
     min_players: ClassVar[int] = 2

@@ -9,16 +9,17 @@ its chance of the wife's sympathy). Every remaining gift gets one rune-stick thr
 points. Called by a Viking with 7 pieces home (table option `feast_at`), and the only move
 left once the table's optional round limit (`max_rounds`) is reached.
 
-Invented, so that every game ends: anyone may also call the feast once every city is
-plundered out. The rulebook's only ending is a Viking with 7 pieces home, and that can
-become unreachable for good: pieces at home never leave, and every storm removes a piece
-from the game. With five or six Vikings the 39 pieces are soon shared out below seven each
-(six Vikings with six pieces home each already hold 36), and random play loses many more
-to storms: with this rule switched off, 5 of 10 random five- and six-player games (and none
-of 15 with two to four players) stalled for good with nobody able to reach 7 (16-20 pieces
-removed by storms, at most 6 home) until a 30,000-decision cap. It therefore stays a rule
-rather than becoming a table option that is off by default (random autoplay would not end
-every game without it).
+The rulebook's only ending is a Viking with 7 pieces home (outcome termination `feast`),
+and that can become unreachable for good: pieces at home never leave, and every storm
+removes a piece from the game (six Vikings with six pieces home each already hold 36 of
+the 39). So that every game ends, and following the rulebook's intent (the feast scores
+the loot brought home, and the game goes on while any loot can still be brought home),
+anyone may also call the feast once no piece can still come home: nothing lies in a city,
+by the roadside, in a Viking's hands or on a ship, and every Viking has robbed the camp
+(or it is empty). That feast ends with termination `feast_no_loot`; one forced by the
+round limit with `feast_round_limit`. (The earlier fallback, "every city plundered out",
+ended games at any player count while loot still waited in camps, by the roadside, on
+ships and in hands.) Measured with greedy bots: see README, games section.
 
 Ties: with `uncertainties=throw` (the default) each group of tied Vikings throws the rune
 sticks once more (`TieThrown`), the points breaking the tie; with `choose`, ties share.
@@ -69,13 +70,16 @@ def score(viking: Viking, sympathy: dict[int, int]) -> int:
     return sum(value + sympathy.get(p, 0) for p, value in counted(viking) if p not in gone)
 
 
+NO_LOOT = "no loot can still come home"
+
+
 def feast_reason(state: HagarState, seat: int) -> str:
     """Why `seat` may call the feast now, or '' when it may not."""
     options = state.options
     if len(state.vikings[seat].home) >= options.feast_at:
         return f"{options.feast_at} pieces home"
-    if not state.loot_left():
-        return "nothing left to plunder"
+    if not state.loot_can_come_home():
+        return NO_LOOT
     if round_limit(state):
         return f"round limit {options.max_rounds} reached"
     return ""
@@ -149,8 +153,14 @@ def outcome(state: HagarState) -> Outcome | None:
     result = state.result
     if result is None:
         return None
+    if state.called == NO_LOOT:
+        termination = "feast_no_loot"
+    elif state.called.startswith("round limit"):
+        termination = "feast_round_limit"
+    else:
+        termination = "feast"
     return Outcome(
-        termination="feast",
+        termination=termination,
         ranking=result.ranking,
         scores=result.scores,
         tiebreaks=result.tiebreaks,

@@ -14,7 +14,17 @@ import msgspec
 from skald.core.hagar.board import board
 
 Phase = Literal[
-    "setup", "throw", "move", "arrow", "odin", "storm", "ambush", "announce", "moved", "over"
+    "setup",
+    "throw",
+    "move",
+    "arrow",
+    "odin",
+    "storm",
+    "ambush",
+    "announce",
+    "moved",
+    "roadside",
+    "over",
 ]
 Mode = Literal["any", "walk", "sail"]
 
@@ -116,6 +126,7 @@ class HagarState(msgspec.Struct, frozen=True, kw_only=True):
     revealed: bool = False
     sympathy: tuple[tuple[int, int], ...] = ()
     result: Result | None = None
+    called: str = ""
 
     def stack(self, city: str) -> tuple[int, ...]:
         """The loot still lying at a city, top first."""
@@ -144,6 +155,17 @@ class HagarState(msgspec.Struct, frozen=True, kw_only=True):
     def loot_left(self) -> bool:
         """True while any city still has loot to plunder."""
         return any(self.stacks)
+
+    def loot_can_come_home(self) -> bool:
+        """True while some piece not yet home could still be brought home: loot in a city
+        or by the roadside, in a Viking's hands or on a ship, or a chest at the camp while
+        some Viking has not robbed there yet."""
+        return (
+            self.loot_left()
+            or any(pieces for _, pieces in self.roadside)
+            or any(v.carried or v.cargo for v in self.vikings)
+            or (bool(self.camp) and not all(v.robbed_camp for v in self.vikings))
+        )
 
 
 def replace_viking(state: HagarState, seat: int, **changes: object) -> HagarState:

@@ -28,6 +28,8 @@ from skald.events.hagar import (
     FateShuffled,
     LootBroughtHome,
     LootDropped,
+    RoadsideLootFound,
+    RoadsideLootLeft,
     RoadsideLootTaken,
     ShipDocked,
     ShipSailed,
@@ -67,9 +69,16 @@ def walked(d: Turn, seat: int, path: tuple[str, ...], count: int) -> None:
         plunder(d, seat, end)
         end_turn(d, seat)
         return
-    if len(path) - 1 == count and can_loot(viking):
-        pick_up(d, seat, end)
-    if kind == "harbour" and viking.ship == end:
+    if len(path) - 1 == count and can_loot(viking) and pick_up(d, seat, end):
+        return
+    after_walk(d, seat)
+
+
+def after_walk(d: Turn, seat: int) -> None:
+    """Where the walk ended: boarding his ship, a crossroads, an ambush, or the turn ends."""
+    viking = d.state.vikings[seat]
+    end = viking.at
+    if board().kind(end) == "harbour" and viking.ship == end:
         go_aboard(d, seat)
         end_turn(d, seat)
     elif board().spaces[end].crossroads:
@@ -78,19 +87,33 @@ def walked(d: Turn, seat: int, path: tuple[str, ...], count: int) -> None:
         meet_or_end(d, seat)
 
 
-def pick_up(d: Turn, seat: int, space: str) -> None:
-    """Reached exactly: a chest at the camp (once per Viking), else loot lying there.
+def pick_up(d: Turn, seat: int, space: str) -> bool:
+    """Reached exactly: a chest at the camp (once per Viking), else loot lying there;
+    True when the Viking now chooses whether to take it.
 
     Rulebook: roadside loot "may be taken along by any Viking who reaches that space
     directly with the matching point number" -- on any space, a crossroads or his own
-    ship's harbour too (there he takes it, then boards and loads it)."""
+    ship's harbour too (there he takes it, then boards and loads it). "May": he chooses
+    (`take` or `leave`)."""
     state = d.state
     viking = state.vikings[seat]
     if board().kind(space) == "camp" and not viking.robbed_camp and state.camp:
         d.emit(ChestRobbed(seat=seat, piece=state.camp[0]))
     elif state.lying(space):
-        piece = seal(d, state.lying(space)[0], {seat})
+        d.emit(RoadsideLootFound(seat=seat, space=space))
+        return True
+    return False
+
+
+def take_roadside(d: Turn, seat: int, take: bool) -> None:
+    """The Viking takes the roadside loot along, or leaves it; then the walk goes on."""
+    space = d.state.vikings[seat].at
+    if take:
+        piece = seal(d, d.state.lying(space)[0], {seat})
         d.emit(RoadsideLootTaken(seat=seat, space=space, piece=piece))
+    else:
+        d.emit(RoadsideLootLeft(seat=seat, space=space))
+    after_walk(d, seat)
 
 
 def sailed(d: Turn, seat: int, path: tuple[str, ...], drifting: bool) -> None:
@@ -122,11 +145,17 @@ def sailed(d: Turn, seat: int, path: tuple[str, ...], drifting: bool) -> None:
 
 
 def home(d: Turn, seat: int, harbour: str) -> None:
-    """Docked at home: the cargo and what the Viking carries are safe; arrows healed."""
+    """Docked at home: the ship's cargo is safe (rulebook "Field 3. Loot pieces that the
+    Viking ship has brought safely home"; "Each Viking ship can transport at most three
+    loot pieces", one more after an ambush), so at most what the ship holds comes home; a
+    piece still in the Viking's hands (his ship was full) is loaded onto the empty ship
+    and waits for the next voyage. Arrows are healed."""
     d.emit(ShipDocked(seat=seat, harbour=harbour, home=True))
     viking = d.state.vikings[seat]
-    if viking.cargo or viking.carried:
-        d.emit(LootBroughtHome(seat=seat, count=len(viking.cargo) + len(viking.carried)))
+    if viking.cargo:
+        d.emit(LootBroughtHome(seat=seat, count=len(viking.cargo)))
+    if d.state.vikings[seat].carried:
+        go_aboard(d, seat)
     heal(d, seat)
     end_turn(d, seat)
 
