@@ -20,6 +20,7 @@ under tracemalloc. The games are played by a seeded random bot.
 from __future__ import annotations
 
 import contextlib
+import functools
 import random
 import sqlite3
 import statistics
@@ -241,6 +242,23 @@ def evicted_move(url: str, decisions: int = 2000, rounds: int = 5) -> Iterator[F
 # -- the peer library ---------------------------------------------------------------------
 
 
+@functools.cache
+def _tally_aggregate() -> Any:
+    """The peer's aggregate (defined once: the library registers each class by topic)."""
+    from eventsourcing.domain import Aggregate, event
+
+    class Tally(Aggregate):
+        @event("Started")
+        def __init__(self) -> None:
+            self.count = 0
+
+        @event("Counted")
+        def count_one(self) -> None:
+            self.count += 1
+
+    return Tally
+
+
 def _same_sync_mode() -> None:
     """Give the peer's SQLite connections Skald's sync mode (WAL, synchronous=NORMAL):
     with its default (FULL) every commit waits for the disk, which would measure the
@@ -267,21 +285,11 @@ def peer_eventsourcing(
     """One-event commands on a held aggregate through eventsourcing's application."""
     try:
         from eventsourcing.application import Application
-        from eventsourcing.domain import Aggregate, event
     except ImportError:
         yield Figure(f"peer.eventsourcing.{label}", float("nan"), "us", "engine.move", engine_us,
                      float("nan"), "not installed: pip install 'skald-gamelog[bench]'")  # fmt: skip
         return
-
-    class Tally(Aggregate):
-        @event("Started")
-        def __init__(self) -> None:
-            self.count = 0
-
-        @event("Counted")
-        def count_one(self) -> None:
-            self.count += 1
-
+    Tally = _tally_aggregate()
     if label == "sqlite":
         _same_sync_mode()
     app: Any = Application(env=env)
