@@ -29,6 +29,7 @@ from skald.api.live import LiveFeed
 from skald.core.access import TokenStore
 from skald.core.errors import Forbidden, Unauthorized
 from skald.core.seats import check_game_id
+from skald.core.tournament.desk import Tournaments
 from skald.events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
 from skald.projections.table import Table
 
@@ -69,6 +70,7 @@ class Services(msgspec.Struct):
     tokens: TokenStore
     feed: LiveFeed
     callers: KnownCallers = msgspec.field(default_factory=KnownCallers)
+    tournaments: Tournaments | None = None  # set by create_app (api/routes/tournaments.py)
 
 
 async def get_services(request: Request) -> Services:

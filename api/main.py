@@ -23,12 +23,14 @@ from skald.api.live import LiveFeed
 from skald.api.responses import MsgspecJSON
 from skald.api.routes import audit, events, games, moves
 from skald.api.routes import history as history_routes
+from skald.api.routes import tournaments as tournament_routes
 from skald.api.routes import web as web_routes
 from skald.api.schemas import HealthOut
 from skald.core.access import TokenStore
 from skald.core.engine import Engine
 from skald.core.signing import open_signer
 from skald.core.store import DEFAULT_URL, EventStore
+from skald.core.tournament.desk import Tournaments
 from skald.projections.table import Table
 
 DESCRIPTION = """Event-sourced game logs for board games with hidden information.
@@ -61,6 +63,7 @@ def create_app(url: str | None = None, poll_interval: float | None = None) -> Fa
         tokens=TokenStore(store),
         feed=LiveFeed(store, poll_interval),
     )
+    services.tournaments = Tournaments(store, services.table)
     install_log_redaction()
 
     @asynccontextmanager
@@ -87,6 +90,7 @@ def create_app(url: str | None = None, poll_interval: float | None = None) -> Fa
     app.include_router(audit.router)
     app.include_router(history_routes.router)
     app.include_router(web_routes.router)
+    app.include_router(tournament_routes.router)
 
     @app.get("/health", response_model=HealthOut, tags=["service"])
     async def health() -> MsgspecJSON:

@@ -8,7 +8,6 @@ written when a command fails.
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -24,13 +23,14 @@ from skald.core.seats import printable
 from skald.core.store import EventStore
 from skald.core.tournament.desk import Tournaments
 from skald.events.tournament import FORMATS, TIEBREAKS
-from skald.projections.autoplay import play_out, random_bot
+from skald.projections.autoplay import BOTS, bot_named
 from skald.projections.standings import (
     EXPORT_FORMATS,
     export_csv,
     export_html,
     export_jsonl,
     export_md,
+    play_round,
     standings,
 )
 from skald.projections.table import Table
@@ -187,23 +187,19 @@ def pair(tournament: TournamentId, db: DbOption = None) -> None:
 @_command(tournament_app, "autoplay")
 def autoplay(
     tournament: TournamentId,
+    bots: Annotated[
+        str, typer.Option("--bots", help=f"Bot level at every seat: {'|'.join(BOTS)}.")
+    ] = "random",
     bot_seed: Annotated[int, typer.Option(help="Seed of the bots' choices.")] = 0,
     db: DbOption = None,
 ) -> None:
-    """Play the current round's open games with random legal bots, each seeing only its
-    own seat's view; one JSON line per game."""
+    """Play the current round's open games with bots, each seeing only its own seat's
+    view; one JSON line per game."""
+    if bots not in BOTS:
+        raise InvalidOption(f"--bots {bots!r}: must be one of {', '.join(BOTS)}")
     desk, table = _desk(db)
-    for number, (round_number, table_number, game) in enumerate(desk.open_games(tournament)):
-        result = play_out(table, game, random_bot, random.Random(f"{bot_seed}/{number}"))
-        print_json(
-            {
-                "round": round_number,
-                "table": table_number,
-                "game": game,
-                "events": result.events,
-                "outcome": result.outcome,
-            }
-        )
+    for played in play_round(desk, table, tournament, bot_named(bots), bot_seed):
+        print_json(played)
 
 
 @_command(tournament_app, "result")

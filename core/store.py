@@ -583,12 +583,18 @@ class EventStore:
         )
 
     def list_streams(
-        self, kind: str | None = None, limit: int = 50, offset: int = 0
+        self,
+        kind: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+        kinds: Sequence[str] | None = None,
     ) -> list[StreamInfo]:
-        """Stream headers, newest first."""
+        """Stream headers, newest first (`kind`: only that kind; `kinds`: only these)."""
         query = sa.select(streams).order_by(streams.c.created_at.desc(), streams.c.id)
         if kind is not None:
             query = query.where(streams.c.kind == kind)
+        if kinds is not None:
+            query = query.where(streams.c.kind.in_(list(kinds)))
         with self.engine.connect() as conn:
             rows = conn.execute(query.limit(limit).offset(offset)).mappings().all()
         return [

@@ -12,6 +12,9 @@ with its uncertainty: mu, sigma and the conservative ordinal mu - 3 sigma.
 Duplicate rounds also compare seat by seat across tables (every table played the same
 deal): each seat's score against the mean of that seat over the round's tables.
 
+`summary` is what anyone may know of a tournament (GET /tournaments/{id}); `play_round`
+lets bots play the open games of the current round (CLI and API `autoplay`).
+
 Exports: `jsonl` is the stream itself (one envelope per line, what `import` reads back);
 `csv`, `md` and `html` are the standings table (md and html add the rounds).
 """
@@ -21,15 +24,20 @@ from __future__ import annotations
 import csv
 import html
 import io
+import random
 from fractions import Fraction
 from typing import Any
 
 import msgspec
 from openskill.models import BradleyTerryFull, BradleyTerryFullRating
 
+from skald.core.tournament.desk import Tournaments
 from skald.core.tournament.standing import Played, places, played, ranked, tallies
 from skald.core.tournament.state import TournamentState
+from skald.events.common import Outcome
 from skald.events.envelope import Envelope
+from skald.projections.autoplay import Bot, play_out
+from skald.projections.table import Table
 
 BEAST = "beast"
 ROLES = ("beast", "hunting")
@@ -191,6 +199,127 @@ def seat_comparison(
                 )
             )
     return tuple(found)
+
+
+# -- summary and bots -------------------------------------------------------------------
+
+
+class TableSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """One table of a round as anyone may know it."""
+
+    table: int
+    game: str
+    seats: tuple[str, ...]
+    status: str
+    outcome: Outcome | None
+    verdict: str
+    disputed_by: str | None
+    replaced: tuple[str, ...]
+
+
+class RoundSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """One paired round."""
+
+    round: int
+    tables: tuple[TableSummary, ...]
+    byes: tuple[str, ...]
+    duplicate: bool
+    final: bool
+    complete: bool
+
+
+class TournamentSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """What anyone may know about a tournament (its stream holds no secret)."""
+
+    id: str
+    name: str
+    game: str
+    format: str
+    rounds: int
+    table_size: int
+    points: tuple[int, ...]
+    bye_points: int
+    tiebreaks: tuple[str, ...]
+    final_table: int
+    options: dict[str, str]
+    players: tuple[str, ...]
+    withdrawn: tuple[str, ...]
+    seq: int
+    paired: tuple[RoundSummary, ...]
+
+
+def summary(state: TournamentState) -> TournamentSummary:
+    """The tournament's set-up, players and rounds with each table's status."""
+    config = state.config
+    return TournamentSummary(
+        id=state.id,
+        name=config.name,
+        game=config.game,
+        format=config.format,
+        rounds=config.rounds,
+        table_size=config.table_size,
+        points=config.points,
+        bye_points=config.bye_points,
+        tiebreaks=config.tiebreaks,
+        final_table=config.final_table,
+        options=dict(config.options),
+        players=state.players,
+        withdrawn=tuple(p for p in state.players if p in state.withdrawn),
+        seq=state.version,
+        paired=tuple(
+            RoundSummary(
+                round=paired.round,
+                tables=tuple(
+                    TableSummary(
+                        table=t.table,
+                        game=t.game,
+                        seats=t.seats,
+                        status=_status(t),
+                        outcome=t.outcome,
+                        verdict=t.verdict,
+                        disputed_by=t.dispute.player if t.dispute else None,
+                        replaced=t.replaced,
+                    )
+                    for t in paired.tables
+                ),
+                byes=paired.byes,
+                duplicate=paired.deal is not None,
+                final=paired.final,
+                complete=paired.complete,
+            )
+            for paired in state.rounds
+        ),
+    )
+
+
+class PlayedGame(msgspec.Struct, frozen=True, kw_only=True):
+    """One game of a round played out by bots."""
+
+    round: int
+    table: int
+    game: str
+    events: int
+    outcome: Outcome | None
+
+
+def play_round(
+    desk: Tournaments, table: Table, tournament: str, bot: Bot, bot_seed: int = 0
+) -> list[PlayedGame]:
+    """Play the current round's open games with `bot` at every seat, each bot seeing only
+    its own seat's view (game k of the call: bot seed `{bot_seed}/{k}`)."""
+    played_now = []
+    for number, (round_number, table_number, game) in enumerate(desk.open_games(tournament)):
+        result = play_out(table, game, bot, random.Random(f"{bot_seed}/{number}"))
+        played_now.append(
+            PlayedGame(
+                round=round_number,
+                table=table_number,
+                game=game,
+                events=result.events,
+                outcome=result.outcome,
+            )
+        )
+    return played_now
 
 
 # -- exports ----------------------------------------------------------------------------

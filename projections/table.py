@@ -26,7 +26,7 @@ from skald.core.engine import (
 from skald.core.errors import Forbidden
 from skald.core.importer import ImportResult, import_text
 from skald.core.kernel import Move, Redo, Request, Undo, entropy_template
-from skald.core.rules import get_rules
+from skald.core.rules import game_names, get_rules
 from skald.core.seats import resolve_seat
 from skald.core.signing import Receipt, Signer, SigningKeyError
 from skald.core.state import GameState
@@ -184,7 +184,8 @@ class Table:
         )
 
     def games(self, game: str | None = None, limit: int = 50, offset: int = 0) -> list[GameListing]:
-        """Games, newest first, a page at a time (`game`: only that game)."""
+        """Games, newest first, a page at a time (`game`: only that game). Only game
+        streams: tournaments, notes and variations are streams of other kinds."""
         return [
             GameListing(
                 id=info.id,
@@ -193,7 +194,9 @@ class Table:
                 seq=info.version,
                 created_at=info.created_at,
             )
-            for info in self._engine.store.list_streams(kind=game, limit=limit, offset=offset)
+            for info in self._engine.store.list_streams(
+                kind=game, limit=limit, offset=offset, kinds=game_names()
+            )
         ]
 
     def render(self, table_view: TableView) -> str:

@@ -118,6 +118,31 @@ class Tournaments:
 
     # -- reading -------------------------------------------------------------------------
 
+    @property
+    def store(self) -> EventStore:
+        """The store the tournaments are kept in."""
+        return self._store
+
+    def listing(self, limit: int = 50, offset: int = 0) -> list[StreamInfo]:
+        """Tournaments' stream headers, newest first (the title is the tournament's name)."""
+        return self._store.list_streams(kind=stream.KIND, limit=limit, offset=offset)
+
+    def seat_of(
+        self, tournament: str, player: str, round_number: int | None = None
+    ) -> tuple[int, int, str, int]:
+        """(round, table, game, seat) of `player`'s table in round `round_number` (None:
+        the latest; the game is the one at the table now, a replay's after a ruling);
+        NotFound when it has none there (not paired, a bye, withdrawn before the round)."""
+        state = self.state(tournament)
+        rounds = [r for r in state.rounds if round_number is None or r.round == round_number]
+        if not rounds:
+            raise NotFound(f"tournament {tournament} has no round {round_number or ''} paired")
+        current = rounds[-1]
+        for table in current.tables:
+            if player in table.seats:
+                return current.round, table.table, table.game, table.seats.index(player)
+        raise NotFound(f"{player!r} has no table in round {current.round}")
+
     def envelopes(self, tournament: str) -> list[Envelope[TournamentEvent]]:
         """The tournament's events in order (nothing in them is secret)."""
         self._info(tournament)
