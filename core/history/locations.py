@@ -20,8 +20,8 @@ def places(game: str, rules_state: Any) -> frozenset[str] | None:
 
         grid = geometry(rules_state)
         return frozenset(grid.name(index) for index in range(grid.size))
-    if game == "beast":
-        return frozenset(rules_state.board.locations)
+    if game == "beast":  # before the set-up no map is chosen: nothing to mark yet
+        return frozenset(rules_state.board.locations) if rules_state.map else frozenset()
     if game == "hagar":
         from skald.core.hagar.board import board
 
