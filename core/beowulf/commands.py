@@ -14,6 +14,8 @@ signed value plus an ability code, see `core.beowulf.data`):
     place KIND SQUARE        KIND: beowulf | thane | castle | drakkar   place thane C3
     draw
     play FACE SQUARE         play +3 C3     play -2d E4 (a Drunkenness onto a Beer at E4)
+                             FACE@ACT names the back when the hand holds that face from
+                             two acts: play +3@1 C3 (the Act I copy)
     cash FACE                cash +1$3      (Treasure: take its treasure value)
     counsel FACE FROM TO     counsel 0g C3 C4   (Good Counsel: figure C3 -> C4, tile on C3)
     swap SQUARE SQUARE       swap A1 B2     (after a Golden Statue)
@@ -180,10 +182,11 @@ def _square(text: str, word: str) -> str:
 
 
 def _face(text: str, word: str) -> str:
-    face = parse_face(word)
-    if face is None:
+    printed, at, back = word.partition("@")
+    face = parse_face(printed)
+    if face is None or (at and back not in ("1", "2", "3")):
         raise InvalidNotation(
             f"{text!r}: {word!r} is not a tile face (a signed value and "
-            "an optional ability code, like +3, -2x, 0#, +1$3)"
+            "an optional ability code, like +3, -2x, 0#, +1$3; @1, @2 or @3 names the back)"
         )
-    return face
+    return f"{face}@{back}" if at else face

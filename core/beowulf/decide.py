@@ -1,16 +1,21 @@
 """Checking commands and deriving their events (rulebook "Turn Sequence", "Special Abilities").
 
 `decide` is the only place the rules are checked. After a turn's last event it also
-decides what comes next: the act ends at once when the last space is filled (then an
-optional follow-up of the filling tile is forfeited: the act ended "immediately"), or when
-no seat could do anything but pass; otherwise the placed tile's optional follow-up is
-offered (Golden Statue swap, Temptation/Courage removal) when it has a target, or the
-next seat's turn begins. Placing a Good Counsel tile is only possible by moving a figure.
+decides what comes next: the placed tile's optional follow-up is offered (Golden Statue
+swap, Temptation/Courage removal) when it has a target, or the act ends when the last
+space is filled or no seat could do anything but pass, or the next seat's turn begins.
+On the last space: a Golden Statue still offers its swap ("they may immediately swap";
+the board stays full, and the act ends right after the swap or the skip); a Temptation
+or Courage removal would empty a space and so undo the act's end, which the rulebook
+says is immediate: it is forfeited by default, and offered with the table option
+`last_space=offer` (then the act goes on until the board is full again). The rulebook
+is silent on this case. Placing a Good Counsel tile is only possible by moving a figure.
 Every tile play out of a hand (placed, Good Counsel, cashed) shows the tile: it is an undo
 barrier (`revealed=True`), while placing a figure, swapping, removing and passing stay
 undoable.
-When several tiles in hand share a face, the earliest-act copy is played (among copies of
-one act, the first in hand: never chosen by id, see `state.hand_tile`).
+When the hand holds one face from two acts the player chooses the copy: the backs are
+public, so the notation names the back (`play +3@1 C3`); among copies of one act the first
+in hand is played (never chosen by id, see `state.hand_tile`).
 Between acts (rulebook "Beginning Acts II and III") a seat below two tiles refills from
 the new pile or keeps its hand.
 """
@@ -47,6 +52,7 @@ from skald.core.beowulf.setup import deal, pile_index
 from skald.core.beowulf.state import (
     HAND_TARGET,
     BeowulfState,
+    faces_in_hand,
     free_squares,
     geometry,
     hand_tile,
@@ -107,8 +113,13 @@ class _Check:
     def in_hand(self, face: str) -> str:
         tile_id = hand_tile(self.state, self.seat, face)
         if tile_id is None:
-            hand = " ".join(tile(t).face for t in self.state.hands[self.seat]) or "empty"
-            raise self.fail(f"no {face} tile in hand (hand: {hand})")
+            faces = faces_in_hand(self.state, self.seat)
+            named = [f for f in faces if f.startswith(f"{face}@")]
+            if named:
+                raise self.fail(
+                    f"{face} is in hand from two acts: name the back ({', '.join(named)})"
+                )
+            raise self.fail(f"no {face} tile in hand (hand: {' '.join(faces) or 'empty'})")
         return tile_id
 
 
@@ -268,12 +279,16 @@ def _refill(d: Turn, seat: int, command: Command, check: _Check) -> None:
 
 
 def _conclude(d: Turn, seat: int, offer: AbilityOffered | None = None) -> None:
-    """After a turn's events: the act ends when the board is full; else the follow-up is
-    offered, or the next turn begins."""
-    if not free_squares(d.state):
-        close_act(d, seat, "the last space was filled")
-    elif offer is not None:
+    """After a turn's events: the placed tile's follow-up is offered, the act ends when the
+    board is full, or the next turn begins. On the last space a Golden Statue's swap is
+    still offered (the board stays full, the act ends after it); a Temptation's or
+    Courage's removal would empty a space again, so it is forfeited (the act "ends
+    immediately") unless the table chose `last_space=offer`."""
+    full = not free_squares(d.state)
+    if offer is not None and (not full or offer.ability == "golden_statue" or d.state.last_removal):
         d.emit(offer)
+    elif full:
+        close_act(d, seat, "the last space was filled")
     else:
         _next_turn(d, seat)
 

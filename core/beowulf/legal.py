@@ -40,6 +40,7 @@ from skald.core.beowulf.commands import (
 from skald.core.beowulf.data import KINDS, tile
 from skald.core.beowulf.state import (
     BeowulfState,
+    faces_in_hand,
     free_squares,
     geometry,
     has_figures,
@@ -133,8 +134,9 @@ def legal_commands(state: BeowulfState, seat: int) -> list[Command]:
 def _tile_plays(state: BeowulfState, seat: int, names: list[str]) -> list[Command]:
     board = geometry(state)
     commands: list[Command] = []
-    for face in sorted({tile(t).face for t in state.hands[seat]}):
-        ability = next(tile(t).ability for t in state.hands[seat] if tile(t).face == face)
+    for face in dict.fromkeys(faces_in_hand(state, seat)):
+        printed = face.partition("@")[0]
+        ability = next(tile(t).ability for t in state.hands[seat] if tile(t).face == printed)
         if ability == "good_counsel":
             commands += [
                 Counsel(face, board.name(src), board.name(dst))

@@ -7,6 +7,17 @@ This module only wires the template's modules together: `setup` (initial state, 
 Table option `refill`: `ask` (default; the English "may": each seat below two tiles
 chooses `refill` or `keep` at the start of Acts II and III) or `always` (refill
 automatically, as the Hungarian edition's "must").
+
+Table option `last_space` (the rulebook is silent): when a Temptation or Courage tile
+fills the last space, its removal would empty a space again while "the act ends
+immediately"; `forfeit` (default: the act ends, the removal is lost) or `offer` (the
+removal is offered; if made, the act goes on until the board is full again). A Golden
+Statue on the last space always offers its swap: the board stays full, and the act ends
+right after the swap (or the skip).
+
+Second rules pass (version 3): the Act I mix holds the tiles both editions' scoring
+examples need (four, in the Hungarian example five, plain -1, two +5, two +3); a hand
+holding one face from two acts names the back it plays (`play +3@1 C3`).
 """
 
 from __future__ import annotations
@@ -32,9 +43,10 @@ class BeowulfRules(BaseRules[BeowulfState, Command]):
 
     name: ClassVar[str] = "beowulf"
     # 2: tile plays out of a hand carry revealed=True (undo barriers).
-    version: ClassVar[str] = "2"
+    # 3: Act I mix for the rulebook examples; last-space follow-ups; the back is chosen.
+    version: ClassVar[str] = "3"
     title: ClassVar[str] = "Beowulf: The Movie Board Game"
-    option_names: ClassVar[tuple[str, ...]] = ("refill",)
+    option_names: ClassVar[tuple[str, ...]] = ("refill", "last_space")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES

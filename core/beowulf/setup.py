@@ -27,6 +27,7 @@ from skald.events.beowulf import ActBegan, PileShuffled, TilesDealt
 from skald.events.common import GameCreated
 
 REFILL_POLICIES = ("ask", "always")
+LAST_SPACE_POLICIES = ("forfeit", "offer")
 
 
 def initial(created: GameCreated) -> BeowulfState:
@@ -36,14 +37,22 @@ def initial(created: GameCreated) -> BeowulfState:
         raise InvalidOption(
             f"option refill={refill!r}: must be one of {', '.join(REFILL_POLICIES)}"
         )
-    return new_state(len(created.players), auto_refill=refill == "always")
+    last_space = dict(created.options).get("last_space", "forfeit")
+    if last_space not in LAST_SPACE_POLICIES:
+        raise InvalidOption(
+            f"option last_space={last_space!r}: must be one of {', '.join(LAST_SPACE_POLICIES)}"
+        )
+    return new_state(
+        len(created.players), auto_refill=refill == "always", last_removal=last_space == "offer"
+    )
 
 
-def new_state(seats: int, auto_refill: bool = False) -> BeowulfState:
+def new_state(seats: int, auto_refill: bool = False, last_removal: bool = False) -> BeowulfState:
     """Before Act I: full supplies, 50 saga points each, empty hands."""
     return BeowulfState(
         seats=seats,
         auto_refill=auto_refill,
+        last_removal=last_removal,
         hands=((),) * seats,
         supply=(STARTING_SUPPLY,) * seats,
         points=(STARTING_POINTS,) * seats,

@@ -51,6 +51,7 @@ class BeowulfState(msgspec.Struct, frozen=True, kw_only=True):
     refills: tuple[int, ...] = ()
     end_reason: str = ""
     auto_refill: bool = False
+    last_removal: bool = False
 
 
 def geometry(state: BeowulfState) -> Geometry:
@@ -82,7 +83,10 @@ def squares_with(state: BeowulfState, ability: str) -> tuple[int, ...]:
 
 
 def hand_tile(state: BeowulfState, seat: int, face: str) -> str | None:
-    """The id of the tile `seat` plays for `face`: the earliest-act copy, first in hand.
+    """The id of the tile `seat` plays for `face` (`+3`, or `+3@2` naming the back): the
+    copy of that act, first in hand; None when there is none, or when the hand holds the
+    face from two acts and `face` does not say which (the backs are public: the player
+    chooses, see `faces_in_hand`).
 
     Among copies of one face and act the choice must not depend on their ids: the id of a
     played tile is public, and picking the lowest id would tell the table, whenever a
@@ -90,8 +94,27 @@ def hand_tile(state: BeowulfState, seat: int, face: str) -> str | None:
     tiles were dealt and drawn) is blind to which copy is which, so the id shown reveals
     nothing the face does not.
     """
-    matches = [t for t in state.hands[seat] if tile(t).face == face]
-    return min(matches, key=lambda t: tile(t).act) if matches else None  # first of the earliest act
+    printed, _, back = face.partition("@")
+    matches = [t for t in state.hands[seat] if tile(t).face == printed]
+    if back:
+        matches = [t for t in matches if tile(t).act == int(back)]
+    if len({tile(t).act for t in matches}) > 1:
+        return None
+    return matches[0] if matches else None
+
+
+def faces_in_hand(state: BeowulfState, seat: int) -> list[str]:
+    """The faces a seat may name, sorted: `+3`, or `+3@1` and `+3@2` when the hand holds
+    that face from two acts (rulebook: "they choose a tile from their hand"; the backs
+    are open information, so which copy is played matters)."""
+    acts: dict[str, set[int]] = {}
+    for t in state.hands[seat]:
+        acts.setdefault(tile(t).face, set()).add(tile(t).act)
+    return sorted(
+        face if len(backs) == 1 else f"{face}@{act}"
+        for face, backs in acts.items()
+        for act in sorted(backs)
+    )
 
 
 def has_figures(state: BeowulfState, seat: int) -> bool:
