@@ -476,6 +476,19 @@ class EventStore:
                 dbapi.autocommit = False
             fairy.close()
 
+    def _query(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
+        """The rows of one read; a read that met a dropped connection (a server restart,
+        terminated backends) is retried once on a fresh one, as pre-ping would have."""
+        for attempt in (1, 2):
+            try:
+                with self._driver() as cursor:
+                    cursor.execute(sql, params)
+                    return list(cursor.fetchall())
+            except DBAPIError as error:
+                if attempt == 2 or not error.connection_invalidated:
+                    raise
+        raise AssertionError("unreachable")
+
     def _finish(self, fairy: Any, cursor: Any, verb: str) -> None:
         if self._postgres:
             fairy.commit() if verb == "COMMIT" else fairy.rollback()
@@ -493,10 +506,8 @@ class EventStore:
         """The stream's last seq, 0 when it does not exist (one primary-key lookup)."""
         if "\x00" in stream:  # PostgreSQL refuses NUL in text; no stream has one
             return 0
-        with self._driver() as cursor:
-            cursor.execute(self._sql.version, (stream,))
-            row = cursor.fetchone()
-        return 0 if row is None else int(row[0])
+        rows = self._query(self._sql.version, (stream,))
+        return int(rows[0][0]) if rows else 0
 
     def _bounds(self, stream: str, from_seq: int, to_seq: int | None) -> tuple[int, int] | None:
         # Bounds beyond the seq column's range select nothing or everything, never an error.
@@ -509,9 +520,7 @@ class EventStore:
         bounds = self._bounds(stream, from_seq, to_seq)
         if bounds is None:
             return []
-        with self._driver() as cursor:
-            cursor.execute(self._sql.read, (stream, *bounds))
-            rows = cursor.fetchall()
+        rows = self._query(self._sql.read, (stream, *bounds))
         moment = self._moment
         return [
             StoredRecord(
@@ -534,9 +543,7 @@ class EventStore:
         bounds = self._bounds(stream, from_seq, to_seq)
         if bounds is None:
             return []
-        with self._driver() as cursor:
-            cursor.execute(self._sql.read_folded, (stream, *bounds))
-            rows = cursor.fetchall()
+        rows = self._query(self._sql.read_folded, (stream, *bounds))
         return [FoldRow(seq, payload, digest) for seq, payload, digest in rows]
 
     # -- snapshots (a cache; core/snapshots.py decides what goes in) ------------------------
@@ -547,10 +554,11 @@ class EventStore:
         """The latest snapshot of `stream` at or before seq `at` folded by `version_key`."""
         if "\x00" in stream:
             return None
-        with self._driver() as cursor:
-            cursor.execute(self._sql.snapshot, (stream, version_key, min(at or MAX_SEQ, MAX_SEQ)))
-            row = cursor.fetchone()
-        return None if row is None else StoredSnapshot(seq=row[0], hash=row[1], state=bytes(row[2]))
+        rows = self._query(self._sql.snapshot, (stream, version_key, min(at or MAX_SEQ, MAX_SEQ)))
+        if not rows:
+            return None
+        seq, digest, state = rows[0]
+        return StoredSnapshot(seq=seq, hash=digest, state=bytes(state))
 
     def save_snapshot(
         self, stream: str, version_key: str, seq: int, digest: str, state: bytes
