@@ -166,6 +166,7 @@ def test_a_move_is_never_answered_as_failed_once_written(client: TestClient) -> 
 
 def test_the_sqlite_files_are_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SKALD_SIGNING_KEY", raising=False)  # the key beside the store
+    monkeypatch.chdir(tmp_path)  # no legacy ./skald-signing.key of the caller's folder
     with TestClient(create_app(f"sqlite:///{tmp_path}/private.db")) as test_client:
         new_game(test_client)
         files = [

@@ -33,9 +33,10 @@ runner = CliRunner()
 
 
 @pytest.fixture(autouse=True)
-def key_beside_the_store(monkeypatch: pytest.MonkeyPatch) -> None:
+def key_beside_the_store(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("SKALD_SIGNING_KEY", raising=False)
     monkeypatch.delenv("SKALD_DB", raising=False)
+    monkeypatch.chdir(tmp_path)  # no legacy ./skald-signing.key of the caller's folder
 
 
 def clean_env() -> dict[str, str]:
