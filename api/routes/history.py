@@ -1,13 +1,14 @@
 """Annotated histories over HTTP, under the game and with the same tokens: add an
-annotation (a seat's token, or the referee's), open a variation, export for the caller.
+annotation (a seat's token, or the referee's), open a variation, export for the caller,
+and read the annotations and variations as JSON (what the table page shows).
 
-A spectator (no token) may export but not write; every payload is projected for the
-caller by the Table's `histories()` facade, as on the CLI.
+A spectator (no token) may export and read but not write; every payload is projected for
+the caller by the Table's `histories()` facade, as on the CLI.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
@@ -16,6 +17,12 @@ from starlette.concurrency import run_in_threadpool
 
 from skald.api.deps import OPTIONAL_TOKEN, CallerDep, TableDep
 from skald.api.responses import MsgspecJSON, errors
+from skald.core.history.notes import visible_note
+from skald.core.history.streams import variation_number
+from skald.events.history import Annotated as AnnotatedEvent
+from skald.events.history import VariationStarted
+from skald.projections.describe import describe_event
+from skald.projections.export.model import Bundle
 
 router = APIRouter(prefix="/games/{game_id}", tags=["history"])
 MEDIA = {"jsonl": "application/jsonl", "text": "text/plain", "md": "text/markdown"}
@@ -104,3 +111,86 @@ async def export(
     if format == "html":
         return HTMLResponse(text)
     return PlainTextResponse(text, media_type=MEDIA[format])
+
+
+@router.get("/annotations", responses=errors(401, 404, 422), openapi_extra=OPTIONAL_TOKEN)
+async def list_annotations(caller: CallerDep, table: TableDep) -> MsgspecJSON:
+    """The game's annotations as the caller may see them, oldest first: `at` is the
+    anchor (`12`, or `v2@5`), `stream` `game` or `v2`, `move` the anchored seq. A note
+    the caller may not read says only who wrote it and where (`sealed`, no content)."""
+    bundle = await run_in_threadpool(table.histories().bundle, caller.game_id, caller.viewer)
+    items = [_annotation(env.seq, env.event, bundle) for env in bundle.notes]
+    return MsgspecJSON(
+        {"id": caller.game_id, "viewer": bundle.viewer, "annotations": [i for i in items if i]}
+    )
+
+
+@router.get("/variations", responses=errors(401, 404, 422), openapi_extra=OPTIONAL_TOKEN)
+async def list_variations(caller: CallerDep, table: TableDep) -> MsgspecJSON:
+    """The variations the caller may see, each with its start (`parent`: `game` or `vN`,
+    `at`), author, name, `hypothetical`, last seq, and its moves as readable lines
+    (seq 1 is the start; its moves are seqs 2 on)."""
+    bundle = await run_in_threadpool(table.histories().bundle, caller.game_id, caller.viewer)
+    listed = []
+    for envelopes in bundle.variations:
+        start = envelopes[0].event
+        assert isinstance(start, VariationStarted)
+        listed.append(
+            {
+                "id": _short(envelopes[0].stream, bundle),
+                "stream": envelopes[0].stream,
+                "name": start.name,
+                "parent": _short(start.parent, bundle),
+                "at": start.at,
+                "author": _author(start.author, bundle),
+                "hypothetical": start.hypothetical,
+                "seq": envelopes[-1].seq,
+                "lines": [
+                    {
+                        "seq": env.seq,
+                        "actor": _author(int(env.actor), bundle)
+                        if env.actor.isdigit()
+                        else env.actor,
+                        "text": describe_event(env.event, bundle.players, bundle.game),
+                    }
+                    for env in envelopes[1:]
+                ],
+            }
+        )
+    return MsgspecJSON({"id": caller.game_id, "viewer": bundle.viewer, "variations": listed})
+
+
+def _short(stream: str, bundle: Bundle) -> str:
+    """`game` for the game's own stream, `vN` for a variation."""
+    if stream == bundle.id:
+        return "game"
+    number = variation_number(stream)
+    return f"v{number}" if number is not None else stream
+
+
+def _author(author: int, bundle: Bundle) -> str:
+    return bundle.players[author] if 0 <= author < len(bundle.players) else "referee"
+
+
+def _annotation(seq: int, event: Any, bundle: Bundle) -> dict[str, Any] | None:
+    if not isinstance(event, AnnotatedEvent):
+        return None
+    stream = _short(event.stream, bundle)
+    note = visible_note(event)
+    item: dict[str, Any] = {
+        "seq": seq,
+        "at": str(event.seq) if stream == "game" else f"{stream}@{event.seq}",
+        "stream": stream,
+        "move": event.seq,
+        "author": _author(event.author, bundle),
+        "audience": event.audience,
+        "sealed": note is None,
+    }
+    if note is not None:
+        item["comment"] = note.comment
+        item["glyph"] = note.glyph
+        item["marks"] = [
+            {"shape": m.shape, "at": m.at, "to": m.to, "colour": m.colour, "label": m.label}
+            for m in note.marks
+        ]
+    return item

@@ -8,6 +8,10 @@ and sends it as `Authorization: Bearer`. It reads the JSON API, and two routes h
 and `/games/{id}/lines` (the log as readable lines). Both take `at` (replay) and `as`
 (switch viewer): anyone may look as a spectator, a seat as itself, the referee as anyone.
 After the game under reveal=end every viewer sees everything, as in the log and audit.
+The board also draws a variation (`variation=v2`, its seq `at`) for those who may see it
+(its author's team, the referee; everyone after the game under reveal=end), as a seat saw
+it: a seat's hypothetical variation holds only what was drawn afresh for it.
+`/tournaments/{id}` is a tournament's page (standings, rounds, links to the tables).
 """
 
 from __future__ import annotations
@@ -22,14 +26,26 @@ from skald.api.deps import OPTIONAL_TOKEN, Caller, CallerDep, TableDep
 from skald.api.responses import MsgspecJSON, errors
 from skald.api.schemas import MAX_SEQ
 from skald.core.errors import Forbidden, NotFound
+from skald.core.history.streams import variation_id
 from skald.events.viewer import Viewer
 from skald.projections.boards import board_svg
 from skald.projections.describe import describe_event
+from skald.projections.registry import views_for
 from skald.projections.table import Table
 
 router = APIRouter(tags=["web"])
 TYPES = {"html": "text/html; charset=utf-8", "css": "text/css", "js": "text/javascript"}
-FILES = ("lobby.html", "table.html", "app.css", "common.js", "lobby.js", "table.js")
+FILES = (
+    "lobby.html",
+    "table.html",
+    "tournament.html",
+    "app.css",
+    "common.js",
+    "lobby.js",
+    "table.js",
+    "notes.js",
+    "tournament.js",
+)
 HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -68,6 +84,13 @@ def table_page(game: str) -> Response:
     return _static("table.html")
 
 
+@router.get("/tournaments/{tournament}/page", include_in_schema=False)
+def tournament_page(tournament: str) -> Response:
+    """A tournament's page (the page reads the tournament id from its path)."""
+    del tournament
+    return _static("tournament.html")
+
+
 @router.get("/web/{name}", include_in_schema=False)
 def asset(name: str) -> Response:
     """The page's scripts and style sheet."""
@@ -91,11 +114,43 @@ def looking_as(table: Table, caller: Caller, who: str | None) -> Viewer:
     responses={200: {"content": {"image/svg+xml": {}}}, **errors(401, 403, 404, 422)},
     openapi_extra=OPTIONAL_TOKEN,
 )
-def board(caller: CallerDep, table: TableDep, at: AtSeq = None, who: AsViewer = None) -> Response:
-    """The board as an SVG drawn from the viewer's view (default: the caller's)."""
-    shown = table.show_revealed(caller.game_id, looking_as(table, caller, who), at)
-    svg = board_svg(shown.game, shown.state, shown.players)
+def board(
+    caller: CallerDep,
+    table: TableDep,
+    at: AtSeq = None,
+    who: AsViewer = None,
+    variation: Annotated[
+        str | None, Query(pattern=r"^v[1-9][0-9]{0,5}$", description="v2: a variation's board.")
+    ] = None,
+) -> Response:
+    """The board as an SVG drawn from the viewer's view (default: the caller's), of the
+    game or of one of its variations (`at`: the variation's seq; default its last)."""
+    viewer = looking_as(table, caller, who)
+    if variation is not None:
+        svg = _variation_board(table, caller.game_id, viewer, int(variation[1:]), at)
+    else:
+        shown = table.show_revealed(caller.game_id, viewer, at)
+        svg = board_svg(shown.game, shown.state, shown.players)
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+def _variation_board(
+    table: Table, game_id: str, viewer: Viewer, number: int, at: int | None
+) -> str:
+    """A variation's board as `viewer` sees it; NotFound unless the viewer sees it (the
+    same rule as the exports': its author's team, the referee, or everyone once revealed).
+    The Histories facade has no public state reader yet, so this reads its HistoryStore."""
+    histories = table.histories()
+    store = histories._store
+    state = store.game(game_id)
+    effective = histories._effective(state, viewer)
+    stream = variation_id(game_id, number)
+    start = store.started(stream, state.game)
+    if not effective.referee and effective.seats.isdisjoint(start.seats):
+        raise NotFound(f"no variation {stream!r}")
+    shown = store.state_at(game_id, stream, at)
+    view = views_for(state.game).view(shown.rules, effective)
+    return board_svg(state.game, view, state.players)
 
 
 @router.get(
