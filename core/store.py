@@ -438,7 +438,12 @@ class EventStore:
 
     @contextmanager
     def _driver_connection(self, write: bool) -> Iterator[Any]:
-        fairy = self.engine.raw_connection()
+        try:
+            fairy = self.engine.raw_connection()
+        except self._dbapi_error as error:  # the pool hands out the driver's own error
+            raise DBAPIError.instance(
+                None, None, error, self._dbapi_error, dialect=self.engine.dialect
+            ) from None
         dbapi: Any = fairy.driver_connection
         cursor = None
         try:
