@@ -6,13 +6,23 @@ markup is drawn on the SVG board, and a variation opened from the page replays."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from skald.api.main import create_app
+from tests.servers import Server
+from tests.test_web import (
+    ARGS,
+    CHROMIUM,
+    TIMEOUT,
+    Recorder,
+    create,
+    seq_of,
+)
 
 
 @pytest.fixture
@@ -104,3 +114,145 @@ def test_annotations_and_variations_read_as_each_viewer(client: TestClient) -> N
     )
     # A token that is not this game's is a 401, as on every game route.
     assert client.get(f"/games/{game_id}/annotations", headers=_bearer("nope")).status_code == 401
+
+
+# -- in the browser ---------------------------------------------------------------------------
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("web-history-server")
+    with Server(f"sqlite:///{folder / 'skald.db'}", folder / "server.log") as running:
+        running.start()
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip("needs /usr/bin/chromium")
+    with playwright_api.sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def window(browser: Any, server: Server) -> Iterator[Callable[[str], Any]]:
+    """Opens a path in a window of its own: pages that are tabs of one window are
+    background tabs, which hardly get animation frames (Playwright's clicks wait for them)."""
+    made: list[Any] = []
+
+    def open_page(path: str) -> Any:
+        context = browser.new_context(
+            base_url=server.base, viewport={"width": 1400, "height": 1000}
+        )
+        context.set_default_timeout(TIMEOUT)
+        # Traffic only to the service under test.
+        context.route(re.compile(r"^(?!http://127\.0\.0\.1:\d+/).*"), lambda route: route.abort())
+        made.append(context)
+        page = context.new_page()
+        page.goto(path)
+        page.wait_for_selector("#board svg, #standings tbody tr")
+        return page
+
+    yield open_page
+    for context in made:
+        context.close()
+
+
+def test_notes_and_variations_at_the_table(
+    window: Callable[[str], Any], server: Server, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    shots = tmp_path_factory.mktemp("web-history-screenshots")
+    created = create(server, "beowulf", ["Ann", "Bob"], seed="14")
+    game_id = created["id"]
+    ann_token, bob_token = (seat["token"] for seat in created["seats"])
+    ann = window(f"/play/{game_id}#token={ann_token}")
+    bob = window(f"/play/{game_id}#token={bob_token}")
+    bob_traffic = Recorder(bob)
+    bob.reload()  # recorded from its first request
+    bob.wait_for_selector("#board svg")
+    spectator = window(f"/play/{game_id}")
+    seq = seq_of(server, game_id)
+
+    # Ann notes the shown seq for her seat alone: a comment, a glyph, a circle and an arrow
+    # picked by clicking places of the board.
+    ann.fill("#note-comment", "Ann's plan: the centre")
+    ann.select_option("#note-glyph", "!?")
+    ann.select_option("#note-audience", "seat")
+    ann.click("#mark-pick")
+    ann.locator('#board [data-at="C3"]').first.click()
+    ann.select_option("#mark-shape", "arrow")
+    ann.select_option("#mark-colour", "blue")
+    ann.locator('#board [data-at="B2"]').first.click()
+    ann.locator('#board [data-at="D4"]').first.click()
+    assert ann.locator("#marks .mark-words").all_inner_texts() == [
+        "circle C3 red",
+        "arrow B2 D4 blue",
+    ]
+    ann.click("#note-add")
+    ann.wait_for_selector("#message.info:has-text('Note added')")
+    mine = ann.locator(f'#lines li[data-seq="{seq}"] .notes-on li')
+    assert mine.count() == 1
+    assert "Ann's plan: the centre" in mine.inner_text()
+    assert "!?" in mine.inner_text()
+    assert ann.locator('#board g.markup circle[data-mark="circle"]').count() == 1
+    assert ann.locator('#board g.markup line[data-mark="arrow"]').count() == 1
+    ann.locator("#board").screenshot(path=shots / "beowulf-note-markup-ann.png")
+    # Stepping back a seq leaves the markup on its own move.
+    ann.click("#back")
+    ann.wait_for_selector(f"#position:text-is('{seq - 1} / {seq}')")
+    assert ann.locator("#board g.markup circle").count() == 0
+    ann.keyboard.press("End")
+
+    # Bob and a spectator see that Ann wrote a note there, never what it says or marks.
+    for page in (bob, spectator):
+        page.wait_for_selector(f'#lines li[data-seq="{seq}"] .notes-on li.sealed')
+        assert "Ann's plan" not in page.content()
+        assert page.locator("#board g.markup circle").count() == 0
+    assert bob_traffic.bodies
+    assert not bob_traffic.seen("Ann's plan")
+    assert not bob_traffic.seen("B2 D4")
+
+    # Bob's public note with a label typed and a cross placed by keyboard reaches Ann's page.
+    bob.fill("#note-comment", "Watch C3")
+    bob.select_option("#mark-shape", "label")
+    bob.fill("#mark-label", "here")
+    bob.click("#mark-pick")
+    bob.locator('#board [data-at="C3"]').first.focus()
+    bob.keyboard.press("Enter")
+    bob.select_option("#mark-shape", "cross")
+    bob.locator('#board [data-at="A1"]').first.focus()
+    bob.keyboard.press("Enter")
+    bob.click("#note-add")
+    bob.wait_for_selector("#message.info:has-text('Note added')")
+    ann.wait_for_selector(f'#lines li[data-seq="{seq}"] .notes-on li:has-text("Watch C3")')
+    ann.wait_for_selector('#board g.markup text[data-mark="label"]:text-is("here")')
+    assert ann.locator('#board g.markup path[data-mark="cross"]').count() == 1
+
+    # Bob opens a variation at the shown seq by notation; its replay is read-only.
+    bob.fill("#branch-name", "centre")
+    bob.fill("#branch-move", "place beowulf C3")
+    bob.click("#branch-add")
+    bob.click("#branch-open")
+    bob.wait_for_selector("#status:has-text('Variation v1')")
+    bob.wait_for_selector('#board .figure[data-at="C3"]')
+    assert bob.locator("#play-hint").inner_text().startswith("Showing a variation")
+    last = bob.inner_text("#position").split(" / ")[1]
+    bob.click("#first")
+    bob.wait_for_selector(f"#position:text-is('1 / {last}')")
+    assert bob.locator('#board .figure[data-at="C3"]').count() == 0
+    bob.keyboard.press("End")
+    bob.wait_for_selector(f"#position:text-is('{last} / {last}')")
+    bob.locator("#board").screenshot(path=shots / "beowulf-variation-bob.png")
+    bob.click("#variation-close")
+    bob.wait_for_selector(f"#position:text-is('{seq} / {seq}')")
+    assert bob.locator('#variation-list li[data-variation="v1"]').count() == 1
+    # Ann never sees Bob's variation while the game runs.
+    ann.reload()
+    ann.wait_for_selector("#variation-list li")
+    assert ann.locator("#variation-list li[data-variation]").count() == 0
+    assert "centre" not in ann.inner_text("#variation-list")

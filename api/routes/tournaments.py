@@ -486,6 +486,27 @@ async def tournament_summary(caller: CallerDep, services: ServicesDep) -> Msgspe
     return MsgspecJSON(summary(state))
 
 
+class MeOut(Out):
+    """Who the presented token is in this tournament."""
+
+    tournament: str
+    role: Literal["organiser", "player", "spectator"]
+    player: str | None
+
+
+@router.get(
+    "/{tournament_id}/me",
+    response_model=MeOut,
+    responses=errors(401, 404, 422),
+    openapi_extra=PUBLIC,
+)
+async def whoami(caller: CallerDep) -> MsgspecJSON:
+    """Who the caller's token is here: the organiser, a player (named), or a spectator
+    (no token); a page holding a player's token uses it to offer that player's seats."""
+    role = "organiser" if caller.organiser else "player" if caller.player else "spectator"
+    return MsgspecJSON({"tournament": caller.tournament, "role": role, "player": caller.player})
+
+
 @router.post(
     "/{tournament_id}/players",
     status_code=201,

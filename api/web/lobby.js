@@ -38,6 +38,27 @@
     }
   }
 
+  async function listTournaments() {
+    const body = document.querySelector("#tournaments tbody");
+    try {
+      const page = await json("/tournaments?limit=30");
+      body.replaceChildren(
+        ...page.items.map((item) =>
+          el(
+            "tr",
+            { "data-tournament": item.id },
+            el("td", {}, el("a", { href: path`/tournaments/${item.id}/page` }, `${item.name || item.id} · ${item.id}`)),
+            el("td", {}, item.seq),
+            el("td", {}, new Date(item.created_at).toLocaleString()),
+          ),
+        ),
+      );
+      if (!page.items.length) body.replaceChildren(el("tr", {}, el("td", { colspan: 3 }, "No tournaments yet.")));
+    } catch (error) {
+      message.textContent = error.message;
+    }
+  }
+
   function parseOptions(textValue) {
     const options = {};
     for (const pair of textValue.split(/[\s,]+/).filter(Boolean)) {
@@ -88,6 +109,7 @@
   }
 
   document.getElementById("new-game").addEventListener("submit", create);
-  document.getElementById("refresh").addEventListener("click", listGames);
+  document.getElementById("refresh").addEventListener("click", () => { listGames(); listTournaments(); });
   listGames();
+  listTournaments();
 })();

@@ -1,6 +1,7 @@
 // A game's table: the board as the viewer sees it, its legal moves (on the board and as a
-// list), undo/redo, replay, live updates, switching viewer, and the audit. Everything shown
-// comes from the service already projected for this page's viewer.
+// list), undo/redo, replay, live updates, switching viewer, the audit, and the annotated
+// history (notes on their moves, markup on the board, variations; see notes.js). Everything
+// shown comes from the service already projected for this page's viewer.
 "use strict";
 
 (() => {
@@ -12,9 +13,17 @@
     game: "", players: [], viewerName: "", seat: null, referee: false,
     latest: 0, at: null, toAct: [], outcome: null, lookAs: null,
     legal: [], ticket: 0, autoplay: null, refreshQueued: null,
+    variation: null, vat: null, notesSeen: "",
   };
+  const notes = SkaldNotes;
 
-  const shownSeq = () => (state.at === null ? state.latest : state.at);
+  // In a variation (read-only replay) the replay steps through its seqs instead.
+  const lastSeq = () => (state.variation ? state.variation.seq : state.latest);
+  const atEnd = () => (state.variation ? state.vat === null : state.at === null);
+  const shownSeq = () => {
+    if (state.variation) return state.vat === null ? state.variation.seq : state.vat;
+    return state.at === null ? state.latest : state.at;
+  };
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
   function say(textValue, kind) {
@@ -25,7 +34,10 @@
 
   function query(extra) {
     const params = new URLSearchParams();
-    if (state.at !== null) params.set("at", String(state.at));
+    if (state.variation) {
+      params.set("variation", state.variation.id);
+      params.set("at", String(shownSeq()));
+    } else if (state.at !== null) params.set("at", String(state.at));
     if (state.lookAs) params.set("as", state.lookAs);
     for (const [k, v] of Object.entries(extra || {})) params.set(k, v);
     const q = params.toString();
@@ -42,20 +54,74 @@
       state.toAct = summary.to_act;
       state.outcome = summary.outcome;
       if (state.at !== null && state.at >= state.latest) state.at = null;
-      const mayAct = state.seat !== null && state.at === null && !state.outcome && state.toAct.includes(state.seat);
+      const [annotated, branches] = await Promise.all([json(`${base}/annotations`), json(`${base}/variations`)]);
+      notes.update(annotated.annotations, branches.variations);
+      state.notesSeen = JSON.stringify([annotated, branches]);
+      if (state.variation) {
+        state.variation = branches.variations.find((v) => v.id === state.variation.id) || null;
+        if (!state.variation) state.vat = null;
+        else if (state.vat !== null && state.vat >= state.variation.seq) state.vat = null;
+      }
+      const mayAct = !state.variation && state.seat !== null && state.at === null && !state.outcome && state.toAct.includes(state.seat);
       const [svg, log, legal] = await Promise.all([
         text(`${base}/board.svg${query()}`),
-        json(`${base}/lines${query({ at: String(state.latest) })}`),
+        state.variation ? Promise.resolve({ lines: state.variation.lines }) : json(`${base}/lines${query({ at: String(state.latest) })}`),
         mayAct ? json(`${base}/legal`) : Promise.resolve(null),
       ]);
       if (ticket !== state.ticket) return; // a newer refresh is under way
       state.legal = legal && legal.seq === state.latest ? legal.moves : [];
       drawBoard(svg);
+      notes.drawMarks($("board").querySelector("svg"), stream(), shownSeq());
       drawLog(log.lines);
+      notes.drawPanels(notesContext());
       drawStatus();
       drawPlay();
     } catch (error) {
       if (ticket === state.ticket) say(error.message);
+    }
+  }
+
+  // Where the page is in the annotated history: the stream shown and its anchor words.
+  function stream() {
+    return state.variation ? state.variation.id : "game";
+  }
+
+  function notesContext() {
+    return {
+      base, stream: stream(), seq: shownSeq(), variation: state.variation, players: state.players,
+      canWrite: Boolean(Skald.token()) && (state.seat !== null || state.referee), referee: state.referee,
+      legal: state.variation || state.at !== null ? [] : state.legal,
+      say, refresh, openVariation, closeVariation,
+    };
+  }
+
+  function openVariation(id, seq) {
+    stopAutoplay();
+    closeMenu();
+    state.variation = { id, seq: seq || 1, lines: [] };
+    state.vat = null;
+    refresh();
+  }
+
+  function closeVariation() {
+    stopAutoplay();
+    state.variation = null;
+    state.vat = null;
+    refresh();
+  }
+
+  // Annotations and variations have no live stream of their own: look for new ones now and
+  // then (a small JSON read), and redraw when something changed.
+  async function watchNotes() {
+    for (;;) {
+      await sleep(3000);
+      if (document.hidden) continue;
+      try {
+        const seen = JSON.stringify(await Promise.all([json(`${base}/annotations`), json(`${base}/variations`)]));
+        if (seen !== state.notesSeen) queueRefresh();
+      } catch (ignored) {
+        // the next look will tell
+      }
     }
   }
 
@@ -101,6 +167,10 @@
 
   function onBoardActivate(event) {
     const node = event.target.closest && event.target.closest("[data-at]");
+    if (node && notes.picking()) {
+      event.preventDefault();
+      return notes.pick(node.dataset.at);
+    }
     if (!node || !state.places) return;
     const moves = state.places.get(node.dataset.at);
     if (!moves) return;
@@ -137,7 +207,11 @@
   }
 
   function drawStatus() {
-    const parts = [`Seq ${shownSeq()} of ${state.latest}`, `viewing as ${state.lookAs || state.viewerName}`];
+    const parts = [`Seq ${shownSeq()} of ${lastSeq()}`, `viewing as ${state.lookAs || state.viewerName}`];
+    if (state.variation) {
+      const v = state.variation;
+      parts.unshift(`Variation ${v.id}${v.name ? ` “${v.name}”` : ""} from ${v.parent === "game" ? "" : `${v.parent}@`}${v.at} by ${v.author}${v.hypothetical ? " (hypothetical)" : ""}`);
+    }
     if (state.outcome) {
       const o = state.outcome;
       parts.push(`game over (${o.termination}): ${names(o.ranking[0] || [])} won; scores ${o.scores.join(", ")}`);
@@ -145,19 +219,21 @@
       const you = state.seat !== null && state.toAct.includes(state.seat) ? " (you)" : "";
       parts.push(`${names(state.toAct)} to act${you}`);
     }
-    if (state.at !== null) parts.push("replaying");
+    if (state.at !== null && !state.variation) parts.push("replaying");
     $("status").textContent = parts.join(" · ");
-    $("position").textContent = `${shownSeq()} / ${state.latest}`;
-    $("jump-seq").max = String(state.latest);
+    $("position").textContent = `${shownSeq()} / ${lastSeq()}`;
+    $("jump-seq").max = String(lastSeq());
+    $("last").textContent = state.variation ? "Last ⏭" : "Live ⏭";
   }
 
   function drawPlay() {
     const section = $("play");
     section.hidden = state.seat === null;
     if (state.seat === null) return;
-    const live = state.at === null;
+    const live = state.at === null && !state.variation;
     let hint = "Click a highlighted place on the board, or a move below.";
-    if (!live) hint = "Replaying: press Live to play.";
+    if (state.variation) hint = "Showing a variation: back to the game to play.";
+    else if (!live) hint = "Replaying: press Live to play.";
     else if (state.outcome) hint = "The game is over.";
     else if (!state.legal.length) hint = `Waiting for ${names(state.toAct) || "the table"}.`;
     $("play-hint").textContent = hint;
@@ -177,6 +253,7 @@
           "li",
           { class: line.seq === shown ? "current" : line.seq > shown ? "later" : null, "data-seq": line.seq },
           el("button", { type: "button", onclick: () => goTo(line.seq) }, `${line.seq}. ${line.actor}: ${line.text}`),
+          notes.onMove(stream(), line.seq),
         ),
       ),
     );
@@ -207,15 +284,16 @@
 
   function goTo(seq) {
     closeMenu();
-    const target = Math.max(1, Math.min(seq, state.latest));
-    state.at = target >= state.latest ? null : target;
+    const target = Math.max(1, Math.min(seq, lastSeq()));
+    if (state.variation) state.vat = target >= lastSeq() ? null : target;
+    else state.at = target >= state.latest ? null : target;
     refresh();
   }
 
   const first = () => goTo(1);
   const back = () => goTo(shownSeq() - 1);
   const forward = () => goTo(shownSeq() + 1);
-  const last = () => goTo(state.latest);
+  const last = () => goTo(lastSeq());
 
   function stopAutoplay() {
     clearTimeout(state.autoplay);
@@ -226,11 +304,11 @@
 
   function toggleAutoplay() {
     if (state.autoplay) return stopAutoplay();
-    if (state.at === null) goTo(1);
+    if (atEnd()) goTo(1);
     $("autoplay").setAttribute("aria-pressed", "true");
     $("autoplay").textContent = "Stop";
     const tick = () => {
-      if (state.at === null) return stopAutoplay();
+      if (atEnd()) return stopAutoplay();
       forward();
       state.autoplay = setTimeout(tick, Number($("speed").value));
     };
@@ -369,8 +447,10 @@
     $("undo").addEventListener("click", () => act("undo", {}, "Undone."));
     $("redo").addEventListener("click", () => act("redo", {}, "Redone."));
     $("open-audit").addEventListener("click", openAudit);
+    notes.start(notesContext);
     await refresh();
     live();
+    watchNotes();
   }
 
   start();

@@ -1,0 +1,181 @@
+"""A tournament in the browser: `GET /tournaments/{id}/me` (who a token is there) and the
+page `/tournaments/{id}/page` through TestClient, then the page in real Chromium against a
+real `skald serve` (tests/test_web.py's fixtures): standings (rank, player, points,
+tie-breaks, rating ± uncertainty), the rounds' tables linked to their games (spectator
+links, or the player's own seat with the player's tournament token in the fragment)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from skald.api.main import create_app
+from tests.servers import Server
+from tests.test_web import ARGS, CHROMIUM, TIMEOUT, Recorder
+
+
+@pytest.fixture
+def client(store_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(store_url)) as test_client:
+        yield test_client
+
+
+def test_who_a_token_is_and_the_page(client: TestClient) -> None:
+    made = client.post(
+        "/tournaments", json={"game": "beowulf", "players": ["Ann", "Bob", "Cid"], "rounds": 1}
+    )
+    assert made.status_code == 201, made.text
+    created = made.json()
+    tid = created["id"]
+    me = f"/tournaments/{tid}/me"
+    assert client.get(me).json() == {"tournament": tid, "role": "spectator", "player": None}
+    organiser = {"Authorization": f"Bearer {created['organiser_token']}"}
+    assert client.get(me, headers=organiser).json()["role"] == "organiser"
+    bob = {"Authorization": f"Bearer {created['players'][1]['token']}"}
+    assert client.get(me, headers=bob).json() == {
+        "tournament": tid,
+        "role": "player",
+        "player": "Bob",
+    }
+    assert client.get(me, headers={"Authorization": "Bearer nope"}).status_code == 401
+    assert client.get("/tournaments/nope/me").status_code == 404
+    page = client.get(f"/tournaments/{tid}/page")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    assert "default-src 'none'" in page.headers["content-security-policy"]
+    assert '<script src="/web/tournament.js"' in page.text
+
+
+# -- in the browser ---------------------------------------------------------------------------
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("web-tournament-server")
+    with Server(f"sqlite:///{folder / 'skald.db'}", folder / "server.log") as running:
+        running.start()
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip("needs /usr/bin/chromium")
+    with playwright_api.sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def window(browser: Any, server: Server) -> Iterator[Callable[[str], Any]]:
+    """Opens a path in a window of its own (see tests/test_web_history.py)."""
+    made: list[Any] = []
+
+    def open_page(path: str) -> Any:
+        context = browser.new_context(
+            base_url=server.base, viewport={"width": 1400, "height": 1000}
+        )
+        context.set_default_timeout(TIMEOUT)
+        context.route(re.compile(r"^(?!http://127\.0\.0\.1:\d+/).*"), lambda route: route.abort())
+        made.append(context)
+        page = context.new_page()
+        page.goto(path)
+        return page
+
+    yield open_page
+    for context in made:
+        context.close()
+
+
+def _post(server: Server, path: str, token: str, body: Any = None) -> Any:
+    answer = httpx.post(
+        f"{server.base}{path}",
+        json=body,
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=120,
+    )
+    assert answer.status_code in (200, 201), answer.text
+    return answer.json()
+
+
+def test_tournament_page_standings_rounds_and_seats(
+    window: Callable[[str], Any], server: Server, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    shots = tmp_path_factory.mktemp("web-tournament-screenshots")
+    players = ["Ann", "Bob", "Cid", "Dag"]
+    made = httpx.post(
+        f"{server.base}/tournaments",
+        json={
+            "game": "beowulf",
+            "players": players,
+            "rounds": 2,
+            "table_size": 2,
+            "seed": "t",
+            "name": "Winter cup",
+        },
+    )
+    assert made.status_code == 201, made.text
+    created = made.json()
+    tid, organiser = created["id"], created["organiser_token"]
+    bob_token = created["players"][1]["token"]
+    _post(server, f"/tournaments/{tid}/pair", organiser)
+    _post(server, f"/tournaments/{tid}/autoplay", organiser, {"bots": "random", "bot_seed": 3})
+    _post(server, f"/tournaments/{tid}/results", organiser)
+    second = _post(server, f"/tournaments/{tid}/pair", organiser)
+    bobs = next(t for t in second["tables"] if "Bob" in t["seats"])
+
+    # The lobby lists it; its page shows standings and both rounds.
+    lobby = window("/")
+    lobby.locator(f'#tournaments tr[data-tournament="{tid}"] a').click()
+    lobby.wait_for_selector("#standings tbody tr")
+    assert lobby.url.endswith(f"/tournaments/{tid}/page")
+    assert "Winter cup" in lobby.inner_text("#title")
+    rows = lobby.locator("#standings tbody tr")
+    assert rows.count() == 4
+    assert lobby.locator("#standings tbody td.rank").all_inner_texts()[0] == "1"
+    assert sorted(lobby.locator("#standings tbody .player").all_inner_texts()) == players
+    headers = lobby.locator("#standings thead th").all_inner_texts()
+    assert headers[:3] == ["Rank", "Player", "Points"]
+    assert any(h.startswith("TB ") for h in headers)
+    assert all("±" in text for text in lobby.locator("#standings td.rating").all_inner_texts())
+    expected = httpx.get(f"{server.base}/tournaments/{tid}/standings").json()["standings"]
+    assert lobby.locator("#standings tbody td.points").first.inner_text() == str(
+        expected[0]["points"]
+    ).removesuffix(".0")
+    assert lobby.locator("#rounds section.round").count() == 2
+    assert lobby.locator("#rounds a.my-seat").count() == 0  # a spectator gets watch links
+    lobby.select_option("#after", "1")
+    lobby.wait_for_function("() => document.querySelectorAll('#standings tbody tr').length === 4")
+    lobby.screenshot(path=shots / "tournament-spectator.png", full_page=True)
+
+    # A spectator's link opens the table as a spectator.
+    first_game = lobby.locator('#rounds section[data-round="1"] tr[data-game]').first
+    game_id = first_game.get_attribute("data-game")
+    first_game.locator("a.watch").click()
+    lobby.wait_for_selector("#board svg")
+    assert lobby.url.endswith(f"/play/{game_id}")
+    assert lobby.title().endswith("spectator")
+
+    # Bob's page (his tournament token in the fragment) opens his own seat of round 2.
+    bob = window(f"/tournaments/{tid}/page#token={bob_token}")
+    traffic = Recorder(bob)
+    bob.reload()
+    bob.wait_for_selector("#standings tbody tr")
+    assert bob.inner_text("#whoami") == "You: Bob"
+    mine = bob.locator(f'#rounds tr[data-game="{bobs["game"]}"] a.my-seat')
+    assert mine.count() == 1
+    assert bob.locator("#rounds a.my-seat").count() == 2  # one table of his in each round
+    mine.click()
+    bob.wait_for_selector("#board svg")
+    assert f"/play/{bobs['game']}#token=" in bob.url
+    assert bob.title() == "Skald · beowulf · Bob"
+    bob.wait_for_selector("#play:not([hidden])")
+    assert not [url for url in traffic.urls if "token" in url.split("#")[0]]
