@@ -16,7 +16,29 @@ from skald.core.engine import Engine
 from skald.core.store import EventStore
 from skald.projections.table import Table
 
-PG_URL = os.environ.get("SKALD_TEST_PG_URL")
+
+def _worker_database(url: str | None) -> str | None:
+    """The PostgreSQL test database of this process: under pytest-xdist each worker gets a
+    database of its own on the same server (tests drop and create tables in theirs)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return url
+    base = sa.engine.make_url(url)
+    name = f"{base.database}_{worker}"
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            found = conn.execute(
+                sa.text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name}
+            ).first()
+            if found is None:
+                conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    finally:
+        admin.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
+
+
+PG_URL = _worker_database(os.environ.get("SKALD_TEST_PG_URL"))
 # Tests (and the servers they start) sign with a throwaway key, never one in the checkout.
 os.environ.setdefault(
     "SKALD_SIGNING_KEY", os.path.join(tempfile.mkdtemp(prefix="skald-key-"), "signing.key")
