@@ -7,7 +7,9 @@ from typing import Any, Union
 
 import msgspec
 
+from skald.core.errors import CorruptRecord
 from skald.core.rules import get_rules
+from skald.core.store import StoredRecord
 from skald.events.common import CommonEvent
 from skald.events.envelope import Envelope
 
@@ -38,3 +40,36 @@ def encode_event(event: Any) -> str:
 def event_tag(event: Any) -> str:
     """The stable tag of an event."""
     return str(type(event).__struct_config__.tag)
+
+
+def to_record(envelope: Envelope[Any]) -> StoredRecord:
+    """The stored row of an envelope (every stream kind: games, notes, tournaments)."""
+    return StoredRecord(
+        stream=envelope.stream,
+        seq=envelope.seq,
+        recorded_at=envelope.recorded_at,
+        actor=envelope.actor,
+        kind=event_tag(envelope.event),
+        payload=encode_event(envelope.event),
+        prev_hash=envelope.prev_hash,
+        hash=envelope.hash,
+    )
+
+
+def decode_record(
+    record: StoredRecord, decoder: msgspec.json.Decoder[Any], what: str = "event"
+) -> Envelope[Any]:
+    """An envelope from its stored row; CorruptRecord names the seq of an undecodable one."""
+    try:
+        event = decoder.decode(record.payload)
+    except msgspec.DecodeError as error:
+        raise CorruptRecord(record.seq, f"undecodable {what}: {error}") from None
+    return Envelope(
+        stream=record.stream,
+        seq=record.seq,
+        recorded_at=record.recorded_at,
+        actor=record.actor,
+        event=event,
+        prev_hash=record.prev_hash,
+        hash=record.hash,
+    )

@@ -32,7 +32,7 @@ import msgspec
 from sqlalchemy.exc import DBAPIError
 
 from skald.core import kernel
-from skald.core.codec import decoder_for, encode_event, event_tag
+from skald.core.codec import decode_record, decoder_for, to_record
 from skald.core.errors import (
     CorruptRecord,
     IllegalMove,
@@ -88,19 +88,7 @@ def utc_now() -> datetime:
 
 def to_envelope(record: StoredRecord, game: str) -> Envelope[Any]:
     """Decode one stored record."""
-    try:
-        event = decoder_for(game).decode(record.payload)
-    except msgspec.DecodeError as error:
-        raise CorruptRecord(record.seq, f"undecodable event: {error}") from None
-    return Envelope(
-        stream=record.stream,
-        seq=record.seq,
-        recorded_at=record.recorded_at,
-        actor=record.actor,
-        event=event,
-        prev_hash=record.prev_hash,
-        hash=record.hash,
-    )
+    return decode_record(record, decoder_for(game))
 
 
 class Acted(msgspec.Struct, frozen=True):
@@ -388,19 +376,7 @@ class Engine:
                 finished = kernel.finish(rules, state)
                 if finished is not None:
                     pending.append((finished, SYSTEM))
-        records = [
-            StoredRecord(
-                stream=game_id,
-                seq=env.seq,
-                recorded_at=env.recorded_at,
-                actor=env.actor,
-                kind=event_tag(env.event),
-                payload=encode_event(env.event),
-                prev_hash=env.prev_hash,
-                hash=env.hash,
-            )
-            for env, _ in sealed
-        ]
+        records = [to_record(env) for env, _ in sealed]
         base = expected_version if expected_version is not None else (sealed[0][0].seq - 1)
         self.store.append(game_id, records, base, kind=kind, title=title)
         final = sealed[-1][1]

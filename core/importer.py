@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from skald.core.chain import ChainReport, verify_records
-from skald.core.codec import encode_event, envelope_decoder_for, event_tag
+from skald.core.codec import envelope_decoder_for, to_record
 from skald.core.engine import Engine, resolve_seat, to_act
 from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, NotFound
 from skald.core.rederive import Finding, rederive
@@ -118,7 +118,7 @@ def read_jsonl_unchecked(text: str) -> ParsedLog:
             break
         envelopes.append(envelope)
     stream = envelopes[0].stream if envelopes else ""
-    records = tuple(_record(envelope) for envelope in envelopes)
+    records = tuple(to_record(envelope) for envelope in envelopes)
     chain = verify_records(stream, game, records)
     if not chain.ok and chain.bad_seq is not None:
         finding = _earliest(
@@ -166,19 +166,6 @@ def import_jsonl(engine: Engine, text: str) -> ImportResult:
 
 def _earliest(current: Finding | None, new: Finding) -> Finding:
     return new if current is None or new.seq < current.seq else current
-
-
-def _record(envelope: Envelope[Any]) -> StoredRecord:
-    return StoredRecord(
-        stream=envelope.stream,
-        seq=envelope.seq,
-        recorded_at=envelope.recorded_at,
-        actor=envelope.actor,
-        kind=event_tag(envelope.event),
-        payload=encode_event(envelope.event),
-        prev_hash=envelope.prev_hash,
-        hash=envelope.hash,
-    )
 
 
 def _header(lines: list[str]) -> tuple[dict[str, str], dict[str, str], list[tuple[int, str]]]:

@@ -17,7 +17,7 @@ from typing import Any, Union
 
 import msgspec
 
-from skald.core.codec import encode_event, event_tag
+from skald.core.codec import to_record
 from skald.core.rules import get_rules
 from skald.core.store import EventStore, StoredRecord
 from skald.events.common import CommonEvent
@@ -75,20 +75,6 @@ def envelope_decoder(kind: str, game: str) -> msgspec.json.Decoder[Any]:
     )
     union: Any = Union[members]  # noqa: UP007
     return msgspec.json.Decoder(Envelope[union])
-
-
-def to_record(envelope: Envelope[Any]) -> StoredRecord:
-    """The stored row of an envelope."""
-    return StoredRecord(
-        stream=envelope.stream,
-        seq=envelope.seq,
-        recorded_at=envelope.recorded_at,
-        actor=envelope.actor,
-        kind=event_tag(envelope.event),
-        payload=encode_event(envelope.event),
-        prev_hash=envelope.prev_hash,
-        hash=envelope.hash,
-    )
 
 
 def decode(record: StoredRecord, decoder: msgspec.json.Decoder[Any]) -> Envelope[Any]:

@@ -34,6 +34,7 @@ from typing import Protocol
 
 from skald.core import kernel
 from skald.core.chain import ChainReport
+from skald.core.codec import to_record
 from skald.core.errors import Forbidden, IllegalMove, InvalidOption, NotFound, VersionConflict
 from skald.core.rules import Rules, get_rules
 from skald.core.seats import check_player_names, name_problem
@@ -440,7 +441,7 @@ class Tournaments:
         """Store a tournament from its exported stream (`export --format jsonl`), checked:
         the chain must verify, the id must be new here. Returns its id."""
         envelopes = stream.parse_jsonl(text)
-        records = [stream.to_record(env) for env in envelopes]
+        records = [to_record(env) for env in envelopes]
         tournament = records[0].stream
         try:
             state = fold(tournament, (env.event for env in envelopes))

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 import msgspec
 
 from skald.core import chain
-from skald.core.codec import encode_event, event_tag
-from skald.core.errors import CorruptRecord, InvalidNotation
+from skald.core.codec import decode_record, to_record
+from skald.core.errors import InvalidNotation
 from skald.core.store import StoredRecord, StreamInfo
 from skald.events.envelope import GENESIS, Envelope, seal_envelope
 from skald.events.tournament import TournamentCreated, TournamentEvent
@@ -46,35 +45,10 @@ def seal(
     return records
 
 
-def to_record(envelope: Envelope[Any]) -> StoredRecord:
-    """The stored form of an envelope."""
-    return StoredRecord(
-        stream=envelope.stream,
-        seq=envelope.seq,
-        recorded_at=envelope.recorded_at,
-        actor=envelope.actor,
-        kind=event_tag(envelope.event),
-        payload=encode_event(envelope.event),
-        prev_hash=envelope.prev_hash,
-        hash=envelope.hash,
-    )
-
-
 def to_envelope(record: StoredRecord) -> Envelope[TournamentEvent]:
     """Decode one stored record."""
-    try:
-        event = decoder.decode(record.payload)
-    except msgspec.DecodeError as error:
-        raise CorruptRecord(record.seq, f"undecodable tournament event: {error}") from None
-    return Envelope(
-        stream=record.stream,
-        seq=record.seq,
-        recorded_at=record.recorded_at,
-        actor=record.actor,
-        event=event,
-        prev_hash=record.prev_hash,
-        hash=record.hash,
-    )
+    envelope: Envelope[TournamentEvent] = decode_record(record, decoder, "tournament event")
+    return envelope
 
 
 def title_of(created: TournamentCreated) -> str:

@@ -20,12 +20,13 @@ from typing import Any
 
 import msgspec
 
+from skald.core.codec import to_record
 from skald.core.engine import Engine
 from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, NotFound
 from skald.core.history.locations import places, team
 from skald.core.history.notes import annotation, author_of, build_note
 from skald.core.history.service import HistoryStore
-from skald.core.history.streams import chain_problem, to_record, variation_id
+from skald.core.history.streams import chain_problem, variation_id
 from skald.core.history.variations import base_state, rederive
 from skald.core.importer import read_jsonl as read_game_log
 from skald.core.rules import get_rules
