@@ -23,29 +23,12 @@ from pathlib import Path
 import httpx
 import pytest
 import sqlalchemy as sa
-from typer.testing import CliRunner
 
-from skald.cli.main import app
+from tests.cli_support import one_line, skald
 from tests.conftest import PG_URL
 from tests.servers import Cluster, free_port, own_cluster, tmpfs
 
 ROOT = Path(__file__).resolve().parent.parent
-runner = CliRunner()
-
-
-def skald(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
-        result.exception
-    )
-    return result.exit_code, result.stdout, result.stderr
-
-
-def one_line(stderr: str) -> str:
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1, stderr
-    assert "Traceback" not in stderr, stderr
-    return lines[0]
 
 
 def test_a_full_disk_gives_clean_errors_and_writes_nothing_half(tmp_path: Path) -> None:

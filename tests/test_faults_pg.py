@@ -24,33 +24,15 @@ from typing import Any
 
 import httpx
 import sqlalchemy as sa
-from typer.testing import CliRunner
 
 import skald.core.access
-from skald.cli.main import app
 from skald.core.engine import Engine
 from skald.core.rederive import rederive
 from skald.core.store import EventStore
 from skald.projections.table import Table
+from tests.cli_support import one_line, skald
 from tests.conftest import _pg_or_skip
 from tests.servers import Server, own_cluster, pg_database, tmpfs
-
-runner = CliRunner()
-
-
-def skald(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
-        result.exception
-    )
-    return result.exit_code, result.stdout, result.stderr
-
-
-def one_line(stderr: str) -> str:
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1, stderr
-    assert "Traceback" not in stderr, stderr
-    return lines[0]
 
 
 def try_move(base: str, game: dict[str, Any]) -> httpx.Response:

@@ -23,13 +23,10 @@ from typing import Any
 import httpx
 import msgspec
 import pytest
-from typer.testing import CliRunner
 
-from skald.cli.main import app
 from skald.core.signing import Signer, load_receipt
+from tests.cli_support import one_line, skald
 from tests.servers import Server, skald_command
-
-runner = CliRunner()
 
 
 @pytest.fixture(autouse=True)
@@ -45,21 +42,6 @@ def clean_env() -> dict[str, str]:
         for name, value in os.environ.items()
         if name not in ("SKALD_SIGNING_KEY", "SKALD_DB")
     }
-
-
-def skald(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
-        result.exception
-    )
-    return result.exit_code, result.stdout, result.stderr
-
-
-def one_line(stderr: str) -> str:
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1, stderr
-    assert "Traceback" not in stderr, stderr
-    return lines[0]
 
 
 def copy_store(database: Path, folder: Path, with_key: bool = True) -> Path:
