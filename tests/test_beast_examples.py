@@ -1,0 +1,174 @@
+"""The Beast rulebook's own worked examples, reached through legal play (issue 15).
+
+Each game starts from `RULES.start` (a chosen seed, the first-game set-up on the
+reconstructed Drenched Lands map, hunters Iona and Helga) and goes on only by moves the
+rules accept: no hand, location or card is set up by hand. In the first-game set-up the
+starting hands are fixed (Fangrir: Charge, Dash, Pursuit, Dark Dealings; Iona: Incite,
+Rush, Prowl, Hidden Passage), so where the rulebook's Beast plays "Rush" the Beast here
+plays "Dash" (its bottom half: 2 steps), and the hunter's Rush is Iona's own.
+
+Drenched Lands (north up; S settlement, F forest, W swamp, C cave, * centre, ~ no land):
+
+        A     B     C     D     E
+    1   S     W     ~     F     S
+    2   F     C     W     W     F
+    3   W     F     *     C     W
+    4   C     W     W     F     C
+    5   S     F     ~     W     S
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from skald.core.beast.state import BEAST
+from skald.events.beast import BeastRevealed, Damaged, HunterMoved, Searched, Step, TrailsPlaced
+from tests.test_beast_support import BeastGame
+
+SEED = "rulebook-example"
+
+
+def day_one(beast_steps: tuple[str, ...] = (), places: tuple[str, str] = ("A1", "A1")) -> BeastGame:
+    """Day 1 of a seeded first game, the Beast to play; every move checked legal first."""
+    game = BeastGame(3, seed=SEED, setup="first", hunters="Iona,Helga")
+    moves = [f"step {d}" for d in beast_steps]
+    if len(beast_steps) < 2:
+        moves.append("stop" if beast_steps else "skip")
+    moves += [f"place {p}" for p in places]
+    play(game, *moves)
+    assert game.state.phase == "day"
+    assert game.state.turn == 0
+    return game
+
+
+def play(game: BeastGame, *moves: str) -> list[Any]:
+    events: list[Any] = []
+    for move in moves:
+        assert move in game.legal(), (move, game.legal())
+        events = game.do(move)
+    return events
+
+
+def test_beast_movement_is_hidden_and_the_standee_stays() -> None:
+    """ "The Beast's actual location is now two steps away ... the first movement card
+    causes the Beast to remain on its current location, the second moves the Beast one step
+    East, and the third moves the Beast one step North, but the standee does not move until
+    revealed." (Example Beast movement; Dash here, see the module note)"""
+    game = day_one()
+    assert game.state.standee == "C3"
+    play(game, "play Dash", "step E", "step N", "end")
+    state = game.state
+    assert state.active == (Step("E", "D3"), Step("N", "D2"))
+    assert state.beast.location == "D2"
+    assert state.standee == "C3"
+    assert state.hidden
+
+
+def hunted() -> tuple[BeastGame, list[Any], list[Any]]:
+    """The Beast goes C3 -> D3 -> E3 (first day) -> E2 -> D2 (Dash); Iona, placed on E1,
+    plays Rush and steps S onto E2, then W onto D2."""
+    game = day_one(beast_steps=("E", "E"), places=("E1", "A1"))
+    play(game, "play Dash", "step N", "step W", "end")
+    assert game.state.beast.location == "D2"
+    assert game.state.turn == 1
+    first = play(game, "play Rush", "step S")
+    second = play(game, "step W")
+    return game, first, second
+
+
+def test_a_hunter_moving_onto_matching_locations_gets_a_trail_each_step() -> None:
+    """ "The hunter moves one step to the right. The Beast places a trail token on that
+    location since it matches one of the cards in the active movement section. The hunter
+    chooses to move one more step to the right. The Beast places a trail token on that
+    location because it also matches a movement card." (Example hunter movement)"""
+    game, first, second = hunted()
+    assert HunterMoved(hand=1, location="E2") in first
+    assert TrailsPlaced(locations=("E2",)) in first
+    assert HunterMoved(hand=1, location="D2") in second
+    assert TrailsPlaced(locations=("D2",)) in second
+    assert game.state.trailed == (2, 3)
+    assert game.state.hands[1].location == "D2"
+
+
+def test_search_and_reveal_after_rush_hunt_finds_and_wounds_the_beast() -> None:
+    """ "She can still choose to play a card with an "ability card" symbol ... and plays
+    "Hunt". Because she played the card while she was on the Beast's actual location and
+    successfully searched, the Beast must reveal itself. The card also has an attack effect,
+    so the revealed Beast receives one wound token. Trails and active movement cards are
+    removed." (Example Search and Reveal)"""
+    game, _, _ = hunted()
+    assert "play Hunt" in game.legal()
+    play(game, "play Hunt")
+    events = play(game, "search D2")
+    assert Searched(hand=1, location="D2", found=True) in events
+    revealed = next(e for e in events if isinstance(e, BeastRevealed))
+    assert revealed.cards == (
+        Step("E", "D3"),
+        Step("E", "E3"),
+        Step("N", "E2"),
+        Step("W", "D2"),
+    )
+    events = play(game, "attack beast")
+    assert Damaged(kind="beast", ref="beast", amount=1, by="hunter:1") in events
+    state = game.state
+    assert state.beast.wounds == 1
+    assert state.active == ()
+    assert state.trailed == ()
+    assert state.standee == "D2"
+    assert not state.hidden
+
+
+def test_summon_a_wolf_on_a_forest_up_to_two_steps_away() -> None:
+    """ "Fangrir's actual location is up to one step away from its last known location.
+    Fangrir plays its ability card "Summon Wolf", and summons the Wolf up to two steps away
+    from its actual location ... (Wolves can only be placed on forests as indicated on the
+    Beast mat.)" (Example place a summon)"""
+    game = day_one(beast_steps=("N",))  # actual C2, standee C3
+    assert game.state.beast.location == "C2"
+    assert game.state.standee == "C3"
+    play(game, "play Summon Wolf")
+    summons = {m for m in game.legal() if m.startswith("summon ")}
+    # only forests, within two steps of C2 (D4 is three away; C2 itself is a swamp)
+    assert {"summon B3", "summon D1", "summon A2", "summon E2"} <= summons
+    assert "summon D4" not in summons
+    assert "summon C2" not in summons
+    for move in summons:
+        # (the engine also lets the centre take a summon: the rulebook is silent there)
+        assert game.state.habitat(move.split()[1]) in {"forest", "centre"}, move
+    play(game, "summon D1")
+    assert game.state.summons[0].location == "D1"
+
+
+def test_silver_arrow_moves_west_then_attacks_the_nearby_wolf() -> None:
+    """ "Example: Iona plays Silver Arrow and chooses to first move 1 step west (left), then
+    attacks the nearby Wolf." (the Wolf summoned by Fangrir through play first)"""
+    game = day_one(beast_steps=("S",), places=("E5", "A1"))  # actual C4
+    play(game, "play Summon Wolf", "summon D4", "end")
+    assert game.state.turn == 1
+    play(game, "play Silver Arrow", "step W")
+    assert game.state.hands[1].location == "D5"
+    events = play(game, "attack Wolf1")
+    assert any(type(e).__name__ == "Killed" and e.ref == "Wolf1" for e in events)
+
+
+def test_insidious_growth_transforms_every_nearby_location_into_forest() -> None:
+    """ "Fangrir is two steps away from its last known location. On its turn, Fangrir plays
+    "Insidious Growth" and transforms each nearby location into forests. Remember that
+    "nearby" can affect your actual location." (Example Transform)"""
+    game = day_one(beast_steps=("E", "N"))  # actual D2, two steps from the standee C3
+    assert game.state.beast.location == "D2"
+    assert game.state.standee == "C3"
+    assert game.state.habitat("D2") != "forest"
+    play(game, "play Insidious Growth", "do")
+    nearby = game.state.board.nearby("D2")
+    assert "D2" in nearby
+    for loc in nearby:
+        assert game.state.habitat(loc) == "forest", loc
+
+
+def test_gather_the_pack_needs_the_beast_on_a_forest() -> None:
+    """ "In order for Fangrir to play her ability card "Gather the Pack", the Beast's actual
+    location must be a location with a forest habitat." (Habitat prerequisites)"""
+    assert "play Gather the Pack" in day_one(beast_steps=("W",)).legal()  # B3 forest
+    assert "play Gather the Pack" not in day_one(beast_steps=("N",)).legal()  # C2 swamp
+    assert BEAST == 0
