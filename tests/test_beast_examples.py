@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from skald.core.beast.state import BEAST
 from skald.events.beast import BeastRevealed, Damaged, HunterMoved, Searched, Step, TrailsPlaced
 from tests.test_beast_support import BeastGame
 
@@ -171,4 +170,3 @@ def test_gather_the_pack_needs_the_beast_on_a_forest() -> None:
     location must be a location with a forest habitat." (Habitat prerequisites)"""
     assert "play Gather the Pack" in day_one(beast_steps=("W",)).legal()  # B3 forest
     assert "play Gather the Pack" not in day_one(beast_steps=("N",)).legal()  # C2 swamp
-    assert BEAST == 0
