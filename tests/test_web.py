@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import random
-import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,37 +22,23 @@ from skald.core.engine import Engine
 from skald.core.store import EventStore
 from skald.events.viewer import REFEREE
 from skald.projections.table import Table
+from tests.browser_support import CHROMIUM, chromium, local_context, served_skald
 from tests.servers import Server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium")
-TIMEOUT = 10_000  # ms, for every wait in the page
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder = tmp_path_factory.mktemp("web-server")
-    with Server(f"sqlite:///{folder / 'skald.db'}", folder / "server.log") as running:
-        running.start()
+    with served_skald(tmp_path_factory, "web-server") as running:
         yield running
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")
@@ -65,10 +50,7 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def context(browser: Any, server: Server) -> Iterator[Any]:
-    made = browser.new_context(base_url=server.base, viewport={"width": 1400, "height": 900})
-    made.set_default_timeout(TIMEOUT)
-    # Traffic only to the service under test.
-    made.route(re.compile(r"^(?!http://127\.0\.0\.1:\d+/).*"), lambda route: route.abort())
+    made = local_context(browser, server, height=900)
     yield made
     made.close()
 

@@ -6,7 +6,6 @@ markup is drawn on the SVG board, and a variation opened from the page replays."
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -14,11 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from skald.api.main import create_app
+from tests.browser_support import chromium, local_context, served_skald
 from tests.servers import Server
 from tests.test_web import (
-    ARGS,
-    CHROMIUM,
-    TIMEOUT,
     Recorder,
     create,
     seq_of,
@@ -118,25 +115,19 @@ def test_annotations_and_variations_read_as_each_viewer(client: TestClient) -> N
 
 # -- in the browser ---------------------------------------------------------------------------
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder = tmp_path_factory.mktemp("web-history-server")
-    with Server(f"sqlite:///{folder / 'skald.db'}", folder / "server.log") as running:
-        running.start()
+    with served_skald(tmp_path_factory, "web-history-server") as running:
         yield running
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("needs /usr/bin/chromium")
-    with playwright_api.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture
@@ -146,12 +137,7 @@ def window(browser: Any, server: Server) -> Iterator[Callable[[str], Any]]:
     made: list[Any] = []
 
     def open_page(path: str) -> Any:
-        context = browser.new_context(
-            base_url=server.base, viewport={"width": 1400, "height": 1000}
-        )
-        context.set_default_timeout(TIMEOUT)
-        # Traffic only to the service under test.
-        context.route(re.compile(r"^(?!http://127\.0\.0\.1:\d+/).*"), lambda route: route.abort())
+        context = local_context(browser, server)
         made.append(context)
         page = context.new_page()
         page.goto(path)

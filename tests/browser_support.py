@@ -1,0 +1,57 @@
+"""Real browser tests: a real `skald serve` on a SQLite file, Debian's Chromium driven by
+Playwright's Python package (never a downloaded browser), and browser contexts that may
+reach only the service under test. Shared by tests/test_web*.py."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.servers import Server
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TIMEOUT = 10_000  # ms, for every wait in the page
+ONLY_LOOPBACK = re.compile(r"^(?!http://127\.0\.0\.1:\d+/).*")
+
+
+@contextmanager
+def served_skald(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[Server]:
+    """A started `skald serve` on a SQLite file of its own, stopped afterwards."""
+    folder = tmp_path_factory.mktemp(name)
+    with Server(f"sqlite:///{folder / 'skald.db'}", folder / "server.log") as running:
+        running.start()
+        yield running
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, launched headless (the test is skipped where it is missing)."""
+    if not CHROMIUM.exists():
+        pytest.skip("needs /usr/bin/chromium")
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+def local_context(browser: Any, server: Server, height: int = 1000) -> Any:
+    """A browser context on `server` whose requests anywhere else are aborted."""
+    context = browser.new_context(base_url=server.base, viewport={"width": 1400, "height": height})
+    context.set_default_timeout(TIMEOUT)
+    context.route(ONLY_LOOPBACK, lambda route: route.abort())
+    return context
