@@ -121,19 +121,20 @@ def test_summon_a_wolf_on_a_forest_up_to_two_steps_away() -> None:
     """ "Fangrir's actual location is up to one step away from its last known location.
     Fangrir plays its ability card "Summon Wolf", and summons the Wolf up to two steps away
     from its actual location ... (Wolves can only be placed on forests as indicated on the
-    Beast mat.)" (Example place a summon)"""
+    Beast mat.)" (Example place a summon); "all summons have to be placed on a specific
+    habitat, unless stated otherwise" (Place a summon), so not on the centre."""
     game = day_one(beast_steps=("N",))  # actual C2, standee C3
     assert game.state.beast.location == "C2"
     assert game.state.standee == "C3"
     play(game, "play Summon Wolf")
     summons = {m for m in game.legal() if m.startswith("summon ")}
-    # only forests, within two steps of C2 (D4 is three away; C2 itself is a swamp)
-    assert {"summon B3", "summon D1", "summon A2", "summon E2"} <= summons
-    assert "summon D4" not in summons
-    assert "summon C2" not in summons
-    for move in summons:
-        # (the engine also lets the centre take a summon: the rulebook is silent there)
-        assert game.state.habitat(move.split()[1]) in {"forest", "centre"}, move
+    # exactly the forests within two steps of C2: D4 and B5 are three away, C2 itself is
+    # a swamp, and the centre C3 (one step) is no forest
+    board = game.state.board
+    forests = {loc for loc in board.within("C2", 2) if board.habitat[loc] == "forest"}
+    assert forests == {"B3", "D1", "A2", "E2"}
+    assert summons == {f"summon {loc}" for loc in forests}
+    assert "summon C3" not in summons
     play(game, "summon D1")
     assert game.state.summons[0].location == "D1"
 

@@ -9,6 +9,10 @@ only the consequences (a search's result, trails) do, and those are public event
 Rulebook sections: Beast movement, Hunter movement & trails, Revealing, Searching,
 Attacking, Ancient Powers, Nearby, Watchtowers, Summons, Gain item / beastly talent,
 Traps, Transforming locations, Playing Cards (choose one, in any order, then, copy).
+A summon goes only on its mat's habitat ("all summons have to be placed on a specific
+habitat, unless stated otherwise"; no card here states otherwise): an untransformed centre
+takes none, since "The Beast starting location counts as all habitat types except the
+settlement" is said of habitat prerequisites, the character's own location.
 Placing a summon while all of that kind are on the map: the Beast names the one that
 moves ("move an existing summon to its new location": `summon LOC Wolf2`). Placing a
 watchtower while all six are out: the player "may move an existing watchtower" — names
@@ -186,7 +190,10 @@ def _search_range(state: BeastState, hand: int, effect: Effect) -> list[str]:
 def _summon_commands(state: BeastState) -> list[Any]:
     mat = beast_mat(state.beast.character)
     near = state.board.within(state.beast.location, 2)
-    places = [loc for loc in near if state.is_habitat(loc, mat.summon.habitat)]
+    # "All summons have to be placed on a specific habitat, unless stated otherwise":
+    # the mat's habitat itself, so not the centre unless transformed into it (the centre
+    # "counts as all habitat types" only for a character's habitat prerequisites).
+    places = [loc for loc in near if state.habitat(loc) == mat.summon.habitat]
     commands: list[Any]
     if any(not s.location for s in state.summons):
         commands = [PlaceSummon(loc) for loc in places]

@@ -28,6 +28,11 @@ into a pool and assigns it evenly after the draft (`assign CARD @HUNTER`); a zon
 card played on the centre is bound to the zone its first step enters; a move is ignored
 with `skip` (not on "then" cards or a flee), never stopped before its first step.
 
+Rules version 4: a summon is placed only on its mat's habitat ("all summons have to be
+placed on a specific habitat, unless stated otherwise"); the centre, which "counts as all
+habitat types except the settlement" for habitat prerequisites, takes none unless
+transformed into that habitat.
+
 Secrecy: views cut the state per viewer (projections/beast.py); the log is redacted
 generically. When the game ends with movement cards still face down, they are shown
 (BeastRevealed game_end).
@@ -61,7 +66,8 @@ class BeastRules(BaseRules[BeastState, Command]):
     # 3: every attack and trap deals 1 base damage; the player names the watchtower or
     # summon that moves when all are out; two players assign drafted cards after the
     # draft; zone-bound cards stay in one zone; a move is not stopped before its first step.
-    version: ClassVar[str] = "3"
+    # 4: a summon is placed only on its mat's habitat (no longer on an untransformed centre).
+    version: ClassVar[str] = "4"
     title: ClassVar[str] = "Beast"
     option_names: ClassVar[tuple[str, ...]] = ("contract", "beast", "hunters", "setup")
     min_players: ClassVar[int] = 2
