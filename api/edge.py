@@ -6,22 +6,26 @@ of the access log, and uvicorn's own 400 answers given in the JSON error shape.
 - uvicorn's access log prints each request's path with its query; `RedactTokens` replaces
   the value of every `token=` in it, so a seat's `?token=` never lands in a log file.
 - A request uvicorn cannot parse (an oversized or malformed header) is answered by the
-  protocol itself, before any app code; `JsonErrorH11Protocol` makes that answer the same
-  `{"error", "message"}` body as every other error.
+  protocol itself, before any app code; `JsonErrorHttpToolsProtocol` (uvicorn's httptools
+  protocol, the C parser `skald serve` runs on) makes that answer the same
+  `{"error", "message"}` body as every other error. httptools has no limit of its own on
+  a request's head; ours is h11's (`MAX_HEAD`, 16 KiB).
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from typing import Any
 
-import h11
 import msgspec
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 MAX_BODY = 1024 * 1024
+MAX_HEAD = 16 * 1024  # bytes of a request line and headers (h11's default limit)
+_MALFORMED = (
+    b'{"error":"malformed","message":"malformed HTTP request (a header too large, or bad syntax)"}'
+)
 _TOKEN_VALUE = re.compile(r"((?:^|[?&;])token=)[^&;#\s]*", re.IGNORECASE)
 
 
@@ -111,21 +115,33 @@ class BodyLimit:
         await self.app(scope, limited_receive, tracking_send)
 
 
-class JsonErrorH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol, answering unparseable requests with the JSON error shape."""
+class JsonErrorHttpToolsProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol, answering unparseable requests, and heads over
+    `MAX_HEAD` bytes, with the JSON error shape."""
+
+    _head_bytes = 0
+    _awaiting_head = True
+
+    def data_received(self, data: bytes) -> None:
+        if self._awaiting_head:
+            self._head_bytes += len(data)
+            if self._head_bytes > MAX_HEAD:
+                self.send_400_response("request head too large")
+                return
+        super().data_received(data)
+
+    def on_headers_complete(self) -> None:
+        self._awaiting_head, self._head_bytes = False, 0
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self._awaiting_head = True
+        super().on_message_complete()
 
     def send_400_response(self, msg: str) -> None:
-        body = (
-            b'{"error":"malformed","message":"malformed HTTP request (a header too '
-            b'large, or bad syntax)"}'
+        head = (
+            b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
+            b"content-length: " + str(len(_MALFORMED)).encode() + b"\r\nconnection: close\r\n\r\n"
         )
-        headers: list[tuple[bytes, bytes]] = [
-            (b"content-type", b"application/json"),
-            (b"connection", b"close"),
-        ]
-        event: Any = h11.Response(status_code=400, headers=headers, reason=b"Bad Request")
-        for item in (event, h11.Data(data=body), h11.EndOfMessage()):
-            output = self.conn.send(item)
-            if output:
-                self.transport.write(output)
+        self.transport.write(head + _MALFORMED)
         self.transport.close()

@@ -25,7 +25,7 @@ def serve(
     import uvicorn
 
     import skald.core.access  # noqa: F401  (its table is created with the store's)
-    from skald.api.edge import JsonErrorH11Protocol
+    from skald.api.edge import JsonErrorHttpToolsProtocol
     from skald.core.signing import open_signer
     from skald.core.store import EventStore
 
@@ -45,7 +45,7 @@ def serve(
         port=port,
         workers=workers,
         log_level=log_level,
-        http=JsonErrorH11Protocol,
+        http=JsonErrorHttpToolsProtocol,
         timeout_graceful_shutdown=5,
     )  # live streams would hold shutdown forever
 
