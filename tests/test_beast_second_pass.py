@@ -41,6 +41,23 @@ def test_every_attack_and_trap_in_the_data_deals_one_base_damage() -> None:
         check_base_damage((Effect("attack", n=2),), "cards.toml")
 
 
+def test_every_trap_is_the_fire_trap_under_another_name() -> None:
+    """Rulebook "Traps" describes no trap but one: "the trap activates (flip the trap face
+    up) and the Beast receives a wound token" (Example Trap, a Fire Trap). The other trap
+    names are reconstructed and, the rulebook being silent, behave exactly like it."""
+    traps = {c.name: c.side for c in cards().item if any(e.op == "trap" for e in c.side.effects)}
+    assert {"Fire Trap", "Bear Trap", "Pit Trap"} <= set(traps)
+    fire = traps["Fire Trap"]
+    for name, side in traps.items():
+        assert (side.effects, side.cost, side.mode, side.react) == (
+            fire.effects,
+            fire.cost,
+            fire.mode,
+            fire.react,
+        ), name
+    assert fire.effects == (Effect("trap", n=1),)
+
+
 def test_silver_blade_hits_harder_only_through_the_ancient_power_it_grants() -> None:
     """Rulebook "Ancient Powers": "Ancient powers are gained from contract rewards, items,
     ..." and "The Ancient power gives one attack of your choice 1 more damage." """

@@ -18,7 +18,9 @@ rows at night); an empty deck is shuffled from them when a card is taken from it
 row is refilled, labelled `beast/reshuffle/DECK/N` from the shuffle counter in state.
 Every component supply is limited as core/beast/supply.py says (trails 30, grudge value
 30, wound tokens six 3s and six 1s, habitat tokens 27, upgrade tokens 18, watchtowers 6,
-ancient powers 3) and traps to 3 per zone.
+ancient powers 3) and traps to 3 per zone. The rulebook's trap text ("Traps", "Example
+Trap") describes only the Fire Trap's wound and no other trap: the reconstructed Spike,
+Bear, Net and Pit Traps differ from it only by name (cards.toml says why).
 
 Second rules pass (rules version 3): every attack and trap deals the rulebook's 1 base
 damage (cards that hit harder grant an Ancient power first, or attack twice); the player
