@@ -1,5 +1,9 @@
 """The rulebook's examples as scenarios, on the reconstructed Drenched Lands map.
 
+These arrange positions by hand to probe edge cases around each example; the examples
+themselves are reached through legal play in test_beast_examples.py and
+test_beast_examples_items.py.
+
 Drenched Lands (north up; S settlement, F forest, W swamp, C cave, * centre, ~ no land):
 
         A     B     C     D     E
