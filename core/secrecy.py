@@ -22,6 +22,7 @@ Every game gets a `GameKey` with 256 bits the service draws (`secrets`), committ
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
@@ -82,7 +83,15 @@ def salt_root(key: GameKey) -> bytes:
 
 def game_rng(key: GameKey, game_id: str, entropy: tuple[tuple[int, str], ...], scope: int) -> Rng:
     """The chance source for the decision logged at seq `scope`."""
-    return Rng(draw_root(key, game_id, entropy), salt_root(key), scope)
+    draws, salts = _roots(key, game_id, entropy)
+    return Rng(draws, salts, scope)
+
+
+@functools.lru_cache(maxsize=1024)
+def _roots(key: GameKey, game_id: str, entropy: tuple[tuple[int, str], ...]) -> tuple[bytes, bytes]:
+    # A game's two roots never change once its entropy is in: derived once, not on every
+    # decision (four HMACs); the last 1,024 games' roots are kept.
+    return draw_root(key, game_id, entropy), salt_root(key)
 
 
 def legacy_rng(seed: str, entropy: tuple[tuple[int, str], ...]) -> Rng:
