@@ -461,6 +461,7 @@ class EventStore:
             )
             for r in records
         ]
+        first: tuple[str, tuple[Any, ...]]
         if expected_version == 0:
             first = (self._sql.new_stream, (stream, kind, new_version, rows[0][2], title))
         else:
