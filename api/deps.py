@@ -23,9 +23,9 @@ from typing import Annotated, Any
 import msgspec
 from fastapi import Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from starlette.concurrency import run_in_threadpool
 
 from skald.api.live import LiveFeed
+from skald.api.offload import offload
 from skald.core.access import TokenStore
 from skald.core.errors import Forbidden, Unauthorized
 from skald.core.seats import check_game_id
@@ -166,7 +166,7 @@ async def identify_async(
     if known is not None:
         request.state.skald_caller = known
         return known
-    return await run_in_threadpool(identify, services, game_id, request, token)
+    return await offload(identify, services, game_id, request, token)
 
 
 async def check_token(request: Request) -> None:
@@ -178,7 +178,7 @@ async def check_token(request: Request) -> None:
         await identify_async(services, str(game_id), request)
         return
     token = presented_token(request)
-    if token is not None and await run_in_threadpool(services.tokens.lookup, token) is None:
+    if token is not None and await offload(services.tokens.lookup, token) is None:
         raise Unauthorized("that token is not a seat's or the referee's of any game")
 
 

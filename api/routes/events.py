@@ -6,10 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
-from starlette.concurrency import run_in_threadpool
 
 from skald.api.deps import OPTIONAL_TOKEN, Credentials, GameId, ServicesDep, identify
 from skald.api.live import event_stream
+from skald.api.offload import offload
 from skald.api.responses import errors
 from skald.api.schemas import MAX_SEQ
 
@@ -65,7 +65,7 @@ async def events(
 ) -> StreamingResponse:
     """The game's events as the caller sees them, from `from` (or after Last-Event-ID),
     then live as they are appended by any process."""
-    caller = await run_in_threadpool(identify, services, game_id, request, token)
+    caller = await offload(identify, services, game_id, request, token)
     after = last_event_id if last_event_id is not None else from_seq - 1
     stream = event_stream(
         services.table, services.feed, game_id, caller.viewer, after, request.is_disconnected

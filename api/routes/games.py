@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query
-from starlette.concurrency import run_in_threadpool
 
 from skald.api.deps import (
     OPTIONAL_TOKEN,
@@ -21,6 +20,7 @@ from skald.api.deps import (
     ServicesDep,
     TableDep,
 )
+from skald.api.offload import offload
 from skald.api.responses import MsgspecJSON, errors
 from skald.api.schemas import (
     MAX_SEQ,
@@ -45,7 +45,7 @@ AtSeq = Annotated[
 @router.post("", status_code=201, response_model=CreatedGame, responses=errors(404, 422))
 async def create_game(body: NewGame, services: ServicesDep) -> MsgspecJSON:
     """Create a game. The response holds each seat's token and the referee's, shown once."""
-    return await run_in_threadpool(_create, body, services)
+    return await offload(_create, body, services)
 
 
 def _create(body: NewGame, services: Services) -> MsgspecJSON:
@@ -85,7 +85,7 @@ async def list_games(
     offset: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
 ) -> MsgspecJSON:
     """Games, newest first, a page at a time."""
-    found = await run_in_threadpool(table.games, game, limit + 1, offset)
+    found = await offload(table.games, game, limit + 1, offset)
     items = found[:limit]
     next_offset = offset + limit if len(found) > limit else None
     return MsgspecJSON(
@@ -96,7 +96,7 @@ async def list_games(
 @router.get("/{game_id}", response_model=GameSummary, responses=errors(404, 422))
 async def game_summary(game_id: GameId, table: TableDep) -> MsgspecJSON:
     """What anyone may know about a game: players, seq, whose turn, the outcome."""
-    return MsgspecJSON(await run_in_threadpool(table.summary, game_id))
+    return MsgspecJSON(await offload(table.summary, game_id))
 
 
 @router.get(
@@ -107,7 +107,7 @@ async def game_summary(game_id: GameId, table: TableDep) -> MsgspecJSON:
 )
 async def view(caller: CallerDep, table: TableDep, at: AtSeq = None) -> MsgspecJSON:
     """The game as the caller sees it: a seat, the referee, or (no token) a spectator."""
-    return MsgspecJSON(await run_in_threadpool(table.show, caller.game_id, caller.viewer, at))
+    return MsgspecJSON(await offload(table.show, caller.game_id, caller.viewer, at))
 
 
 @router.get(
@@ -123,7 +123,7 @@ async def log(
     at: AtSeq = None,
 ) -> MsgspecJSON:
     """The events from `from` to `at` (default: the latest), redacted for the caller."""
-    return await run_in_threadpool(_log, caller, table, from_seq, at)
+    return await offload(_log, caller, table, from_seq, at)
 
 
 def _log(caller: Caller, table: Table, from_seq: int, at: int | None) -> MsgspecJSON:
@@ -136,7 +136,7 @@ def _log(caller: Caller, table: Table, from_seq: int, at: int | None) -> Msgspec
 @router.get("/{game_id}/legal", response_model=LegalOut, responses=errors(401, 403, 404, 422))
 async def legal(caller: SeatDep, table: TableDep) -> MsgspecJSON:
     """The caller's legal moves in the game's notation; needs a seat's token."""
-    return await run_in_threadpool(_legal, caller, table)
+    return await offload(_legal, caller, table)
 
 
 def _legal(caller: Caller, table: Table) -> MsgspecJSON:

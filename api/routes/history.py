@@ -13,9 +13,9 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.concurrency import run_in_threadpool
 
 from skald.api.deps import OPTIONAL_TOKEN, CallerDep, TableDep
+from skald.api.offload import offload
 from skald.api.responses import MsgspecJSON, errors
 from skald.core.history.notes import visible_note
 from skald.core.history.streams import variation_number
@@ -53,7 +53,7 @@ class VariationIn(BaseModel):
 async def annotate(body: AnnotationIn, caller: CallerDep, table: TableDep) -> MsgspecJSON:
     """Annotate a seq of the game or of a variation; answers the annotation as stored
     (for the caller: its own private note is readable to it)."""
-    envelope = await run_in_threadpool(
+    envelope = await offload(
         table.histories().annotate,
         caller.game_id,
         caller.viewer,
@@ -69,7 +69,7 @@ async def annotate(body: AnnotationIn, caller: CallerDep, table: TableDep) -> Ms
 @router.post("/variations", status_code=201, responses=errors(401, 403, 404, 422))
 async def variation(body: VariationIn, caller: CallerDep, table: TableDep) -> MsgspecJSON:
     """Open a variation and play its moves through the rules; answers its id."""
-    stream = await run_in_threadpool(
+    stream = await offload(
         table.histories().variation,
         caller.game_id,
         caller.viewer,
@@ -105,7 +105,7 @@ async def export(
     comments: bool = True,
 ) -> Response:
     """The game's annotated history as the caller may see it."""
-    text = await run_in_threadpool(
+    text = await offload(
         table.histories().export, caller.game_id, caller.viewer, format, comments, variations
     )
     if format == "html":
@@ -118,7 +118,7 @@ async def list_annotations(caller: CallerDep, table: TableDep) -> MsgspecJSON:
     """The game's annotations as the caller may see them, oldest first: `at` is the
     anchor (`12`, or `v2@5`), `stream` `game` or `v2`, `move` the anchored seq. A note
     the caller may not read says only who wrote it and where (`sealed`, no content)."""
-    bundle = await run_in_threadpool(table.histories().bundle, caller.game_id, caller.viewer)
+    bundle = await offload(table.histories().bundle, caller.game_id, caller.viewer)
     items = [_annotation(env.seq, env.event, bundle) for env in bundle.notes]
     return MsgspecJSON(
         {"id": caller.game_id, "viewer": bundle.viewer, "annotations": [i for i in items if i]}
@@ -130,7 +130,7 @@ async def list_variations(caller: CallerDep, table: TableDep) -> MsgspecJSON:
     """The variations the caller may see, each with its start (`parent`: `game` or `vN`,
     `at`), author, name, `hypothetical`, last seq, and its moves as readable lines
     (seq 1 is the start; its moves are seqs 2 on)."""
-    bundle = await run_in_threadpool(table.histories().bundle, caller.game_id, caller.viewer)
+    bundle = await offload(table.histories().bundle, caller.game_id, caller.viewer)
     listed = []
     for envelopes in bundle.variations:
         start = envelopes[0].event

@@ -12,10 +12,10 @@ import logging
 from typing import Any
 
 from fastapi import APIRouter
-from starlette.concurrency import run_in_threadpool
 
 from skald.api.deps import Caller, FeedDep, GameId, SeatDep, TableDep
 from skald.api.live import LiveFeed
+from skald.api.offload import offload
 from skald.api.responses import MsgspecJSON, errors
 from skald.api.schemas import AppendedOut, MoveRequest, TableAction
 from skald.events.envelope import Envelope
@@ -84,9 +84,7 @@ async def move(
     game_id: GameId, body: MoveRequest, caller: SeatDep, table: TableDep, feed: FeedDep
 ) -> MsgspecJSON:
     """Play one move for the caller's seat."""
-    return await run_in_threadpool(
-        _decide, table, feed, caller, "move", body.move, body.expected_seq
-    )
+    return await offload(_decide, table, feed, caller, "move", body.move, body.expected_seq)
 
 
 @router.post("/undo", status_code=201, response_model=AppendedOut, responses=ERRORS)
@@ -94,7 +92,7 @@ async def undo(
     game_id: GameId, body: TableAction, caller: SeatDep, table: TableDep, feed: FeedDep
 ) -> MsgspecJSON:
     """Take back the last decision (the table's undo policy decides who may)."""
-    return await run_in_threadpool(_decide, table, feed, caller, "undo", None, body.expected_seq)
+    return await offload(_decide, table, feed, caller, "undo", None, body.expected_seq)
 
 
 @router.post("/redo", status_code=201, response_model=AppendedOut, responses=ERRORS)
@@ -102,4 +100,4 @@ async def redo(
     game_id: GameId, body: TableAction, caller: SeatDep, table: TableDep, feed: FeedDep
 ) -> MsgspecJSON:
     """Re-apply the decision just undone, if nothing happened since."""
-    return await run_in_threadpool(_decide, table, feed, caller, "redo", None, body.expected_seq)
+    return await offload(_decide, table, feed, caller, "redo", None, body.expected_seq)

@@ -28,9 +28,9 @@ import msgspec
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.concurrency import run_in_threadpool
 
 from skald.api.deps import Services, ServicesDep, presented_token
+from skald.api.offload import offload
 from skald.api.responses import MsgspecJSON, errors
 from skald.api.schemas import OptionText, PlayerName
 from skald.core.errors import Forbidden, InvalidOption, Unauthorized
@@ -104,7 +104,7 @@ async def get_caller(
     services: ServicesDep, tournament_id: TournamentId, request: Request
 ) -> TournamentCaller:
     """Anyone (a presented token must be this tournament's)."""
-    return await run_in_threadpool(identify, services, tournament_id, request)
+    return await offload(identify, services, tournament_id, request)
 
 
 CallerDep = Annotated[TournamentCaller, Depends(get_caller)]
@@ -407,7 +407,7 @@ class VerifyOut(Out):
 async def create_tournament(body: NewTournament, services: ServicesDep) -> MsgspecJSON:
     """Create a tournament (the games are created as rounds are paired). The answer holds
     the organiser's token and each player's, shown once."""
-    return await run_in_threadpool(_create, body, services)
+    return await offload(_create, body, services)
 
 
 def _create(body: NewTournament, services: Services) -> MsgspecJSON:
@@ -453,7 +453,7 @@ async def import_tournament(body: ImportIn, services: ServicesDep) -> MsgspecJSO
         tournament = _desk(services).import_jsonl(body.jsonl)
         return MsgspecJSON(_issued(services, tournament), status_code=201)
 
-    return await run_in_threadpool(work)
+    return await offload(work)
 
 
 @router.get("", response_model=TournamentPage, responses=errors(401, 422))
@@ -463,7 +463,7 @@ async def list_tournaments(
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> MsgspecJSON:
     """Tournaments, newest first, a page at a time."""
-    found = await run_in_threadpool(_desk(services).listing, limit + 1, offset)
+    found = await offload(_desk(services).listing, limit + 1, offset)
     items = [
         {"id": i.id, "name": i.title, "seq": i.version, "created_at": i.created_at}
         for i in found[:limit]
@@ -482,7 +482,7 @@ async def list_tournaments(
 )
 async def tournament_summary(caller: CallerDep, services: ServicesDep) -> MsgspecJSON:
     """The set-up, players, and every round's tables with their status."""
-    state = await run_in_threadpool(_desk(services).state, caller.tournament)
+    state = await offload(_desk(services).state, caller.tournament)
     return MsgspecJSON(summary(state))
 
 
@@ -523,7 +523,7 @@ async def register(body: PlayerIn, caller: OrganiserDep, services: ServicesDep) 
         token = issue_one(desk.store, caller.tournament, seat)
         return MsgspecJSON({"seat": seat, "name": event.player, "token": token}, status_code=201)
 
-    return await run_in_threadpool(work)
+    return await offload(work)
 
 
 @router.post(
@@ -533,9 +533,7 @@ async def register(body: PlayerIn, caller: OrganiserDep, services: ServicesDep) 
 )
 async def withdraw(body: WithdrawIn, caller: OrganiserDep, services: ServicesDep) -> MsgspecJSON:
     """Withdraw a player (organiser): not paired any more; past results stay."""
-    event = await run_in_threadpool(
-        _desk(services).withdraw, caller.tournament, body.player, body.reason
-    )
+    event = await offload(_desk(services).withdraw, caller.tournament, body.player, body.reason)
     return MsgspecJSON({"event": event})
 
 
@@ -571,7 +569,7 @@ async def pair(caller: OrganiserDep, services: ServicesDep) -> MsgspecJSON:
         }
         return MsgspecJSON(body, status_code=201)
 
-    return await run_in_threadpool(work)
+    return await offload(work)
 
 
 @router.post(
@@ -600,7 +598,7 @@ async def my_table(
         body = {"round": round_number_, "table": table, "game": game, "seat": seat, "token": token}
         return MsgspecJSON(body, status_code=201)
 
-    return await run_in_threadpool(work)
+    return await offload(work)
 
 
 @router.post(
@@ -616,7 +614,7 @@ async def autoplay(
     given = body or AutoplayIn(bots="random", bot_seed=0)
     if given.bots not in BOTS:  # the schema lists the levels; this guards a drift
         raise InvalidOption(f"bots {given.bots!r}: one of {', '.join(BOTS)}")
-    played = await run_in_threadpool(
+    played = await offload(
         play_round,
         _desk(services),
         services.table,
@@ -635,7 +633,7 @@ async def autoplay(
 async def results(caller: MemberDep, services: ServicesDep) -> MsgspecJSON:
     """Take in the finished games' results (chain verified; audit verdict once revealed);
     the organiser or any player may ask."""
-    taken = await run_in_threadpool(_desk(services).collect, caller.tournament)
+    taken = await offload(_desk(services).collect, caller.tournament)
     return MsgspecJSON({"events": taken})
 
 
@@ -654,8 +652,8 @@ async def get_standings(
 ) -> MsgspecJSON:
     """Standings (rank, points, tie-breaks, games, rating with its uncertainty) now or
     after `round`."""
-    state = await run_in_threadpool(_desk(services).state, caller.tournament)
-    return MsgspecJSON(await run_in_threadpool(standings, state, round_number))
+    state = await offload(_desk(services).state, caller.tournament)
+    return MsgspecJSON(await offload(standings, state, round_number))
 
 
 @router.get(
@@ -693,7 +691,7 @@ async def export(
             return export_md(state, current)
         return export_html(state, current)
 
-    text = await run_in_threadpool(work)
+    text = await offload(work)
     if format == "html":
         return HTMLResponse(text)
     return PlainTextResponse(text, media_type=MEDIA[format])
@@ -707,7 +705,7 @@ async def export(
 )
 async def verify(caller: CallerDep, services: ServicesDep) -> MsgspecJSON:
     """Check the tournament's hash chain; names the first bad seq."""
-    report = await run_in_threadpool(_desk(services).verify, caller.tournament)
+    report = await offload(_desk(services).verify, caller.tournament)
     return MsgspecJSON(
         {
             "ok": report.ok,
@@ -728,7 +726,7 @@ async def verify(caller: CallerDep, services: ServicesDep) -> MsgspecJSON:
 async def open_dispute(body: DisputeIn, caller: PlayerDep, services: ServicesDep) -> MsgspecJSON:
     """The caller, a player seated at the game, disputes its recorded result."""
     assert caller.player is not None
-    event = await run_in_threadpool(
+    event = await offload(
         _desk(services).dispute, caller.tournament, body.game, caller.player, body.reason
     )
     return MsgspecJSON({"event": event}, status_code=201)
@@ -757,7 +755,7 @@ async def settle(
             token = issue_one(desk.store, event.replay, None)
         return MsgspecJSON({"event": event, "referee_token": token})
 
-    return await run_in_threadpool(work)
+    return await offload(work)
 
 
 def _duplicate(desk: Tournaments, tournament: str, round_number: int) -> bool:
