@@ -364,6 +364,7 @@ class Engine:
         now = plain_utc(self.clock())
         version = state.version if state else 0
         prev_hash = state.last_hash if state else "0" * 64
+        chapter = rules.chapter(state.rules) if state else None
         sealed: list[tuple[Envelope[Any], GameState]] = []
         pending = list(batch)
         while pending:
@@ -382,6 +383,9 @@ class Engine:
         final = sealed[-1][1]
         self._remember(game_id, final)
         every = self.snapshot_every
-        if every and final.version // every != base // every:
-            self._save_snapshot(final)
+        if every and (
+            final.version // every != base // every
+            or (chapter is not None and rules.chapter(final.rules) != chapter)
+        ):
+            self._save_snapshot(final)  # every N events, and where an act/day/round begins
         return sealed

@@ -74,6 +74,11 @@ class Rules(Protocol[S, C]):
     def hide_move(self, state: S, seat: int, command: C, rng: Rng) -> Secret[str] | None:
         """The move's notation as a Secret when it must not be public, else None."""
 
+    def chapter(self, state: S) -> int:
+        """The act, day or round the game is in (0 for a game without them): the engine
+        also keeps a snapshot where it changes, so a replay to the start of any chapter
+        folds only that chapter's events."""
+
 
 class BaseRules(Rules[S, C]):
     """The base of every game's rules: public moves, rules version "1", unless overridden.
@@ -90,6 +95,10 @@ class BaseRules(Rules[S, C]):
     def hide_move(self, state: S, seat: int, command: C, rng: Rng) -> Secret[str] | None:
         """Moves are public unless a game says otherwise."""
         return None
+
+    def chapter(self, state: S) -> int:
+        """No chapters unless a game says otherwise."""
+        return 0
 
 
 _REGISTRY: dict[str, Callable[[], Rules]] = {}

@@ -1,4 +1,5 @@
-"""Snapshots: a game's folded state every N events, kept beside its stream as a cache.
+"""Snapshots: a game's folded state every N events and where a chapter (an act, a day, a
+round: `Rules.chapter`) begins, kept beside its stream as a cache.
 
 A cold load (a cache miss, another process's game, `?at=SEQ`) reads the nearest snapshot at
 or before the wanted seq and folds only the tail, instead of replaying from seq 1. A

@@ -11,7 +11,9 @@ import pytest
 from skald.core import snapshots
 from skald.core.engine import Engine
 from skald.core.rules import get_rules
+from skald.core.state import fold
 from skald.core.store import EventStore
+from skald.events.common import MoveMade
 from skald.projections.autoplay import autoplay
 from skald.projections.table import Table
 
@@ -136,3 +138,29 @@ def test_the_audit_and_verification_ignore_snapshots(store: EventStore) -> None:
         store.save_snapshot(game_id, codec.version_key, seq, "0" * 64, b"junk")
     after = (table.verify(game_id), table.audit(game_id, table.viewer(game_id, "referee")))
     assert after == before
+
+
+@pytest.mark.parametrize(("game", "players"), [("beowulf", 3), ("beast", 3), ("hagar", 4)])
+def test_a_snapshot_is_kept_where_each_act_day_or_round_begins(
+    sqlite_store: EventStore, game: str, players: int
+) -> None:
+    """Beside every N events (here: never, N is beyond the game's length), the state where
+    each new chapter begins is kept, so `?at=` the start of one folds no tail."""
+    game_id = played(sqlite_store, game, players, every=10**6)
+    rules = get_rules(game)
+    envelopes = Engine(sqlite_store, snapshot_every=0).envelopes(game_id)
+    chapters, state = [], None
+    for envelope in envelopes:
+        state = fold(rules, state, envelope)
+        chapters.append(rules.chapter(state.rules))
+    assert len(set(chapters)) >= 2, chapters  # the game went through several chapters
+    # The batch (a decision, or the opening) in which a chapter changed ends with a snapshot.
+    starts = [env.seq for env in envelopes if env.seq == 1 or isinstance(env.event, MoveMade)]
+    ends = [nxt - 1 for nxt in starts[1:]] + [envelopes[-1].seq]
+    expected = {
+        end
+        for begin, end in zip(starts, ends, strict=True)
+        if begin > 1 and chapters[end - 1] != chapters[begin - 2]
+    }
+    assert expected
+    assert set(snapshot_seqs(sqlite_store, game_id, game)) == expected

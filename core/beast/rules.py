@@ -112,6 +112,10 @@ class BeastRules(BaseRules[BeastState, Command]):
         """The notation of a command."""
         return format_command(command)
 
+    def chapter(self, state: BeastState) -> int:
+        """The day."""
+        return state.day
+
     def hide_move(
         self, state: BeastState, seat: int, command: Command, rng: Rng
     ) -> Secret[str] | None:

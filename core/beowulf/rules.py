@@ -88,3 +88,7 @@ class BeowulfRules(BaseRules[BeowulfState, Command]):
     def format(self, command: Command) -> str:
         """The notation of a command."""
         return format_command(command)
+
+    def chapter(self, state: BeowulfState) -> int:
+        """The act (0 before Act I)."""
+        return state.act

@@ -110,6 +110,10 @@ class HagarRules(BaseRules[HagarState, Command]):
         """The notation of a command."""
         return format_command(command)
 
+    def chapter(self, state: HagarState) -> int:
+        """The rounds played."""
+        return state.rounds
+
     def hide_move(
         self, state: HagarState, seat: int, command: Command, rng: Rng
     ) -> Secret[str] | None:
