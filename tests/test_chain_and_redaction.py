@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
+import msgspec
 import pytest
 import sqlalchemy as sa
 
 from skald.core.engine import Engine
 from skald.core.store import EventStore, events, streams
-from skald.events.secret import Secret, redact, seal, secrets_in
+from skald.events.secret import Secret, redact, seal, secret_fields, secrets_in
 from skald.events.viewer import REFEREE, SPECTATOR, seat_viewer
 from skald.projections.table import Table
 from tests.conftest import engine_of
@@ -178,3 +180,36 @@ def test_a_changed_stream_header_is_caught(
     report = table.verify(game_id)
     assert not report.ok
     assert report.bad_seq == 1
+
+
+class _Base(msgspec.Struct, frozen=True):
+    seat: int
+
+
+class _WithSecret(_Base, frozen=True):
+    card: Secret[str] | None = None
+
+
+class _Holder(msgspec.Struct, frozen=True):
+    label: str
+    inner: _Base  # declared as the base: the value may be a subclass holding a Secret
+    anything: Any = None
+    deep: tuple[dict[str, list[Secret[int]]], ...] = ()
+
+
+def test_redaction_walks_every_field_a_secret_may_hide_in() -> None:
+    """`redact` skips only fields whose declared type can never hold a Secret: a base
+    class with subclasses, `Any` and nested containers are still walked."""
+    card = seal("ace", {0}, "00" * 16)
+    number = seal(7, {0}, "11" * 16)
+    holder = _Holder(
+        label="x", inner=_WithSecret(seat=1, card=card), anything=card, deep=({"k": [number]},)
+    )
+    assert secret_fields(_Holder) == ("inner", "anything", "deep")
+    assert secret_fields(_Base) == ()
+    sealed = redact(holder, seat_viewer(1, "Bob"))
+    assert sealed.inner.card == card.sealed()
+    assert sealed.anything == card.sealed()
+    assert sealed.deep[0]["k"][0] == number.sealed()
+    assert len(list(secrets_in(holder))) == 3
+    assert redact(holder, seat_viewer(0, "Ann")) == holder
