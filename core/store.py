@@ -227,7 +227,7 @@ class _Stale(Exception):
 def _stamp_sqlite(moment: datetime) -> str:
     # The text SQLAlchemy's SQLite DateTime stores (UTC fields, no offset): rows written by
     # either path read back alike.
-    return _utc(moment).strftime("%Y-%m-%d %H:%M:%S.%f")
+    return _utc(moment).replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
 def _stamp_postgres(moment: datetime) -> datetime:
@@ -447,12 +447,13 @@ class EventStore:
         expected_seqs = list(range(expected_version + 1, new_version + 1))
         if [r.seq for r in records] != expected_seqs or any(r.stream != stream for r in records):
             raise ValueError(f"records must be seqs {expected_seqs} of stream {stream!r}")
-        stamp = self._stamp
+        # A decision's records share one moment: stamped once.
+        stamped = {moment: self._stamp(moment) for moment in {r.recorded_at for r in records}}
         rows = [
             (
                 stream,
                 r.seq,
-                stamp(r.recorded_at),
+                stamped[r.recorded_at],
                 r.actor,
                 r.kind,
                 r.payload,
