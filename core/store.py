@@ -31,6 +31,7 @@ the audit or the chain verification.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import threading
 from collections.abc import Iterator, Sequence
@@ -286,6 +287,44 @@ class _Statements:
         )
 
 
+class _WriterQueue:
+    """Where a SQLite store's writers wait their turn: threads of this process on a lock,
+    processes (several `skald serve` workers, the CLI) on an advisory lock of a file beside
+    the database (`DB-lock`, 0600). Both wake a waiter the moment the writer is done; SQLite's
+    own busy handler, which still guards every write, sleeps up to 100 ms between tries, and
+    made a second worker slower than one. A store whose folder cannot hold the lock file
+    (read-only) queues its threads only."""
+
+    def __init__(self, path: str | None) -> None:
+        self._threads = threading.Lock()
+        self._path = None if path is None else f"{path}-lock"
+        self._file: int | None = None
+
+    def __enter__(self) -> None:
+        self._threads.acquire()
+        try:
+            if self._file is None and self._path is not None:
+                self._file = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
+            if self._file is not None:
+                fcntl.flock(self._file, fcntl.LOCK_EX)
+        except OSError:  # no lock file here (read-only folder): SQLite's locking still holds
+            pass
+
+    def __exit__(self, *_exc: object) -> None:
+        if self._file is not None:
+            with contextlib.suppress(OSError):
+                fcntl.flock(self._file, fcntl.LOCK_UN)
+        self._threads.release()
+
+    def close(self) -> None:
+        """Close the lock file (opened again by the next write)."""
+        with self._threads:
+            if self._file is not None:
+                with contextlib.suppress(OSError):
+                    os.close(self._file)
+                self._file = None
+
+
 class _Connections:
     """The hot paths' DBAPI connections, detached from SQLAlchemy's pool and kept in a free
     list: taking one is a list pop. A pool checkout and checkin cost about 30 µs, more than
@@ -347,7 +386,7 @@ class EventStore:
             raise StoreError(f"cannot open the event store at {url}: {error}") from None
         self._writer = self.engine.execution_options(skald_write=True)
         self._postgres = self.engine.dialect.name == "postgresql"
-        self._sqlite_writer = threading.Lock()
+        self._sqlite_writer = _WriterQueue(path)
         self._connections = _Connections(self.engine, keep=32)
         self._dbapi_error: type[Exception] = self.engine.dialect.loaded_dbapi.Error
         self._sql = _Statements(postgres=self._postgres)
@@ -504,8 +543,8 @@ class EventStore:
         on success, rolled back on any error), autocommit reads otherwise. Driver errors
         come out as SQLAlchemy's DBAPIError family; a dropped connection is invalidated."""
         if write and not self._postgres:
-            # SQLite admits one writer; threads of this process queue on a lock (woken at
-            # once) rather than in SQLite's busy handler, which sleeps up to 100 ms a try.
+            # SQLite admits one writer; writers queue on a lock (woken at once) rather than
+            # in SQLite's busy handler, which sleeps up to 100 ms a try.
             with self._sqlite_writer, self._driver_connection(write) as cursor:
                 yield cursor
             return
@@ -703,4 +742,5 @@ class EventStore:
     def dispose(self) -> None:
         """Close every pooled and kept connection."""
         self._connections.drop_all()
+        self._sqlite_writer.close()
         self.engine.dispose()
