@@ -1,18 +1,26 @@
-"""Dependencies as `Annotated` aliases: the services, and who is calling.
+"""Dependencies as `Annotated` aliases: who is calling, with the services.
 
 A caller presents `Authorization: Bearer TOKEN` or `?token=TOKEN` (for clients that
 cannot set headers, like browsers' EventSource; the access log never shows its value).
 A seat's token makes the caller that seat, the referee's token the referee; no token
 makes a spectator where reading is public. A presented token that is not one of this
-game's is a 401 on every route, never a silent spectator: `check_token` runs before every
-route (on routes without a game, a token must be some game's). The game is looked up
-first, so an unknown game is a 404 whatever the token.
+game's is a 401 on every route, never a silent spectator. The game is looked up first,
+so an unknown game is a 404 whatever the token.
 
-Speed: every dependency here is `async` and does no I/O on the event loop. Who a token
-is never changes (a game's players and a token's seat are fixed at creation), so each
-process keeps the callers it has identified; a request whose caller is known costs no
-thread-pool hop at all, and an unknown one costs one (`identify` reads the store there).
-Route handlers then make one hop for their own work.
+Every route enforces that rule through exactly one of: `ReadDep` or `SeatDep` (a game's
+routes: they identify the caller, which checks the token) or `check_token` (the others:
+a presented token must be some game's). `create_app` refuses to build an app with a route
+that has neither (`checks_tokens`).
+
+Speed: FastAPI solves every dependency node on every request (about 8 µs each), so a
+game's route has one: `ReadDep`/`SeatDep` returns a `Call` holding the caller and the
+services, read from `request.app.state`. Nothing here does I/O on the event loop. Who a
+token is never changes (a game's players and a token's seat are fixed at creation), so
+each process keeps the callers it has identified; a known caller costs no thread-pool hop
+at all, an unknown one costs one (`identify` reads the store there). Route handlers then
+make one hop (`api.offload`) for their own work. The bearer scheme is declared in the
+OpenAPI document (`TOKEN`, `OPTIONAL_TOKEN`, `SECURITY_SCHEMES`), not by an `HTTPBearer`
+node that would be solved on every request for nothing.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from typing import Annotated, Any
 
 import msgspec
 from fastapi import Depends, Path, Request
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.dependencies.models import Dependant
 
 from skald.api.live import LiveFeed
 from skald.api.offload import offload
@@ -73,27 +81,6 @@ class Services(msgspec.Struct):
     tournaments: Tournaments | None = None  # set by create_app (api/routes/tournaments.py)
 
 
-async def get_services(request: Request) -> Services:
-    """The process's services."""
-    services: Services = request.app.state.services
-    return services
-
-
-ServicesDep = Annotated[Services, Depends(get_services)]
-
-
-async def get_table(services: ServicesDep) -> Table:
-    """The Table."""
-    return services.table
-
-
-async def get_feed(services: ServicesDep) -> LiveFeed:
-    """The live feed."""
-    return services.feed
-
-
-TableDep = Annotated[Table, Depends(get_table)]
-FeedDep = Annotated[LiveFeed, Depends(get_feed)]
 # One rule with the CLI (core.seats): 1 to 64 characters, no control characters.
 GameId = Annotated[
     str,
@@ -106,10 +93,19 @@ GameId = Annotated[
     ),
 ]
 
-bearer = HTTPBearer(
-    auto_error=False, description="A seat's or the referee's token, as returned by POST /games."
-)
-Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+BEARER = "HTTPBearer"
+SECURITY_SCHEMES: dict[str, Any] = {
+    BEARER: {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "A seat's or the referee's token, as returned by POST /games.",
+    }
+}
+"""The OpenAPI document's security schemes (added by `create_app`'s app)."""
+# For `openapi_extra=`: routes that need a token, and read routes where it is optional
+# (none: a spectator).
+TOKEN: dict[str, Any] = {"security": [{BEARER: []}]}
+OPTIONAL_TOKEN: dict[str, Any] = {"security": [{BEARER: []}, {}]}
 
 
 def presented_token(request: Request) -> str | None:
@@ -170,8 +166,8 @@ async def identify_async(
 
 
 async def check_token(request: Request) -> None:
-    """Before every route: a presented token must be valid (a 401 otherwise) — this
-    game's on a game's routes, some game's elsewhere."""
+    """The token rule on routes without a `ReadDep` or `SeatDep`: a presented token must
+    be valid (a 401 otherwise) — this game's on a game's routes, some game's elsewhere."""
     services: Services = request.app.state.services
     game_id = request.path_params.get("game_id")
     if game_id is not None:
@@ -182,23 +178,63 @@ async def check_token(request: Request) -> None:
         raise Unauthorized("that token is not a seat's or the referee's of any game")
 
 
-async def get_caller(
-    services: ServicesDep, game_id: GameId, request: Request, _credentials: Credentials
-) -> Caller:
-    """The caller of a read route: a seat, the referee or a spectator."""
-    return await identify_async(services, game_id, request, None)
+class Call(msgspec.Struct, frozen=True):
+    """What a game's route needs, from its one dependency: who calls, and the services."""
+
+    caller: Caller
+    services: Services
+
+    @property
+    def game_id(self) -> str:
+        """The game called about."""
+        return self.caller.game_id
+
+    @property
+    def table(self) -> Table:
+        """The Table."""
+        return self.services.table
+
+    @property
+    def feed(self) -> LiveFeed:
+        """The live feed."""
+        return self.services.feed
 
 
-async def get_seat(caller: Annotated[Caller, Depends(get_caller)]) -> Caller:
-    """The caller of a route that acts for a seat: a seat token is required."""
-    if caller.seat is not None:
-        return caller
-    if caller.viewer.referee:
+async def read_call(request: Request) -> Call:
+    """The call of a read route: the caller is a seat, the referee or a spectator. The
+    game id comes from the path (the route declares it as `GameId` for the document;
+    `identify` applies the CLI's rule to it before anything else)."""
+    services: Services = request.app.state.services
+    caller = await identify_async(services, str(request.path_params["game_id"]), request)
+    return Call(caller, services)
+
+
+async def seat_call(request: Request) -> Call:
+    """The call of a route that acts for a seat: a seat's token is required."""
+    call = await read_call(request)
+    if call.caller.seat is not None:
+        return call
+    if call.caller.viewer.referee:
         raise Forbidden("the referee's token does not act for a seat; use a seat's token")
     raise Unauthorized("this needs a seat's token: Authorization: Bearer TOKEN")
 
 
-CallerDep = Annotated[Caller, Depends(get_caller)]
-# For `openapi_extra=` of read routes: the token is optional (none: a spectator).
-OPTIONAL_TOKEN: dict[str, Any] = {"security": [{}]}  # FastAPI appends this to the bearer scheme
-SeatDep = Annotated[Caller, Depends(get_seat)]
+ReadDep = Annotated[Call, Depends(read_call)]
+SeatDep = Annotated[Call, Depends(seat_call)]
+
+
+async def get_services(request: Request) -> Services:
+    """The process's services (for routes that need no caller)."""
+    services: Services = request.app.state.services
+    return services
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+
+
+def checks_tokens(dependant: Dependant) -> bool:
+    """Whether a route's dependencies enforce the token rule (see the module's doc)."""
+    return any(
+        sub.call in (check_token, read_call, seat_call) or checks_tokens(sub)
+        for sub in dependant.dependencies
+    )

@@ -11,14 +11,16 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import Depends, FastAPI
+from fastapi.routing import APIRoute
 from starlette.types import ASGIApp
 
 import skald.core.access  # noqa: F401  (its table joins the store's metadata before create_all)
 from skald.api import errors
-from skald.api.deps import Services, check_token
-from skald.api.edge import BodyLimit, install_log_redaction
+from skald.api.deps import SECURITY_SCHEMES, Services, check_token, checks_tokens
+from skald.api.edge import MAX_BODY, BodyLimit, install_log_redaction
 from skald.api.live import LiveFeed
 from skald.api.responses import MsgspecJSON
 from skald.api.routes import audit, events, games, moves
@@ -43,12 +45,32 @@ Every error has the same body: `{"error", "message"}`, plus `current_seq` on 409
 """
 
 
+TOO_LARGE = {
+    "description": f"The request body is over {MAX_BODY} bytes; nothing of it was read.",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
+}
+
+
 class SkaldAPI(FastAPI):
     """FastAPI with the body-size limit outside everything else (even the 500 handler), so
-    an oversized body is a 413 before any of it is read."""
+    an oversized body is a 413 before any of it is read; its OpenAPI document declares
+    the bearer scheme (`deps.SECURITY_SCHEMES`; routes name it in `openapi_extra`) and
+    that 413 on every route that takes a body."""
 
     def build_middleware_stack(self) -> ASGIApp:
         return BodyLimit(super().build_middleware_stack())
+
+    def openapi(self) -> dict[str, Any]:
+        if self.openapi_schema is None:
+            document = super().openapi()
+            document.setdefault("components", {}).setdefault("securitySchemes", {}).update(
+                SECURITY_SCHEMES
+            )
+            for operations in document["paths"].values():
+                for operation in operations.values():
+                    if "requestBody" in operation:
+                        operation["responses"]["413"] = TOO_LARGE
+        return self.openapi_schema  # type: ignore[return-value]
 
 
 def create_app(url: str | None = None, poll_interval: float | None = None) -> FastAPI:
@@ -80,28 +102,34 @@ def create_app(url: str | None = None, poll_interval: float | None = None) -> Fa
         version="0.1.0",
         description=DESCRIPTION,
         lifespan=lifespan,
-        dependencies=[Depends(check_token)],
     )
     app.state.services = services
     errors.install(app)
 
-    @app.get("/health", response_model=HealthOut, tags=["service"])
+    check = [Depends(check_token)]
+
+    @app.get("/health", response_model=HealthOut, tags=["service"], dependencies=check)
     async def health() -> MsgspecJSON:
         """Answers without touching the store (the benchmark's do-nothing baseline)."""
         return MsgspecJSON({"ok": True})
 
     # FastAPI tries routes in order, each match costing a few microseconds: the routes
-    # every decision uses come first (moves, then the summary and legal moves).
-    for router in (
-        moves.router,
-        games.router,
-        events.router,
-        audit.router,
-        history_routes.router,
-        tournament_routes.router,
-        web_routes.router,
-    ):
+    # every decision uses come first (moves, then the summary and legal moves). The
+    # routers of games identify their callers (`deps.ReadDep`, `deps.SeatDep`); the
+    # tournaments' and the web pages' check a presented token first.
+    identifying = (moves.router, games.router, events.router, audit.router, history_routes.router)
+    for router in identifying:
         app.include_router(router)
+    for router in (tournament_routes.router, web_routes.router):
+        app.include_router(router, dependencies=check)
+    routes = [*app.router.routes, *(route for router in identifying for route in router.routes)]
+    unchecked = [
+        route.path
+        for route in routes
+        if isinstance(route, APIRoute) and not checks_tokens(route.dependant)
+    ]
+    if unchecked:
+        raise RuntimeError(f"routes that would not check a presented token: {unchecked}")
     return app
 
 

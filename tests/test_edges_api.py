@@ -12,8 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi import APIRouter
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
+from skald.api.deps import ReadDep, checks_tokens
 from skald.api.main import create_app
 from skald.core.engine import Engine
 from skald.core.signing import Signer, SigningKeyError, open_signer
@@ -76,6 +79,20 @@ def test_a_bad_token_is_401_on_every_route(
     if "{id}" in path:
         wrong = client.request(method, url, params={"token": other["seats"][0]["token"]}, json=body)
         assert wrong.status_code == 401
+
+
+def test_a_route_that_checks_no_token_is_found() -> None:
+    """`create_app` refuses routes `checks_tokens` finds unchecked."""
+    router = APIRouter()
+
+    @router.get("/games/{game_id}/checked")
+    async def checked(call: ReadDep) -> None: ...
+
+    @router.get("/unchecked")
+    async def unchecked() -> None: ...
+
+    found = {r.path: checks_tokens(r.dependant) for r in router.routes if isinstance(r, APIRoute)}
+    assert found == {"/games/{game_id}/checked": True, "/unchecked": False}
 
 
 def test_a_good_query_token_shows_that_seat(client: TestClient) -> None:

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
-from skald.api.deps import OPTIONAL_TOKEN, CallerDep, GameId, TableDep
+from skald.api.deps import OPTIONAL_TOKEN, GameId, ReadDep
 from skald.api.responses import MsgspecJSON, errors
 from skald.api.schemas import AuditOut, ChainOut, ReceiptOut
 from skald.projections.audit_render import render_audit
@@ -30,15 +30,15 @@ router = APIRouter(prefix="/games/{game_id}", tags=["audit"])
     openapi_extra=OPTIONAL_TOKEN,
 )
 def audit(
-    caller: CallerDep,
-    table: TableDep,
+    game_id: GameId,
+    call: ReadDep,
     format: Annotated[
         Literal["json", "md", "html"], Query(description="json (default), md or html.")
     ] = "json",
 ) -> Response:
     """Every hidden value revealed, who knew what when, every decision re-derived from the
     rules and the seed, the chain and commitments, ending with a verdict."""
-    report = table.audit(caller.game_id, caller.viewer)
+    report = call.table.audit(call.game_id, call.caller.viewer)
     if format == "json":
         return MsgspecJSON(report)
     text = render_audit(report, format)
@@ -48,12 +48,12 @@ def audit(
 
 
 @router.get("/verify", response_model=ChainOut, responses=errors(404, 422))
-def verify(game_id: GameId, table: TableDep) -> MsgspecJSON:
+def verify(game_id: GameId, call: ReadDep) -> MsgspecJSON:
     """Check the stored hash chain and every commitment; names the first bad seq."""
-    return MsgspecJSON(table.verify(game_id))
+    return MsgspecJSON(call.table.verify(call.game_id))
 
 
 @router.get("/receipt", response_model=ReceiptOut, responses=errors(404, 422))
-def receipt(game_id: GameId, table: TableDep) -> MsgspecJSON:
+def receipt(game_id: GameId, call: ReadDep) -> MsgspecJSON:
     """A signed receipt for the game's current head."""
-    return MsgspecJSON(table.receipt(game_id))
+    return MsgspecJSON(call.table.receipt(call.game_id))

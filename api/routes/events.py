@@ -7,9 +7,8 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
 
-from skald.api.deps import OPTIONAL_TOKEN, Credentials, GameId, ServicesDep, identify
+from skald.api.deps import OPTIONAL_TOKEN, GameId, ReadDep
 from skald.api.live import event_stream
-from skald.api.offload import offload
 from skald.api.responses import errors
 from skald.api.schemas import MAX_SEQ
 
@@ -42,8 +41,7 @@ SSE_EXAMPLE = (
 async def events(
     game_id: GameId,
     request: Request,
-    services: ServicesDep,
-    _credentials: Credentials,
+    call: ReadDep,
     token: Annotated[
         str | None,
         Query(
@@ -65,10 +63,10 @@ async def events(
 ) -> StreamingResponse:
     """The game's events as the caller sees them, from `from` (or after Last-Event-ID),
     then live as they are appended by any process."""
-    caller = await offload(identify, services, game_id, request, token)
+    del token  # read by `ReadDep` with the header's (`deps.presented_token`)
     after = last_event_id if last_event_id is not None else from_seq - 1
     stream = event_stream(
-        services.table, services.feed, game_id, caller.viewer, after, request.is_disconnected
+        call.table, call.feed, game_id, call.caller.viewer, after, request.is_disconnected
     )
     return StreamingResponse(
         stream,

@@ -1,24 +1,27 @@
 """Games: create (with the seats' tokens), list, summary, and what the caller sees of one:
 its view at a seq, its log, its legal moves.
 
-Handlers are async and make one thread-pool hop for their store and engine work (the
-dependencies make none for a caller this process already knows)."""
+Handlers are async and make one thread-pool hop (`api.offload`) for their store and engine
+work. A game's routes have one dependency, `ReadDep` or `SeatDep` (the caller and the
+services; no hop for a caller this process already knows); creating and listing games
+have `check_token`."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 
 from skald.api.deps import (
     OPTIONAL_TOKEN,
-    Caller,
-    CallerDep,
+    TOKEN,
+    Call,
     GameId,
+    ReadDep,
     SeatDep,
     Services,
     ServicesDep,
-    TableDep,
+    check_token,
 )
 from skald.api.offload import offload
 from skald.api.responses import MsgspecJSON, errors
@@ -34,7 +37,6 @@ from skald.api.schemas import (
 )
 from skald.core.errors import NotFound
 from skald.core.seats import check_player_names
-from skald.projections.table import Table
 
 router = APIRouter(prefix="/games", tags=["games"])
 AtSeq = Annotated[
@@ -42,7 +44,16 @@ AtSeq = Annotated[
 ]
 
 
-@router.post("", status_code=201, response_model=CreatedGame, responses=errors(404, 422))
+CHECK_TOKEN = [Depends(check_token)]
+
+
+@router.post(
+    "",
+    status_code=201,
+    response_model=CreatedGame,
+    responses=errors(404, 422),
+    dependencies=CHECK_TOKEN,
+)
 async def create_game(body: NewGame, services: ServicesDep) -> MsgspecJSON:
     """Create a game. The response holds each seat's token and the referee's, shown once."""
     return await offload(_create, body, services)
@@ -77,15 +88,15 @@ def _create(body: NewGame, services: Services) -> MsgspecJSON:
     )
 
 
-@router.get("", response_model=GamePage, responses=errors(422))
+@router.get("", response_model=GamePage, responses=errors(422), dependencies=CHECK_TOKEN)
 async def list_games(
-    table: TableDep,
+    services: ServicesDep,
     game: Annotated[str | None, Query(max_length=64, description="Only this game.")] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
 ) -> MsgspecJSON:
     """Games, newest first, a page at a time."""
-    found = await offload(table.games, game, limit + 1, offset)
+    found = await offload(services.table.games, game, limit + 1, offset)
     items = found[:limit]
     next_offset = offset + limit if len(found) > limit else None
     return MsgspecJSON(
@@ -94,9 +105,9 @@ async def list_games(
 
 
 @router.get("/{game_id}", response_model=GameSummary, responses=errors(404, 422))
-async def game_summary(game_id: GameId, table: TableDep) -> MsgspecJSON:
+async def game_summary(game_id: GameId, call: ReadDep) -> MsgspecJSON:
     """What anyone may know about a game: players, seq, whose turn, the outcome."""
-    return MsgspecJSON(await offload(table.summary, game_id))
+    return MsgspecJSON(await offload(call.table.summary, call.game_id))
 
 
 @router.get(
@@ -105,9 +116,9 @@ async def game_summary(game_id: GameId, table: TableDep) -> MsgspecJSON:
     responses=errors(401, 404, 422),
     openapi_extra=OPTIONAL_TOKEN,
 )
-async def view(caller: CallerDep, table: TableDep, at: AtSeq = None) -> MsgspecJSON:
+async def view(game_id: GameId, call: ReadDep, at: AtSeq = None) -> MsgspecJSON:
     """The game as the caller sees it: a seat, the referee, or (no token) a spectator."""
-    return MsgspecJSON(await offload(table.show, caller.game_id, caller.viewer, at))
+    return MsgspecJSON(await offload(call.table.show, call.game_id, call.caller.viewer, at))
 
 
 @router.get(
@@ -117,30 +128,37 @@ async def view(caller: CallerDep, table: TableDep, at: AtSeq = None) -> MsgspecJ
     openapi_extra=OPTIONAL_TOKEN,
 )
 async def log(
-    caller: CallerDep,
-    table: TableDep,
+    game_id: GameId,
+    call: ReadDep,
     from_seq: Annotated[int, Query(alias="from", ge=1, le=MAX_SEQ, description="First seq.")] = 1,
     at: AtSeq = None,
 ) -> MsgspecJSON:
     """The events from `from` to `at` (default: the latest), redacted for the caller."""
-    return await offload(_log, caller, table, from_seq, at)
+    return await offload(_log, call, from_seq, at)
 
 
-def _log(caller: Caller, table: Table, from_seq: int, at: int | None) -> MsgspecJSON:
+def _log(call: Call, from_seq: int, at: int | None) -> MsgspecJSON:
+    caller, table = call.caller, call.table
     if at is not None and at > table.turn(caller.game_id).seq:
         raise NotFound(f"game {caller.game_id} has no seq {at} yet")
     events = table.log(caller.game_id, caller.viewer, from_seq, at)
     return MsgspecJSON({"id": caller.game_id, "viewer": caller.viewer.name, "events": events})
 
 
-@router.get("/{game_id}/legal", response_model=LegalOut, responses=errors(401, 403, 404, 422))
-async def legal(caller: SeatDep, table: TableDep) -> MsgspecJSON:
+@router.get(
+    "/{game_id}/legal",
+    response_model=LegalOut,
+    responses=errors(401, 403, 404, 422),
+    openapi_extra=TOKEN,
+)
+async def legal(game_id: GameId, call: SeatDep) -> MsgspecJSON:
     """The caller's legal moves in the game's notation; needs a seat's token."""
-    return await offload(_legal, caller, table)
+    return await offload(_legal, call)
 
 
-def _legal(caller: Caller, table: Table) -> MsgspecJSON:
-    assert caller.seat is not None
-    seq = table.turn(caller.game_id).seq
-    moves = table.legal(caller.game_id, caller.seat)
-    return MsgspecJSON({"seat": caller.seat, "seq": seq, "moves": moves})
+def _legal(call: Call) -> MsgspecJSON:
+    seat = call.caller.seat
+    assert seat is not None
+    seq = call.table.turn(call.game_id).seq
+    moves = call.table.legal(call.game_id, seat)
+    return MsgspecJSON({"seat": seat, "seq": seq, "moves": moves})

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from skald.api.deps import OPTIONAL_TOKEN, CallerDep, TableDep
+from skald.api.deps import OPTIONAL_TOKEN, TOKEN, GameId, ReadDep
 from skald.api.offload import offload
 from skald.api.responses import MsgspecJSON, errors
 from skald.core.history.notes import visible_note
@@ -49,14 +49,16 @@ class VariationIn(BaseModel):
     seed: str | None = Field(None, min_length=1, max_length=128)
 
 
-@router.post("/annotations", status_code=201, responses=errors(401, 403, 404, 422))
-async def annotate(body: AnnotationIn, caller: CallerDep, table: TableDep) -> MsgspecJSON:
+@router.post(
+    "/annotations", status_code=201, responses=errors(401, 403, 404, 422), openapi_extra=TOKEN
+)
+async def annotate(game_id: GameId, body: AnnotationIn, call: ReadDep) -> MsgspecJSON:
     """Annotate a seq of the game or of a variation; answers the annotation as stored
     (for the caller: its own private note is readable to it)."""
     envelope = await offload(
-        table.histories().annotate,
-        caller.game_id,
-        caller.viewer,
+        call.table.histories().annotate,
+        call.game_id,
+        call.caller.viewer,
         body.at,
         body.comment,
         body.glyph,
@@ -66,13 +68,15 @@ async def annotate(body: AnnotationIn, caller: CallerDep, table: TableDep) -> Ms
     return MsgspecJSON(envelope, status_code=201)
 
 
-@router.post("/variations", status_code=201, responses=errors(401, 403, 404, 422))
-async def variation(body: VariationIn, caller: CallerDep, table: TableDep) -> MsgspecJSON:
+@router.post(
+    "/variations", status_code=201, responses=errors(401, 403, 404, 422), openapi_extra=TOKEN
+)
+async def variation(game_id: GameId, body: VariationIn, call: ReadDep) -> MsgspecJSON:
     """Open a variation and play its moves through the rules; answers its id."""
     stream = await offload(
-        table.histories().variation,
-        caller.game_id,
-        caller.viewer,
+        call.table.histories().variation,
+        call.game_id,
+        call.caller.viewer,
         body.start,
         body.moves,
         body.name,
@@ -98,15 +102,20 @@ async def variation(body: VariationIn, caller: CallerDep, table: TableDep) -> Ms
     openapi_extra=OPTIONAL_TOKEN,
 )
 async def export(
-    caller: CallerDep,
-    table: TableDep,
+    game_id: GameId,
+    call: ReadDep,
     format: Annotated[Literal["jsonl", "text", "md", "html"], Query()] = "text",
     variations: bool = True,
     comments: bool = True,
 ) -> Response:
     """The game's annotated history as the caller may see it."""
     text = await offload(
-        table.histories().export, caller.game_id, caller.viewer, format, comments, variations
+        call.table.histories().export,
+        call.game_id,
+        call.caller.viewer,
+        format,
+        comments,
+        variations,
     )
     if format == "html":
         return HTMLResponse(text)
@@ -114,23 +123,23 @@ async def export(
 
 
 @router.get("/annotations", responses=errors(401, 404, 422), openapi_extra=OPTIONAL_TOKEN)
-async def list_annotations(caller: CallerDep, table: TableDep) -> MsgspecJSON:
+async def list_annotations(game_id: GameId, call: ReadDep) -> MsgspecJSON:
     """The game's annotations as the caller may see them, oldest first: `at` is the
     anchor (`12`, or `v2@5`), `stream` `game` or `v2`, `move` the anchored seq. A note
     the caller may not read says only who wrote it and where (`sealed`, no content)."""
-    bundle = await offload(table.histories().bundle, caller.game_id, caller.viewer)
+    bundle = await offload(call.table.histories().bundle, call.game_id, call.caller.viewer)
     items = [_annotation(env.seq, env.event, bundle) for env in bundle.notes]
     return MsgspecJSON(
-        {"id": caller.game_id, "viewer": bundle.viewer, "annotations": [i for i in items if i]}
+        {"id": call.game_id, "viewer": bundle.viewer, "annotations": [i for i in items if i]}
     )
 
 
 @router.get("/variations", responses=errors(401, 404, 422), openapi_extra=OPTIONAL_TOKEN)
-async def list_variations(caller: CallerDep, table: TableDep) -> MsgspecJSON:
+async def list_variations(game_id: GameId, call: ReadDep) -> MsgspecJSON:
     """The variations the caller may see, each with its start (`parent`: `game` or `vN`,
     `at`), author, name, `hypothetical`, last seq, and its moves as readable lines
     (seq 1 is the start; its moves are seqs 2 on)."""
-    bundle = await offload(table.histories().bundle, caller.game_id, caller.viewer)
+    bundle = await offload(call.table.histories().bundle, call.game_id, call.caller.viewer)
     listed = []
     for envelopes in bundle.variations:
         start = envelopes[0].event
@@ -157,7 +166,7 @@ async def list_variations(caller: CallerDep, table: TableDep) -> MsgspecJSON:
                 ],
             }
         )
-    return MsgspecJSON({"id": caller.game_id, "viewer": bundle.viewer, "variations": listed})
+    return MsgspecJSON({"id": call.game_id, "viewer": bundle.viewer, "variations": listed})
 
 
 def _short(stream: str, bundle: Bundle) -> str:

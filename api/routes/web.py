@@ -22,7 +22,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
-from skald.api.deps import OPTIONAL_TOKEN, Caller, CallerDep, TableDep
+from skald.api.deps import OPTIONAL_TOKEN, Caller, GameId, ReadDep
 from skald.api.responses import MsgspecJSON, errors
 from skald.api.schemas import MAX_SEQ
 from skald.core.errors import Forbidden, NotFound
@@ -115,8 +115,8 @@ def looking_as(table: Table, caller: Caller, who: str | None) -> Viewer:
     openapi_extra=OPTIONAL_TOKEN,
 )
 def board(
-    caller: CallerDep,
-    table: TableDep,
+    game_id: GameId,
+    call: ReadDep,
     at: AtSeq = None,
     who: AsViewer = None,
     variation: Annotated[
@@ -125,6 +125,7 @@ def board(
 ) -> Response:
     """The board as an SVG drawn from the viewer's view (default: the caller's), of the
     game or of one of its variations (`at`: the variation's seq; default its last)."""
+    caller, table = call.caller, call.table
     viewer = looking_as(table, caller, who)
     if variation is not None:
         svg = _variation_board(table, caller.game_id, viewer, int(variation[1:]), at)
@@ -157,13 +158,14 @@ def _variation_board(
     "/games/{game_id}/lines", responses=errors(401, 403, 404, 422), openapi_extra=OPTIONAL_TOKEN
 )
 def lines(
-    caller: CallerDep,
-    table: TableDep,
+    game_id: GameId,
+    call: ReadDep,
     from_seq: Annotated[int, Query(alias="from", ge=1, le=MAX_SEQ)] = 1,
     at: AtSeq = None,
     who: AsViewer = None,
 ) -> MsgspecJSON:
     """The log as one readable line per event, redacted for the viewer."""
+    caller, table = call.caller, call.table
     viewer = looking_as(table, caller, who)
     summary = table.summary(caller.game_id)
     if at is not None and at > summary.seq:
