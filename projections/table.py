@@ -6,10 +6,18 @@ returns is already projected for its viewer: views via the game's `view(state, v
 logs and move results via the generic redaction; summaries hold public facts only. After
 the game, the reveal policy (table option `reveal`: `end`, the default, or `referee`)
 decides whether every viewer sees every hidden value and the key.
+
+Two answers are kept per process, since the API asks for them on every decision: a
+game's creation time (it never changes; a summary would otherwise read the store's
+header row each time) and a seat's legal moves at a state, keyed by the game, the
+state's seq and chain hash and the seat (a decision's answer computes the acting seat's;
+`GET /legal` then finds them, and pollers asking again at one state cost a lookup). Both
+are bounded: cleared when full.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -51,6 +59,13 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     to_act: tuple[int, ...]
     outcome: Outcome | None
     state: Any
+
+
+class LegalNow(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat's legal moves at the game's current seq."""
+
+    seq: int
+    moves: list[str]
 
 
 class Turn(msgspec.Struct, frozen=True, kw_only=True):
@@ -99,9 +114,20 @@ class GameListing(msgspec.Struct, frozen=True, kw_only=True):
 class Table:
     """Plays and reads games, projecting every payload for its viewer."""
 
+    CACHED = 4096  # entries of each answer kept (see the module's doc)
+
     def __init__(self, engine: Engine, signer: Signer | None = None) -> None:
         self._engine = engine
         self._signer = signer
+        self._created: dict[str, datetime] = {}
+        self._legal_at: dict[tuple[str, int, str, int], list[str]] = {}
+        self._lock = threading.Lock()
+
+    def _keep(self, cache: dict[Any, Any], key: Any, value: Any) -> None:
+        with self._lock:
+            if len(cache) >= self.CACHED:
+                cache.clear()
+            cache[key] = value
 
     @property
     def store_url(self) -> str:
@@ -178,10 +204,17 @@ class Table:
             game=state.game,
             players=state.players,
             seq=state.version,
-            created_at=self._engine.store.info(game_id).created_at,
+            created_at=self._created_at(game_id),
             to_act=_waiting(state),
             outcome=state.outcome,
         )
+
+    def _created_at(self, game_id: str) -> datetime:
+        created = self._created.get(game_id)
+        if created is None:
+            created = self._engine.store.info(game_id).created_at
+            self._keep(self._created, game_id, created)
+        return created
 
     def games(self, game: str | None = None, limit: int = 50, offset: int = 0) -> list[GameListing]:
         """Games, newest first, a page at a time (`game`: only that game). Only game
@@ -213,9 +246,23 @@ class Table:
 
     def legal(self, game_id: str, seat: int) -> list[str]:
         """The seat's legal moves in notation (empty when it is not the seat's turn)."""
-        return self._legal(self._engine.load(game_id), seat)
+        return self._legal(game_id, self._engine.load(game_id), seat)
 
-    def _legal(self, state: GameState, seat: int) -> list[str]:
+    def legal_now(self, game_id: str, seat: int) -> LegalNow:
+        """`legal` with the seq it holds at, from one load of the game."""
+        state = self._engine.load(game_id)
+        return LegalNow(seq=state.version, moves=self._legal(game_id, state, seat))
+
+    def _legal(self, game_id: str, state: GameState, seat: int) -> list[str]:
+        """The moves (shared: not to be changed by the caller)."""
+        key = (game_id, state.version, state.last_hash, seat)
+        moves = self._legal_at.get(key)
+        if moves is None:
+            moves = self._compute_legal(state, seat)
+            self._keep(self._legal_at, key, moves)
+        return moves
+
+    def _compute_legal(self, state: GameState, seat: int) -> list[str]:
         rules = get_rules(state.game)
         if seat not in to_act(rules, state):
             return []
@@ -337,7 +384,7 @@ class Table:
             events=[redact(env, effective) for env in acted.envelopes],
             to_act=_waiting(state),
             outcome=state.outcome,
-            legal=self._legal(state, seat),
+            legal=self._legal(game_id, state, seat),
             view=self._view(game_id, state, viewer),
         )
 

@@ -159,6 +159,5 @@ async def legal(game_id: GameId, call: SeatDep) -> MsgspecJSON:
 def _legal(call: Call) -> MsgspecJSON:
     seat = call.caller.seat
     assert seat is not None
-    seq = call.table.turn(call.game_id).seq
-    moves = call.table.legal(call.game_id, seat)
-    return MsgspecJSON({"seat": seat, "seq": seq, "moves": moves})
+    legal = call.table.legal_now(call.game_id, seat)
+    return MsgspecJSON({"seat": seat, "seq": legal.seq, "moves": legal.moves})
