@@ -123,12 +123,13 @@ class JsonErrorHttpToolsProtocol(HttpToolsProtocol):
     _awaiting_head = True
 
     def data_received(self, data: bytes) -> None:
+        # Counted before parsing, judged after: a chunk that completes the head (and brings
+        # body bytes along) resets the count in `on_headers_complete`.
         if self._awaiting_head:
             self._head_bytes += len(data)
-            if self._head_bytes > MAX_HEAD:
-                self.send_400_response("request head too large")
-                return
         super().data_received(data)
+        if self._awaiting_head and self._head_bytes > MAX_HEAD and not self.transport.is_closing():
+            self.send_400_response("request head too large")
 
     def on_headers_complete(self) -> None:
         self._awaiting_head, self._head_bytes = False, 0

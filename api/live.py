@@ -28,8 +28,8 @@ from typing import Any
 
 import msgspec
 from sqlalchemy.exc import DBAPIError
-from starlette.concurrency import run_in_threadpool
 
+from skald.api.offload import offload
 from skald.core.errors import StoreError
 from skald.core.feed import listen_for_appends
 from skald.core.store import EventStore, describe_db_error
@@ -77,9 +77,11 @@ class LiveFeed:
             self._thread = None
 
     def publish(self, stream: str) -> None:
-        """Wake the streams waiting on `stream`; safe from any thread."""
+        """Wake the streams waiting on `stream`; safe from any thread. Nothing to do (no
+        hop to the loop) when none waits: a stream registers before it reads the store,
+        and a publish comes after the append committed, so none misses an append."""
         loop = self._loop
-        if loop is not None and not loop.is_closed():
+        if stream in self._waiters and loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._wake, stream)
 
     def _wake(self, stream: str) -> None:
@@ -152,7 +154,7 @@ async def _events(
     yield b": skald events for %s\n\n" % game_id.encode()
     while True:
         with feed.subscription(game_id) as woken:
-            batch = await run_in_threadpool(table.log, game_id, viewer, last + 1)
+            batch = await offload(table.log, game_id, viewer, last + 1)
             if batch:
                 for envelope in batch:
                     yield sse_message(envelope)
@@ -162,7 +164,7 @@ async def _events(
                 continue
             if not caught_up:  # resumed after the end of a finished game: nothing will come
                 caught_up = True
-                if (await run_in_threadpool(table.turn, game_id)).outcome is not None:
+                if (await offload(table.turn, game_id)).outcome is not None:
                     return
             waited = 0.0
             while not woken.is_set() and waited < feed.poll_interval:
