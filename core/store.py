@@ -218,9 +218,6 @@ def _make_engine(url: str) -> SqlEngine:
     return engine
 
 
-_DIVISION_BY_ZERO = "22012"  # SQLSTATE of PostgreSQL's failed compare-and-set (`advance`)
-
-
 class _Stale(Exception):
     """The compare-and-set on a stream's version moved no row."""
 
@@ -249,13 +246,23 @@ class _Statements:
         self.new_stream = sql(
             "INSERT INTO streams (id, kind, version, created_at, title) VALUES (?, ?, ?, ?, ?)"
         )
-        # SQLite checks the cursor's rowcount; PostgreSQL pipelines the whole append, so
-        # there a compare-and-set that moves no row must fail by itself (division by 0).
-        self.advance = (
+        self.advance = sql("UPDATE streams SET version = ? WHERE id = ? AND version = ?")
+        # PostgreSQL appends in one statement (EventStore._append_postgres).
+        inserted = (
+            " INSERT INTO events (stream_id, seq, recorded_at, actor, kind, payload, prev_hash,"
+            " hash) SELECT %s, * FROM unnest(%s::int[], %s::timestamptz[], %s::text[],"
+            " %s::text[], %s::text[], %s::text[], %s::text[])"
+        )
+        self.append_advance = (
             "WITH moved AS (UPDATE streams SET version = %s WHERE id = %s AND version = %s"
-            " RETURNING 1) SELECT 1 / (SELECT count(*)::int FROM moved)"
-            if postgres
-            else "UPDATE streams SET version = ? WHERE id = ? AND version = ?"
+            " RETURNING id), added AS (" + inserted + " WHERE EXISTS (SELECT FROM moved)"
+            " RETURNING 1) SELECT pg_notify(%s, %s) FROM moved"
+        )
+        self.append_new_stream = (
+            "WITH made AS (INSERT INTO streams (id, kind, version, created_at, title)"
+            " VALUES (%s, %s, %s, %s, %s) RETURNING id), added AS ("
+            + inserted
+            + " RETURNING 1) SELECT pg_notify(%s, %s) FROM made"
         )
         self.insert_events = sql(
             "INSERT INTO events (stream_id, seq, recorded_at, actor, kind, payload, prev_hash,"
@@ -501,41 +508,60 @@ class EventStore:
             )
             for r in records
         ]
-        first: tuple[str, tuple[Any, ...]]
-        if expected_version == 0:
-            first = (self._sql.new_stream, (stream, kind, new_version, rows[0][2], title))
-        else:
-            first = (self._sql.advance, (new_version, stream, expected_version))
         try:
             if self._postgres:
-                self._append_pipelined(first, rows, f"{stream}:{new_version}")
+                self._append_postgres(stream, kind, title, expected_version, rows)
             else:
-                with self._driver(write=True) as cursor:
-                    cursor.execute(*first)
-                    if cursor.rowcount != 1:
-                        raise _Stale
-                    cursor.executemany(self._sql.insert_events, rows)
+                self._append_sqlite(stream, kind, title, expected_version, rows)
         except (IntegrityError, _Stale):
             raise self._conflict(stream, expected_version) from None
         return new_version
 
-    def _append_pipelined(
-        self, first: tuple[str, tuple[Any, ...]], rows: list[tuple[Any, ...]], notice: str
+    def _append_sqlite(
+        self, stream: str, kind: str, title: str, expected: int, rows: list[tuple[Any, ...]]
     ) -> None:
-        """PostgreSQL: the compare-and-set, the inserts, the notification and the commit
-        in one round trip (psycopg's pipeline mode). A compare-and-set that moves no row
-        fails its statement (`advance_or_fail` divides by the count of moved rows), which
-        aborts the rest of the pipeline: nothing after it is applied."""
-        try:
-            with self._driver(write=True) as cursor, cursor.connection.pipeline():
-                cursor.execute(*first)
-                cursor.executemany(self._sql.insert_events, rows)
-                cursor.execute(self._sql.notify, (NOTIFY_CHANNEL, notice))
-                cursor.connection.commit()  # sent with the rest; `_driver`'s is then a no-op
-        except DBAPIError as error:
-            if getattr(error.orig, "sqlstate", None) == _DIVISION_BY_ZERO:
-                raise _Stale from None
-            raise
+        """SQLite: one transaction under the writers' queue; the compare-and-set's rowcount
+        says whether the version moved."""
+        new_version = expected + len(rows)
+        with self._driver(write=True) as cursor:
+            if expected == 0:
+                cursor.execute(self._sql.new_stream, (stream, kind, new_version, rows[0][2], title))
+            else:
+                cursor.execute(self._sql.advance, (new_version, stream, expected))
+                if cursor.rowcount != 1:
+                    raise _Stale
+            cursor.executemany(self._sql.insert_events, rows)
+
+    def _append_postgres(
+        self, stream: str, kind: str, title: str, expected: int, rows: list[tuple[Any, ...]]
+    ) -> None:
+        """PostgreSQL: the whole append is one statement in autocommit (one round trip, no
+        BEGIN/COMMIT): the compare-and-set (or the new stream's row), the inserts of every
+        record (arrays, unnested) only if it moved a row, and the notification with them.
+        A stale version moves no row, so nothing is inserted and no row comes back."""
+        columns = [list(column) for column in zip(*rows, strict=True)]  # lists adapt as arrays
+        new_version = expected + len(rows)
+        arrays = columns[1:]
+        notice = (NOTIFY_CHANNEL, f"{stream}:{new_version}")
+        if expected == 0:
+            sql = self._sql.append_new_stream
+            params: tuple[Any, ...] = (
+                stream,
+                kind,
+                new_version,
+                rows[0][2],
+                title,
+                stream,
+                *arrays,
+                *notice,
+            )
+        else:
+            sql = self._sql.append_advance
+            params = (new_version, stream, expected, stream, *arrays, *notice)
+        with self._driver() as cursor:  # autocommit: the statement is its own transaction
+            cursor.execute(sql, params)
+            if not cursor.fetchall():
+                raise _Stale
 
     @contextmanager
     def _driver(self, write: bool = False) -> Iterator[Any]:
