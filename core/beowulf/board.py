@@ -12,6 +12,7 @@ rows or columns.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -33,7 +34,7 @@ class Geometry(msgspec.Struct, frozen=True):
 
     def name(self, index: int) -> str:
         """`D1` for a square index."""
-        return square_name(*divmod(index, self.cols))
+        return _names(self.rows, self.cols)[index]
 
     def index(self, name: str) -> int | None:
         """The index of a square name, or None when it is not on this board."""
@@ -75,6 +76,12 @@ class Geometry(msgspec.Struct, frozen=True):
             found.append(square)
             row, col = row + dr, col + dc
         return tuple(found)
+
+
+@functools.cache
+def _names(rows: int, cols: int) -> tuple[str, ...]:
+    # Views and legal-move lists name every square of a board many times per request.
+    return tuple(square_name(*divmod(index, cols)) for index in range(rows * cols))
 
 
 def square_name(row: int, col: int) -> str:
