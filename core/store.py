@@ -307,21 +307,44 @@ class _WriterQueue:
         self._path = None if path is None else f"{path}-lock"
         self._file: int | None = None
 
+    def _lock_file(self) -> int | None:
+        if self._file is None and self._path is not None:
+            try:
+                self._file = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError:  # no lock file here (read-only folder): SQLite's locking holds
+                return None
+        return self._file
+
     def __enter__(self) -> None:
         self._threads.acquire()
-        try:
-            if self._file is None and self._path is not None:
-                self._file = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
-            if self._file is not None:
-                fcntl.flock(self._file, fcntl.LOCK_EX)
-        except OSError:  # no lock file here (read-only folder): SQLite's locking still holds
-            pass
+        file = self._lock_file()
+        if file is not None:
+            with contextlib.suppress(OSError):
+                fcntl.flock(file, fcntl.LOCK_EX)
 
     def __exit__(self, *_exc: object) -> None:
         if self._file is not None:
             with contextlib.suppress(OSError):
                 fcntl.flock(self._file, fcntl.LOCK_UN)
         self._threads.release()
+
+    def busy(self) -> bool:
+        """Whether a writer of this process or another holds the queue now (a hint: it
+        may change the next moment)."""
+        if not self._threads.acquire(blocking=False):
+            return True
+        try:  # holding the threads' lock: no writer of ours takes the file lock meanwhile
+            file = self._lock_file()
+            if file is None:
+                return False
+            try:
+                fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                return True
+            fcntl.flock(file, fcntl.LOCK_UN)
+            return False
+        finally:
+            self._threads.release()
 
     def close(self) -> None:
         """Close the lock file (opened again by the next write)."""
@@ -472,6 +495,13 @@ class EventStore:
                 )
                 found = [public_key]
         return found
+
+    def answers_at_once(self) -> bool:
+        """Whether a read or an append here is brief enough to run without a thread of its
+        own: a SQLite store (a local file: no round trips; WAL readers never wait) whose
+        writers' queue is free at this moment. Never on PostgreSQL, where every statement
+        waits for the server."""
+        return not self._postgres and not self._sqlite_writer.busy()
 
     @property
     def dialect(self) -> str:

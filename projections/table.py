@@ -134,6 +134,11 @@ class Table:
         """Where the games are kept (password hidden)."""
         return self._engine.store.url
 
+    def answers_at_once(self) -> bool:
+        """Whether the store's reads and appends are brief right now (`EventStore.
+        answers_at_once`): then a request may do the engine's work without a thread."""
+        return self._engine.store.answers_at_once()
+
     @property
     def signer(self) -> Signer:
         """The service's signing key, loaded at start-up (`core.signing.open_signer`):

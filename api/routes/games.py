@@ -2,9 +2,10 @@
 its view at a seq, its log, its legal moves.
 
 Handlers are async and make one thread-pool hop (`api.offload`) for their store and engine
-work. A game's routes have one dependency, `ReadDep` or `SeatDep` (the caller and the
-services; no hop for a caller this process already knows); creating and listing games
-have `check_token`."""
+work; the summary, the view and the legal moves, read at every decision, go through
+`on_table` (no hop on a SQLite store whose writers' queue is free). A game's routes have
+one dependency, `ReadDep` or `SeatDep` (the caller and the services; no hop for a caller
+this process already knows); creating and listing games have `check_token`."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from skald.api.deps import (
     ServicesDep,
     check_token,
 )
-from skald.api.offload import offload
+from skald.api.offload import offload, on_table
 from skald.api.responses import MsgspecJSON, errors
 from skald.api.schemas import (
     MAX_SEQ,
@@ -107,7 +108,7 @@ async def list_games(
 @router.get("/{game_id}", response_model=GameSummary, responses=errors(404, 422))
 async def game_summary(game_id: GameId, call: ReadDep) -> MsgspecJSON:
     """What anyone may know about a game: players, seq, whose turn, the outcome."""
-    return MsgspecJSON(await offload(call.table.summary, call.game_id))
+    return MsgspecJSON(await on_table(call.table, call.table.summary, call.game_id))
 
 
 @router.get(
@@ -118,7 +119,9 @@ async def game_summary(game_id: GameId, call: ReadDep) -> MsgspecJSON:
 )
 async def view(game_id: GameId, call: ReadDep, at: AtSeq = None) -> MsgspecJSON:
     """The game as the caller sees it: a seat, the referee, or (no token) a spectator."""
-    return MsgspecJSON(await offload(call.table.show, call.game_id, call.caller.viewer, at))
+    return MsgspecJSON(
+        await on_table(call.table, call.table.show, call.game_id, call.caller.viewer, at)
+    )
 
 
 @router.get(
@@ -153,7 +156,7 @@ def _log(call: Call, from_seq: int, at: int | None) -> MsgspecJSON:
 )
 async def legal(game_id: GameId, call: SeatDep) -> MsgspecJSON:
     """The caller's legal moves in the game's notation; needs a seat's token."""
-    return await offload(_legal, call)
+    return await on_table(call.table, _legal, call)
 
 
 def _legal(call: Call) -> MsgspecJSON:

@@ -4,8 +4,9 @@ as the acting seat sees them. Nothing is appended on any error.
 
 One request per decision: the answer also carries what the seat needs next (whose turn,
 the outcome, its legal moves now, its new view), all from the state the append produced.
-Each handler has one dependency (`SeatDep`: the seat's caller and the services) and makes
-one thread-pool hop (`api.offload`) for the engine's work."""
+Each handler has one dependency (`SeatDep`: the seat's caller and the services) and does
+the engine's work through `api.offload.on_table`: at once on a SQLite store whose writers'
+queue is free, else with one thread-pool hop."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from skald.api.deps import TOKEN, Call, GameId, SeatDep
-from skald.api.offload import offload
+from skald.api.offload import on_table
 from skald.api.responses import MsgspecJSON, errors
 from skald.api.schemas import AppendedOut, MoveRequest, TableAction
 
@@ -66,16 +67,16 @@ ROUTE: dict[str, Any] = {
 @router.post("/moves", **ROUTE)
 async def move(game_id: GameId, body: MoveRequest, call: SeatDep) -> MsgspecJSON:
     """Play one move for the caller's seat."""
-    return await offload(_decide, call, "move", body.move, body.expected_seq)
+    return await on_table(call.table, _decide, call, "move", body.move, body.expected_seq)
 
 
 @router.post("/undo", **ROUTE)
 async def undo(game_id: GameId, body: TableAction, call: SeatDep) -> MsgspecJSON:
     """Take back the last decision (the table's undo policy decides who may)."""
-    return await offload(_decide, call, "undo", None, body.expected_seq)
+    return await on_table(call.table, _decide, call, "undo", None, body.expected_seq)
 
 
 @router.post("/redo", **ROUTE)
 async def redo(game_id: GameId, body: TableAction, call: SeatDep) -> MsgspecJSON:
     """Re-apply the decision just undone, if nothing happened since."""
-    return await offload(_decide, call, "redo", None, body.expected_seq)
+    return await on_table(call.table, _decide, call, "redo", None, body.expected_seq)

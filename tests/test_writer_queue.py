@@ -1,0 +1,86 @@
+"""SQLite writers queue on a lock file beside the database, and a decision runs on the
+event loop only while that queue is free: a writer elsewhere (another worker, the CLI)
+makes the server take its thread-pool hop, so the loop keeps answering while the move
+waits its turn; PostgreSQL never runs store work on the loop."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+from skald.core.store import EventStore
+from tests.conftest import fresh_store_url
+from tests.servers import Server
+
+
+def test_the_queue_is_busy_while_another_process_holds_the_lock_file(tmp_path: Path) -> None:
+    store = EventStore(f"sqlite:///{tmp_path}/queue.db")
+    try:
+        assert store.answers_at_once()
+        lock = os.open(f"{tmp_path}/queue.db-lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # the same as a writer of another process
+            assert not store.answers_at_once()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            os.close(lock)
+        assert store.answers_at_once()
+        assert oct(os.stat(f"{tmp_path}/queue.db-lock").st_mode & 0o777) == "0o600"
+    finally:
+        store.dispose()
+
+
+def test_postgresql_never_answers_on_the_loop(tmp_path: Path) -> None:
+    store = EventStore(fresh_store_url("postgresql", tmp_path))
+    try:
+        assert not store.answers_at_once()
+    finally:
+        store.dispose()
+
+
+def test_a_move_waiting_for_another_writer_leaves_the_server_answering(tmp_path: Path) -> None:
+    """Another process holds the writers' lock: the move waits for it (off the loop) while
+    /health and reads still answer at once; released, the move is written."""
+    db = tmp_path / "served.db"
+    with Server(f"sqlite:///{db}", tmp_path / "server.log") as server:
+        base = server.start()
+        game = httpx.post(
+            f"{base}/games", json={"game": "beowulf", "players": ["Ann", "Bob"]}, timeout=10
+        ).json()
+        path = f"{base}/games/{game['id']}"
+        seat = httpx.get(path, timeout=10).json()["to_act"][0]
+        token = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
+        move = httpx.get(f"{path}/legal", headers=token, timeout=10).json()["moves"][0]
+        lock = os.open(f"{db}-lock", os.O_RDWR | os.O_CREAT, 0o600)
+        answer: dict[str, httpx.Response] = {}
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            mover = threading.Thread(
+                target=lambda: answer.setdefault(
+                    "move",
+                    httpx.post(
+                        f"{path}/moves",
+                        headers=token,
+                        json={"move": move, "expected_seq": game["seq"]},
+                        timeout=30,
+                    ),
+                )
+            )
+            mover.start()
+            time.sleep(0.5)
+            assert mover.is_alive(), "the move did not wait for the writers' lock"
+            started = time.monotonic()
+            assert httpx.get(f"{base}/health", timeout=5).status_code == 200
+            assert httpx.get(path, timeout=5).json()["seq"] == game["seq"]
+            assert time.monotonic() - started < 2, "the event loop was blocked"
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            os.close(lock)
+        mover.join(timeout=30)
+        assert answer["move"].status_code == 201, answer["move"].text
+        assert httpx.get(path, timeout=5).json()["seq"] == answer["move"].json()["seq"]
