@@ -15,13 +15,17 @@ not Skald's belongs to another program: the store refuses it rather than adding 
 Every failure to open, read or write the database is a `StoreError` with one line.
 
 Hot paths go through the driver: `append`, `read`, `read_folded` (only what a fold needs:
-seq, payload, hash; no datetime parsing), `version` and the snapshot calls use the pooled
-DBAPI connection directly, because SQLAlchemy Core's statement compilation and result
-processing cost more per move than the database itself. SQLAlchemy keeps the schema and
-everything else. Driver errors are re-raised as SQLAlchemy's `DBAPIError` family, so the
-edges map them as before; a dropped PostgreSQL connection is invalidated on the error
+seq, payload, hash; no datetime parsing), `version` and the snapshot calls use DBAPI
+connections directly, kept in a free list of their own (`_Connections`), because
+SQLAlchemy Core's statement compilation, result processing and even a pool checkout cost
+more per move than the database itself. SQLAlchemy keeps the schema and everything else.
+Driver errors are re-raised as SQLAlchemy's `DBAPIError` family, so the edges map them as
+before; a dropped PostgreSQL connection is closed on the error (with every kept one)
 instead of pinging the server at every checkout. PostgreSQL reads run in autocommit (one
-round trip, no BEGIN/ROLLBACK around a single SELECT).
+round trip, no BEGIN/ROLLBACK around a single SELECT), and so does a PostgreSQL append: one
+statement does the compare-and-set, the inserts and the NOTIFY. SQLite writers queue on a
+lock and a lock file (`_WriterQueue`), and `answers_at_once` tells the service when store
+work is brief enough to do on its event loop.
 
 Snapshots (`snapshots` table, see `core/snapshots.py`) sit beside the streams: a cache of
 folded states keyed by stream, seq and the code version that folded them; never read by
