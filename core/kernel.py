@@ -126,6 +126,7 @@ def derive(rules: Rules, state: GameState, seat: int, request: Request) -> Batch
     """Every event `seat`'s request appends at `state`; raises the error play would give."""
     if state.outcome is not None:
         raise IllegalMove(f"game {state.id} is over; nothing more can be played")
+    check_rules_version(rules, state)
     if isinstance(request, Undo):
         return ((undo_event(state, seat), str(seat)),)
     if isinstance(request, Redo):
@@ -140,6 +141,18 @@ def derive(rules: Rules, state: GameState, seat: int, request: Request) -> Batch
     hidden = rules.hide_move(state.rules, seat, command, rng)
     marker = MoveMade(seat=seat, move=None if hidden else rules.format(command), hidden_move=hidden)
     return tuple((event, str(seat)) for event in (marker, *events))
+
+
+def check_rules_version(rules: Rules, state: GameState) -> None:
+    """A game goes on only under the rules version it was started under: the same log
+    must never mix two readings of the rules (its audit re-derives under one)."""
+    if state.rules_version != rules.version:
+        raise IllegalMove(
+            f"game {state.id} was started under {rules.name} rules version "
+            f"{state.rules_version}; this server plays version {rules.version}, so the game "
+            f"cannot go on here (its log, views and audit still work): finish it with a "
+            f"Skald that plays version {state.rules_version}, or start a new game"
+        )
 
 
 def to_act(rules: Rules, state: GameState) -> frozenset[int]:

@@ -37,7 +37,7 @@ from skald.events.secret import Secret
 log = logging.getLogger(__name__)
 
 S = TypeVar("S")
-FORMAT = "1"
+FORMAT = "2"
 """Bump when the layout below changes."""
 
 
@@ -53,6 +53,7 @@ class _Snapshot(msgspec.Struct, Generic[S], frozen=True, array_like=True):
     players: tuple[str, ...]
     options: tuple[tuple[str, str], ...]
     scheme: int
+    rules_version: str
     version: int
     last_hash: str
     key: Secret[GameKey] | None  # scheme 2
@@ -88,6 +89,7 @@ class SnapshotCodec:
                 players=state.players,
                 options=state.options,
                 scheme=state.scheme,
+                rules_version=state.rules_version,
                 version=state.version,
                 last_hash=state.last_hash,
                 key=state.key if scheme2 else None,
@@ -115,6 +117,7 @@ class SnapshotCodec:
             key=key,
             rules=snap.rules,
             scheme=snap.scheme,
+            rules_version=snap.rules_version,
             version=snap.version,
             last_hash=snap.last_hash,
             undo=tuple(UndoEntry(e.seat, e.before, e.after) for e in snap.undo),

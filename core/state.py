@@ -49,6 +49,8 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     key: Secret[Any]
     rules: Any
     scheme: int = 1
+    rules_version: str = ""
+    """The rules version the game was started under (its `skald.game_created`)."""
     version: int = 0
     last_hash: str = GENESIS
     undo: tuple[UndoEntry, ...] = ()
@@ -110,6 +112,7 @@ def created_state(rules: Rules, game_id: str, created: GameCreated) -> GameState
         options=created.options,
         key=key,
         scheme=created.scheme,
+        rules_version=created.rules_version,
         rules=rules.initial(created),
     )
 

@@ -21,6 +21,8 @@ from skald.core.rules import get_rules
 from skald.core.state import fold
 from skald.core.store import EventStore
 from skald.events.secret import secrets_in
+from skald.events.viewer import SPECTATOR
+from skald.projections.table import Table
 
 
 @pytest.fixture
@@ -224,3 +226,21 @@ def test_injected_clock(sqlite_store: EventStore) -> None:
     engine = Engine(sqlite_store, clock=lambda: moment)
     game_id = new_game(engine)
     assert {env.recorded_at for env in engine.envelopes(game_id)} == {moment}
+
+
+def test_a_game_goes_on_only_under_the_rules_version_it_was_started_under(
+    sqlite_store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server whose rules moved on refuses the next decision of an older game, by name
+    and version, and writes nothing; reading, verifying and auditing it still work."""
+    table = Table(Engine(sqlite_store))
+    game_id = table.create("toy", ["Ann", "Bob"], seed="v")
+    seq = table.turn(game_id).seq
+    monkeypatch.setattr(get_rules("toy").__class__, "version", "next")
+    newer = Table(Engine(sqlite_store))
+    for attempt in (lambda: newer.move(game_id, 0, "bet 1"), lambda: newer.undo(game_id, 0)):
+        with pytest.raises(IllegalMove, match="started under toy rules version 1; this server"):
+            attempt()
+    assert newer.turn(game_id).seq == seq
+    assert newer.verify(game_id).ok
+    assert newer.log(game_id, SPECTATOR)
