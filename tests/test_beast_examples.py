@@ -22,6 +22,8 @@ from __future__ import annotations
 from typing import Any
 
 from skald.events.beast import BeastRevealed, Damaged, HunterMoved, Searched, Step, TrailsPlaced
+from skald.events.viewer import Viewer
+from skald.projections.beast import beast_view
 from tests.test_beast_support import BeastGame
 
 SEED = "rulebook-example"
@@ -64,29 +66,46 @@ def test_beast_movement_is_hidden_and_the_standee_stays() -> None:
 
 
 def hunted() -> tuple[BeastGame, list[Any], list[Any]]:
-    """The Beast goes C3 -> D3 -> E3 (first day) -> E2 -> D2 (Dash); Iona, placed on E1,
-    plays Rush and steps S onto E2, then W onto D2."""
-    game = day_one(beast_steps=("E", "E"), places=("E1", "A1"))
-    play(game, "play Dash", "step N", "step W", "end")
-    assert game.state.beast.location == "D2"
+    """The rulebook's hunter steps "to the right" (east) twice onto locations matching the
+    Beast's active movement cards. Day 1: the Beast goes C3 -> B3 -> B2 (first day), Iona
+    is placed on A1 and Helga on A5. The Beast passes; Iona plays Incite and steps S onto
+    A2; Helga plays Bolster; the Beast plays Dash and steps E onto C2 (its active cards:
+    B3, B2, C2). Then Iona plays Rush and steps E onto B2, then E onto C2."""
+    game = day_one(beast_steps=("W", "N"), places=("A1", "A5"))
+    play(game, "pass")
+    play(game, "play Incite", "step S", "skip", "end")
+    assert game.state.hands[1].location == "A2"
+    play(game, "play Bolster", "do", "do", "end")
+    play(game, "play Dash", "step E", "stop", "end")
+    assert game.state.beast.location == "C2"
+    assert game.state.active == (Step("W", "B3"), Step("N", "B2"), Step("E", "C2"))
+    assert game.state.trailed == ()
     assert game.state.turn == 1
-    first = play(game, "play Rush", "step S")
-    second = play(game, "step W")
+    first = play(game, "play Rush", "step E")
+    # "You cannot move 1 step, play another card, then continue your movement."
+    assert not [m for m in game.legal() if m.startswith("play ")]
+    second = play(game, "step E")
     return game, first, second
 
 
 def test_a_hunter_moving_onto_matching_locations_gets_a_trail_each_step() -> None:
-    """ "The hunter moves one step to the right. The Beast places a trail token on that
-    location since it matches one of the cards in the active movement section. The hunter
-    chooses to move one more step to the right. The Beast places a trail token on that
-    location because it also matches a movement card." (Example hunter movement)"""
+    """ "By playing the action card "Rush", the hunter may move up to two steps. The hunter
+    moves one step to the right. The Beast places a trail token on that location since it
+    matches one of the cards in the active movement section. The hunter chooses to move
+    one more step to the right. The Beast places a trail token on that location because
+    it also matches a movement card." (Example hunter movement; right is east, north up)"""
     game, first, second = hunted()
-    assert HunterMoved(hand=1, location="E2") in first
-    assert TrailsPlaced(locations=("E2",)) in first
-    assert HunterMoved(hand=1, location="D2") in second
-    assert TrailsPlaced(locations=("D2",)) in second
-    assert game.state.trailed == (2, 3)
-    assert game.state.hands[1].location == "D2"
+    assert HunterMoved(hand=1, location="B2") in first
+    assert TrailsPlaced(locations=("B2",)) in first
+    assert HunterMoved(hand=1, location="C2") in second
+    assert TrailsPlaced(locations=("C2",)) in second
+    state = game.state
+    assert state.hands[1].location == "C2"
+    assert state.trailed == (1, 2)  # the B2 and C2 cards; B3 was not stepped on
+    assert state.hidden
+    hunters = beast_view(state, Viewer("hunters", state.hunter_seats))
+    assert hunters.trails == (("B2", 1), ("C2", 1))
+    assert hunters.beast_location is None
 
 
 def test_search_and_reveal_after_rush_hunt_finds_and_wounds_the_beast() -> None:
@@ -98,22 +117,17 @@ def test_search_and_reveal_after_rush_hunt_finds_and_wounds_the_beast() -> None:
     game, _, _ = hunted()
     assert "play Hunt" in game.legal()
     play(game, "play Hunt")
-    events = play(game, "search D2")
-    assert Searched(hand=1, location="D2", found=True) in events
+    events = play(game, "search C2")
+    assert Searched(hand=1, location="C2", found=True) in events
     revealed = next(e for e in events if isinstance(e, BeastRevealed))
-    assert revealed.cards == (
-        Step("E", "D3"),
-        Step("E", "E3"),
-        Step("N", "E2"),
-        Step("W", "D2"),
-    )
+    assert revealed.cards == (Step("W", "B3"), Step("N", "B2"), Step("E", "C2"))
     events = play(game, "attack beast")
     assert Damaged(kind="beast", ref="beast", amount=1, by="hunter:1") in events
     state = game.state
     assert state.beast.wounds == 1
     assert state.active == ()
     assert state.trailed == ()
-    assert state.standee == "D2"
+    assert state.standee == "C2"
     assert not state.hidden
 
 
