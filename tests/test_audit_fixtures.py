@@ -71,3 +71,49 @@ def test_a_log_from_before_secrecy_scheme_2_is_not_imported(tmp_path: Path) -> N
     assert result.exit_code == 4
     assert "rules version 1" in result.stderr
     assert "nothing was imported" in result.stderr
+
+
+# Finished games written by older code (`recorded_game`'s table: fixed clock and service key),
+# kept as they were written: the current build must still read and verify them, never call
+# them tampered, and refuse to import them by name and version.
+#   beast_v3_clean: Beast rules version 3 (the tree of ede2b91, before 88eb5dd), 2 players,
+#     contract drowned-harvest, seed fixture-beast/1, greedy bots: 720 events, the Beast
+#     wins by settlers killed.
+#   hagar_v2_clean: Hägar rules version 2 (the tree of 41bee4d), 2 players, feast_at=1,
+#     seed fixture-hagar/3, random bots: 147 events, ended by the feast.
+OLD_RULES = [
+    ("beast_v3_clean.jsonl", "beast", "3", "4", "settlers_killed"),
+    ("hagar_v2_clean.jsonl", "hagar", "2", "3", "feast"),
+]
+
+
+@pytest.mark.parametrize(("name", "game", "version", "current", "ending"), OLD_RULES)
+def test_a_finished_log_of_older_rules_verifies_and_is_unverifiable_not_tampered(
+    name: str, game: str, version: str, current: str, ending: str
+) -> None:
+    log = read_jsonl_unchecked((FIXTURES / "legacy" / name).read_text())
+    assert log.game == game
+    assert log.chain.ok
+    created = log.envelopes[0].event
+    assert created.rules_version == version
+    finished = log.envelopes[-1].event
+    assert type(finished).__struct_config__.tag == "skald.game_finished"
+    assert finished.outcome.termination == ending
+    report = build_audit(log.stream, log.game, log.envelopes, log.chain, None)
+    assert report.verdict == "unverifiable"
+    assert report.anomalies == ()
+    assert f"{game} rules version {version}" in report.rederivation.unsupported
+    assert f"re-derives {game} rules version {current}" in report.rederivation.unsupported
+    assert "not re-derived (no anomaly found)" in render_audit(report, "md")
+
+
+@pytest.mark.parametrize(("name", "game", "version", "current", "ending"), OLD_RULES)
+def test_a_log_of_older_rules_is_not_imported(
+    name: str, game: str, version: str, current: str, ending: str, tmp_path: Path
+) -> None:
+    del current, ending
+    db = f"sqlite:///{tmp_path}/i.db"
+    result = CliRunner().invoke(app, ["import", str(FIXTURES / "legacy" / name), "--db", db])
+    assert result.exit_code == 4
+    assert f"{game} rules version {version}" in result.stderr
+    assert "nothing was imported" in result.stderr
