@@ -180,8 +180,28 @@ def test_insidious_growth_transforms_every_nearby_location_into_forest() -> None
         assert game.state.habitat(loc) == "forest", loc
 
 
-def test_gather_the_pack_needs_the_beast_on_a_forest() -> None:
+def test_gather_the_pack_needs_the_beast_on_a_forest_and_tells_the_hunters_so() -> None:
     """ "In order for Fangrir to play her ability card "Gather the Pack", the Beast's actual
-    location must be a location with a forest habitat." (Habitat prerequisites)"""
-    assert "play Gather the Pack" in day_one(beast_steps=("W",)).legal()  # B3 forest
+    location must be a location with a forest habitat. Because the card must match the
+    Beast's actual location, hunters will gain information about the Beast's whereabouts."
+    (Habitat prerequisites; "The Beast starting location counts as all habitat types
+    except the settlement.")"""
     assert "play Gather the Pack" not in day_one(beast_steps=("N",)).legal()  # C2 swamp
+    game = day_one(beast_steps=("W",))  # actual B3, a forest; standee C3
+    assert "play Gather the Pack" in game.legal()
+    play(game, "play Gather the Pack")
+    state = game.state
+    hunters = beast_view(state, Viewer("hunters", state.hunter_seats))
+    assert hunters.beast_location is None
+    assert hunters.active is None
+    # the hunters see the card played...
+    assert [frame.card for frame in hunters.frames] == ["Gather the Pack"]
+    # ...so from their view alone (standee, active count, map, habitats) the Beast's
+    # possible locations shrink to those that count as forest
+    board = state.board
+    habitats = dict(board.habitat) | dict(hunters.habitats)
+    reach = set(board.within(hunters.standee, hunters.active_count))
+    assert reach == {"C3", "B3", "D3", "C2", "C4"}
+    possible = {loc for loc in reach if habitats[loc] in ("forest", "centre")}
+    assert possible == {"C3", "B3"}
+    assert state.beast.location in possible

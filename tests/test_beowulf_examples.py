@@ -2,8 +2,18 @@
 reconstructed Act I tile mix, then scored (issue 15).
 
 A deal is replayed the way a physical one would be: the Act I pile comes out in a chosen
-order (the deal stacked, everything else as the rules do it), every move is one the
-rules list as legal, and the position is scored as the act's end would score it.
+order (the deal stacked, everything else as the rules do it) and every move is one the
+rules list as legal. The example's position is reached mid-act (the board still has
+empty squares, so the act has not ended and nothing has been paid): the test then calls
+`score_figures`, the function the act's end (`close_act`) scores the figures with, on the
+placed tiles, figures and printed Throats. What the act's end does besides (turning
+betrayed tiles, paying the points, clearing the board) is not played here.
+
+The Hungarian edition's "Példa: I. felvonás" is the same position with the same terms
+and results as the English example (A -2, B 11, C 20, D 27, E 8, F -20, G 36; only the
+colours differ: black, blue, gray; the text in shared/rules drops the minus signs), so
+the English test covers it; its own scoring example, "KIÉRTÉKELÉSI PÉLDA", has its own
+test.
 
 English "Full Scoring Example" (brown, green, gray; letters are the rulebook's figures):
 
@@ -126,7 +136,8 @@ def play_example(
 
 
 def scores(state: BeowulfState) -> dict[str, tuple[str, str, int]]:
-    """Square -> (owner, kind, points), as the act's end scores the position."""
+    """Square -> (owner, kind, points) of each figure, from `score_figures` on the
+    position as it stands (mid-act: the act's end is not played)."""
     geometry = Geometry(state.rows, state.cols)
     figures = {sq: f for sq, f in enumerate(state.figures) if f is not None}
     scored = score_figures(

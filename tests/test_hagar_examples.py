@@ -16,6 +16,7 @@ The crossroads at sea west of Paris on the reconstructed board:
 
 from __future__ import annotations
 
+from skald.core.hagar.board import board
 from skald.events.hagar import (
     CrossroadsReached,
     DirectionsAnnounced,
@@ -114,7 +115,15 @@ def test_two_waves_go_towards_paris() -> None:
 
 
 def test_three_waves_go_towards_the_south() -> None:
-    """ "... or with 3 waves in the direction of South." (Crossroads)"""
+    """ "... or with 3 waves in the direction of South." (Crossroads)
+
+    The rulebook goes on: "In this case the process is repeated." That cannot happen on
+    the reconstructed board: its only crossroads at sea are channel-3 itself and baltic-4,
+    and three waves south of channel-3 end on west-1 or atlantic-2 (open sea: the turn
+    ends) or stop on the biscay-2 storm after two, whose drift (three waves more) passes
+    crossroads without stopping (the reconstructed reading of "Storm"). So no second
+    crossroads is reached and nothing is announced again; the Viking throws afresh on his
+    next turn."""
     game = replay(
         2,
         "x92",
@@ -124,15 +133,28 @@ def test_three_waves_go_towards_the_south() -> None:
     assert game.state.leg is not None
     assert game.state.leg.first == "biscay-1"
     moves = legal(game, 0)
-    assert moves
-    assert all(m.startswith("sail ") for m in moves)
+    assert moves == {"sail west-1", "sail atlantic-2", "sail biscay-2"}
+    assert "sail paris-port" not in moves
+    ends = set()
     for move in moves:
-        _, events = play(game.state, move, 0, seed=b"example")
+        state, events = play(game.state, move, 0, seed=b"example")
         assert events[0].path[:2] == ("channel-3", "biscay-1")
         # all three waves are drawn, unless a storm (which drives the ship on) comes first
         if len(events[0].path) - 1 != 3:
             assert type(events[1]).__name__ == "StormStruck"
-    assert "sail paris-port" not in moves
+            drifts = {RULES.format(c) for c in RULES.legal(state, 0)}
+            assert drifts
+            for drift in drifts:
+                after, drifted = play(state, drift, 0, seed=b"example")
+                assert not any(isinstance(e, CrossroadsReached) for e in drifted)
+                assert after.phase != "announce"
+                ends.add(after.vikings[0].ship)
+        else:
+            assert not any(isinstance(e, CrossroadsReached) for e in events)
+            assert state.phase != "announce"
+            ends.add(state.vikings[0].ship)
+    assert ends == {"west-1", "atlantic-2", "channel-2"}
+    assert not any(board().spaces[end].crossroads for end in ends)
 
 
 # Three Vikings from the western fjord: two of them dock in Paris harbour through the
