@@ -27,6 +27,8 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
+from skald.core.errors import WouldWait
+
 if TYPE_CHECKING:
     from skald.projections.table import Table
 
@@ -44,7 +46,15 @@ async def offload(fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T
 
 
 async def on_table(table: Table, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
-    """`fn(*args, **kwargs)` at once when the table's store answers at once, else offloaded."""
+    """`fn(*args, **kwargs)` at once when the table's store answers at once, else offloaded.
+    At once, no store call may wait for a lock (a writer the queue does not see, such as
+    another program, may hold SQLite's): it raises `WouldWait` before writing anything, and
+    the work is done again with the hop."""
     if table.answers_at_once():
-        return fn(*args, **kwargs)
+        with table.never_waiting() as block:
+            try:
+                return fn(*args, **kwargs)
+            except WouldWait:
+                if block.committed:  # cannot happen (see NoWaiting); never do work twice
+                    raise
     return await offload(fn, *args, **kwargs)

@@ -43,6 +43,11 @@ class StoreError(SkaldError):
     """The database could not be reached or used."""
 
 
+class WouldWait(StoreError):
+    """Raised instead of waiting for a SQLite lock inside `EventStore.never_waiting()`;
+    nothing was written (the wait comes before the transaction's first statement)."""
+
+
 class CorruptRecord(SkaldError):
     """A stored record that cannot be decoded or does not fit its stream: corruption, not a
     rule violation (500 in the API, its own exit code in the CLI)."""

@@ -35,8 +35,10 @@ the audit or the chain verification.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import fcntl
 import os
+import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -49,7 +51,7 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Engine as SqlEngine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from skald.core.errors import NotFound, StoreError, VersionConflict
+from skald.core.errors import NotFound, StoreError, VersionConflict, WouldWait
 
 metadata = sa.MetaData()
 
@@ -207,7 +209,7 @@ def _make_engine(url: str) -> SqlEngine:
         cursor = dbapi_connection.cursor()
         if ":memory:" not in url and url not in ("sqlite://", "sqlite:///"):
             cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute(f"PRAGMA busy_timeout={_BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
@@ -220,6 +222,26 @@ def _make_engine(url: str) -> SqlEngine:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
 
     return engine
+
+
+_SQLITE_BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+class NoWaiting:
+    """The state of one `EventStore.never_waiting` block: whether a write committed in it.
+    Before that, nothing waits (a would-be wait raises `WouldWait` and nothing was
+    written, so the work may be done again); after it, a write still never waits (the
+    only later write, a snapshot, is skipped) while reads wait as usual, so `WouldWait`
+    never follows a commit."""
+
+    committed = False
+
+
+# Set while the service does store work on its event loop (`EventStore.never_waiting`).
+_NEVER_WAIT: contextvars.ContextVar[NoWaiting | None] = contextvars.ContextVar(
+    "skald_never_wait", default=None
+)
+_BUSY_TIMEOUT_MS = 30000
 
 
 class _Stale(Exception):
@@ -320,11 +342,19 @@ class _WriterQueue:
         return self._file
 
     def __enter__(self) -> None:
-        self._threads.acquire()
+        wait = _NEVER_WAIT.get() is None
+        if not self._threads.acquire(blocking=wait):
+            raise WouldWait("a writer of this process holds the store")
         file = self._lock_file()
-        if file is not None:
-            with contextlib.suppress(OSError):
-                fcntl.flock(file, fcntl.LOCK_EX)
+        if file is None:
+            return
+        try:
+            fcntl.flock(file, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._threads.release()
+            raise WouldWait("a writer of another process holds the store") from None
+        except OSError:  # the lock file went away: SQLite's own locking still holds
+            pass
 
     def __exit__(self, *_exc: object) -> None:
         if self._file is not None:
@@ -466,7 +496,7 @@ class EventStore:
         rows = [
             {"token_hash": digest, "stream_id": stream, "seat": seat} for digest, seat in hashes
         ]
-        with self._writer.begin() as conn:
+        with self._queued(), self._writer.begin() as conn:
             conn.execute(seat_tokens.insert(), rows)
 
     def token(self, digest: str) -> tuple[str, int | None] | None:
@@ -487,7 +517,7 @@ class EventStore:
     def record_signing_key(self, public_key: str) -> list[str]:
         """Record `public_key` as this store's signing key unless one is recorded already;
         return the recorded keys (the first writer wins when processes start together)."""
-        with self._writer.begin() as conn:
+        with self._queued(), self._writer.begin() as conn:
             if conn.dialect.name == "postgresql":
                 conn.execute(sa.select(sa.func.pg_advisory_xact_lock(SCHEMA_LOCK + 1)))
             found = [row.public_key for row in conn.execute(sa.select(signing_keys.c.public_key))]
@@ -499,6 +529,18 @@ class EventStore:
                 )
                 found = [public_key]
         return found
+
+    @contextmanager
+    def never_waiting(self) -> Iterator[NoWaiting]:
+        """A block for work on an event loop: until a write commits in it, no SQLite
+        statement or writer waits for a lock, it raises `WouldWait` instead, and nothing
+        was written (see `NoWaiting`; the block says whether anything committed)."""
+        block = NoWaiting()
+        token = _NEVER_WAIT.set(block)
+        try:
+            yield block
+        finally:
+            _NEVER_WAIT.reset(token)
 
     def answers_at_once(self) -> bool:
         """Whether a read or an append here is brief enough to run without a thread of its
@@ -598,6 +640,15 @@ class EventStore:
                 raise _Stale
 
     @contextmanager
+    def _queued(self) -> Iterator[None]:
+        """Every SQLite write takes its turn in the writers' queue (PostgreSQL: no queue)."""
+        if self._postgres:
+            yield
+            return
+        with self._sqlite_writer:
+            yield
+
+    @contextmanager
     def _driver(self, write: bool = False) -> Iterator[Any]:
         """A DBAPI cursor on a pooled connection: one transaction when `write` (committed
         on success, rolled back on any error), autocommit reads otherwise. Driver errors
@@ -605,7 +656,7 @@ class EventStore:
         if write and not self._postgres:
             # SQLite admits one writer; writers queue on a lock (woken at once) rather than
             # in SQLite's busy handler, which sleeps up to 100 ms a try.
-            with self._sqlite_writer, self._driver_connection(write) as cursor:
+            with self._queued(), self._driver_connection(write) as cursor:
                 yield cursor
             return
         with self._driver_connection(write) as cursor:
@@ -621,10 +672,14 @@ class EventStore:
             ) from None
         cursor = None
         healthy = True
+        block = None if self._postgres else _NEVER_WAIT.get()
+        never_wait = block is not None and (write or not block.committed)
         try:
             if self._postgres:
                 dbapi.autocommit = not write
             cursor = dbapi.cursor()
+            if never_wait:
+                cursor.execute("PRAGMA busy_timeout=0")
             if write and not self._postgres:
                 cursor.execute("BEGIN IMMEDIATE")
             try:
@@ -635,7 +690,14 @@ class EventStore:
                 raise
             if write:
                 self._finish(dbapi, cursor, "COMMIT")
+                if block is not None:
+                    block.committed = True
         except self._dbapi_error as error:
+            # A failed write may leave its connection inside a transaction: never reuse it.
+            healthy = not write
+            code = getattr(error, "sqlite_errorcode", None)
+            if never_wait and code is not None and code & 0xFF in _SQLITE_BUSY:
+                raise WouldWait(f"the store is locked ({error})") from None
             disconnected = self.engine.dialect.is_disconnect(error, dbapi, cursor)  # type: ignore[arg-type]
             if disconnected:
                 healthy = False
@@ -653,6 +715,8 @@ class EventStore:
         finally:
             if cursor is not None:
                 with contextlib.suppress(self._dbapi_error):
+                    if never_wait:
+                        cursor.execute(f"PRAGMA busy_timeout={_BUSY_TIMEOUT_MS}")
                     cursor.close()
             if healthy and not getattr(dbapi, "closed", False):
                 self._connections.give(dbapi)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 
@@ -38,7 +39,7 @@ from skald.core.rules import game_names, get_rules
 from skald.core.seats import resolve_seat
 from skald.core.signing import Receipt, Signer, SigningKeyError
 from skald.core.state import GameState
-from skald.core.store import StoredRecord
+from skald.core.store import NoWaiting, StoredRecord
 from skald.events.common import Outcome
 from skald.events.envelope import Envelope
 from skald.events.secret import redact
@@ -138,6 +139,11 @@ class Table:
         """Whether the store's reads and appends are brief right now (`EventStore.
         answers_at_once`): then a request may do the engine's work without a thread."""
         return self._engine.store.answers_at_once()
+
+    def never_waiting(self) -> AbstractContextManager[NoWaiting]:
+        """A block in which the store raises `WouldWait` rather than wait for a lock, until
+        a write commits (`EventStore.never_waiting`)."""
+        return self._engine.store.never_waiting()
 
     @property
     def signer(self) -> Signer:

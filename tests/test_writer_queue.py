@@ -1,19 +1,26 @@
 """SQLite writers queue on a lock file beside the database, and a decision runs on the
 event loop only while that queue is free: a writer elsewhere (another worker, the CLI)
 makes the server take its thread-pool hop, so the loop keeps answering while the move
-waits its turn; PostgreSQL never runs store work on the loop."""
+waits its turn. A writer that does not use the queue (another program holding SQLite's
+own lock) is met without waiting: the work stops before writing and takes the hop.
+PostgreSQL never runs store work on the loop."""
 
 from __future__ import annotations
 
 import fcntl
 import os
+import sqlite3
 import threading
 import time
 from pathlib import Path
 
 import httpx
+import pytest
 
+from skald.core.engine import Engine
+from skald.core.errors import WouldWait
 from skald.core.store import EventStore
+from skald.projections.table import Table
 from tests.conftest import fresh_store_url
 from tests.servers import Server
 
@@ -33,6 +40,29 @@ def test_the_queue_is_busy_while_another_process_holds_the_lock_file(tmp_path: P
         assert oct(os.stat(f"{tmp_path}/queue.db-lock").st_mode & 0o777) == "0o600"
     finally:
         store.dispose()
+
+
+def test_never_waiting_stops_before_writing_when_another_program_holds_the_lock(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path}/outside.db"
+    table = Table(Engine(EventStore(url)))
+    game_id = table.create("toy", ["Ann", "Bob"], seed="outside")
+    seq = table.turn(game_id).seq
+    outside = sqlite3.connect(f"{tmp_path}/outside.db", isolation_level=None)
+    try:
+        outside.execute("BEGIN IMMEDIATE")  # SQLite's write lock, not Skald's queue
+        started = time.monotonic()
+        with table.never_waiting() as block, pytest.raises(WouldWait):
+            table.move(game_id, 0, "bet 1", seq)
+        assert not block.committed
+        assert time.monotonic() - started < 1  # it did not wait out the busy timeout
+        assert table.turn(game_id).seq == seq  # reads still answer; nothing was written
+    finally:
+        outside.execute("ROLLBACK")
+        outside.close()
+    table.move(game_id, 0, "bet 1", seq)  # outside the block, the same move goes through
+    assert table.turn(game_id).seq > seq
 
 
 def test_postgresql_never_answers_on_the_loop(tmp_path: Path) -> None:
@@ -84,3 +114,47 @@ def test_a_move_waiting_for_another_writer_leaves_the_server_answering(tmp_path:
         mover.join(timeout=30)
         assert answer["move"].status_code == 201, answer["move"].text
         assert httpx.get(path, timeout=5).json()["seq"] == answer["move"].json()["seq"]
+
+
+def test_a_move_meeting_another_programs_lock_leaves_the_server_answering(
+    tmp_path: Path,
+) -> None:
+    """Another program holds SQLite's write lock (not the queue's file): the move stops
+    before writing, waits in a thread instead, and /health answers meanwhile."""
+    db = tmp_path / "served.db"
+    with Server(f"sqlite:///{db}", tmp_path / "server.log") as server:
+        base = server.start()
+        game = httpx.post(
+            f"{base}/games", json={"game": "beowulf", "players": ["Ann", "Bob"]}, timeout=10
+        ).json()
+        path = f"{base}/games/{game['id']}"
+        seat = httpx.get(path, timeout=10).json()["to_act"][0]
+        token = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
+        move = httpx.get(f"{path}/legal", headers=token, timeout=10).json()["moves"][0]
+        outside = sqlite3.connect(str(db), isolation_level=None)
+        answer: dict[str, httpx.Response] = {}
+        try:
+            outside.execute("BEGIN IMMEDIATE")
+            mover = threading.Thread(
+                target=lambda: answer.setdefault(
+                    "move",
+                    httpx.post(
+                        f"{path}/moves",
+                        headers=token,
+                        json={"move": move, "expected_seq": game["seq"]},
+                        timeout=30,
+                    ),
+                )
+            )
+            mover.start()
+            time.sleep(0.5)
+            assert mover.is_alive(), "the move did not wait for the outside lock"
+            started = time.monotonic()
+            assert httpx.get(f"{base}/health", timeout=5).status_code == 200
+            assert time.monotonic() - started < 2, "the event loop was blocked"
+        finally:
+            outside.execute("ROLLBACK")
+            outside.close()
+        mover.join(timeout=30)
+        assert answer["move"].status_code == 201, answer["move"].text
+        assert answer["move"].json()["seq"] > game["seq"]
