@@ -14,7 +14,9 @@ serve` in a subprocess on 127.0.0.1 and measures, with the same client in the sa
   created and moved once, so its state sits in the engine's cache).
 
 The client is asyncio over raw sockets (HTTP/1.1 keep-alive, one connection per client,
-hand-written requests): it spends a few microseconds per request. Every run is bounded
+hand-written requests): it spends a few microseconds per request. Every request's status
+is counted (errors, and 5xx among them; an error ends the game it happened in, a lost
+connection the client). Every run is bounded
 in time and requests and stops by itself; nothing but 127.0.0.1 is contacted.
 """
 
@@ -104,6 +106,8 @@ class Connection:
             head += f"Authorization: Bearer {token}\r\n"
         self.writer.write(head.encode() + b"\r\n" + payload)
         status_line = await self.reader.readline()
+        if not status_line:
+            raise ConnectionError("the server closed the connection")
         length = 0
         while (line := await self.reader.readline()) not in (b"\r\n", b""):
             name, _, value = line.partition(b":")
@@ -111,7 +115,10 @@ class Connection:
                 length = int(value)
         data = await self.reader.readexactly(length) if length else b""
         status = int(status_line.split()[1])
-        return status, msgspec.json.decode(data) if data else None
+        try:
+            return status, msgspec.json.decode(data) if data else None
+        except msgspec.DecodeError:
+            return status, data  # not JSON (a server error page): the status is what counts
 
     def close(self) -> None:
         """Close the socket."""
@@ -189,6 +196,17 @@ def rss_bytes(pid: int) -> int:
     return total
 
 
+def _answered(tally: Tally, status: int, expected: int) -> bool:
+    """Count one request and its status; False (an error, counted) when it is not the
+    expected one."""
+    tally.requests += 1
+    if status == expected:
+        return True
+    tally.errors += 1
+    tally.server_errors += status >= 500
+    return False
+
+
 async def _health(port: int, deadline: float, tally: Tally) -> None:
     conn = await Connection.open(port)
     try:
@@ -196,9 +214,9 @@ async def _health(port: int, deadline: float, tally: Tally) -> None:
             started = time.perf_counter()
             status, _ = await conn.request("GET", "/health")
             tally.latencies.append(time.perf_counter() - started)
-            tally.requests += 1
-            tally.errors += status != 200
-            tally.server_errors += status >= 500
+            _answered(tally, status, 200)
+    except (OSError, asyncio.IncompleteReadError):
+        tally.errors += 1  # the connection is gone: this client stops
     finally:
         conn.close()
 
@@ -206,41 +224,42 @@ async def _health(port: int, deadline: float, tally: Tally) -> None:
 async def _player(
     port: int, deadline: float, tally: Tally, game: str, players: int, k: int
 ) -> None:
+    """Autoplay games until `deadline`. Every request's status is counted; an error ends
+    the game it happened in (the next one starts), a refused game or a lost connection
+    ends the client."""
     rnd = random.Random(k)
     conn = await Connection.open(port)
     names = [f"P{i + 1}" for i in range(players)]
     try:
         while time.monotonic() < deadline:
             status, created = await conn.request("POST", "/games", {"game": game, "players": names})
-            tally.requests += 1
-            if status != 201:
-                tally.errors += 1
-                tally.server_errors += status >= 500
+            if not _answered(tally, status, 201):
                 return
             tokens = [seat["token"] for seat in created["seats"]]
             path = f"/games/{created['id']}"
-            _, summary = await conn.request("GET", path)
-            tally.requests += 1
+            status, summary = await conn.request("GET", path)
+            if not _answered(tally, status, 200):
+                continue
             seq, to_act = summary["seq"], summary["to_act"]
             known: dict[int, list[str]] = {}
             while to_act and time.monotonic() < deadline:
                 seat = to_act[0]
                 moves = known.get(seat)
                 if moves is None:
-                    _, legal = await conn.request("GET", f"{path}/legal", token=tokens[seat])
-                    tally.requests += 1
+                    status, legal = await conn.request("GET", f"{path}/legal", token=tokens[seat])
+                    if not _answered(tally, status, 200):
+                        break
                     moves = legal["moves"]
                 body = {"move": rnd.choice(moves), "expected_seq": seq}
                 started = time.perf_counter()
                 status, answer = await conn.request("POST", f"{path}/moves", body, tokens[seat])
                 tally.latencies.append(time.perf_counter() - started)
-                tally.requests += 1
-                if status != 201:
-                    tally.errors += 1
-                    tally.server_errors += status >= 500
+                if not _answered(tally, status, 201):
                     break
                 tally.decisions += 1
                 seq, to_act, known = answer["seq"], answer["to_act"], {seat: answer["legal"]}
+    except (OSError, asyncio.IncompleteReadError):  # ConnectionError is an OSError
+        tally.errors += 1  # the connection is gone: this client stops
     finally:
         conn.close()
 
@@ -284,7 +303,7 @@ def http_figures(
         f"{100 * moves.client_cpu / moves.elapsed:.0f}% (health run "
         f"{100 * health.client_cpu / health.elapsed:.0f}%); requests/decision "
         f"{moves.requests / max(moves.decisions, 1):.2f}; errors {moves.errors} "
-        f"(5xx {moves.server_errors + health.server_errors})"
+        f"(health run {health.errors}; 5xx {moves.server_errors + health.server_errors})"
     )
     yield figure(f"http.move.{label}", move_rate, "/s", f"http.health.{label}", health_rate, note)
     yield figure(
@@ -300,25 +319,47 @@ def http_figures(
     )
 
 
-async def _populate(port: int, count: int, game: str, players: int, deadline: float) -> int:
+async def _populate(
+    port: int, count: int, game: str, players: int, deadline: float
+) -> tuple[int, int]:
+    """Create and move `count` games (bounded by `deadline`): how many were, and how many
+    requests failed (a worker stops at its first failure)."""
     names = [f"P{i + 1}" for i in range(players)]
-    made = 0
+    made = failed = 0
 
     async def worker(share: int) -> None:
-        nonlocal made
+        nonlocal made, failed
         conn = await Connection.open(port)
         try:
             for _ in range(share):
                 if time.monotonic() > deadline:
                     return
-                _, created = await conn.request("POST", "/games", {"game": game, "players": names})
+                status, created = await conn.request(
+                    "POST", "/games", {"game": game, "players": names}
+                )
+                if status != 201:
+                    failed += 1
+                    return
                 path = f"/games/{created['id']}"
-                _, summary = await conn.request("GET", path)
+                status, summary = await conn.request("GET", path)
+                if status != 200:
+                    failed += 1
+                    return
                 seat = summary["to_act"][0]
                 token = created["seats"][seat]["token"]
-                _, legal = await conn.request("GET", f"{path}/legal", token=token)
-                await conn.request("POST", f"{path}/moves", {"move": legal["moves"][0]}, token)
+                status, legal = await conn.request("GET", f"{path}/legal", token=token)
+                if status != 200:
+                    failed += 1
+                    return
+                status, _ = await conn.request(
+                    "POST", f"{path}/moves", {"move": legal["moves"][0]}, token
+                )
+                if status != 201:
+                    failed += 1
+                    return
                 made += 1
+        except (OSError, asyncio.IncompleteReadError):
+            failed += 1
         finally:
             conn.close()
 
@@ -326,7 +367,7 @@ async def _populate(port: int, count: int, game: str, players: int, deadline: fl
     await asyncio.gather(
         *(worker(count // parallel + (k < count % parallel)) for k in range(parallel))
     )
-    return made
+    return made, failed
 
 
 def memory_figures(
@@ -337,13 +378,16 @@ def memory_figures(
     process, port = start_server(url, 1, {"SKALD_CACHE_GAMES": str(largest)})
     try:
         empty = rss_bytes(process.pid)
-        live = 0
+        live = failed = 0
         deadline = time.monotonic() + seconds
         for count in sorted(counts):
-            live += asyncio.run(_populate(port, count - live, game, players, deadline))
+            made, errors = asyncio.run(_populate(port, count - live, game, players, deadline))
+            live, failed = live + made, failed + errors
             rss = rss_bytes(process.pid)
             note = f"{live} live games of {game} {players}p"
-            if live < count:
+            if failed:
+                note += f" ({failed} failed requests stopped clients before {count})"
+            elif live < count:
                 note += f" (time bound of {seconds:g} s reached before {count})"
             yield figure(
                 f"memory.rss.{count}", rss / 2**20, "MiB", "memory.rss.0", empty / 2**20, note

@@ -3,8 +3,9 @@
 - `engine.move` (µs per decision through the engine, one commit) against `raw.append`
   (the same records inserted through the bare driver, one commit per decision, the same
   journal and sync mode), on SQLite and, given a URL, PostgreSQL;
-- `move.evicted` (a move right after the game left the cache, at decision 2,000) against
-  `move.cached` (the next moves with the cache warm);
+- `move.evicted` (a move timed right after every cached state was dropped, at decision
+  2,000: it loads the nearest snapshot and the rows after it) against `move.cached` (the
+  next moves of the same game, picked and timed the same way with the cache warm);
 - `replay` (events/s: read + decode + fold of a long Hägar game with 6 players) against
   `evolve` (folding the same events already decoded);
 - `view.cold.10k` against `view.cold.100` (µs for a view built with an empty cache at
@@ -39,21 +40,40 @@ from skald.projections.table import Table
 
 
 def _median_us(samples: list[float]) -> float:
-    return statistics.median(samples) * 1e6
+    return statistics.median(samples) * 1e6 if samples else float("nan")
+
+
+Clock = Callable[[], float]
+Decision = tuple[int, str, int]  # the seat, its move in notation, the seq it is made at
+
+
+def next_decision(table: Table, game_id: str, rnd: random.Random) -> Decision | None:
+    """The random bot's next decision (None when the game is over); loads the game."""
+    turn = table.turn(game_id)
+    if turn.outcome is not None or not turn.to_act:
+        return None
+    seat = turn.to_act[0]
+    return seat, rnd.choice(table.legal(game_id, seat)), turn.seq
+
+
+def timed_move(
+    table: Table, game_id: str, decision: Decision, clock: Clock = time.perf_counter
+) -> float:
+    """The time of one `table.move` (seconds): nothing else is inside the timed section."""
+    seat, move, seq = decision
+    started = clock()
+    table.move(game_id, seat, move, seq)
+    return clock() - started
 
 
 def play(table: Table, game_id: str, decisions: int, rnd: random.Random) -> list[float]:
     """Play up to `decisions` random legal decisions; the time of each (seconds)."""
     times: list[float] = []
     for _ in range(decisions):
-        turn = table.turn(game_id)
-        if turn.outcome is not None or not turn.to_act:
+        decision = next_decision(table, game_id, rnd)
+        if decision is None:
             break
-        seat = turn.to_act[0]
-        move = rnd.choice(table.legal(game_id, seat))
-        started = time.perf_counter()
-        table.move(game_id, seat, move, turn.seq)
-        times.append(time.perf_counter() - started)
+        times.append(timed_move(table, game_id, decision))
     return times
 
 
@@ -214,28 +234,58 @@ def replay_and_views(url: str, game_id: str) -> Iterator[Figure]:
         store.dispose()
 
 
-def evicted_move(url: str, decisions: int = 2000, rounds: int = 5) -> Iterator[Figure]:
-    """A move right after its game left the cache, at decision `decisions`, against a move
-    with the cache warm."""
+def evicted_round(
+    table: Table,
+    game_id: str,
+    rnd: random.Random,
+    cached_moves: int = 3,
+    clock: Clock = time.perf_counter,
+) -> tuple[float, list[float]] | None:
+    """One eviction: the next decision is picked with the cache warm, every cached state
+    is dropped, and that move is timed, the first thing after the eviction (it loads the
+    nearest snapshot and the rows after it); then the `cached_moves` next decisions, picked
+    and timed the same way with the cache warm. None when the game is over."""
+    decision = next_decision(table, game_id, rnd)
+    if decision is None:
+        return None
+    table._engine.clear_cache()
+    evicted = timed_move(table, game_id, decision, clock)
+    cached: list[float] = []
+    for _ in range(cached_moves):
+        decision = next_decision(table, game_id, rnd)
+        if decision is None:
+            break
+        cached.append(timed_move(table, game_id, decision, clock))
+    return evicted, cached
+
+
+def evicted_move(url: str, decisions: int = 2000, rounds: int = 15) -> Iterator[Figure]:
+    """A move right after its game left the cache, at decision `decisions`, against the
+    next moves of the same game with the cache warm; medians over `rounds` evictions."""
     store = EventStore(url)
     table = Table(Engine(store))
-    engine = table._engine
     rnd = random.Random(11)
     game_id = table.create("hagar", [f"P{i + 1}" for i in range(6)], seed="bench-evict")
     played = len(play(table, game_id, decisions, rnd))
-    evicted, cached = [], []
-    for _ in range(rounds):
-        engine.clear_cache()
-        evicted += play(table, game_id, 1, rnd)[:1]
-        cached += play(table, game_id, 1, rnd)[:1]
-    store.dispose()
+    evicted: list[float] = []
+    cached: list[float] = []
+    try:
+        for _ in range(rounds):
+            measured = evicted_round(table, game_id, rnd)
+            if measured is None:
+                break
+            evicted.append(measured[0])
+            cached += measured[1]
+    finally:
+        store.dispose()
     yield figure(
         "move.evicted",
         _median_us(evicted),
         "us",
         "move.cached",
         _median_us(cached),
-        note=f"hagar, 6 players, at decision {played}",
+        note=f"hagar, 6 players, at decision {played}; {len(evicted)} evictions, "
+        f"snapshots every {table._engine.snapshot_every} events",
     )
 
 

@@ -1,9 +1,11 @@
 """`skald bench`: every figure of the issue in one run, in a fixed order, bounded in time.
 
-SQLite stores live in a temporary folder; PostgreSQL only when a URL is given (a
-throwaway database: the benchmark drops and creates tables in it). The machine's other
-load shows in every figure alike, which is why each one is printed beside a baseline
-measured in the same run.
+SQLite stores live in a temporary folder; PostgreSQL only when a URL is given: a
+throwaway database, every table of which is dropped. The benchmark marks a database it
+takes with a table of its own (`skald_bench_owned`) and, before measuring anything,
+refuses one that holds tables but not that mark, so a wrong URL never costs anyone's
+data. The machine's other load shows in every figure alike, which is why each one is
+printed beside a baseline measured in the same run.
 """
 
 from __future__ import annotations
@@ -15,14 +17,51 @@ import sqlalchemy as sa
 
 from skald.api.bench import Figure, http_figures, memory_figures
 from skald.cli import bench_figures as engine_figures
+from skald.core.errors import InvalidOption, StoreError
+from skald.core.store import metadata as store_metadata
+
+PARTS = ("engine", "long", "peer", "http", "memory")
+OWNED_MARK = "skald_bench_owned"
 
 
-def _wipe(url: str) -> None:
+def parse_parts(only: str | None) -> set[str] | None:
+    """The parts `--only` names (None: all); InvalidOption for a name that is not one."""
+    if only is None:
+        return None
+    parts = {part.strip() for part in only.split(",")}
+    unknown = sorted(parts - set(PARTS))
+    if unknown:
+        raise InvalidOption(
+            f"--only: unknown part(s) {', '.join(map(repr, unknown))}; "
+            f"valid parts: {', '.join(PARTS)}"
+        )
+    return parts
+
+
+def claim(url: str) -> None:
+    """Empty the PostgreSQL database at `url` for a measurement: drop every table in it,
+    then create Skald's tables and the mark `skald_bench_owned`, in one transaction.
+    StoreError, touching nothing, when it holds tables but not the mark (a database the
+    benchmark did not create them in). An empty database is taken."""
     engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
-    existing = sa.MetaData()
-    existing.reflect(engine)
-    existing.drop_all(engine)
-    engine.dispose()
+    try:
+        with engine.begin() as conn:
+            existing = sa.MetaData()
+            existing.reflect(conn)
+            if existing.tables and OWNED_MARK not in existing.tables:
+                names = sorted(existing.tables)
+                shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+                where = sa.engine.make_url(url).render_as_string(hide_password=True)
+                raise StoreError(
+                    f"{where} holds tables the benchmark did not create ({shown}); give it "
+                    "a throwaway database (--pg drops every table of it)"
+                )
+            existing.drop_all(conn)
+            # Skald's tables first: a store refuses a database holding only a foreign table.
+            store_metadata.create_all(conn)
+            sa.Table(OWNED_MARK, sa.MetaData(), sa.Column("note", sa.Text)).create(conn)
+    finally:
+        engine.dispose()
 
 
 def run(
@@ -44,12 +83,13 @@ def run(
     def wanted(part: str) -> bool:
         return parts is None or part in parts
 
+    if pg_url and (wanted("engine") or wanted("peer") or wanted("http")):
+        claim(pg_url)  # refused before anything is measured
     with tempfile.TemporaryDirectory(prefix="skald-bench-") as folder:
         moves: dict[str, float] = {}
         if wanted("engine") or wanted("peer"):
             backends = [("sqlite", f"sqlite:///{folder}/engine.db", f"{folder}/raw.db")]
             if pg_url:
-                _wipe(pg_url)
                 backends.append(("postgresql", pg_url, pg_url))
             for label, url, raw in backends:
                 for found in engine_figures.engine_move(url, raw, label, decisions):
@@ -76,7 +116,7 @@ def run(
                 "sqlite", f"sqlite:///{folder}/http.db", clients, seconds, game, players, workers
             )
             if pg_url:
-                _wipe(pg_url)
+                claim(pg_url)
                 yield from http_figures(
                     "postgresql", pg_url, pg_clients, seconds, game, players, workers
                 )

@@ -68,7 +68,9 @@ def bench(
         str | None,
         typer.Option(
             envvar="SKALD_BENCH_PG",
-            help="A throwaway PostgreSQL database to measure too (its tables are replaced).",
+            help="A throwaway PostgreSQL database to measure too. ALL ITS TABLES ARE DROPPED."
+            " The benchmark marks a database it takes (a table skald_bench_owned) and"
+            " refuses one that holds other tables; an empty one is taken.",
         ),
     ] = None,
     workers: Annotated[int, typer.Option(help="uvicorn workers of the HTTP server.")] = 1,
@@ -77,8 +79,16 @@ def bench(
     ] = None,
 ) -> None:
     """Measure every figure beside its baseline in one run; print a table or JSON lines."""
-    from skald.cli.bench_run import run
+    from skald.cli.bench_run import parse_parts, run
+    from skald.core.errors import InvalidOption
 
+    parts = parse_parts(only)
+    try:
+        counts = tuple(int(n) for n in memory_games.split(","))
+    except ValueError:
+        raise InvalidOption(
+            f"--memory-games {memory_games!r}: whole numbers separated by commas"
+        ) from None
     for figure in run(
         clients=clients,
         pg_clients=pg_clients,
@@ -87,11 +97,11 @@ def bench(
         players=players,
         decisions=decisions,
         long_events=long_events,
-        memory_games=tuple(int(n) for n in memory_games.split(",")),
+        memory_games=counts,
         memory_seconds=memory_seconds,
         pg_url=pg,
         workers=workers,
-        parts=set(only.split(",")) if only else None,
+        parts=parts,
     ):
         if json:
             import msgspec
