@@ -175,7 +175,7 @@ def long_game(url: str, events: int, seed: str = "bench-long") -> tuple[str, int
     store = EventStore(url)
     table = Table(Engine(store))
     players = [f"P{i + 1}" for i in range(6)]
-    game_id = table.create("hagar", players, seed=seed, reproducible=True)
+    game_id = table.create("hagar", players, seed=seed, deal=seed)  # the same deal every run
     rnd = random.Random(7)
     decisions = 0
     while table.turn(game_id).seq < events:
@@ -265,7 +265,9 @@ def evicted_move(url: str, decisions: int = 2000, rounds: int = 15) -> Iterator[
     store = EventStore(url)
     table = Table(Engine(store))
     rnd = random.Random(11)
-    game_id = table.create("hagar", [f"P{i + 1}" for i in range(6)], seed="bench-evict")
+    game_id = table.create(
+        "hagar", [f"P{i + 1}" for i in range(6)], seed="bench-evict", deal="bench-evict"
+    )
     played = len(play(table, game_id, decisions, rnd))
     evicted: list[float] = []
     cached: list[float] = []

@@ -55,7 +55,7 @@ to_act = kernel.to_act
 
 Clock = Callable[[], datetime]
 log = logging.getLogger(__name__)
-SNAPSHOT_EVERY = 100
+SNAPSHOT_EVERY = 50
 """Events between snapshots: a cold load folds at most about this many events."""
 _KINDS_KEPT = 65536
 

@@ -35,7 +35,7 @@ def test_the_evicted_move_replays_inside_its_timed_section_and_the_cached_one_re
     table = Table(Engine(store))
     rnd = random.Random(3)
     game_id = table.create("hagar", [f"P{i + 1}" for i in range(6)], seed="evict")
-    bench_figures.play(table, game_id, 150, rnd)  # past a snapshot (every 100 events)
+    bench_figures.play(table, game_id, 150, rnd)  # past a snapshot (every 50 events)
     # Every store read is recorded into the timed section it happens in, if any.
     sections: list[list[str]] = []
     timing = False
