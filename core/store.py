@@ -242,6 +242,7 @@ _NEVER_WAIT: contextvars.ContextVar[NoWaiting | None] = contextvars.ContextVar(
     "skald_never_wait", default=None
 )
 _BUSY_TIMEOUT_MS = 30000
+_BRIEF_WAIT = 0.005  # seconds an event loop may wait for a writer of its own process
 
 
 class _Stale(Exception):
@@ -343,7 +344,9 @@ class _WriterQueue:
 
     def __enter__(self) -> None:
         wait = _NEVER_WAIT.get() is None
-        if not self._threads.acquire(blocking=wait):
+        # Never waiting, a writer of this process (a thread's short transaction) is still
+        # worth a few milliseconds: giving up would redo the whole request in a thread.
+        if not self._threads.acquire(timeout=-1 if wait else _BRIEF_WAIT):
             raise WouldWait("a writer of this process holds the store")
         file = self._lock_file()
         if file is None:
@@ -363,9 +366,9 @@ class _WriterQueue:
         self._threads.release()
 
     def busy(self) -> bool:
-        """Whether a writer of this process or another holds the queue now (a hint: it
-        may change the next moment)."""
-        if not self._threads.acquire(blocking=False):
+        """Whether a writer of another process holds the queue now, or one of this process
+        holds it longer than a brief wait (a hint: it may change the next moment)."""
+        if not self._threads.acquire(timeout=_BRIEF_WAIT):
             return True
         try:  # holding the threads' lock: no writer of ours takes the file lock meanwhile
             file = self._lock_file()
