@@ -7,8 +7,9 @@ snapshot is never a source of truth: the audit's re-derivation and the chain ver
 read the events alone, and the engine trusts a snapshot only when
 
 - it was folded by this code: its version key joins the game's rules version and a
-  fingerprint of the state's type (a change to either makes every old snapshot invisible,
-  and the next save of that stream deletes them, so they are rebuilt from the events);
+  fingerprint of the state's type and of the folding code's source (the game's package
+  and the engine's fold); a change to any makes every old snapshot invisible, and the
+  next save of that stream deletes them, so they are rebuilt from the events;
 - its chain hash equals the stored event's hash at its seq (read with the tail), so it
   belongs to this very chain; a mismatch drops the snapshot and replays from seq 1;
 - it decodes, typed, into the game's state (msgspec msgpack; no pickle: a database row
@@ -24,7 +25,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+import sys
 import typing
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -75,7 +78,7 @@ class SnapshotCodec:
         self._encoder = msgspec.msgpack.Encoder()
         self._decoder: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(layout)
         schema = msgspec.json.encode(msgspec.json.schema(layout))
-        fingerprint = hashlib.sha256(schema).hexdigest()[:16]
+        fingerprint = hashlib.sha256(schema + _code_of(game)).hexdigest()[:16]
         self.version_key = f"{get_rules(game).version}/{fingerprint}/{FORMAT}"
         self.broken = False
 
@@ -142,6 +145,26 @@ class SnapshotCodec:
             self.broken = True
             return None
         return data
+
+
+def _code_of(game: str) -> bytes:
+    """The source of the code that folds a game's states: the modules and data files of
+    the game's package (a reducer, its data and helpers) and the engine's own fold. A
+    change to any of them makes old snapshots invisible, so a fix to a reducer that leaves
+    the rules version and the state type alone still rebuilds them."""
+    rules_module = sys.modules[type(get_rules(game)).__module__]
+    source = Path(rules_module.__file__ or "")
+    files = [source]
+    if rules_module.__name__.endswith(".rules"):  # a game's package: its modules and data
+        files = sorted([*source.parent.glob("*.py"), *source.parent.glob("*.toml")])
+    files.append(Path(__file__).with_name("state.py"))
+    digest = hashlib.sha256()
+    for file in files:
+        try:
+            digest.update(file.read_bytes())
+        except OSError:  # no source installed: the type's fingerprint alone
+            continue
+    return digest.digest()
 
 
 @functools.cache

@@ -5,6 +5,7 @@ never reads them."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -164,3 +165,23 @@ def test_a_snapshot_is_kept_where_each_act_day_or_round_begins(
     }
     assert expected
     assert set(snapshot_seqs(sqlite_store, game_id, game)) == expected
+
+
+def test_a_change_to_a_games_reducer_code_gives_new_snapshot_keys(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A reducer fix that keeps the rules version and the state type still makes old
+    snapshots invisible: the key covers the source of the game's package and data."""
+    before = snapshots.codec_for("beowulf").version_key  # type: ignore[union-attr]
+    read = Path.read_bytes
+    for name in ("evolve.py", "tiles.toml"):
+
+        def edited(path: Path, name: str = name) -> bytes:
+            return read(path) + b"\n# a fix" if path.name == name else read(path)
+
+        monkeypatch.setattr(Path, "read_bytes", edited)
+        snapshots.codec_for.cache_clear()
+        assert snapshots.codec_for("beowulf").version_key != before, name  # type: ignore[union-attr]
+    monkeypatch.setattr(Path, "read_bytes", read)
+    snapshots.codec_for.cache_clear()
+    assert snapshots.codec_for("beowulf").version_key == before  # type: ignore[union-attr]
