@@ -7,11 +7,13 @@ PostgreSQL never runs store work on the loop."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -73,9 +75,37 @@ def test_postgresql_never_answers_on_the_loop(tmp_path: Path) -> None:
         store.dispose()
 
 
-def test_a_move_waiting_for_another_writer_leaves_the_server_answering(tmp_path: Path) -> None:
-    """Another process holds the writers' lock: the move waits for it (off the loop) while
-    /health and reads still answer at once; released, the move is written."""
+@contextlib.contextmanager
+def queue_lock_held(db: Path) -> Iterator[None]:
+    """Another Skald process writing: the writers' queue's lock file is held."""
+    lock = os.open(f"{db}-lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        os.close(lock)
+
+
+@contextlib.contextmanager
+def sqlite_lock_held(db: Path) -> Iterator[None]:
+    """Another program writing: SQLite's own write lock is held, the queue is free."""
+    outside = sqlite3.connect(str(db), isolation_level=None)
+    try:
+        outside.execute("BEGIN IMMEDIATE")
+        yield
+    finally:
+        outside.execute("ROLLBACK")
+        outside.close()
+
+
+@pytest.mark.parametrize("held", [queue_lock_held, sqlite_lock_held])
+def test_a_move_meeting_another_writer_leaves_the_server_answering(
+    tmp_path: Path, held: Callable[[Path], contextlib.AbstractContextManager[None]]
+) -> None:
+    """Another writer holds a lock: the move waits for it off the event loop (before
+    writing anything) while /health and reads still answer at once; released, the move
+    is written."""
     db = tmp_path / "served.db"
     with Server(f"sqlite:///{db}", tmp_path / "server.log") as server:
         base = server.start()
@@ -86,10 +116,8 @@ def test_a_move_waiting_for_another_writer_leaves_the_server_answering(tmp_path:
         seat = httpx.get(path, timeout=10).json()["to_act"][0]
         token = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
         move = httpx.get(f"{path}/legal", headers=token, timeout=10).json()["moves"][0]
-        lock = os.open(f"{db}-lock", os.O_RDWR | os.O_CREAT, 0o600)
         answer: dict[str, httpx.Response] = {}
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX)
+        with held(db):
             mover = threading.Thread(
                 target=lambda: answer.setdefault(
                     "move",
@@ -103,58 +131,11 @@ def test_a_move_waiting_for_another_writer_leaves_the_server_answering(tmp_path:
             )
             mover.start()
             time.sleep(0.5)
-            assert mover.is_alive(), "the move did not wait for the writers' lock"
+            assert mover.is_alive(), "the move did not wait for the other writer"
             started = time.monotonic()
             assert httpx.get(f"{base}/health", timeout=5).status_code == 200
             assert httpx.get(path, timeout=5).json()["seq"] == game["seq"]
             assert time.monotonic() - started < 2, "the event loop was blocked"
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-            os.close(lock)
         mover.join(timeout=30)
         assert answer["move"].status_code == 201, answer["move"].text
         assert httpx.get(path, timeout=5).json()["seq"] == answer["move"].json()["seq"]
-
-
-def test_a_move_meeting_another_programs_lock_leaves_the_server_answering(
-    tmp_path: Path,
-) -> None:
-    """Another program holds SQLite's write lock (not the queue's file): the move stops
-    before writing, waits in a thread instead, and /health answers meanwhile."""
-    db = tmp_path / "served.db"
-    with Server(f"sqlite:///{db}", tmp_path / "server.log") as server:
-        base = server.start()
-        game = httpx.post(
-            f"{base}/games", json={"game": "beowulf", "players": ["Ann", "Bob"]}, timeout=10
-        ).json()
-        path = f"{base}/games/{game['id']}"
-        seat = httpx.get(path, timeout=10).json()["to_act"][0]
-        token = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
-        move = httpx.get(f"{path}/legal", headers=token, timeout=10).json()["moves"][0]
-        outside = sqlite3.connect(str(db), isolation_level=None)
-        answer: dict[str, httpx.Response] = {}
-        try:
-            outside.execute("BEGIN IMMEDIATE")
-            mover = threading.Thread(
-                target=lambda: answer.setdefault(
-                    "move",
-                    httpx.post(
-                        f"{path}/moves",
-                        headers=token,
-                        json={"move": move, "expected_seq": game["seq"]},
-                        timeout=30,
-                    ),
-                )
-            )
-            mover.start()
-            time.sleep(0.5)
-            assert mover.is_alive(), "the move did not wait for the outside lock"
-            started = time.monotonic()
-            assert httpx.get(f"{base}/health", timeout=5).status_code == 200
-            assert time.monotonic() - started < 2, "the event loop was blocked"
-        finally:
-            outside.execute("ROLLBACK")
-            outside.close()
-        mover.join(timeout=30)
-        assert answer["move"].status_code == 201, answer["move"].text
-        assert answer["move"].json()["seq"] > game["seq"]
