@@ -25,7 +25,6 @@ node that would be solved on every request for nothing.
 
 from __future__ import annotations
 
-import threading
 from typing import Annotated, Any
 
 import msgspec
@@ -36,6 +35,7 @@ from skald.api.live import LiveFeed
 from skald.api.offload import offload
 from skald.core.access import TokenStore
 from skald.core.errors import Forbidden, Unauthorized
+from skald.core.memo import Memo
 from skald.core.seats import check_game_id
 from skald.core.tournament.desk import Tournaments
 from skald.events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
@@ -55,9 +55,7 @@ class KnownCallers:
     a game that exists). Bounded: cleared when full, then refilled on demand."""
 
     def __init__(self, size: int = 65536) -> None:
-        self._known: dict[tuple[str, str | None], Caller] = {}
-        self._size = size
-        self._lock = threading.Lock()
+        self._known: Memo[tuple[str, str | None], Caller] = Memo(size)
 
     def get(self, game_id: str, token: str | None) -> Caller | None:
         """The caller, if identified before."""
@@ -65,10 +63,7 @@ class KnownCallers:
 
     def add(self, token: str | None, caller: Caller) -> None:
         """Remember an identified caller."""
-        with self._lock:
-            if len(self._known) >= self._size:
-                self._known.clear()
-            self._known[(caller.game_id, token)] = caller
+        self._known.put((caller.game_id, token), caller)
 
 
 class Services(msgspec.Struct):

@@ -42,6 +42,7 @@ from skald.core.errors import (
     VersionConflict,
 )
 from skald.core.kernel import Batch, Move, Redo, Request, Undo
+from skald.core.memo import Memo
 from skald.core.rules import Rules, get_rules
 from skald.core.seats import check_player_names, resolve_seat
 from skald.core.secrecy import RandomHex, sealed_key
@@ -57,7 +58,7 @@ Clock = Callable[[], datetime]
 log = logging.getLogger(__name__)
 SNAPSHOT_EVERY = 50
 """Events between snapshots: a cold load folds at most about this many events."""
-_KINDS_KEPT = 65536
+_HEADERS_KEPT = 65536
 
 
 # Kept inside a tuple so that test clocks (freezegun) patching module-level `datetime`
@@ -115,20 +116,25 @@ class Engine:
         self.snapshot_every = snapshot_every
         self._cache: OrderedDict[str, GameState] = OrderedDict()
         self._cache_size = cache_size
-        self._kinds: dict[str, str] = {}
+        self._headers: Memo[str, tuple[str, datetime]] = Memo(_HEADERS_KEPT)
         self._lock = threading.Lock()
 
     # -- reading -----------------------------------------------------------------------
 
     def game_of(self, game_id: str) -> str:
         """The game name of a stream (it never changes: asked of the store once)."""
-        kind = self._kinds.get(game_id)
-        if kind is None:
-            kind = self.store.info(game_id).kind
-            if len(self._kinds) >= _KINDS_KEPT:
-                self._kinds.clear()
-            self._kinds[game_id] = kind
-        return kind
+        return self._header(game_id)[0]
+
+    def created_at(self, game_id: str) -> datetime:
+        """When a stream was created (asked of the store once, with its game)."""
+        return self._header(game_id)[1]
+
+    def _header(self, game_id: str) -> tuple[str, datetime]:
+        def read() -> tuple[str, datetime]:
+            info = self.store.info(game_id)
+            return info.kind, info.created_at
+
+        return self._headers.fetch(game_id, read)
 
     def rules_of(self, game_id: str) -> Rules:
         """The rules a stream is played by."""

@@ -7,17 +7,14 @@ logs and move results via the generic redaction; summaries hold public facts onl
 the game, the reveal policy (table option `reveal`: `end`, the default, or `referee`)
 decides whether every viewer sees every hidden value and the key.
 
-Two answers are kept per process, since the API asks for them on every decision: a
-game's creation time (it never changes; a summary would otherwise read the store's
-header row each time) and a seat's legal moves at a state, keyed by the game, the
-state's seq and chain hash and the seat (a decision's answer computes the acting seat's;
-`GET /legal` then finds them, and pollers asking again at one state cost a lookup). Both
-are bounded: cleared when full.
+A seat's legal moves at a state are kept per process (`core.memo.Memo`), keyed by the
+game, the state's seq and chain hash and the seat: a decision's answer computes the acting
+seat's, `GET /legal` then finds them, and pollers asking again at one state cost a lookup.
+A game's creation time comes from the engine, which reads a stream's header once.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
@@ -35,6 +32,7 @@ from skald.core.engine import (
 from skald.core.errors import Forbidden
 from skald.core.importer import ImportResult, import_text
 from skald.core.kernel import Move, Redo, Request, Undo, entropy_template
+from skald.core.memo import Memo
 from skald.core.rules import game_names, get_rules
 from skald.core.seats import resolve_seat
 from skald.core.signing import Receipt, Signer, SigningKeyError
@@ -120,15 +118,7 @@ class Table:
     def __init__(self, engine: Engine, signer: Signer | None = None) -> None:
         self._engine = engine
         self._signer = signer
-        self._created: dict[str, datetime] = {}
-        self._legal_at: dict[tuple[str, int, str, int], list[str]] = {}
-        self._lock = threading.Lock()
-
-    def _keep(self, cache: dict[Any, Any], key: Any, value: Any) -> None:
-        with self._lock:
-            if len(cache) >= self.CACHED:
-                cache.clear()
-            cache[key] = value
+        self._legal_at: Memo[tuple[str, int, str, int], list[str]] = Memo(self.CACHED)
 
     @property
     def store_url(self) -> str:
@@ -215,17 +205,10 @@ class Table:
             game=state.game,
             players=state.players,
             seq=state.version,
-            created_at=self._created_at(game_id),
+            created_at=self._engine.created_at(game_id),
             to_act=_waiting(state),
             outcome=state.outcome,
         )
-
-    def _created_at(self, game_id: str) -> datetime:
-        created = self._created.get(game_id)
-        if created is None:
-            created = self._engine.store.info(game_id).created_at
-            self._keep(self._created, game_id, created)
-        return created
 
     def games(self, game: str | None = None, limit: int = 50, offset: int = 0) -> list[GameListing]:
         """Games, newest first, a page at a time (`game`: only that game). Only game
@@ -267,11 +250,7 @@ class Table:
     def _legal(self, game_id: str, state: GameState, seat: int) -> list[str]:
         """The moves (shared: not to be changed by the caller)."""
         key = (game_id, state.version, state.last_hash, seat)
-        moves = self._legal_at.get(key)
-        if moves is None:
-            moves = self._compute_legal(state, seat)
-            self._keep(self._legal_at, key, moves)
-        return moves
+        return self._legal_at.fetch(key, lambda: self._compute_legal(state, seat))
 
     def _compute_legal(self, state: GameState, seat: int) -> list[str]:
         rules = get_rules(state.game)
