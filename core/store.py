@@ -274,11 +274,14 @@ class _Statements:
             "INSERT INTO streams (id, kind, version, created_at, title) VALUES (?, ?, ?, ?, ?)"
         )
         self.advance = sql("UPDATE streams SET version = ? WHERE id = ? AND version = ?")
+        insert_events = (
+            "INSERT INTO events (stream_id, seq, recorded_at, actor, kind, payload, prev_hash,"
+            " hash)"
+        )
         # PostgreSQL appends in one statement (EventStore._append_postgres).
         inserted = (
-            " INSERT INTO events (stream_id, seq, recorded_at, actor, kind, payload, prev_hash,"
-            " hash) SELECT %s, * FROM unnest(%s::int[], %s::timestamptz[], %s::text[],"
-            " %s::text[], %s::text[], %s::text[], %s::text[])"
+            f" {insert_events} SELECT %s, * FROM unnest(%s::int[], %s::timestamptz[],"
+            " %s::text[], %s::text[], %s::text[], %s::text[], %s::text[])"
         )
         self.append_advance = (
             "WITH moved AS (UPDATE streams SET version = %s WHERE id = %s AND version = %s"
@@ -291,11 +294,7 @@ class _Statements:
             + inserted
             + " RETURNING 1) SELECT pg_notify(%s, %s) FROM made"
         )
-        self.insert_events = sql(
-            "INSERT INTO events (stream_id, seq, recorded_at, actor, kind, payload, prev_hash,"
-            " hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-        )
-        self.notify = sql("SELECT pg_notify(?, ?)")
+        self.insert_events = sql(f"{insert_events} VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         self.version = sql("SELECT version FROM streams WHERE id = ?")
         self.read = sql(
             "SELECT seq, recorded_at, actor, kind, payload, prev_hash, hash FROM events"
@@ -343,7 +342,9 @@ class _WriterQueue:
         return self._file
 
     def __enter__(self) -> None:
-        wait = _NEVER_WAIT.get() is None
+        self._acquire(wait=_NEVER_WAIT.get() is None)
+
+    def _acquire(self, wait: bool) -> None:
         # Never waiting, a writer of this process (a thread's short transaction) is still
         # worth a few milliseconds: giving up would redo the whole request in a thread.
         if not self._threads.acquire(timeout=-1 if wait else _BRIEF_WAIT):
@@ -368,20 +369,12 @@ class _WriterQueue:
     def busy(self) -> bool:
         """Whether a writer of another process holds the queue now, or one of this process
         holds it longer than a brief wait (a hint: it may change the next moment)."""
-        if not self._threads.acquire(timeout=_BRIEF_WAIT):
+        try:
+            self._acquire(wait=False)
+        except WouldWait:
             return True
-        try:  # holding the threads' lock: no writer of ours takes the file lock meanwhile
-            file = self._lock_file()
-            if file is None:
-                return False
-            try:
-                fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                return True
-            fcntl.flock(file, fcntl.LOCK_UN)
-            return False
-        finally:
-            self._threads.release()
+        self.__exit__()
+        return False
 
     def close(self) -> None:
         """Close the lock file (opened again by the next write)."""
@@ -653,16 +646,14 @@ class EventStore:
 
     @contextmanager
     def _driver(self, write: bool = False) -> Iterator[Any]:
-        """A DBAPI cursor on a pooled connection: one transaction when `write` (committed
-        on success, rolled back on any error), autocommit reads otherwise. Driver errors
-        come out as SQLAlchemy's DBAPIError family; a dropped connection is invalidated."""
-        if write and not self._postgres:
-            # SQLite admits one writer; writers queue on a lock (woken at once) rather than
-            # in SQLite's busy handler, which sleeps up to 100 ms a try.
-            with self._queued(), self._driver_connection(write) as cursor:
-                yield cursor
-            return
-        with self._driver_connection(write) as cursor:
+        """A DBAPI cursor on a kept connection: one transaction when `write` (committed on
+        success, rolled back on any error; SQLite writers take their turn in the queue
+        first), autocommit reads otherwise. Driver errors come out as SQLAlchemy's
+        DBAPIError family; a dropped connection is closed with every kept one."""
+        with (
+            self._queued() if write else contextlib.nullcontext(),
+            self._driver_connection(write) as cursor,
+        ):
             yield cursor
 
     @contextmanager
