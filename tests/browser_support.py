@@ -5,7 +5,7 @@ reach only the service under test. Shared by tests/test_web*.py."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -55,3 +55,28 @@ def local_context(browser: Any, server: Server, height: int = 1000) -> Any:
     context.set_default_timeout(TIMEOUT)
     context.route(ONLY_LOOPBACK, lambda route: route.abort())
     return context
+
+
+@contextmanager
+def windows(
+    browser: Any, server: Server, ready: str | None = None
+) -> Iterator[Callable[[str], Any]]:
+    """Opens paths each in a window of its own (pages that are tabs of one window are
+    background tabs, which hardly get animation frames, and Playwright's clicks wait for
+    them), waiting for `ready` when given; every window is closed afterwards."""
+    made: list[Any] = []
+
+    def open_page(path: str) -> Any:
+        context = local_context(browser, server)
+        made.append(context)
+        page = context.new_page()
+        page.goto(path)
+        if ready is not None:
+            page.wait_for_selector(ready)
+        return page
+
+    try:
+        yield open_page
+    finally:
+        for context in made:
+            context.close()

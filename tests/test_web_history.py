@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from skald.api.main import create_app
-from tests.browser_support import chromium, local_context, served_skald
+from tests.browser_support import chromium, served_skald, windows
 from tests.servers import Server
 from tests.test_web import (
     Recorder,
@@ -132,21 +132,9 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def window(browser: Any, server: Server) -> Iterator[Callable[[str], Any]]:
-    """Opens a path in a window of its own: pages that are tabs of one window are
-    background tabs, which hardly get animation frames (Playwright's clicks wait for them)."""
-    made: list[Any] = []
-
-    def open_page(path: str) -> Any:
-        context = local_context(browser, server)
-        made.append(context)
-        page = context.new_page()
-        page.goto(path)
-        page.wait_for_selector("#board svg, #standings tbody tr")
-        return page
-
-    yield open_page
-    for context in made:
-        context.close()
+    """Opens a path in a window of its own, once its board or standings are drawn."""
+    with windows(browser, server, "#board svg, #standings tbody tr") as open_page:
+        yield open_page
 
 
 def test_notes_and_variations_at_the_table(

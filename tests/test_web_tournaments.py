@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from skald.api.main import create_app
-from tests.browser_support import chromium, local_context, served_skald
+from tests.browser_support import chromium, served_skald, windows
 from tests.servers import Server
 from tests.test_web import Recorder
 
@@ -70,19 +70,9 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def window(browser: Any, server: Server) -> Iterator[Callable[[str], Any]]:
-    """Opens a path in a window of its own (see tests/test_web_history.py)."""
-    made: list[Any] = []
-
-    def open_page(path: str) -> Any:
-        context = local_context(browser, server)
-        made.append(context)
-        page = context.new_page()
-        page.goto(path)
-        return page
-
-    yield open_page
-    for context in made:
-        context.close()
+    """Opens a path in a window of its own."""
+    with windows(browser, server) as open_page:
+        yield open_page
 
 
 def _post(server: Server, path: str, token: str, body: Any = None) -> Any:
