@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -17,6 +18,15 @@ class MsgspecJSON(Response):
 
     def render(self, content: Any) -> bytes:
         return msgspec.json.encode(content)
+
+
+def page(found: Sequence[Any], limit: int, offset: int) -> MsgspecJSON:
+    """One page of a listing read with `limit + 1` rows from `offset`: the first `limit`
+    items, and where the next page starts when there is one (else null)."""
+    next_offset = offset + limit if len(found) > limit else None
+    return MsgspecJSON(
+        {"items": found[:limit], "limit": limit, "offset": offset, "next_offset": next_offset}
+    )
 
 
 _ERROR_TEXT = {

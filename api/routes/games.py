@@ -25,7 +25,7 @@ from skald.api.deps import (
     check_token,
 )
 from skald.api.offload import offload, on_table
-from skald.api.responses import MsgspecJSON, errors
+from skald.api.responses import MsgspecJSON, errors, page
 from skald.api.schemas import (
     MAX_SEQ,
     CreatedGame,
@@ -97,12 +97,7 @@ async def list_games(
     offset: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
 ) -> MsgspecJSON:
     """Games, newest first, a page at a time."""
-    found = await offload(services.table.games, game, limit + 1, offset)
-    items = found[:limit]
-    next_offset = offset + limit if len(found) > limit else None
-    return MsgspecJSON(
-        {"items": items, "limit": limit, "offset": offset, "next_offset": next_offset}
-    )
+    return page(await offload(services.table.games, game, limit + 1, offset), limit, offset)
 
 
 @router.get("/{game_id}", response_model=GameSummary, responses=errors(404, 422))

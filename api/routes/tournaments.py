@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from skald.api.deps import Services, ServicesDep, presented_token
 from skald.api.offload import offload
-from skald.api.responses import MsgspecJSON, errors
+from skald.api.responses import MsgspecJSON, errors, page
 from skald.api.schemas import OptionText, PlayerName
 from skald.core.errors import Forbidden, InvalidOption, Unauthorized
 from skald.core.seats import check_game_id
@@ -465,13 +465,9 @@ async def list_tournaments(
     """Tournaments, newest first, a page at a time."""
     found = await offload(_desk(services).listing, limit + 1, offset)
     items = [
-        {"id": i.id, "name": i.title, "seq": i.version, "created_at": i.created_at}
-        for i in found[:limit]
+        {"id": i.id, "name": i.title, "seq": i.version, "created_at": i.created_at} for i in found
     ]
-    next_offset = offset + limit if len(found) > limit else None
-    return MsgspecJSON(
-        {"items": items, "limit": limit, "offset": offset, "next_offset": next_offset}
-    )
+    return page(items, limit, offset)
 
 
 @router.get(
