@@ -36,6 +36,10 @@ class Geometry(msgspec.Struct, frozen=True):
         """`D1` for a square index."""
         return _names(self.rows, self.cols)[index]
 
+    def names(self) -> tuple[str, ...]:
+        """Every square's name, by index (for naming many squares at once)."""
+        return _names(self.rows, self.cols)
+
     def index(self, name: str) -> int | None:
         """The index of a square name, or None when it is not on this board."""
         parsed = parse_square(name)

@@ -27,6 +27,9 @@ signed value plus an ability code, see `core.beowulf.data`):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import msgspec
 
 from skald.core.beowulf.board import parse_square, square_name
@@ -153,23 +156,25 @@ def parse_command(text: str) -> Command:
 
 def format_command(command: Command) -> str:
     """The notation of a command."""
-    match command:
-        case PlaceFigure(kind=kind, at=at):
-            return f"place {kind} {at}"
-        case PlayTile(tile=face, at=at):
-            return f"play {face} {at}"
-        case CashTreasure(tile=face):
-            return f"cash {face}"
-        case Counsel(tile=face, source=source, target=target):
-            return f"counsel {face} {source} {target}"
-        case Swap(first=first, second=second):
-            return f"swap {first} {second}"
-        case Remove(at=at):
-            return f"remove {at}"
-    for word, bare in _BARE.items():
-        if command == bare:
-            return word
-    raise InvalidNotation(f"not a Beowulf command: {command!r}")
+    word = _BARE_WORDS.get(type(command))
+    if word is not None:
+        return word
+    notation = _NOTATION.get(type(command))
+    if notation is None:
+        raise InvalidNotation(f"not a Beowulf command: {command!r}")
+    return notation(command)
+
+
+# By the command's type: a legal-move list formats every command it holds.
+_BARE_WORDS: dict[type, str] = {type(bare): word for word, bare in _BARE.items()}
+_NOTATION: dict[type, Callable[[Any], str]] = {
+    PlaceFigure: lambda c: f"place {c.kind} {c.at}",
+    PlayTile: lambda c: f"play {c.tile} {c.at}",
+    CashTreasure: lambda c: f"cash {c.tile}",
+    Counsel: lambda c: f"counsel {c.tile} {c.source} {c.target}",
+    Swap: lambda c: f"swap {c.first} {c.second}",
+    Remove: lambda c: f"remove {c.at}",
+}
 
 
 def _square(text: str, word: str) -> str:

@@ -180,6 +180,18 @@ def tile(tile_id: str) -> Tile:
     return catalog()[tile_id]
 
 
+@functools.cache
+def faces() -> dict[str, str]:
+    """Every physical tile's face by id (`tile(id).face`, computed once per tile)."""
+    return {tile_id: placed.face for tile_id, placed in catalog().items()}
+
+
+def tile_face(tile_id: str) -> str:
+    """The face of one tile by id."""
+    return faces()[tile_id]
+
+
+@functools.cache
 def act_tiles(act: int) -> tuple[str, ...]:
     """The ids of an act's tiles, unshuffled."""
     return tuple(t.id for t in catalog().values() if t.act == act)

@@ -53,9 +53,9 @@ from skald.core.beowulf.state import (
     HAND_TARGET,
     BeowulfState,
     faces_in_hand,
-    free_squares,
     geometry,
     hand_tile,
+    has_free_square,
     is_free,
     kind_count,
     squares_with,
@@ -284,7 +284,7 @@ def _conclude(d: Turn, seat: int, offer: AbilityOffered | None = None) -> None:
     still offered (the board stays full, the act ends after it); a Temptation's or
     Courage's removal would empty a space again, so it is forfeited (the act "ends
     immediately") unless the table chose `last_space=offer`."""
-    full = not free_squares(d.state)
+    full = not has_free_square(d.state)
     if offer is not None and (not full or offer.ability == "golden_statue" or d.state.last_removal):
         d.emit(offer)
     elif full:

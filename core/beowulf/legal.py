@@ -37,13 +37,14 @@ from skald.core.beowulf.commands import (
     Skip,
     Swap,
 )
-from skald.core.beowulf.data import KINDS, tile
+from skald.core.beowulf.data import KINDS, tile, tile_face
 from skald.core.beowulf.state import (
     BeowulfState,
     faces_in_hand,
     free_squares,
     geometry,
     has_figures,
+    has_free_square,
     is_free,
     kind_count,
     squares_with,
@@ -76,7 +77,7 @@ def tile_playable(state: BeowulfState, seat: int, tile_id: str) -> bool:
     """True when the tile can be played now (Good Counsel needs a movable own figure)."""
     if tile(tile_id).ability == "good_counsel":
         return bool(counsel_moves(state, seat))
-    return bool(free_squares(state)) or tile(tile_id).ability in ("treasure", "drunkenness")
+    return has_free_square(state) or tile(tile_id).ability in ("treasure", "drunkenness")
 
 
 def may_draw(state: BeowulfState, seat: int) -> bool:
@@ -116,7 +117,8 @@ def legal_commands(state: BeowulfState, seat: int) -> list[Command]:
     if state.pending is not None:
         return _follow_ups(state)
     commands: list[Command] = []
-    names = [geometry(state).name(sq) for sq in free_squares(state)]
+    square_names = geometry(state).names()
+    names = [square_names[sq] for sq in free_squares(state)]
     if may_place_figure(state, seat):
         commands += [
             PlaceFigure(kind, name)
@@ -136,7 +138,7 @@ def _tile_plays(state: BeowulfState, seat: int, names: list[str]) -> list[Comman
     commands: list[Command] = []
     for face in dict.fromkeys(faces_in_hand(state, seat)):
         printed = face.partition("@")[0]
-        ability = next(tile(t).ability for t in state.hands[seat] if tile(t).face == printed)
+        ability = next(tile(t).ability for t in state.hands[seat] if tile_face(t) == printed)
         if ability == "good_counsel":
             commands += [
                 Counsel(face, board.name(src), board.name(dst))

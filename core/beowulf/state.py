@@ -15,7 +15,7 @@ from typing import TypeVar
 import msgspec
 
 from skald.core.beowulf.board import Geometry
-from skald.core.beowulf.data import KINDS, tile
+from skald.core.beowulf.data import KINDS, tile, tile_face
 
 T = TypeVar("T")
 STARTING_POINTS = 50
@@ -70,20 +70,33 @@ def is_free(state: BeowulfState, square: int) -> bool:
 
 def free_squares(state: BeowulfState) -> tuple[int, ...]:
     """Every free square, in board order (`is_free` of each, in one pass)."""
-    printed = state.printed
+    figures, printed = state.figures, state.printed
     return tuple(
-        sq
-        for sq, (tile_id, figure) in enumerate(zip(state.tiles, state.figures, strict=True))
-        if tile_id is None and figure is None and sq not in printed
+        [
+            sq
+            for sq, tile_id in enumerate(state.tiles)
+            if tile_id is None and figures[sq] is None and sq not in printed
+        ]
     )
+
+
+def has_free_square(state: BeowulfState) -> bool:
+    """True when some square is free (`free_squares` is not empty), found by the first."""
+    figures, printed = state.figures, state.printed
+    for sq, tile_id in enumerate(state.tiles):
+        if tile_id is None and figures[sq] is None and sq not in printed:
+            return True
+    return False
 
 
 def squares_with(state: BeowulfState, ability: str) -> tuple[int, ...]:
     """Squares holding a tile with `ability`."""
     return tuple(
-        sq
-        for sq, tile_id in enumerate(state.tiles)
-        if tile_id is not None and tile(tile_id).ability == ability
+        [
+            sq
+            for sq, tile_id in enumerate(state.tiles)
+            if tile_id is not None and tile(tile_id).ability == ability
+        ]
     )
 
 
@@ -100,7 +113,7 @@ def hand_tile(state: BeowulfState, seat: int, face: str) -> str | None:
     nothing the face does not.
     """
     printed, _, back = face.partition("@")
-    matches = [t for t in state.hands[seat] if tile(t).face == printed]
+    matches = [t for t in state.hands[seat] if tile_face(t) == printed]
     if back:
         matches = [t for t in matches if tile(t).act == int(back)]
     if len({tile(t).act for t in matches}) > 1:
@@ -114,7 +127,7 @@ def faces_in_hand(state: BeowulfState, seat: int) -> list[str]:
     are open information, so which copy is played matters)."""
     acts: dict[str, set[int]] = {}
     for t in state.hands[seat]:
-        acts.setdefault(tile(t).face, set()).add(tile(t).act)
+        acts.setdefault(tile_face(t), set()).add(tile(t).act)
     return sorted(
         face if len(backs) == 1 else f"{face}@{act}"
         for face, backs in acts.items()
