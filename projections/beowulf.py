@@ -9,6 +9,7 @@ spectator sees only the public part; the referee sees every hand and the pile's 
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -23,6 +24,7 @@ from skald.core.beowulf.data import (
     ROMAN,
     act_spec,
     tile,
+    tile_face,
 )
 from skald.core.beowulf.state import BeowulfState
 from skald.events.viewer import Viewer
@@ -81,17 +83,16 @@ class BeowulfView(msgspec.Struct, frozen=True, kw_only=True):
 def view(state: BeowulfState, viewer: Viewer) -> BeowulfView:
     """The part of `state` that `viewer` is entitled to."""
     board = Geometry(state.rows, state.cols)
-    tiles = tuple(
-        TileView(board.name(sq), tile(t).face, tile(t).value, tile(t).ability)
-        for sq, t in enumerate(state.tiles)
-        if t is not None
-    )
+    names = board.names()
+    tiles = tuple([_tile_view(names[sq], t) for sq, t in enumerate(state.tiles) if t is not None])
     figures = tuple(
-        FigureView(board.name(sq), COLOURS[f.seat], f.kind)
-        for sq, f in enumerate(state.figures)
-        if f is not None
+        [
+            FigureView(names[sq], COLOURS[f.seat], f.kind)
+            for sq, f in enumerate(state.figures)
+            if f is not None
+        ]
     )
-    seats = tuple(_seat(state, seat, viewer) for seat in range(state.seats))
+    seats = tuple([_seat(state, seat, viewer) for seat in range(state.seats)])
     if state.phase == "refill":
         to_act = state.refills[:1]
     else:
@@ -102,7 +103,7 @@ def view(state: BeowulfState, viewer: Viewer) -> BeowulfView:
         phase=state.phase,
         rows=state.rows,
         cols=state.cols,
-        printed_throats=tuple(board.name(sq) for sq in sorted(state.printed)),
+        printed_throats=tuple([names[sq] for sq in sorted(state.printed)]),
         tiles=tiles,
         figures=figures,
         pile_size=len(state.pile),
@@ -110,8 +111,15 @@ def view(state: BeowulfState, viewer: Viewer) -> BeowulfView:
         to_act=to_act,
         drawn=state.drawn,
         pending=state.pending,
-        pile=tuple(tile(t).face for t in state.pile) if viewer.referee else None,
+        pile=tuple([tile_face(t) for t in state.pile]) if viewer.referee else None,
     )
+
+
+@functools.lru_cache(maxsize=8192)  # a board's squares times the box's tiles, at most
+def _tile_view(at: str, tile_id: str) -> TileView:
+    """A placed tile as every viewer sees it (frozen, so one copy serves every view)."""
+    placed = tile(tile_id)
+    return TileView(at, placed.face, placed.value, placed.ability)
 
 
 def _seat(state: BeowulfState, seat: int, viewer: Viewer) -> SeatView:
@@ -122,8 +130,8 @@ def _seat(state: BeowulfState, seat: int, viewer: Viewer) -> SeatView:
         colour=COLOURS[seat],
         points=state.points[seat],
         supply=dict(zip(KINDS, state.supply[seat], strict=True)),
-        hand_backs=tuple(sorted(tile(t).act for t in hand)),
-        hand=tuple(tile(t).face for t in hand) if visible else None,
+        hand_backs=tuple(sorted([tile(t).act for t in hand])),
+        hand=tuple([tile_face(t) for t in hand]) if visible else None,
     )
 
 
