@@ -42,6 +42,9 @@ class Geometry(msgspec.Struct, frozen=True):
 
     def index(self, name: str) -> int | None:
         """The index of a square name, or None when it is not on this board."""
+        known = _indices(self.rows, self.cols).get(name)
+        if known is not None:  # a name as the board writes it (`D1`): no parsing
+            return known
         parsed = parse_square(name)
         if parsed is None:
             return None
@@ -86,6 +89,12 @@ class Geometry(msgspec.Struct, frozen=True):
 def _names(rows: int, cols: int) -> tuple[str, ...]:
     # Views and legal-move lists name every square of a board many times per request.
     return tuple(square_name(*divmod(index, cols)) for index in range(rows * cols))
+
+
+@functools.cache
+def _indices(rows: int, cols: int) -> dict[str, int]:
+    # Events name squares as the board writes them; the reducer looks each one up.
+    return {name: index for index, name in enumerate(_names(rows, cols))}
 
 
 def square_name(row: int, col: int) -> str:

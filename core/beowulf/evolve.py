@@ -1,9 +1,13 @@
 """The reducer: apply one Beowulf event to the state. Pure, total, trusting its input.
 
-Every rule was checked by `decide`; each event is one small change here.
+Every rule was checked by `decide`; each event is one small change here, made by the
+function `_REDUCERS` holds for its type.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -31,64 +35,125 @@ from skald.events.beowulf import (
     TurnPassed,
 )
 
+Reducer = Callable[[BeowulfState, Any], BeowulfState]
+
 
 def evolve(state: BeowulfState, event: Event) -> BeowulfState:
-    """The state after `event`."""
-    match event:
-        case ActBegan(act=act, first=first, refills=refills):
-            return _begin_act(state, act, first, refills)
-        case PileShuffled(order=order):
-            return replace(state, pile=order.get())
-        case TilesDealt(seat=seat, tiles=secret):
-            dealt = secret.get()
-            state = _add_to_hand(state, seat, dealt)
-            return _refill_done(replace(state, pile=state.pile[len(dealt) :]), seat)
-        case RefillDeclined(seat=seat):
-            return _refill_done(state, seat)
-        case TileDrawn(seat=seat, tile=drawn):
-            state = _add_to_hand(state, seat, (drawn.get(),))
-            return replace(state, pile=state.pile[1:], drawn=True)
-        case FigurePlaced(seat=seat, kind=kind, at=at):
-            state = _change_supply(state, seat, kind, -1)
-            return _set_figure(state, at, Placed(seat, kind))
-        case TilePlaced(seat=seat, tile=tile_id, at=at):
-            return _set_tile(_take_from_hand(state, seat, tile_id), at, tile_id)
-        case TileRemoved(at=at):
-            return replace(_set_tile(state, at, None), pending=None, pending_source=None)
-        case TreasureCashed(seat=seat, tile=tile_id, points=points):
-            return _add_points(_take_from_hand(state, seat, tile_id), seat, points)
-        case FigureMoved(source=source, target=target):
-            figure = state.figures[_index(state, source)]
-            return _set_figure(_set_figure(state, source, None), target, figure)
-        case AbilityOffered(ability=ability, source=source):
-            return replace(state, pending=ability, pending_source=_index(state, source))
-        case TilesSwapped(first=first, second=second):
-            one, two = _index(state, first), _index(state, second)
-            board = replace_at(state.tiles, one, state.tiles[two])
-            board = replace_at(board, two, state.tiles[one])
-            return replace(state, tiles=board, pending=None, pending_source=None)
-        case AbilityDeclined():
-            return replace(state, pending=None, pending_source=None)
-        case TurnPassed() | TilesBetrayed():
-            return state
-        case TurnBegan(seat=seat):
-            return replace(state, turn=seat, drawn=False, pending=None, pending_source=None)
-        case FigureScored(seat=seat, kind=kind, at=at, points=points):
-            state = _set_figure(_add_points(state, seat, points), at, None)
-            return _change_supply(state, seat, kind, 1) if kind == "drakkar" else state
-        case ActEnded(act=act, reason=reason, next_seat=next_seat):
-            return replace(
-                state,
-                phase="over" if act == 3 else "between",
-                pile=(),
-                tiles=(None,) * len(state.tiles),
-                turn=next_seat,
-                drawn=False,
-                pending=None,
-                pending_source=None,
-                end_reason=reason,
-            )
+    """The state after `event` (one this game does not know leaves it unchanged)."""
+    reducer = _REDUCERS.get(type(event))
+    return state if reducer is None else reducer(state, event)
+
+
+def _act_began(state: BeowulfState, event: ActBegan) -> BeowulfState:
+    return _begin_act(state, event.act, event.first, event.refills)
+
+
+def _pile_shuffled(state: BeowulfState, event: PileShuffled) -> BeowulfState:
+    return replace(state, pile=event.order.get())
+
+
+def _tiles_dealt(state: BeowulfState, event: TilesDealt) -> BeowulfState:
+    dealt = event.tiles.get()
+    state = _add_to_hand(state, event.seat, dealt)
+    return _refill_done(replace(state, pile=state.pile[len(dealt) :]), event.seat)
+
+
+def _refill_declined(state: BeowulfState, event: RefillDeclined) -> BeowulfState:
+    return _refill_done(state, event.seat)
+
+
+def _tile_drawn(state: BeowulfState, event: TileDrawn) -> BeowulfState:
+    state = _add_to_hand(state, event.seat, (event.tile.get(),))
+    return replace(state, pile=state.pile[1:], drawn=True)
+
+
+def _figure_placed(state: BeowulfState, event: FigurePlaced) -> BeowulfState:
+    state = _change_supply(state, event.seat, event.kind, -1)
+    return _set_figure(state, event.at, Placed(event.seat, event.kind))
+
+
+def _tile_placed(state: BeowulfState, event: TilePlaced) -> BeowulfState:
+    return _set_tile(_take_from_hand(state, event.seat, event.tile), event.at, event.tile)
+
+
+def _tile_removed(state: BeowulfState, event: TileRemoved) -> BeowulfState:
+    return replace(_set_tile(state, event.at, None), pending=None, pending_source=None)
+
+
+def _treasure_cashed(state: BeowulfState, event: TreasureCashed) -> BeowulfState:
+    return _add_points(_take_from_hand(state, event.seat, event.tile), event.seat, event.points)
+
+
+def _figure_moved(state: BeowulfState, event: FigureMoved) -> BeowulfState:
+    figure = state.figures[_index(state, event.source)]
+    return _set_figure(_set_figure(state, event.source, None), event.target, figure)
+
+
+def _ability_offered(state: BeowulfState, event: AbilityOffered) -> BeowulfState:
+    return replace(state, pending=event.ability, pending_source=_index(state, event.source))
+
+
+def _tiles_swapped(state: BeowulfState, event: TilesSwapped) -> BeowulfState:
+    one, two = _index(state, event.first), _index(state, event.second)
+    board = replace_at(state.tiles, one, state.tiles[two])
+    board = replace_at(board, two, state.tiles[one])
+    return replace(state, tiles=board, pending=None, pending_source=None)
+
+
+def _ability_declined(state: BeowulfState, event: AbilityDeclined) -> BeowulfState:
+    return replace(state, pending=None, pending_source=None)
+
+
+def _unchanged(state: BeowulfState, event: TurnPassed | TilesBetrayed) -> BeowulfState:
     return state
+
+
+def _turn_began(state: BeowulfState, event: TurnBegan) -> BeowulfState:
+    return replace(state, turn=event.seat, drawn=False, pending=None, pending_source=None)
+
+
+def _figure_scored(state: BeowulfState, event: FigureScored) -> BeowulfState:
+    state = _set_figure(_add_points(state, event.seat, event.points), event.at, None)
+    if event.kind == "drakkar":
+        return _change_supply(state, event.seat, event.kind, 1)
+    return state
+
+
+def _act_ended(state: BeowulfState, event: ActEnded) -> BeowulfState:
+    return replace(
+        state,
+        phase="over" if event.act == 3 else "between",
+        pile=(),
+        tiles=(None,) * len(state.tiles),
+        turn=event.next_seat,
+        drawn=False,
+        pending=None,
+        pending_source=None,
+        end_reason=event.reason,
+    )
+
+
+# One reducer per event type (a dict lookup: a match statement tries its cases in turn).
+_REDUCERS: dict[type, Reducer] = {
+    ActBegan: _act_began,
+    PileShuffled: _pile_shuffled,
+    TilesDealt: _tiles_dealt,
+    RefillDeclined: _refill_declined,
+    TileDrawn: _tile_drawn,
+    FigurePlaced: _figure_placed,
+    TilePlaced: _tile_placed,
+    TileRemoved: _tile_removed,
+    TreasureCashed: _treasure_cashed,
+    FigureMoved: _figure_moved,
+    AbilityOffered: _ability_offered,
+    TilesSwapped: _tiles_swapped,
+    AbilityDeclined: _ability_declined,
+    TurnPassed: _unchanged,
+    TilesBetrayed: _unchanged,
+    TurnBegan: _turn_began,
+    FigureScored: _figure_scored,
+    ActEnded: _act_ended,
+}
 
 
 def _begin_act(state: BeowulfState, act: int, first: int, refills: tuple[int, ...]) -> BeowulfState:
