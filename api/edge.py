@@ -2,7 +2,9 @@
 of the access log, and uvicorn's own 400 answers given in the JSON error shape.
 
 - Bodies over `MAX_BODY` (1 MiB; no route needs more than a few KiB) are refused with 413
-  before they are read into memory: by `Content-Length` up front, or while streaming.
+  before they are read into memory: by `Content-Length` up front, or while streaming a
+  body sent with `Transfer-Encoding` (only those are counted: without it, HTTP/1.1 gives
+  a request exactly its `Content-Length`, or no body).
 - uvicorn's access log prints each request's path with its query; `RedactTokens` replaces
   the value of every `token=` in it, so a seat's `?token=` never lands in a log file.
 - A request uvicorn cannot parse (an oversized or malformed header) is answered by the
@@ -68,22 +70,40 @@ def _json_error(status: int, code: str, message: str) -> tuple[Message, Message]
     return start, {"type": "http.response.body", "body": body}
 
 
+def _body_headers(scope: Scope) -> tuple[bytes | None, bool]:
+    """A request's (last) `Content-Length`, and whether it has a `Transfer-Encoding`."""
+    declared, streamed = None, False
+    for name, value in scope.get("headers") or ():
+        if name == b"content-length":
+            declared = value
+        elif name == b"transfer-encoding":
+            streamed = True
+    return declared, streamed
+
+
 class BodyLimit:
     """ASGI middleware: 413 with the JSON error shape for bodies over `limit` bytes."""
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
         self.app = app
         self.limit = limit
+        self.message = f"the request body is over {limit} bytes"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        message = f"the request body is over {self.limit} bytes"
-        declared = dict(scope.get("headers") or ()).get(b"content-length")
+        declared, streamed = _body_headers(scope)
+        message = self.message
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             for part in _json_error(413, "too_large", message):
                 await send(part)
+            return
+        if not streamed:
+            # A body of a declared length within the limit, or none at all (neither
+            # header): the HTTP server hands the app no more than that, so there is
+            # nothing to count (and no wrapper on every message).
+            await self.app(scope, receive, send)
             return
         received = 0
         started = answered = False

@@ -14,8 +14,12 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import Depends, FastAPI
+from fastapi.middleware.asyncexitstack import AsyncExitStackMiddleware
 from fastapi.routing import APIRoute
-from starlette.types import ASGIApp
+from fastapi.telemetry import TelemetryConfig
+from starlette.middleware.errors import ServerErrorMiddleware
+from starlette.middleware.exceptions import ExceptionMiddleware
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 import skald.core.access  # noqa: F401  (its table joins the store's metadata before create_all)
 from skald.api import errors
@@ -45,6 +49,7 @@ Every error has the same body: `{"error", "message"}`, plus `current_seq` on 409
 """
 
 
+NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
 TOO_LARGE = {
     "description": f"The request body is over {MAX_BODY} bytes; nothing of it was read.",
     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
@@ -52,13 +57,46 @@ TOO_LARGE = {
 
 
 class SkaldAPI(FastAPI):
-    """FastAPI with the body-size limit outside everything else (even the 500 handler), so
-    an oversized body is a 413 before any of it is read; its OpenAPI document declares
-    the bearer scheme (`deps.SECURITY_SCHEMES`; routes name it in `openapi_extra`) and
-    that 413 on every route that takes a body."""
+    """FastAPI with a shorter path for every request, the body-size limit outside
+    everything else (even the 500 handler), so an oversized body is a 413 before any of it
+    is read, and an OpenAPI document that declares the bearer scheme
+    (`deps.SECURITY_SCHEMES`; routes name it in `openapi_extra`) and that 413 on every
+    route that takes a body.
+
+    The middleware stack is FastAPI's without the two layers that do nothing here, each a
+    coroutine frame on every request and every message sent: FastAPI's own body limit
+    (no `max_body_size` is set; `BodyLimit` answers in the JSON error shape) and its
+    exception telemetry (FastAPI's native OpenTelemetry is off: Skald configures no
+    OpenTelemetry provider and ships no SDK, so it only cost a check per request). What is
+    left, outermost first: `BodyLimit`, Starlette's 500 handler, the exception handlers
+    (`api.errors`), FastAPI's exit stack, the router."""
 
     def build_middleware_stack(self) -> ASGIApp:
-        return BodyLimit(super().build_middleware_stack())
+        if self.user_middleware:
+            raise RuntimeError("SkaldAPI builds its own middleware stack; add none")
+        handlers: dict[Any, Any] = {}
+        on_500 = None
+        for key, handler in self.exception_handlers.items():
+            if key in (500, Exception):
+                on_500 = handler
+            else:
+                handlers[key] = handler
+        app: ASGIApp = AsyncExitStackMiddleware(self.router)
+        app = ExceptionMiddleware(app, handlers=handlers, debug=self.debug)
+        app = ServerErrorMiddleware(app, handler=on_500, debug=self.debug)
+        return BodyLimit(app)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        # FastAPI's own asks, on every request, whether telemetry is configured.
+        if scope["type"] == "lifespan":
+            await super().__call__(scope, receive, send)
+            return
+        if self.root_path:
+            scope["root_path"] = self.root_path
+        scope["app"] = self
+        if self.middleware_stack is None:
+            self.middleware_stack = self.build_middleware_stack()
+        await self.middleware_stack(scope, receive, send)
 
     def openapi(self) -> dict[str, Any]:
         if self.openapi_schema is None:
@@ -102,6 +140,7 @@ def create_app(url: str | None = None, poll_interval: float | None = None) -> Fa
         version="0.1.0",
         description=DESCRIPTION,
         lifespan=lifespan,
+        telemetry=NO_TELEMETRY,
     )
     app.state.services = services
     errors.install(app)
