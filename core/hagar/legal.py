@@ -26,6 +26,7 @@ forbids the lone ship nothing there).
 
 from __future__ import annotations
 
+import functools
 from typing import Literal
 
 import msgspec
@@ -107,10 +108,15 @@ def destinations(
     if count <= 0:
         return ends
 
+    entries: dict[str, Entry] = {}  # a space's entry does not depend on the path to it
+
     def enter(space: str) -> Entry:
-        if mode == "walk":
-            return enter_land(state, seat, viking, space)
-        return enter_water(state, seat, viking, space, storm)
+        if space not in entries:
+            if mode == "walk":
+                entries[space] = enter_land(state, seat, viking, space)
+            else:
+                entries[space] = enter_water(state, seat, viking, space, storm)
+        return entries[space]
 
     def extend(path: list[str]) -> None:
         nonlocal exact
@@ -152,16 +158,19 @@ def _land(space: str, target: str) -> int:
     return 0 if space == target else board().distances("walk", target).get(space, FAR)
 
 
+@functools.cache  # keyed on a space of the board: bounded
+def _to_home(space: str) -> int:
+    """Steps by water from `space` to the nearest home harbour."""
+    return min(_water(space, home) for home in board().homes)
+
+
 def homeward(viking: Viking) -> int:
     """Steps still between a Viking and a home harbour (the wounded's quickest route)."""
-    to_home = {
-        h: min(_water(h, home) for home in board().homes) for h in (*board().harbours, viking.ship)
-    }
     if viking.aboard:
-        return to_home[viking.ship]
+        return _to_home(viking.ship)
     if board().kind(viking.ship) == "harbour":
-        return _land(viking.at, viking.ship) + to_home[viking.ship]
-    return min(_land(viking.at, h) + _water(viking.ship, h) + to_home[h] for h in board().harbours)
+        return _land(viking.at, viking.ship) + _to_home(viking.ship)
+    return min(_land(viking.at, h) + _water(viking.ship, h) + _to_home(h) for h in board().harbours)
 
 
 def to_act(state: HagarState) -> frozenset[int]:
