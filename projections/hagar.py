@@ -8,6 +8,7 @@ the order of the city stacks and of the fate deck. After the feast all loot is f
 
 from __future__ import annotations
 
+import functools
 import random
 
 import msgspec
@@ -91,16 +92,15 @@ class HagarView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _loot(ids: tuple[int, ...]) -> tuple[LootView, ...]:
-    return tuple(
-        LootView(
-            slot=i,
-            piece=p,
-            kind=pieces()[p].kind,
-            name=pieces()[p].name,
-            value=pieces()[p].value,
-            gift=pieces()[p].gift,
-        )
-        for i, p in enumerate(ids, start=1)
+    return tuple([_piece(slot, piece) for slot, piece in enumerate(ids, start=1)])
+
+
+@functools.lru_cache(maxsize=1024)  # the card's slots times the box's pieces, at most
+def _piece(slot: int, piece: int) -> LootView:
+    """One piece face up in a slot (frozen, so one copy serves every view)."""
+    known = pieces()[piece]
+    return LootView(
+        slot=slot, piece=piece, kind=known.kind, name=known.name, value=known.value, gift=known.gift
     )
 
 
@@ -142,16 +142,13 @@ def view(state: HagarState, viewer: Viewer) -> HagarView:
         ambush_targets=state.targets,
         pending_card=cards()[state.card].kind if state.card >= 0 else None,
         feast_callable=state.phase == "throw" and bool(feast_reason(state, state.turn)),
-        vikings=tuple(_public(s, v) for s, v in enumerate(state.vikings)),
-        holdings=tuple(_holdings(s, state.vikings[s]) for s in visible),
-        cities=tuple(
-            CityView(city=c, loot=len(state.stack(c)), vikings=state.on_foot_at(c))
-            for c in board().cities
-        ),
+        vikings=tuple([_public(s, v) for s, v in enumerate(state.vikings)]),
+        holdings=tuple([_holdings(s, state.vikings[s]) for s in visible]),
+        cities=_cities(state),
         camp_chests=len(state.camp),
-        roadside=tuple((space, len(pieces)) for space, pieces in state.roadside),
+        roadside=tuple([(space, len(pieces)) for space, pieces in state.roadside]),
         deck=len(state.deck),
-        discard=tuple(cards()[c].kind for c in state.discard),
+        discard=tuple([cards()[c].kind for c in state.discard]),
         removed=len(state.removed),
         result=state.result,
         sympathy=state.sympathy,
@@ -159,6 +156,21 @@ def view(state: HagarState, viewer: Viewer) -> HagarView:
         if viewer.referee
         else None,
         deck_order=tuple(cards()[c].kind for c in state.deck) if viewer.referee else None,
+    )
+
+
+def _cities(state: HagarState) -> tuple[CityView, ...]:
+    """Each city's stack size and the Vikings on foot there (`state.on_foot_at`), from one
+    pass over the Vikings."""
+    on_foot: dict[str, list[int]] = {}
+    for seat, viking in enumerate(state.vikings):
+        if not viking.aboard:
+            on_foot.setdefault(viking.at, []).append(seat)
+    return tuple(
+        [
+            CityView(city=city, loot=len(state.stacks[index]), vikings=tuple(on_foot.get(city, ())))
+            for index, city in enumerate(board().cities)
+        ]
     )
 
 
