@@ -40,6 +40,7 @@ import fcntl
 import os
 import sqlite3
 import threading
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -51,6 +52,7 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Engine as SqlEngine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from skald.core.checkpoint import BACKSTOP_PAGES, WalCheckpointer
 from skald.core.errors import NotFound, StoreError, VersionConflict, WouldWait
 
 metadata = sa.MetaData()
@@ -209,6 +211,9 @@ def _make_engine(url: str) -> SqlEngine:
         cursor = dbapi_connection.cursor()
         if ":memory:" not in url and url not in ("sqlite://", "sqlite:///"):
             cursor.execute("PRAGMA journal_mode=WAL")
+            # Checkpoints run in a thread of their own (core/checkpoint.py); a commit
+            # checkpoints only as the backstop, should the log outgrow the thread.
+            cursor.execute(f"PRAGMA wal_autocheckpoint={BACKSTOP_PAGES}")
         cursor.execute(f"PRAGMA busy_timeout={_BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
@@ -447,6 +452,9 @@ class EventStore:
         self._writer = self.engine.execution_options(skald_write=True)
         self._postgres = self.engine.dialect.name == "postgresql"
         self._sqlite_writer = _WriterQueue(path)
+        self._checkpointer = None if path is None else WalCheckpointer(path, self._sqlite_writer)
+        if self._checkpointer is not None:
+            weakref.finalize(self, self._checkpointer.close)
         self._connections = _Connections(self.engine, keep=32)
         self._dbapi_error: type[Exception] = self.engine.dialect.loaded_dbapi.Error
         self._sql = _Statements(postgres=self._postgres)
@@ -643,6 +651,8 @@ class EventStore:
             return
         with self._sqlite_writer:
             yield
+        if self._checkpointer is not None:
+            self._checkpointer.wrote()
 
     @contextmanager
     def _driver(self, write: bool = False) -> Iterator[Any]:
@@ -861,4 +871,6 @@ class EventStore:
         """Close every pooled and kept connection."""
         self._connections.drop_all()
         self._sqlite_writer.close()
+        if self._checkpointer is not None:
+            self._checkpointer.close()
         self.engine.dispose()
