@@ -25,7 +25,8 @@ instead of pinging the server at every checkout. PostgreSQL reads run in autocom
 round trip, no BEGIN/ROLLBACK around a single SELECT), and so does a PostgreSQL append: one
 statement does the compare-and-set, the inserts and the NOTIFY. SQLite writers queue on a
 lock and a lock file (`_WriterQueue`), and `answers_at_once` tells the service when store
-work is brief enough to do on its event loop.
+work is brief enough to do on its event loop. A SQLite file's write-ahead log is copied
+back into the database by a thread of its own (`core/checkpoint.py`), not inside a commit.
 
 Snapshots (`snapshots` table, see `core/snapshots.py`) sit beside the streams: a cache of
 folded states keyed by stream, seq and the code version that folded them; never read by
