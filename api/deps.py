@@ -77,12 +77,13 @@ class Services(msgspec.Struct):
 
 
 # One rule with the CLI (core.seats): 1 to 64 characters, no control characters.
+GAME_ID_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]+$"
 GameId = Annotated[
     str,
     Path(
         min_length=1,
         max_length=64,
-        pattern=r"^[^\x00-\x1f\x7f-\x9f]+$",
+        pattern=GAME_ID_PATTERN,
         description="The game id.",
         examples=["3f9a1c2b7d4e5f60"],
     ),

@@ -24,6 +24,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 import skald.core.access  # noqa: F401  (its table joins the store's metadata before create_all)
 from skald.api import errors
 from skald.api.deps import SECURITY_SCHEMES, Services, check_token, checks_tokens
+from skald.api.direct import Direct, DirectRoutes, direct_routes
 from skald.api.edge import MAX_BODY, BodyLimit, install_log_redaction
 from skald.api.live import LiveFeed
 from skald.api.responses import MsgspecJSON
@@ -69,7 +70,10 @@ class SkaldAPI(FastAPI):
     exception telemetry (FastAPI's native OpenTelemetry is off: Skald configures no
     OpenTelemetry provider and ships no SDK, so it only cost a check per request). What is
     left, outermost first: `BodyLimit`, Starlette's 500 handler, the exception handlers
-    (`api.errors`), FastAPI's exit stack, the router."""
+    (`api.errors`), the routes of a decision answered directly (`api.direct`; `direct`,
+    set by `create_app`, None for none), FastAPI's exit stack, the router."""
+
+    direct: dict[tuple[str, str | None], Direct] | None = None
 
     def build_middleware_stack(self) -> ASGIApp:
         if self.user_middleware:
@@ -82,6 +86,8 @@ class SkaldAPI(FastAPI):
             else:
                 handlers[key] = handler
         app: ASGIApp = AsyncExitStackMiddleware(self.router)
+        if self.direct is not None:
+            app = DirectRoutes(app, self.direct)
         app = ExceptionMiddleware(app, handlers=handlers, debug=self.debug)
         app = ServerErrorMiddleware(app, handler=on_500, debug=self.debug)
         return BodyLimit(app)
@@ -111,7 +117,7 @@ class SkaldAPI(FastAPI):
         return self.openapi_schema  # type: ignore[return-value]
 
 
-def create_app(url: str | None = None, poll_interval: float | None = None) -> FastAPI:
+def create_app(url: str | None = None, poll_interval: float | None = None) -> SkaldAPI:
     """An app serving the store at `url` (default: SKALD_DB, else the SQLite default).
     The signing key is loaded here, at start-up: an app without a usable key is not built."""
     store = EventStore(url or os.environ.get("SKALD_DB") or DEFAULT_URL)
@@ -169,6 +175,9 @@ def create_app(url: str | None = None, poll_interval: float | None = None) -> Fa
     ]
     if unchecked:
         raise RuntimeError(f"routes that would not check a presented token: {unchecked}")
+    # These routers are included as they are (no prefix, no dependency added), so their
+    # routes are the ones FastAPI runs.
+    app.direct = direct_routes(route for router in identifying for route in router.routes)
     return app
 
 

@@ -5,7 +5,9 @@ Handlers are async and make one thread-pool hop (`api.offload`) for their store 
 work; the summary, the view and the legal moves, read at every decision, go through
 `on_table` (no hop on a SQLite store whose writers' queue is free). A game's routes have
 one dependency, `ReadDep` or `SeatDep` (the caller and the services; no hop for a caller
-this process already knows); creating and listing games have `check_token`."""
+this process already knows); creating and listing games have `check_token`. `api.direct`
+answers the summary and the legal moves without FastAPI's request handling, calling
+these endpoints; it refuses (at start-up) a signature it does not handle."""
 
 from __future__ import annotations
 

@@ -6,7 +6,9 @@ One request per decision: the answer also carries what the seat needs next (whos
 the outcome, its legal moves now, its new view), all from the state the append produced.
 Each handler has one dependency (`SeatDep`: the seat's caller and the services) and does
 the engine's work through `api.offload.on_table`: at once on a SQLite store whose writers'
-queue is free, else with one thread-pool hop."""
+queue is free, else with one thread-pool hop. `api.direct` answers these three routes
+without FastAPI's request handling, calling these endpoints; it refuses (at start-up) a
+signature it does not handle."""
 
 from __future__ import annotations
 
