@@ -136,6 +136,8 @@ def decide(state: HagarState, seat: int, command: Command, rng: Rng) -> tuple[Ev
     phase = PHASE_OF[type(command)]
     if state.phase != phase:
         raise illegal(state, seat, command, f"not now: {WAITING.get(state.phase, '')}")
+    if seat != state.turn:
+        raise illegal(state, seat, command, f"it is seat {state.turn}'s turn")
     d = begin(state, rng)
     HANDLERS[type(command)](d, seat, command)
     return d.result()
@@ -366,6 +368,8 @@ def _spare(d: Turn, seat: int, command: Spare) -> None:
 
 
 def _roadside(d: Turn, seat: int, command: Take | Leave) -> None:
+    if isinstance(command, Take) and not d.state.lying(d.state.vikings[seat].at):
+        raise illegal(d.state, seat, command, "no loot lies here to take")
     take_roadside(d, seat, isinstance(command, Take))
 
 
