@@ -29,6 +29,7 @@ Grammar (one command per line; card and character names as printed, spaces allow
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import msgspec
 
@@ -181,7 +182,9 @@ _BARE: dict[str, Command] = {
     "rally": Rally(),
     "done": Done(),
 }
-_NAMED: dict[str, Callable[[str], Command]] = {
+Named = Place | Play | React | Flee | Search | Take | CopyCard | Upgrade | MoveTower
+"""The commands of one text field, written `WORD FIELD`."""
+_NAMED: dict[str, type[Named]] = {
     "place": Place,
     "play": Play,
     "react": React,
@@ -273,27 +276,32 @@ def _summon_act(text: str, words: list[str]) -> SummonAct:
 
 def format_command(command: Command) -> str:
     """The notation of a command."""
-    match command:
-        case Draft(card=card, hunter=hunter):
-            return f"draft {card} @{hunter}" if hunter else f"draft {card}"
-        case Assign(card=card, hunter=hunter):
-            return f"assign {card} @{hunter}"
-        case PlaceSummon(location=location, summon=summon):
-            return f"summon {location} {summon}" if summon else f"summon {location}"
-        case Choose(index=index):
-            return f"choose {index}"
-        case StepTo(direction=direction):
-            return f"step {direction}"
-        case Attack(target=target, powers=powers):
-            return f"attack {target} +{powers}" if powers else f"attack {target}"
-        case SetTrap(zone=zone, habitat=habitat):
-            return f"trap {zone} {habitat}"
-        case SummonAct(summon=summon, verb=verb, args=args):
-            return " ".join((summon, verb, *args))
-    for word, bare in _BARE.items():
-        if command == bare:
-            return word
-    for word, kind in _NAMED.items():
-        if type(command) is kind:  # each named command is a class of one text field
-            return f"{word} {msgspec.structs.astuple(command)[0]}"
-    raise InvalidNotation(f"not a Beast command: {command!r}")
+    word = _BARE_WORDS.get(type(command))
+    if word is not None:
+        return word
+    notation = _NOTATION.get(type(command))
+    if notation is None:
+        raise InvalidNotation(f"not a Beast command: {command!r}")
+    return notation(command)
+
+
+def _named(word: str) -> Callable[[Any], str]:
+    """The notation of a named command: each is a class of one text field."""
+    return lambda command: f"{word} {msgspec.structs.astuple(command)[0]}"
+
+
+# By the command's type: a legal-move list formats every command it holds.
+_BARE_WORDS: dict[type, str] = {type(bare): word for word, bare in _BARE.items()}
+_NOTATION: dict[type, Callable[[Any], str]] = {
+    Draft: lambda c: f"draft {c.card} @{c.hunter}" if c.hunter else f"draft {c.card}",
+    Assign: lambda c: f"assign {c.card} @{c.hunter}",
+    PlaceSummon: lambda c: (
+        f"summon {c.location} {c.summon}" if c.summon else f"summon {c.location}"
+    ),
+    Choose: lambda c: f"choose {c.index}",
+    StepTo: lambda c: f"step {c.direction}",
+    Attack: lambda c: f"attack {c.target} +{c.powers}" if c.powers else f"attack {c.target}",
+    SetTrap: lambda c: f"trap {c.zone} {c.habitat}",
+    SummonAct: lambda c: " ".join((c.summon, c.verb, *c.args)),
+    **{kind: _named(word) for word, kind in _NAMED.items()},
+}

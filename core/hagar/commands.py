@@ -22,6 +22,9 @@ seat; SLOT a 1-based place on your collector's card, as your view numbers it):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import msgspec
 
 from skald.core.errors import InvalidNotation
@@ -176,23 +179,25 @@ def parse(text: str) -> Command:
 
 def format_command(command: Command) -> str:
     """The notation of a command."""
-    match command:
-        case Start(harbour=harbour):
-            return f"start {harbour}"
-        case Walk(to=to):
-            return f"walk {to}"
-        case Sail(to=to):
-            return f"sail {to}"
-        case Shoot(target=target):
-            return f"shoot {target}"
-        case Odin(to=to):
-            return f"odin {to}"
-        case Jettison(slot=slot):
-            return f"jettison {slot}"
-        case Announce(even=even, odd=odd):
-            return f"announce {even} {odd}"
-        case Rob(victim=victim):
-            return f"rob {victim}"
-        case Force(victim=victim, slot=slot):
-            return f"force {victim} {slot}"
-    return next(word for word, bare in _BARE.items() if bare == command)
+    word = _BARE_WORDS.get(type(command))
+    if word is not None:
+        return word
+    notation = _NOTATION.get(type(command))
+    if notation is None:
+        raise InvalidNotation(f"not a Hägar command: {command!r}")
+    return notation(command)
+
+
+# By the command's type: a legal-move list formats every command it holds.
+_BARE_WORDS: dict[type, str] = {type(bare): word for word, bare in _BARE.items()}
+_NOTATION: dict[type, Callable[[Any], str]] = {
+    Start: lambda c: f"start {c.harbour}",
+    Walk: lambda c: f"walk {c.to}",
+    Sail: lambda c: f"sail {c.to}",
+    Shoot: lambda c: f"shoot {c.target}",
+    Odin: lambda c: f"odin {c.to}",
+    Jettison: lambda c: f"jettison {c.slot}",
+    Announce: lambda c: f"announce {c.even} {c.odd}",
+    Rob: lambda c: f"rob {c.victim}",
+    Force: lambda c: f"force {c.victim} {c.slot}",
+}
