@@ -9,6 +9,7 @@ stops there. Redo re-applies an undone decision while nothing else has happened 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -61,7 +62,10 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
 
     def option(self, name: str, default: str) -> str:
         """A table option by name."""
-        return dict(self.options).get(name, default)
+        for key, value in self.options:
+            if key == name:
+                return value
+        return default
 
     @property
     def awaiting_entropy(self) -> frozenset[int]:
@@ -93,11 +97,17 @@ def fold_event(
     """`fold` without an envelope: replay needs only the event, its seq and chain hash."""
     if isinstance(event, GameCreated):
         state = created_state(rules, stream, event)
-    elif state is None:
+        return msgspec.structs.replace(state, version=seq, last_hash=digest)
+    if state is None:
         raise CorruptRecord(seq, "a stream must start with skald.game_created")
-    else:
-        state = _apply(rules, state, event)
-    return msgspec.structs.replace(state, version=seq, last_hash=digest)
+    engine_event = _ENGINE_EVENTS.get(type(event))
+    if engine_event is not None:
+        changes = engine_event(state, event)
+    else:  # the game's own event
+        changes = {"rules": rules.evolve(state.rules, event)}
+        if getattr(event, "barrier", False):
+            changes["undo"] = ()
+    return msgspec.structs.replace(state, version=seq, last_hash=digest, **changes)
 
 
 def created_state(rules: Rules, game_id: str, created: GameCreated) -> GameState:
@@ -117,39 +127,51 @@ def created_state(rules: Rules, game_id: str, created: GameCreated) -> GameState
     )
 
 
-def _apply(rules: Rules, state: GameState, event: Any) -> GameState:
-    replace = msgspec.structs.replace
-    match event:
-        case MoveMade(seat=seat):
-            return replace(state, undo=(*state.undo, UndoEntry(seat, state.rules)), redo=())
-        case DecisionUndone():
-            top = state.undo[-1]
-            return replace(
-                state,
-                rules=top.before,
-                undo=state.undo[:-1],
-                redo=(*state.redo, UndoEntry(top.seat, top.before, state.rules)),
-            )
-        case DecisionRedone():
-            top = state.redo[-1]
-            return replace(
-                state,
-                rules=top.after,
-                redo=state.redo[:-1],
-                undo=(*state.undo, UndoEntry(top.seat, top.before)),
-            )
-        case EntropyCommitted(seat=seat, commitment=commitment):
-            return replace(
-                state,
-                entropy_commitments=(*state.entropy_commitments, (seat, commitment)),
-                undo=(),
-                redo=(),
-            )
-        case EntropyAdded(seat=seat, entropy=entropy):
-            return replace(state, entropy=(*state.entropy, (seat, entropy)), undo=(), redo=())
-        case GameFinished(outcome=outcome):
-            return replace(state, outcome=outcome, undo=(), redo=())
-        case _:
-            next_rules = rules.evolve(state.rules, event)
-            undo = () if getattr(event, "barrier", False) else state.undo
-            return replace(state, rules=next_rules, undo=undo)
+# -- the engine's own events: each gives the fields it changes ----------------------------
+
+Changes = dict[str, Any]
+
+
+def _move_made(state: GameState, event: MoveMade) -> Changes:
+    return {"undo": (*state.undo, UndoEntry(event.seat, state.rules)), "redo": ()}
+
+
+def _decision_undone(state: GameState, _event: DecisionUndone) -> Changes:
+    top = state.undo[-1]
+    return {
+        "rules": top.before,
+        "undo": state.undo[:-1],
+        "redo": (*state.redo, UndoEntry(top.seat, top.before, state.rules)),
+    }
+
+
+def _decision_redone(state: GameState, _event: DecisionRedone) -> Changes:
+    top = state.redo[-1]
+    return {
+        "rules": top.after,
+        "redo": state.redo[:-1],
+        "undo": (*state.undo, UndoEntry(top.seat, top.before)),
+    }
+
+
+def _entropy_committed(state: GameState, event: EntropyCommitted) -> Changes:
+    commitments = (*state.entropy_commitments, (event.seat, event.commitment))
+    return {"entropy_commitments": commitments, "undo": (), "redo": ()}
+
+
+def _entropy_added(state: GameState, event: EntropyAdded) -> Changes:
+    return {"entropy": (*state.entropy, (event.seat, event.entropy)), "undo": (), "redo": ()}
+
+
+def _game_finished(_state: GameState, event: GameFinished) -> Changes:
+    return {"outcome": event.outcome, "undo": (), "redo": ()}
+
+
+_ENGINE_EVENTS: dict[type, Callable[[GameState, Any], Changes]] = {
+    MoveMade: _move_made,
+    DecisionUndone: _decision_undone,
+    DecisionRedone: _decision_redone,
+    EntropyCommitted: _entropy_committed,
+    EntropyAdded: _entropy_added,
+    GameFinished: _game_finished,
+}

@@ -27,9 +27,12 @@ T = TypeVar("T")
 DOMAIN = b"skald/commitment/v1\x00"
 
 
+_CANONICAL = msgspec.json.Encoder(order="deterministic")  # reused, as msgspec advises
+
+
 def canonical(value: Any) -> bytes:
     """Deterministic JSON bytes of a value: the form commitments and hashes are taken over."""
-    return msgspec.json.encode(value, order="deterministic")
+    return _CANONICAL.encode(value)
 
 
 def commitment_of(value: Any, salt: str) -> str:
