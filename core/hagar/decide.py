@@ -145,8 +145,14 @@ def decide(state: HagarState, seat: int, command: Command, rng: Rng) -> tuple[Ev
 
 def _check(d: Turn, seat: int, command: Command, allowed: list[Command], why: str) -> None:
     if command not in allowed:
-        listed = ", ".join(format_command(c) for c in allowed[:12]) or "none"
-        raise illegal(d.state, seat, command, f"{why} (legal: {listed})")
+        raise _refusal(d.state, seat, command, allowed, why)
+
+
+def _refusal(
+    state: HagarState, seat: int, command: Command, allowed: list[Command], why: str
+) -> IllegalMove:
+    listed = ", ".join(format_command(c) for c in allowed[:12]) or "none"
+    return illegal(state, seat, command, f"{why} (legal: {listed})")
 
 
 # -- turn start ----------------------------------------------------------------------------
@@ -200,15 +206,8 @@ def _walk(d: Turn, seat: int, command: Walk) -> None:
         raise illegal(state, seat, command, blocker)
     if legal.may_draw(state, seat):
         raise illegal(state, seat, command, "a lightning bolt: 'draw' a fate card first")
-    _check(
-        d,
-        seat,
-        command,
-        legal.move_choices(state, seat),
-        f"{command.to} cannot be reached on foot with this throw",
-    )
+    path = _path(d, seat, command, f"{command.to} cannot be reached on foot with this throw")
     assert state.leg is not None
-    path = legal.walk_targets(state, seat)[command.to]
     walked(d, seat, path, state.leg.points)
 
 
@@ -217,15 +216,18 @@ def _sail(d: Turn, seat: int, command: Sail) -> None:
     blocker = legal.sail_blocker(state, seat)
     if blocker:
         raise illegal(state, seat, command, blocker)
-    _check(
-        d,
-        seat,
-        command,
-        legal.move_choices(state, seat),
-        f"the ship cannot reach {command.to} with this throw",
-    )
+    path = _path(d, seat, command, f"the ship cannot reach {command.to} with this throw")
     assert state.leg is not None
-    sailed(d, seat, legal.sail_targets(state, seat)[command.to], state.leg.storm)
+    sailed(d, seat, path, state.leg.storm)
+
+
+def _path(d: Turn, seat: int, command: Walk | Sail, why: str) -> tuple[str, ...]:
+    """The path of a move the leg allows, from one search of the move choices."""
+    paths = legal.move_paths(d.state, seat)
+    if command not in paths:
+        allowed = legal.move_choices(d.state, seat, paths)
+        raise _refusal(d.state, seat, command, allowed, why)
+    return paths[command]
 
 
 # -- fate ----------------------------------------------------------------------------------

@@ -265,14 +265,28 @@ def _after(viking: Viking, command: Walk | Sail) -> Viking:
     return replace_struct(viking, ship=command.to, at=at)
 
 
-def move_choices(state: HagarState, seat: int) -> list[Command]:
-    """Every move the current leg allows (the wounded: only the quickest way home)."""
+def move_paths(state: HagarState, seat: int) -> dict[Walk | Sail, tuple[str, ...]]:
+    """Every walk and sail the current leg allows, with its path (the wounded: only the
+    quickest way home)."""
     viking = state.vikings[seat]
-    moves: list[Walk | Sail] = [Walk(to) for to in walk_targets(state, seat)]
-    moves += [Sail(to) for to in sail_targets(state, seat)]
+    moves: dict[Walk | Sail, tuple[str, ...]] = {
+        Walk(to): path for to, path in walk_targets(state, seat).items()
+    }
+    moves.update((Sail(to), path) for to, path in sail_targets(state, seat).items())
     if viking.wounded and moves:
         best = min(homeward(_after(viking, move)) for move in moves)
-        moves = [move for move in moves if homeward(_after(viking, move)) == best]
+        moves = {
+            move: path for move, path in moves.items() if homeward(_after(viking, move)) == best
+        }
+    return moves
+
+
+def move_choices(
+    state: HagarState, seat: int, paths: dict[Walk | Sail, tuple[str, ...]] | None = None
+) -> list[Command]:
+    """Every move the current leg allows: `draw` first after a lightning bolt on land,
+    then the walks and sails of `move_paths` (`paths`, when the caller has them)."""
+    moves = move_paths(state, seat) if paths is None else paths
     return [Draw(), *moves] if may_draw(state, seat) else list(moves)
 
 
