@@ -159,9 +159,10 @@ def create_app(url: str | None = None, poll_interval: float | None = None) -> Sk
         return MsgspecJSON({"ok": True})
 
     # FastAPI tries routes in order, each match costing a few microseconds: the routes
-    # every decision uses come first (moves, then the summary and legal moves). The
-    # routers of games identify their callers (`deps.ReadDep`, `deps.SeatDep`); the
-    # tournaments' and the web pages' check a presented token first.
+    # every decision uses come first (moves, then the summary and legal moves), for the
+    # requests of theirs that `api.direct` hands to the router. The routers of games
+    # identify their callers (`deps.ReadDep`, `deps.SeatDep`); the tournaments' and the
+    # web pages' check a presented token first.
     identifying = (moves.router, games.router, events.router, audit.router, history_routes.router)
     for router in identifying:
         app.include_router(router)
