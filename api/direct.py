@@ -65,7 +65,9 @@ DIRECT: tuple[tuple[str, str], ...] = (
 """(method, path) of the routes answered directly."""
 
 _GAME_ID = re.compile(GAME_ID_PATTERN)
-_MAX_ID = 64
+_MAX_ID: int = next(
+    rule.max_length for rule in typing.get_args(GameId)[1].metadata if hasattr(rule, "max_length")
+)
 _CALLERS = (read_call, seat_call)
 
 

@@ -154,6 +154,28 @@ def test_reads_of_a_decision_are_answered_alike(clients: tuple[TestClient, TestC
     same(fast, slow, "POST", f"/games/{gid}/legal", headers=bearer(ann))
 
 
+def test_a_failure_inside_is_answered_alike(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path}/failing.db")
+    fast = TestClient(Stack(app, True), raise_server_exceptions=False)
+    slow = TestClient(Stack(app, False), raise_server_exceptions=False)
+    with fast, slow:
+        game = new_game(fast)
+        table: Any = app.state.services.table
+
+        def broken(*_args: Any) -> Any:
+            raise RuntimeError("broken")
+
+        table.legal_now = broken
+        status, _ = same(
+            fast,
+            slow,
+            "GET",
+            f"/games/{game['id']}/legal",
+            headers=bearer(game["seats"][0]["token"]),
+        )
+        assert status == 500
+
+
 def test_a_decision_is_answered_directly(clients: tuple[TestClient, TestClient]) -> None:
     fast, _ = clients
     stack: Any = fast.app
