@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import re
 
+import httptools
 import msgspec
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -153,6 +154,12 @@ class JsonErrorHttpToolsProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._awaiting_head, self._head_bytes = False, 0
+        # A whole head that came in one read was never judged by the count above: judge
+        # what was parsed (request line and header lines, as they were sent).
+        size = len(self.url) + 14 + sum(len(name) + len(value) + 4 for name, value in self.headers)
+        if size > MAX_HEAD:
+            # uvicorn answers a parser error with `send_400_response` (the JSON 400 below).
+            raise httptools.HttpParserError("request head too large")
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:
