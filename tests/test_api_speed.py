@@ -281,3 +281,18 @@ def test_bodies_over_the_limit_on_a_move_are_413_json_from_a_real_server(tmp_pat
         head, _, body = answer.partition(b"\r\n\r\n")
         assert head.split()[1] == b"400", answer
         assert b'"error":"malformed"' in body
+        # The same, complete in one write: judged once the head is parsed.
+        for size, status in ((20_000, b"400"), (15_000, b"401")):
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+                sock.sendall(
+                    f"GET /games/{game['id']}/legal HTTP/1.1\r\nHost: x\r\nX-Big: ".encode()
+                    + b"a" * size
+                    + b"\r\nConnection: close\r\n\r\n"
+                )
+                answer = b""
+                while chunk := sock.recv(65536):
+                    answer += chunk
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert head.split()[1] == status, (size, answer[:200])
+            if status == b"400":
+                assert b'"error":"malformed"' in body
