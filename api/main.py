@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 import skald.core.access  # noqa: F401  (its table joins the store's metadata before create_all)
 from skald.api import errors
+from skald.api.collector import settle_collector
 from skald.api.deps import SECURITY_SCHEMES, Services, check_token, checks_tokens
 from skald.api.direct import Direct, DirectRoutes, direct_routes
 from skald.api.edge import MAX_BODY, BodyLimit, install_log_redaction
@@ -187,4 +188,6 @@ def app_from_env() -> FastAPI:
     overrides how often live streams poll (default 0.2 on SQLite, 2 on PostgreSQL);
     SKALD_CACHE_GAMES sets how many games' current states each worker keeps (256)."""
     poll = os.environ.get("SKALD_LIVE_POLL")
-    return create_app(poll_interval=float(poll) if poll else None)
+    app = create_app(poll_interval=float(poll) if poll else None)
+    settle_collector()  # the collector's full pauses off the request path (api/collector.py)
+    return app
