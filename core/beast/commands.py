@@ -34,6 +34,7 @@ from typing import Any
 import msgspec
 
 from skald.core.errors import InvalidNotation
+from skald.core.notation_format import CommandFormatter
 from skald.core.notation_numbers import parse_number
 
 
@@ -274,34 +275,26 @@ def _summon_act(text: str, words: list[str]) -> SummonAct:
     return SummonAct(summon, verb, args)
 
 
-def format_command(command: Command) -> str:
-    """The notation of a command."""
-    word = _BARE_WORDS.get(type(command))
-    if word is not None:
-        return word
-    notation = _NOTATION.get(type(command))
-    if notation is None:
-        raise InvalidNotation(f"not a Beast command: {command!r}")
-    return notation(command)
-
-
 def _named(word: str) -> Callable[[Any], str]:
     """The notation of a named command: each is a class of one text field."""
     return lambda command: f"{word} {msgspec.structs.astuple(command)[0]}"
 
 
-# By the command's type: a legal-move list formats every command it holds.
-_BARE_WORDS: dict[type, str] = {type(bare): word for word, bare in _BARE.items()}
-_NOTATION: dict[type, Callable[[Any], str]] = {
-    Draft: lambda c: f"draft {c.card} @{c.hunter}" if c.hunter else f"draft {c.card}",
-    Assign: lambda c: f"assign {c.card} @{c.hunter}",
-    PlaceSummon: lambda c: (
-        f"summon {c.location} {c.summon}" if c.summon else f"summon {c.location}"
-    ),
-    Choose: lambda c: f"choose {c.index}",
-    StepTo: lambda c: f"step {c.direction}",
-    Attack: lambda c: f"attack {c.target} +{c.powers}" if c.powers else f"attack {c.target}",
-    SetTrap: lambda c: f"trap {c.zone} {c.habitat}",
-    SummonAct: lambda c: " ".join((c.summon, c.verb, *c.args)),
-    **{kind: _named(word) for word, kind in _NAMED.items()},
-}
+format_command = CommandFormatter(
+    "Beast",
+    _BARE,
+    {
+        Draft: lambda c: f"draft {c.card} @{c.hunter}" if c.hunter else f"draft {c.card}",
+        Assign: lambda c: f"assign {c.card} @{c.hunter}",
+        PlaceSummon: lambda c: (
+            f"summon {c.location} {c.summon}" if c.summon else f"summon {c.location}"
+        ),
+        Choose: lambda c: f"choose {c.index}",
+        StepTo: lambda c: f"step {c.direction}",
+        Attack: lambda c: f"attack {c.target} +{c.powers}" if c.powers else f"attack {c.target}",
+        SetTrap: lambda c: f"trap {c.zone} {c.habitat}",
+        SummonAct: lambda c: " ".join((c.summon, c.verb, *c.args)),
+        **{kind: _named(word) for word, kind in _NAMED.items()},
+    },
+)
+"""The notation of a command."""

@@ -27,14 +27,12 @@ signed value plus an ability code, see `core.beowulf.data`):
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import msgspec
 
 from skald.core.beowulf.board import parse_square, square_name
 from skald.core.beowulf.data import KINDS, parse_face
 from skald.core.errors import InvalidNotation
+from skald.core.notation_format import CommandFormatter
 
 
 class PlaceFigure(msgspec.Struct, frozen=True):
@@ -154,27 +152,19 @@ def parse_command(text: str) -> Command:
     return Remove(_square(text, args[0]))
 
 
-def format_command(command: Command) -> str:
-    """The notation of a command."""
-    word = _BARE_WORDS.get(type(command))
-    if word is not None:
-        return word
-    notation = _NOTATION.get(type(command))
-    if notation is None:
-        raise InvalidNotation(f"not a Beowulf command: {command!r}")
-    return notation(command)
-
-
-# By the command's type: a legal-move list formats every command it holds.
-_BARE_WORDS: dict[type, str] = {type(bare): word for word, bare in _BARE.items()}
-_NOTATION: dict[type, Callable[[Any], str]] = {
-    PlaceFigure: lambda c: f"place {c.kind} {c.at}",
-    PlayTile: lambda c: f"play {c.tile} {c.at}",
-    CashTreasure: lambda c: f"cash {c.tile}",
-    Counsel: lambda c: f"counsel {c.tile} {c.source} {c.target}",
-    Swap: lambda c: f"swap {c.first} {c.second}",
-    Remove: lambda c: f"remove {c.at}",
-}
+format_command = CommandFormatter(
+    "Beowulf",
+    _BARE,
+    {
+        PlaceFigure: lambda c: f"place {c.kind} {c.at}",
+        PlayTile: lambda c: f"play {c.tile} {c.at}",
+        CashTreasure: lambda c: f"cash {c.tile}",
+        Counsel: lambda c: f"counsel {c.tile} {c.source} {c.target}",
+        Swap: lambda c: f"swap {c.first} {c.second}",
+        Remove: lambda c: f"remove {c.at}",
+    },
+)
+"""The notation of a command."""
 
 
 def _square(text: str, word: str) -> str:

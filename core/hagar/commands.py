@@ -22,13 +22,11 @@ seat; SLOT a 1-based place on your collector's card, as your view numbers it):
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import msgspec
 
 from skald.core.errors import InvalidNotation
 from skald.core.hagar.board import board
+from skald.core.notation_format import CommandFormatter
 from skald.core.notation_numbers import parse_number
 
 
@@ -177,27 +175,19 @@ def parse(text: str) -> Command:
     return Force(_number(text, args[0], 0), _number(text, args[1], 1))
 
 
-def format_command(command: Command) -> str:
-    """The notation of a command."""
-    word = _BARE_WORDS.get(type(command))
-    if word is not None:
-        return word
-    notation = _NOTATION.get(type(command))
-    if notation is None:
-        raise InvalidNotation(f"not a Hägar command: {command!r}")
-    return notation(command)
-
-
-# By the command's type: a legal-move list formats every command it holds.
-_BARE_WORDS: dict[type, str] = {type(bare): word for word, bare in _BARE.items()}
-_NOTATION: dict[type, Callable[[Any], str]] = {
-    Start: lambda c: f"start {c.harbour}",
-    Walk: lambda c: f"walk {c.to}",
-    Sail: lambda c: f"sail {c.to}",
-    Shoot: lambda c: f"shoot {c.target}",
-    Odin: lambda c: f"odin {c.to}",
-    Jettison: lambda c: f"jettison {c.slot}",
-    Announce: lambda c: f"announce {c.even} {c.odd}",
-    Rob: lambda c: f"rob {c.victim}",
-    Force: lambda c: f"force {c.victim} {c.slot}",
-}
+format_command = CommandFormatter(
+    "Hägar",
+    _BARE,
+    {
+        Start: lambda c: f"start {c.harbour}",
+        Walk: lambda c: f"walk {c.to}",
+        Sail: lambda c: f"sail {c.to}",
+        Shoot: lambda c: f"shoot {c.target}",
+        Odin: lambda c: f"odin {c.to}",
+        Jettison: lambda c: f"jettison {c.slot}",
+        Announce: lambda c: f"announce {c.even} {c.odd}",
+        Rob: lambda c: f"rob {c.victim}",
+        Force: lambda c: f"force {c.victim} {c.slot}",
+    },
+)
+"""The notation of a command."""
