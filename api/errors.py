@@ -64,7 +64,7 @@ async def _skald_error(_request: Request, error: Exception) -> MsgspecJSON:
     return error_response(error)
 
 
-async def _malformed(_request: Request, error: Exception) -> MsgspecJSON:
+async def _malformed(request: Request, error: Exception) -> MsgspecJSON:
     assert isinstance(error, RequestValidationError)
     detail = [
         {
@@ -75,6 +75,13 @@ async def _malformed(_request: Request, error: Exception) -> MsgspecJSON:
         for item in error.errors()
     ]
     where = "; ".join(f"{'.'.join(d['loc'])}: {d['msg']}" for d in detail)
+    sent = request.headers.get("content-type", "")
+    if any(d["loc"][:1] == ["body"] for d in detail) and "json" not in sent.lower():
+        # curl -d and HTML forms send form data: the body was never read as JSON.
+        where += (
+            f" (the body was sent as {sent or 'no content type'}; send JSON with "
+            f"Content-Type: application/json)"
+        )
     return MsgspecJSON(
         {"error": "malformed", "message": f"malformed request: {where}", "detail": detail},
         status_code=422,

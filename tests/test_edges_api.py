@@ -286,3 +286,28 @@ def test_an_app_without_a_usable_key_is_not_built(
     with pytest.raises(SigningKeyError, match="not a Skald signing key"):
         create_app(f"sqlite:///{tmp_path}/nokey.db")
     os.chmod(tmp_path, 0o700)
+
+
+def test_a_body_sent_as_a_form_is_told_to_be_json(client: TestClient) -> None:
+    """`curl -d` sends form data: the 422 names the content type and what to send."""
+    game = client.post("/games", json={"game": "toy", "players": ["Ann", "Bob"]}).json()
+    token = game["seats"][0]["token"]
+    answer = client.post(
+        f"/games/{game['id']}/moves",
+        content=b'{"move": "bet 1"}',
+        headers={
+            "Authorization": f"Bearer {token}",
+            "Content-Type": "application/x-www-form-urlencoded",
+        },
+    )
+    assert answer.status_code == 422
+    message = answer.json()["message"]
+    assert "sent as application/x-www-form-urlencoded" in message
+    assert "Content-Type: application/json" in message
+    wrong_json = client.post(
+        f"/games/{game['id']}/moves",
+        json={"move": 5},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert wrong_json.status_code == 422
+    assert "Content-Type" not in wrong_json.json()["message"]  # JSON was sent: no hint
