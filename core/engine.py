@@ -40,6 +40,7 @@ from skald.core.errors import (
     SkaldError,
     StoreError,
     VersionConflict,
+    WouldWait,
 )
 from skald.core.kernel import Batch, Move, Redo, Request, Undo
 from skald.core.memo import Memo
@@ -247,6 +248,8 @@ class Engine:
             self.store.save_snapshot(
                 state.id, codec.version_key, state.version, state.last_hash, data
             )
+        except WouldWait as error:  # on the event loop, a writer elsewhere: skipped, as meant
+            log.debug("snapshot of %s@%d not saved: %s", state.id, state.version, error)
         except (DBAPIError, StoreError) as error:
             log.warning("snapshot of %s@%d not saved: %s", state.id, state.version, error)
 
