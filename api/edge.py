@@ -155,8 +155,15 @@ class JsonErrorHttpToolsProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._awaiting_head, self._head_bytes = False, 0
         # A whole head that came in one read was never judged by the count above: judge
-        # what was parsed (request line and header lines, as they were sent).
-        size = len(self.url) + 14 + sum(len(name) + len(value) + 4 for name, value in self.headers)
+        # what was parsed, as it was sent: "METHOD URL HTTP/1.1\r\n", each "name: value\r\n"
+        # and the blank line.
+        size = (
+            len(self.parser.get_method())
+            + len(self.url)
+            + 12
+            + sum(len(name) + len(value) + 4 for name, value in self.headers)
+            + 2
+        )
         if size > MAX_HEAD:
             # uvicorn answers a parser error with `send_400_response` (the JSON 400 below).
             raise httptools.HttpParserError("request head too large")

@@ -282,7 +282,16 @@ def test_bodies_over_the_limit_on_a_move_are_413_json_from_a_real_server(tmp_pat
         assert head.split()[1] == b"400", answer
         assert b'"error":"malformed"' in body
         # The same, complete in one write: judged once the head is parsed.
-        for size, status in ((20_000, b"400"), (15_000, b"401")):
+        # The limit is exact: a head of 16,384 bytes is answered, one of 16,385 is not.
+        request_line = f"GET /games/{game['id']}/legal HTTP/1.1\r\nHost: x\r\nX-Big: "
+        ending = len("\r\nConnection: close\r\n\r\n")
+        exact = 16_384 - len(request_line) - ending
+        for size, status in (
+            (20_000, b"400"),
+            (15_000, b"401"),
+            (exact, b"401"),
+            (exact + 1, b"400"),
+        ):
             with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
                 sock.sendall(
                     f"GET /games/{game['id']}/legal HTTP/1.1\r\nHost: x\r\nX-Big: ".encode()
