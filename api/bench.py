@@ -297,7 +297,8 @@ def http_figures(
     move_rate = moves.decisions / moves.elapsed
     p50, p99 = moves.percentile(0.5), moves.percentile(0.99)
     note = (
-        f"{clients} clients, {workers} worker(s), {game} {players}p; POST /moves p50 "
+        f"{clients} client{'s' * (clients != 1)}, {workers} worker(s), {game} {players}p; "
+        f"POST /moves p50 "
         f"{p50:.2f} ms p99 {p99:.2f} ms (p99/p50 {p99 / p50:.1f}); server CPU "
         f"{1000 * moves.server_cpu / max(moves.decisions, 1):.2f} ms/decision; client CPU "
         f"{100 * moves.client_cpu / moves.elapsed:.0f}% (health run "

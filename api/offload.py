@@ -16,10 +16,12 @@ right on the event loop, because it is brief (a local file, no round trips) and 
 itself costs more: measured in-process, a stubbed POST /moves took 306 µs with the hop and
 143 µs without. Otherwise (every PostgreSQL request: each statement waits for the server)
 it goes to a pool of its own with few threads, `SKALD_DECISION_THREADS` (default two per
-core): threads waiting on the database contend for the interpreter, and at 32 clients on
-PostgreSQL 4 threads gave 572-627 decisions/s at 1.6-1.7 ms of server CPU each against
-380-480/s at 2.0-2.5 ms with the 40 of the general pool. Slow work (audits, exports) stays
-in the general pool, so it never holds up a decision.
+core, shared among the server's workers: `skald serve --workers N` gives each worker its
+share, at least 2): threads waiting on the database contend for the interpreter, and at
+32 clients on PostgreSQL one worker with 4 threads gave 929-951 decisions/s at 1.0 ms of
+server CPU each against 703-884 with 8 and 801 with 16 (380-480/s at 2.0-2.5 ms with the
+40 of the general pool, in an earlier round). Slow work (audits, exports) stays in the
+general pool, so it never holds up a decision.
 """
 
 from __future__ import annotations
@@ -41,8 +43,17 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 _POOL = ThreadPoolExecutor(max_workers=40, thread_name_prefix="skald-work")
+
+
+def default_decision_threads(workers: int = 1) -> int:
+    """Two decision threads per core this process may run on, shared among `workers`
+    worker processes, and at least 2."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(2, 2 * (cores or 1) // max(workers, 1))
+
+
 _DECISIONS = ThreadPoolExecutor(
-    max_workers=int(os.environ.get("SKALD_DECISION_THREADS") or 2 * (os.cpu_count() or 1)),
+    max_workers=int(os.environ.get("SKALD_DECISION_THREADS") or default_decision_threads()),
     thread_name_prefix="skald-decide",
 )
 

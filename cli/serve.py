@@ -21,11 +21,21 @@ def serve(
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
     db: DbOption = None,
 ) -> None:
-    """Serve the HTTP API (OpenAPI document at /docs) over the event store."""
+    """Serve the HTTP API (OpenAPI document at /docs) over the event store.
+
+    SKALD_DB: the store (as --db). SKALD_SIGNING_KEY: the receipts' key file.
+
+    SKALD_CACHE_GAMES: games each worker keeps warm (256); raise it to the games it serves.
+
+    SKALD_DECISION_THREADS: PostgreSQL decision threads per worker (two per core, shared).
+
+    SKALD_LIVE_POLL: seconds between live streams' polls (0.2 on SQLite, 2 on PostgreSQL).
+    """
     import uvicorn
 
     import skald.core.access  # noqa: F401  (its table is created with the store's)
     from skald.api.edge import JsonErrorHttpToolsProtocol
+    from skald.api.offload import default_decision_threads
     from skald.core.signing import open_signer
     from skald.core.store import EventStore
 
@@ -38,6 +48,8 @@ def serve(
     finally:
         store.dispose()
     os.environ["SKALD_DB"] = url  # read by every worker's app factory
+    # Each worker's share of the decision threads (two per core in all), unless set.
+    os.environ.setdefault("SKALD_DECISION_THREADS", str(default_decision_threads(workers)))
     uvicorn.run(
         "skald.api.main:app_from_env",
         factory=True,
