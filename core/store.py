@@ -16,17 +16,18 @@ Every failure to open, read or write the database is a `StoreError` with one lin
 
 Hot paths go through the driver: `append`, `read`, `read_folded` (only what a fold needs:
 seq, payload, hash; no datetime parsing), `version` and the snapshot calls use DBAPI
-connections directly, kept in a free list of their own (`_Connections`), because
-SQLAlchemy Core's statement compilation, result processing and even a pool checkout cost
-more per move than the database itself. SQLAlchemy keeps the schema and everything else.
-Driver errors are re-raised as SQLAlchemy's `DBAPIError` family, so the edges map them as
-before; a dropped PostgreSQL connection is closed on the error (with every kept one)
-instead of pinging the server at every checkout. PostgreSQL reads run in autocommit (one
-round trip, no BEGIN/ROLLBACK around a single SELECT), and so does a PostgreSQL append: one
-statement does the compare-and-set, the inserts and the NOTIFY. SQLite writers queue on a
-lock and a lock file (`_WriterQueue`), and `answers_at_once` tells the service when store
-work is brief enough to do on its event loop. A SQLite file's write-ahead log is copied
-back into the database by a thread of its own (`core/checkpoint.py`), not inside a commit.
+connections directly, kept in a free list of their own (`core/driver_connections.py`),
+because SQLAlchemy Core's statement compilation, result processing and even a pool
+checkout cost more per move than the database itself. SQLAlchemy keeps the schema and
+everything else. Driver errors are re-raised as SQLAlchemy's `DBAPIError` family, so the
+edges map them as before; a dropped PostgreSQL connection is closed on the error (with
+every kept one) instead of pinging the server at every checkout. PostgreSQL reads run in
+autocommit (one round trip, no BEGIN/ROLLBACK around a single SELECT), and so does a
+PostgreSQL append: one statement does the compare-and-set, the inserts and the NOTIFY.
+SQLite writers queue on a lock and a lock file (`core/sqlite_writers.py`), and
+`answers_at_once` tells the service when store work is brief enough to do on its event
+loop. A SQLite file's write-ahead log is copied back into the database by a thread of its
+own (`core/checkpoint.py`), not inside a commit.
 
 Snapshots (`snapshots` table, see `core/snapshots.py`) sit beside the streams: a cache of
 folded states keyed by stream, seq and the code version that folded them; never read by
@@ -36,11 +37,8 @@ the audit or the chain verification.
 from __future__ import annotations
 
 import contextlib
-import contextvars
-import fcntl
 import os
 import sqlite3
-import threading
 import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -54,7 +52,9 @@ from sqlalchemy.engine import Engine as SqlEngine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from skald.core.checkpoint import BACKSTOP_PAGES, WalCheckpointer
+from skald.core.driver_connections import DriverConnections, close_quietly
 from skald.core.errors import NotFound, StoreError, VersionConflict, WouldWait
+from skald.core.sqlite_writers import NEVER_WAIT, NoWaiting, WriterQueue
 
 metadata = sa.MetaData()
 
@@ -233,22 +233,7 @@ def _make_engine(url: str) -> SqlEngine:
 _SQLITE_BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
-class NoWaiting:
-    """The state of one `EventStore.never_waiting` block: whether a write committed in it.
-    Before that, nothing waits (a would-be wait raises `WouldWait` and nothing was
-    written, so the work may be done again); after it, a write still never waits (the
-    only later write, a snapshot, is skipped) while reads wait as usual, so `WouldWait`
-    never follows a commit."""
-
-    committed = False
-
-
-# Set while the service does store work on its event loop (`EventStore.never_waiting`).
-_NEVER_WAIT: contextvars.ContextVar[NoWaiting | None] = contextvars.ContextVar(
-    "skald_never_wait", default=None
-)
 _BUSY_TIMEOUT_MS = 30000
-_BRIEF_WAIT = 0.005  # seconds an event loop may wait for a writer of its own process
 
 
 class _Stale(Exception):
@@ -326,116 +311,6 @@ class _Statements:
         )
 
 
-class _WriterQueue:
-    """Where a SQLite store's writers wait their turn: threads of this process on a lock,
-    processes (several `skald serve` workers, the CLI) on an advisory lock of a file beside
-    the database (`DB-lock`, 0600). Both wake a waiter the moment the writer is done; SQLite's
-    own busy handler, which still guards every write, sleeps up to 100 ms between tries, and
-    made a second worker slower than one. A store whose folder cannot hold the lock file
-    (read-only) queues its threads only."""
-
-    def __init__(self, path: str | None) -> None:
-        self._threads = threading.Lock()
-        self._path = None if path is None else f"{path}-lock"
-        self._file: int | None = None
-
-    def _lock_file(self) -> int | None:
-        if self._file is None and self._path is not None:
-            try:
-                self._file = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
-            except OSError:  # no lock file here (read-only folder): SQLite's locking holds
-                return None
-        return self._file
-
-    def __enter__(self) -> None:
-        self._acquire(wait=_NEVER_WAIT.get() is None)
-
-    def _acquire(self, wait: bool) -> None:
-        # Never waiting, a writer of this process (a thread's short transaction) is still
-        # worth a few milliseconds: giving up would redo the whole request in a thread.
-        if not self._threads.acquire(timeout=-1 if wait else _BRIEF_WAIT):
-            raise WouldWait("a writer of this process holds the store")
-        file = self._lock_file()
-        if file is None:
-            return
-        try:
-            fcntl.flock(file, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            self._threads.release()
-            raise WouldWait("a writer of another process holds the store") from None
-        except OSError:  # the lock file went away: SQLite's own locking still holds
-            pass
-
-    def __exit__(self, *_exc: object) -> None:
-        if self._file is not None:
-            with contextlib.suppress(OSError):
-                fcntl.flock(self._file, fcntl.LOCK_UN)
-        self._threads.release()
-
-    def busy(self) -> bool:
-        """Whether a writer of another process holds the queue now, or one of this process
-        holds it longer than a brief wait (a hint: it may change the next moment)."""
-        try:
-            self._acquire(wait=False)
-        except WouldWait:
-            return True
-        self.__exit__()
-        return False
-
-    def close(self) -> None:
-        """Close the lock file (opened again by the next write)."""
-        with self._threads:
-            if self._file is not None:
-                with contextlib.suppress(OSError):
-                    os.close(self._file)
-                self._file = None
-
-
-class _Connections:
-    """The hot paths' DBAPI connections, detached from SQLAlchemy's pool and kept in a free
-    list: taking one is a list pop. A pool checkout and checkin cost about 30 µs, more than
-    a SQLite commit; SQLAlchemy's pool still serves everything else. At most `keep` idle
-    connections are kept; `list.pop`/`append` are atomic, so threads share the list."""
-
-    def __init__(self, engine: SqlEngine, keep: int) -> None:
-        self._engine = engine
-        # An in-memory SQLite database lives in its one pooled connection: borrow that.
-        on_file = engine.dialect.name != "sqlite" or sqlite_path(str(engine.url)) is not None
-        self._keep = keep if on_file else 0
-        self._idle: list[Any] = []
-
-    def take(self) -> Any:
-        """An idle connection, or a new one (through the pool, so its connect-time
-        settings apply, then detached from it)."""
-        try:
-            return self._idle.pop()
-        except IndexError:
-            pass
-        fairy = self._engine.raw_connection()
-        if not self._keep:
-            return fairy  # closing it gives it back to the pool
-        fairy.detach()
-        return fairy.dbapi_connection
-
-    def give(self, connection: Any) -> None:
-        """Return a healthy connection."""
-        if len(self._idle) < self._keep:
-            self._idle.append(connection)
-        else:
-            _close_quietly(connection)
-
-    def drop_all(self) -> None:
-        """Close every idle connection (the server went away: they all predate it)."""
-        idle, self._idle = self._idle, []
-        for connection in idle:
-            _close_quietly(connection)
-
-
-def _close_quietly(connection: Any) -> None:
-    with contextlib.suppress(Exception):  # a broken connection has nothing left to close
-        connection.close()
-
-
 class EventStore:
     """Streams of records in one SQL database."""
 
@@ -452,11 +327,13 @@ class EventStore:
             raise StoreError(f"cannot open the event store at {url}: {error}") from None
         self._writer = self.engine.execution_options(skald_write=True)
         self._postgres = self.engine.dialect.name == "postgresql"
-        self._sqlite_writer = _WriterQueue(path)
+        self._sqlite_writer = WriterQueue(path)
         self._checkpointer = None if path is None else WalCheckpointer(path, self._sqlite_writer)
         if self._checkpointer is not None:
             weakref.finalize(self, self._checkpointer.close)
-        self._connections = _Connections(self.engine, keep=32)
+        # An in-memory SQLite database lives in its one pooled connection: it is borrowed.
+        on_file = self.engine.dialect.name != "sqlite" or path is not None
+        self._connections = DriverConnections(self.engine, keep=32, on_file=on_file)
         self._dbapi_error: type[Exception] = self.engine.dialect.loaded_dbapi.Error
         self._sql = _Statements(postgres=self._postgres)
         self._stamp = _stamp_postgres if self._postgres else _stamp_sqlite
@@ -541,11 +418,11 @@ class EventStore:
         statement or writer waits for a lock, it raises `WouldWait` instead, and nothing
         was written (see `NoWaiting`; the block says whether anything committed)."""
         block = NoWaiting()
-        token = _NEVER_WAIT.set(block)
+        token = NEVER_WAIT.set(block)
         try:
             yield block
         finally:
-            _NEVER_WAIT.reset(token)
+            NEVER_WAIT.reset(token)
 
     def answers_at_once(self) -> bool:
         """Whether a read or an append here is brief enough to run without a thread of its
@@ -677,7 +554,7 @@ class EventStore:
             ) from None
         cursor = None
         healthy = True
-        block = None if self._postgres else _NEVER_WAIT.get()
+        block = None if self._postgres else NEVER_WAIT.get()
         never_wait = block is not None and (write or not block.committed)
         try:
             if self._postgres:
@@ -726,7 +603,7 @@ class EventStore:
             if healthy and not getattr(dbapi, "closed", False):
                 self._connections.give(dbapi)
             else:
-                _close_quietly(dbapi)
+                close_quietly(dbapi)
 
     def _query(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
         """The rows of one read; a read that met a dropped connection (a server restart,

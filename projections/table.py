@@ -36,8 +36,9 @@ from skald.core.memo import Memo
 from skald.core.rules import game_names, get_rules
 from skald.core.seats import resolve_seat
 from skald.core.signing import Receipt, Signer, SigningKeyError
+from skald.core.sqlite_writers import NoWaiting
 from skald.core.state import GameState
-from skald.core.store import NoWaiting, StoredRecord
+from skald.core.store import StoredRecord
 from skald.events.common import Outcome
 from skald.events.envelope import Envelope
 from skald.events.secret import redact
