@@ -1,0 +1,288 @@
+"""Tournament request bodies and the documented shape of every tournament response.
+
+As in `api.schemas`: requests are pydantic models (unknown fields refused; a malformed
+body is a 422); responses are encoded by msgspec, and the `*Out` models here only describe
+them for the OpenAPI document.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from skald.api.schemas import OptionText, PlayerName
+from skald.core.tournament.desk import MAX_ROUNDS
+from skald.events.tournament import TIEBREAKS
+
+GameName = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f-\x9f]+$")]
+Reason = Annotated[str, Field(min_length=1, max_length=2000)]
+
+
+# -- requests ---------------------------------------------------------------------------------
+
+
+class Body(BaseModel):
+    """Base of the request bodies: unknown fields are refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+TiebreakName = Literal["game", "score", "share", "opponents", "h2h"]
+
+
+def _all_tiebreaks() -> list[TiebreakName]:
+    return ["game", "score", "share", "opponents", "h2h"]
+
+
+class NewTournament(Body):
+    """A tournament to create (the CLI's `tournament new`)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "game": "beowulf",
+                    "players": ["Ann", "Bob", "Cid", "Dag", "Eir"],
+                    "rounds": 3,
+                    "table_size": 3,
+                }
+            ]
+        },
+    )
+    game: GameName = Field(description="A known game's name.")
+    players: list[PlayerName] = Field(min_length=1, max_length=512)
+    rounds: int = Field(ge=1, le=MAX_ROUNDS)
+    format: Literal["swiss", "round-robin", "duplicate"] = "swiss"
+    table_size: int | None = Field(None, ge=1, le=16, description="Default 4 (within the game).")
+    seed: OptionText | None = Field(None, description="Orders pairings; never fixes a deal.")
+    options: dict[OptionText, OptionText] = Field(default_factory=dict, max_length=32)
+    points: list[int] = Field([6, 4, 2, 0], min_length=2, max_length=16)
+    bye_points: int | None = Field(None, ge=0, le=1000, description="Default: mean of points.")
+    tiebreaks: list[TiebreakName] = Field(default_factory=_all_tiebreaks, max_length=len(TIEBREAKS))
+    final_table: int = Field(0, ge=0, le=16, description="Seats at a final table (0: none).")
+    name: OptionText | None = None
+
+
+class ImportIn(Body):
+    """A `tournament export --format jsonl` to store (checked first)."""
+
+    jsonl: str = Field(min_length=1, max_length=1_000_000)
+
+
+class PlayerIn(Body):
+    """A late player to register."""
+
+    player: PlayerName
+
+
+class WithdrawIn(Body):
+    """A player to withdraw, and why."""
+
+    player: PlayerName
+    reason: str = Field("", max_length=2000)
+
+
+class AutoplayIn(Body):
+    """Bots for every seat of the round's open games."""
+
+    bots: Literal["random", "greedy"] = "random"
+    bot_seed: int = Field(0, ge=0, le=2**31)
+
+
+class DisputeIn(Body):
+    """The caller (a player seated there) disputes a game's recorded result."""
+
+    game: GameName
+    reason: Reason
+
+
+class SettleIn(Body):
+    """The organiser's ruling: the result stands, is adjusted (to `ranking`: groups of
+    player names, best first) or the table replays."""
+
+    ruling: Literal["stands", "adjusted", "replayed"]
+    reason: Reason
+    ranking: list[list[PlayerName]] | None = Field(None, max_length=16)
+
+
+# -- documented responses ---------------------------------------------------------------------
+
+
+class Out(BaseModel):
+    """Base of the documented responses."""
+
+
+class TokenOut(Out):
+    """A player's token of the tournament, shown once."""
+
+    seat: int
+    name: str
+    token: str
+
+
+class CreatedOut(Out):
+    """A new tournament: the organiser's token and each player's, shown once."""
+
+    id: str
+    name: str
+    game: str
+    organiser_token: str
+    players: list[TokenOut]
+
+
+class TournamentItem(Out):
+    """One tournament of a listing."""
+
+    id: str
+    name: str
+    seq: int
+    created_at: datetime
+
+
+class TournamentPage(Out):
+    """A page of tournaments, newest first."""
+
+    items: list[TournamentItem]
+    limit: int
+    offset: int
+    next_offset: int | None
+
+
+class TableOut(Out):
+    """One table of a round as anyone may know it."""
+
+    table: int
+    game: str
+    seats: list[str]
+    status: str
+    outcome: dict[str, Any] | None
+    verdict: str
+    disputed_by: str | None
+    replaced: list[str]
+
+
+class RoundOut(Out):
+    """One paired round."""
+
+    round: int
+    tables: list[TableOut]
+    byes: list[str]
+    duplicate: bool
+    final: bool
+    complete: bool
+
+
+class SummaryOut(Out):
+    """What anyone may know about a tournament."""
+
+    id: str
+    name: str
+    game: str
+    format: str
+    rounds: int
+    table_size: int
+    points: list[int]
+    bye_points: int
+    tiebreaks: list[str]
+    final_table: int
+    options: dict[str, str]
+    players: list[str]
+    withdrawn: list[str]
+    seq: int
+    paired: list[RoundOut]
+
+
+class PairedTableOut(Out):
+    """A new table: its game, the players in seat order, and (organiser only) the game's
+    referee token, null in a duplicate round."""
+
+    table: int
+    game: str
+    seats: list[str]
+    referee_token: str | None
+
+
+class PairedOut(Out):
+    """The round just paired."""
+
+    round: int
+    tables: list[PairedTableOut]
+    byes: list[str]
+    duplicate: bool
+    final: bool
+
+
+class MyTableOut(Out):
+    """The caller's table in the latest round and a fresh seat token of its game."""
+
+    round: int
+    table: int
+    game: str
+    seat: int
+    token: str
+
+
+class PlayedOut(Out):
+    """One game the bots played."""
+
+    round: int
+    table: int
+    game: str
+    events: int
+    outcome: dict[str, Any] | None
+
+
+class AutoplayOut(Out):
+    """The games the bots played."""
+
+    games: list[PlayedOut]
+
+
+class EventsOut(Out):
+    """Events appended to the tournament's stream (each with its `type`)."""
+
+    events: list[dict[str, Any]]
+
+
+class EventOut(Out):
+    """One event appended to the tournament's stream."""
+
+    event: dict[str, Any]
+
+
+class SettledOut(Out):
+    """The ruling, and for a replay (not in a duplicate round) the new game's referee
+    token, for the organiser."""
+
+    event: dict[str, Any]
+    referee_token: str | None
+
+
+class StandingsOut(Out):
+    """`{"round", "standings": [{"rank","player","points","tiebreaks","games","rating",
+    "byes","withdrawn"}]}`, and `duplicate` seat comparisons for duplicate rounds."""
+
+    round: int
+    standings: list[dict[str, Any]]
+    duplicate: list[dict[str, Any]] = []
+
+
+class VerifyOut(Out):
+    """The tournament stream's chain check."""
+
+    ok: bool
+    checked: int
+    head: str
+    bad_seq: int | None
+    reason: str | None
+
+
+class MeOut(Out):
+    """Who the presented token is in this tournament."""
+
+    tournament: str
+    role: Literal["organiser", "player", "spectator"]
+    player: str | None
