@@ -73,7 +73,7 @@ class Services(msgspec.Struct):
     tokens: TokenStore
     feed: LiveFeed
     callers: KnownCallers = msgspec.field(default_factory=KnownCallers)
-    tournaments: Tournaments | None = None  # set by create_app (api/routes/tournaments.py)
+    tournaments: Tournaments | None = None  # set by create_app (read in api/tournament_access.py)
 
 
 # One rule with the CLI (core.seats): 1 to 64 characters, no control characters.
