@@ -65,8 +65,9 @@ DIRECT: tuple[tuple[str, str], ...] = (
 """(method, path) of the routes answered directly."""
 
 _GAME_ID = re.compile(GAME_ID_PATTERN)
+_GAME_ID_RULE = typing.get_args(GameId)[1]  # the path parameter's declaration (FastAPI's Path)
 _MAX_ID: int = next(
-    rule.max_length for rule in typing.get_args(GameId)[1].metadata if hasattr(rule, "max_length")
+    rule.max_length for rule in _GAME_ID_RULE.metadata if hasattr(rule, "max_length")
 )
 _CALLERS = (read_call, seat_call)
 
@@ -104,9 +105,8 @@ def _shape(route: APIRoute) -> Direct:
     ):
         raise RuntimeError(f"{where}: not of the shape api.direct answers")
     path = found.path_params[0]
-    rule = typing.get_args(GameId)[1]
     if path.field_info.annotation is not str or repr(path.field_info.metadata) != repr(
-        rule.metadata
+        _GAME_ID_RULE.metadata
     ):
         raise RuntimeError(f"{where}: its game id is not a GameId")
     dependency = found.dependencies[0]
@@ -126,21 +126,18 @@ def _shape(route: APIRoute) -> Direct:
     answer = typing.get_type_hints(endpoint).get("return")
     if not (isinstance(answer, type) and issubclass(answer, Response)):
         raise RuntimeError(f"{where}: its endpoint does not return a Response")
-    shape = Direct(route, endpoint, path.name, dependency.call, dependency.name)
-    if found.body_params:
-        body = found.body_params[0]
-        model = body.field_info.annotation
-        if (
-            not (isinstance(model, type) and issubclass(model, BaseModel))
-            or getattr(body.field_info, "embed", False)
-            or body.field_info.metadata
-            or body.alias != body.name
-        ):
-            raise RuntimeError(f"{where}: its body is not one plain pydantic model")
-        shape = Direct(
-            route, endpoint, path.name, dependency.call, dependency.name, body.name, model
-        )
-    return shape
+    if not found.body_params:
+        return Direct(route, endpoint, path.name, dependency.call, dependency.name)
+    body = found.body_params[0]
+    model = body.field_info.annotation
+    if (
+        not (isinstance(model, type) and issubclass(model, BaseModel))
+        or getattr(body.field_info, "embed", False)
+        or body.field_info.metadata
+        or body.alias != body.name
+    ):
+        raise RuntimeError(f"{where}: its body is not one plain pydantic model")
+    return Direct(route, endpoint, path.name, dependency.call, dependency.name, body.name, model)
 
 
 def direct_routes(routes: Iterable[BaseRoute]) -> dict[tuple[str, str | None], Direct]:
