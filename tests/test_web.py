@@ -165,13 +165,15 @@ def click_a_move(page: Any) -> str:
     page.wait_for_selector("#legal button.move")
     place = page.locator("#board .playable[tabindex]")
     if place.count():
+        # Read before the click: a place that plays at once is redrawn away by the answer.
+        place_label = place.first.get_attribute("aria-label")
         place.first.click()
         menu = page.locator("#menu:not([hidden]) button.move")
         if menu.count():
             label = menu.first.inner_text()
             menu.first.click()
             return str(label)
-        return str(place.first.get_attribute("aria-label"))
+        return str(place_label)
     entry = page.locator("#legal button.move").first
     label = entry.inner_text()
     entry.click()
