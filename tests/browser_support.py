@@ -24,7 +24,7 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-TIMEOUT = 30_000  # ms, for every wait in the page (10 s timed out twice on a loaded machine)
+TIMEOUT = 10_000  # ms, for every wait in the page
 ONLY_LOOPBACK = re.compile(r"^(?!http://127\.0\.0\.1:\d+/).*")
 
 
