@@ -236,6 +236,21 @@ _SQLITE_BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 _BUSY_TIMEOUT_MS = 30000
 
 
+class _PostgresRow(msgspec.Struct, frozen=True):
+    """One record as the PostgreSQL append sends it (`json_to_recordset`'s columns)."""
+
+    seq: int
+    recorded_at: datetime
+    actor: str
+    kind: str
+    payload: str
+    prev_hash: str
+    hash: str
+
+
+_RECORDS_JSON = msgspec.json.Encoder()
+
+
 class _Stale(Exception):
     """The compare-and-set on a stream's version moved no row."""
 
@@ -270,9 +285,12 @@ class _Statements:
             " hash)"
         )
         # PostgreSQL appends in one statement (EventStore._append_postgres).
+        # The records travel as one JSON text (encoded by msgspec): psycopg dumps arrays
+        # element by element in Python, which cost 2.5 times the CPU of the whole append.
         inserted = (
-            f" {insert_events} SELECT %s, * FROM unnest(%s::int[], %s::timestamptz[],"
-            " %s::text[], %s::text[], %s::text[], %s::text[], %s::text[])"
+            f" {insert_events} SELECT %s, r.* FROM json_to_recordset(%s::json) AS r(seq int,"
+            " recorded_at timestamptz, actor text, kind text, payload text, prev_hash text,"
+            " hash text)"
         )
         self.append_advance = (
             "WITH moved AS (UPDATE streams SET version = %s WHERE id = %s AND version = %s"
@@ -495,11 +513,11 @@ class EventStore:
     ) -> None:
         """PostgreSQL: the whole append is one statement in autocommit (one round trip, no
         BEGIN/COMMIT): the compare-and-set (or the new stream's row), the inserts of every
-        record (arrays, unnested) only if it moved a row, and the notification with them.
-        A stale version moves no row, so nothing is inserted and no row comes back."""
-        columns = [list(column) for column in zip(*rows, strict=True)]  # lists adapt as arrays
+        record (one JSON text, set out as rows) only if it moved a row, and the
+        notification with them. A stale version moves no row, so nothing is inserted and
+        no row comes back."""
         new_version = expected + len(rows)
-        arrays = columns[1:]
+        records = _RECORDS_JSON.encode([_PostgresRow(*row[1:]) for row in rows]).decode()
         notice = (NOTIFY_CHANNEL, f"{stream}:{new_version}")
         if expected == 0:
             sql = self._sql.append_new_stream
@@ -510,12 +528,12 @@ class EventStore:
                 rows[0][2],
                 title,
                 stream,
-                *arrays,
+                records,
                 *notice,
             )
         else:
             sql = self._sql.append_advance
-            params = (new_version, stream, expected, stream, *arrays, *notice)
+            params = (new_version, stream, expected, stream, records, *notice)
         with self._driver() as cursor:  # autocommit: the statement is its own transaction
             cursor.execute(sql, params)
             if not cursor.fetchall():
