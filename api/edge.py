@@ -16,6 +16,7 @@ of the access log, and uvicorn's own 400 answers given in the JSON error shape.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 
@@ -23,6 +24,8 @@ import httptools
 import msgspec
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from skald.api.wire import CoalescedWrites
 
 MAX_BODY = 1024 * 1024
 MAX_HEAD = 16 * 1024  # bytes of a request line and headers (h11's default limit)
@@ -138,10 +141,15 @@ class BodyLimit:
 
 class JsonErrorHttpToolsProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol, answering unparseable requests, and heads over
-    `MAX_HEAD` bytes, with the JSON error shape."""
+    `MAX_HEAD` bytes, with the JSON error shape; its answers leave in one socket write
+    each (`CoalescedWrites`, api/wire.py)."""
 
     _head_bytes = 0
     _awaiting_head = True
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)  # type: ignore[arg-type]
+        self.transport = CoalescedWrites(self.transport, self.loop)  # type: ignore[assignment]
 
     def data_received(self, data: bytes) -> None:
         # Counted before parsing, judged after: a chunk that completes the head (and brings

@@ -375,13 +375,18 @@ def tab_to(page: Any, selector: str, limit: int = 200) -> None:
     raise AssertionError(f"Tab never reached {selector}")
 
 
-def enter_a_move_by_keyboard(page: Any, server: Server, game_id: str, seq: int) -> int:
-    """Tab to a legal move and press Enter; the new seq. The list is redrawn when the page
-    hears of the previous move, which can take the focus away between Tab and Enter: then
-    the keyboard tries again (three times at most)."""
+def enter_a_move_by_keyboard(
+    page: Any, server: Server, game_id: str, seq: int, target: str = "#legal button.move"
+) -> int:
+    """Tab to `target` (a legal move in the list, or a playable place on the map) and press
+    Enter (and Enter again on the menu a place may open); the new seq. The page redraws
+    when it hears of the previous move, which can take the focus away between Tab and
+    Enter: then the keyboard tries again (three times at most)."""
     for attempt in range(3):
-        tab_to(page, "#legal button.move")
+        tab_to(page, target)
         page.keyboard.press("Enter")
+        if page.locator("#menu:not([hidden])").count():
+            page.keyboard.press("Enter")  # the menu's first move has the focus
         try:
             return played(server, game_id, seq, seconds=5)
         except AssertionError:
@@ -432,11 +437,7 @@ def test_beast_by_clicking_and_keyboard(context: Any, server: Server, shots: Pat
     seq = played(server, game_id, seq)
     wait_seq(bob, seq)
     bob.bring_to_front()  # keyboard input goes to the focused page
-    tab_to(bob, "#board [data-at][tabindex]")
-    bob.keyboard.press("Enter")
-    if bob.locator("#menu:not([hidden])").count():
-        bob.keyboard.press("Enter")  # the menu's first move has the focus
-    seq = played(server, game_id, seq)
+    seq = enter_a_move_by_keyboard(bob, server, game_id, seq, "#board [data-at][tabindex]")
     wait_seq(spectator, seq)
     assert spectator.locator("#board .hunter").count() >= 1
     bob.locator("#board").screenshot(path=shots / "beast-2-hunter-view.png")

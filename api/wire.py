@@ -1,0 +1,46 @@
+"""How the service's answers leave the process: one socket write per response.
+
+uvicorn writes a response's status line and headers, then its body, each with its own
+`transport.write`; on a socket each is a system call that wakes the client (on loopback,
+the kernel also runs the receiving side's work in the writer's call). `CoalescedWrites`
+holds the writes made while one event-loop callback runs and sends them as one, at the
+end of that callback: the head and body of an answer leave together. A streamed answer
+(the live feed) leaves chunk by chunk as before, each at most one loop turn later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+
+class CoalescedWrites:
+    """A transport whose writes are gathered until the event loop's next turn, then sent
+    in one write. Everything else is the wrapped transport's; closing sends what is held
+    first, aborting drops it."""
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._held: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        if not self._held:
+            self._loop.call_soon(self._send_held)
+        self._held.append(data)
+
+    def _send_held(self) -> None:
+        held, self._held = self._held, []
+        if held and not self._transport.is_closing():
+            self._transport.write(held[0] if len(held) == 1 else b"".join(held))
+
+    def close(self) -> None:
+        self._send_held()
+        self._transport.close()
+
+    def abort(self) -> None:
+        self._held = []
+        self._transport.abort()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
