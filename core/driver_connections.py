@@ -18,11 +18,16 @@ class DriverConnections:
     a SQLite commit; SQLAlchemy's pool still serves everything else. At most `keep` idle
     connections are kept; `list.pop`/`append` are atomic, so threads share the list."""
 
-    def __init__(self, engine: SqlEngine, keep: int, on_file: bool = True) -> None:
+    def __init__(
+        self, engine: SqlEngine, keep: int, on_file: bool = True, setting: str | None = None
+    ) -> None:
         self._engine = engine
         # An in-memory SQLite database lives in its one pooled connection: borrow that.
         self._keep = keep if on_file else 0
         self._idle: list[Any] = []
+        # A statement run once on each connection this list makes (its connections keep
+        # it: they are never given to anyone else).
+        self._setting = setting
 
     def take(self) -> Any:
         """An idle connection, or a new one (through the pool, so its connect-time
@@ -35,7 +40,14 @@ class DriverConnections:
         if not self._keep:
             return fairy  # closing it gives it back to the pool
         fairy.detach()
-        return fairy.dbapi_connection
+        connection: Any = fairy.dbapi_connection
+        if self._setting is not None:
+            try:
+                connection.execute(self._setting)
+            except BaseException:
+                close_quietly(connection)
+                raise
+        return connection
 
     def give(self, connection: Any) -> None:
         """Return a healthy connection."""

@@ -352,6 +352,13 @@ class EventStore:
         # An in-memory SQLite database lives in its one pooled connection: it is borrowed.
         on_file = self.engine.dialect.name != "sqlite" or path is not None
         self._connections = DriverConnections(self.engine, keep=32, on_file=on_file)
+        # SQLite work on an event loop (`never_waiting`) takes connections that never wait
+        # for a lock: setting busy_timeout there and back cost two statements a request.
+        self._never_waiting_connections = (
+            DriverConnections(self.engine, keep=8, setting="PRAGMA busy_timeout=0")
+            if path is not None
+            else None
+        )
         self._dbapi_error: type[Exception] = self.engine.dialect.loaded_dbapi.Error
         self._sql = _Statements(postgres=self._postgres)
         self._stamp = _stamp_postgres if self._postgres else _stamp_sqlite
@@ -564,21 +571,28 @@ class EventStore:
 
     @contextmanager
     def _driver_connection(self, write: bool) -> Iterator[Any]:
+        block = None if self._postgres else NEVER_WAIT.get()
+        never_wait = block is not None and (write or not block.committed)
+        # In memory (no second list), the one connection's busy_timeout is set and restored.
+        toggled = never_wait and self._never_waiting_connections is None
+        kept = (
+            self._never_waiting_connections
+            if never_wait and self._never_waiting_connections is not None
+            else self._connections
+        )
         try:
-            dbapi = self._connections.take()
+            dbapi = kept.take()
         except self._dbapi_error as error:  # the pool hands out the driver's own error
             raise DBAPIError.instance(
                 None, None, error, self._dbapi_error, dialect=self.engine.dialect
             ) from None
         cursor = None
         healthy = True
-        block = None if self._postgres else NEVER_WAIT.get()
-        never_wait = block is not None and (write or not block.committed)
         try:
             if self._postgres:
                 dbapi.autocommit = not write
             cursor = dbapi.cursor()
-            if never_wait:
+            if toggled:
                 cursor.execute("PRAGMA busy_timeout=0")
             if write and not self._postgres:
                 cursor.execute("BEGIN IMMEDIATE")
@@ -602,7 +616,7 @@ class EventStore:
             if disconnected:
                 healthy = False
                 # Every kept connection predates the failure: drop them all at once.
-                self._connections.drop_all()
+                self._drop_kept()
                 self.engine.pool.dispose()
             raise DBAPIError.instance(
                 None,
@@ -615,11 +629,11 @@ class EventStore:
         finally:
             if cursor is not None:
                 with contextlib.suppress(self._dbapi_error):
-                    if never_wait:
+                    if toggled:
                         cursor.execute(f"PRAGMA busy_timeout={_BUSY_TIMEOUT_MS}")
                     cursor.close()
             if healthy and not getattr(dbapi, "closed", False):
-                self._connections.give(dbapi)
+                kept.give(dbapi)
             else:
                 close_quietly(dbapi)
 
@@ -763,9 +777,14 @@ class EventStore:
             for r in rows
         ]
 
+    def _drop_kept(self) -> None:
+        self._connections.drop_all()
+        if self._never_waiting_connections is not None:
+            self._never_waiting_connections.drop_all()
+
     def dispose(self) -> None:
         """Close every pooled and kept connection."""
-        self._connections.drop_all()
+        self._drop_kept()
         self._sqlite_writer.close()
         if self._checkpointer is not None:
             self._checkpointer.close()

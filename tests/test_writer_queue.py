@@ -67,6 +67,37 @@ def test_never_waiting_stops_before_writing_when_another_program_holds_the_lock(
     assert table.turn(game_id).seq > seq
 
 
+def test_work_outside_the_loop_still_waits_after_work_on_it(tmp_path: Path) -> None:
+    """Connections that never wait are kept apart: a write after never-waiting work (the
+    same process, the same store) still waits out another program's lock, then lands."""
+    url = f"sqlite:///{tmp_path}/apart.db"
+    table = Table(Engine(EventStore(url)))
+    game_id = table.create("toy", ["Ann", "Bob"], seed="apart")
+    with table.never_waiting():
+        table.move(game_id, 0, "bet 1", table.turn(game_id).seq)  # on the loop's connections
+    seq = table.turn(game_id).seq
+    outside = sqlite3.connect(f"{tmp_path}/apart.db", isolation_level=None, check_same_thread=False)
+    outside.execute("BEGIN IMMEDIATE")
+    releaser = threading.Timer(0.5, lambda: outside.execute("ROLLBACK"))
+    releaser.start()
+    try:
+        started = time.monotonic()
+        table.move(game_id, 1, "bet 1", seq)  # waits for the lock instead of failing
+        assert time.monotonic() - started >= 0.4
+        assert table.turn(game_id).seq > seq
+        latest = table.turn(game_id).seq
+        # ... and the loop's connections still never wait
+        with (
+            sqlite_lock_held(tmp_path / "apart.db"),
+            table.never_waiting(),
+            pytest.raises(WouldWait),
+        ):
+            table.move(game_id, 0, "bet 1", latest)
+    finally:
+        releaser.join()
+        outside.close()
+
+
 def test_postgresql_never_answers_on_the_loop(tmp_path: Path) -> None:
     store = EventStore(fresh_store_url("postgresql", tmp_path))
     try:
