@@ -5,13 +5,19 @@ uvicorn writes a response's status line and headers, then its body, each with it
 the kernel also runs the receiving side's work in the writer's call). `CoalescedWrites`
 holds the writes made while one event-loop callback runs and sends them as one, at the
 end of that callback: the head and body of an answer leave together. A streamed answer
-(the live feed) leaves chunk by chunk as before, each at most one loop turn later.
+(the live feed) leaves chunk by chunk as before, each at most one loop turn later. Held
+bytes never pass `HOLD_LIMIT`: a larger write goes at once, so the socket's own buffer
+and uvicorn's flow control (which pauses a response while the client reads slowly) work
+as they did.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from typing import Any
+
+HOLD_LIMIT = 64 * 1024  # bytes held for the loop's next turn, at most
 
 
 class CoalescedWrites:
@@ -23,16 +29,27 @@ class CoalescedWrites:
         self._transport = transport
         self._loop = loop
         self._held: list[bytes] = []
+        self._held_bytes = 0
 
     def write(self, data: bytes) -> None:
         if not self._held:
             self._loop.call_soon(self._send_held)
         self._held.append(data)
+        self._held_bytes += len(data)
+        if self._held_bytes > HOLD_LIMIT:
+            self._send_held()
+
+    def writelines(self, chunks: Iterable[bytes]) -> None:
+        self.write(b"".join(chunks))
 
     def _send_held(self) -> None:
-        held, self._held = self._held, []
+        held, self._held, self._held_bytes = self._held, [], 0
         if held and not self._transport.is_closing():
             self._transport.write(held[0] if len(held) == 1 else b"".join(held))
+
+    def write_eof(self) -> None:
+        self._send_held()
+        self._transport.write_eof()
 
     def close(self) -> None:
         self._send_held()

@@ -35,10 +35,13 @@ from tests.conftest import fresh_store_url
 from tests.servers import free_port, running
 
 ROOT = Path(__file__).resolve().parent.parent
+# uvicorn as `skald serve` runs it (the service's protocol: its answers, streams included,
+# leave through api/wire.py), with the toy game registered.
 TOY_SERVER = (
-    "import sys, uvicorn, tests.toy_game; uvicorn.run('skald.api.main:app_from_env', "
-    "factory=True, host='127.0.0.1', port=int(sys.argv[1]), log_level='warning', "
-    "timeout_graceful_shutdown=3)"
+    "import sys, uvicorn, tests.toy_game; from skald.api.edge import JsonErrorHttpToolsProtocol;"
+    " uvicorn.run('skald.api.main:app_from_env', factory=True, host='127.0.0.1',"
+    " port=int(sys.argv[1]), log_level='warning', timeout_graceful_shutdown=3,"
+    " http=JsonErrorHttpToolsProtocol)"
 )
 
 

@@ -17,7 +17,7 @@ import uvicorn
 
 from skald.api.edge import JsonErrorHttpToolsProtocol
 from skald.api.main import create_app
-from skald.api.wire import CoalescedWrites
+from skald.api.wire import HOLD_LIMIT, CoalescedWrites
 from tests.servers import free_port
 
 
@@ -43,6 +43,9 @@ class RecordingTransport:
 
     def get_extra_info(self, name: str) -> str:
         return f"extra:{name}"
+
+    def write_eof(self) -> None:
+        self.writes.append(b"<eof>")
 
 
 def test_writes_of_one_callback_leave_in_one_write_at_the_next_turn() -> None:
@@ -92,6 +95,24 @@ def test_writes_held_when_the_transport_closed_underneath_are_dropped() -> None:
         return raw
 
     assert asyncio.run(scenario()).writes == []
+
+
+def test_a_large_write_goes_at_once_and_order_is_kept() -> None:
+    """Over `HOLD_LIMIT` the held bytes leave at once (the socket's buffer and uvicorn's
+    flow control see them); writelines and write_eof keep the order of what was written."""
+
+    async def scenario() -> list[bytes]:
+        raw = RecordingTransport()
+        wire = CoalescedWrites(raw, asyncio.get_running_loop())  # type: ignore[arg-type]
+        wire.write(b"head")
+        wire.write(b"x" * HOLD_LIMIT)
+        assert raw.writes == [b"head" + b"x" * HOLD_LIMIT]  # not held for the next turn
+        wire.writelines([b"a", b"b"])
+        wire.write_eof()
+        await asyncio.sleep(0)
+        return raw.writes
+
+    assert asyncio.run(scenario())[1:] == [b"ab", b"<eof>"]
 
 
 def test_everything_else_is_the_wrapped_transports() -> None:
