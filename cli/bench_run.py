@@ -86,25 +86,22 @@ def run(
     if pg_url and (wanted("engine") or wanted("peer") or wanted("http")):
         claim(pg_url)  # refused before anything is measured
     with tempfile.TemporaryDirectory(prefix="skald-bench-") as folder:
-        moves: dict[str, float] = {}
-        if wanted("engine") or wanted("peer"):
+        if wanted("engine"):
             backends = [("sqlite", f"sqlite:///{folder}/engine.db", f"{folder}/raw.db")]
             if pg_url:
                 backends.append(("postgresql", pg_url, pg_url))
             for label, url, raw in backends:
-                for found in engine_figures.engine_move(url, raw, label, decisions):
-                    moves[label] = found.value
-                    yield found
+                yield from engine_figures.engine_move(url, raw, label, decisions)
         if wanted("peer"):
             yield from engine_figures.peer_eventsourcing(
                 {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": f"{folder}/es.db"},
                 "sqlite",
                 decisions,
-                moves.get("sqlite", float("nan")),
+                f"sqlite:///{folder}/peer.db",
             )
             if pg_url:
                 yield from engine_figures.peer_eventsourcing(
-                    _eventsourcing_pg(pg_url), "postgresql", decisions, moves["postgresql"]
+                    _eventsourcing_pg(pg_url), "postgresql", decisions, pg_url
                 )
         if wanted("long"):
             url = f"sqlite:///{folder}/long.db"

@@ -243,3 +243,27 @@ def test_the_http_client_counts_a_5xx_on_every_request(answers: dict[tuple[str, 
 def test_the_http_client_stops_at_a_refused_game() -> None:
     tally = asyncio.run(_serve_once({("POST", "games"): 500}, clients=3))
     assert (tally.requests, tally.errors, tally.server_errors) == (3, 3, 3)
+
+
+def test_the_peer_is_timed_in_blocks_beside_skald_decisions_on_the_same_kind_of_store(
+    tmp_path: object,
+) -> None:
+    """Both medians come from alternating blocks: the peer's commands and Skald's
+    decisions (appended to the store given, games started as earlier ones end)."""
+    skald_url = f"sqlite:///{tmp_path}/peer-skald.db"
+    env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": f"{tmp_path}/es.db"}
+    (found,) = bench_figures.peer_eventsourcing(env, "sqlite", 12, skald_url, block=4)
+    assert found.name == "peer.eventsourcing.sqlite"
+    assert found.baseline == "engine.move.sqlite"
+    assert found.value > 0
+    assert found.baseline_value > 0
+    assert found.ratio == pytest.approx(found.value / found.baseline_value)
+    assert "blocks of 4" in found.note
+    store = EventStore(skald_url)
+    try:
+        (stream,) = store.list_streams()
+        # 12 decisions (3 blocks of 4) after the opening: the move markers say so.
+        markers = [r for r in store.read(stream.id) if r.kind == "skald.move_made"]
+        assert len(markers) == 12
+    finally:
+        store.dispose()
