@@ -43,6 +43,41 @@ def test_append_then_read_round_trips(store: EventStore) -> None:
     assert store.info("s").kind == "test"
 
 
+AWKWARD_TEXTS = [
+    "quotes \" and ' and a backslash \\ and \\u0000 spelled out",
+    '{"json": ["inside", {"a": 1}], "escaped": "\\"\\n"}',
+    "unicode: Hägar, Þórr, 漢字, 🐉 and a right-to-left \u05d0",
+    "newlines\nand\ttabs\r\n" + "long " * 2000,
+]
+
+
+def test_awkward_text_and_moments_read_back_exactly(store: EventStore) -> None:
+    """Whatever a payload or actor holds (PostgreSQL's append carries them inside one JSON
+    text) and whatever moment a record has, it reads back exactly as written."""
+    moments = [
+        datetime(2026, 1, 2, 3, 4, 5, 999999, tzinfo=UTC),
+        datetime(2026, 12, 31, 23, 59, 59, 1, tzinfo=UTC),
+        datetime(2026, 6, 1, 12, 0, 0, 0, tzinfo=UTC),
+        datetime(1999, 12, 31, 23, 59, 59, 500000, tzinfo=UTC),
+    ]
+    written = [
+        StoredRecord(
+            stream="odd",
+            seq=seq,
+            recorded_at=moments[seq - 1],
+            actor=text[:40],
+            kind="test.thing",
+            payload=text,
+            prev_hash="0" * 64,
+            hash=f"{seq:064x}",
+        )
+        for seq, text in enumerate(AWKWARD_TEXTS, start=1)
+    ]
+    store.append("odd", written[:1], 0, kind="test")
+    store.append("odd", written[1:], 1)  # a batch of several rows too
+    assert store.read("odd") == written
+
+
 def test_stale_version_raises_and_writes_nothing(store: EventStore) -> None:
     store.append("s", records("s", 1, 2), 0, kind="test")
     with pytest.raises(VersionConflict) as caught:
