@@ -151,6 +151,12 @@ class JsonErrorHttpToolsProtocol(HttpToolsProtocol):
         super().connection_made(transport)  # type: ignore[arg-type]
         self.transport = CoalescedWrites(self.transport, self.loop)  # type: ignore[assignment]
 
+    def eof_received(self) -> None:
+        # The client half-closed: the transport closes when this returns, so an answer
+        # written in this loop turn and still held must leave now.
+        self.transport.send_held()  # type: ignore[attr-defined]
+        super().eof_received()
+
     def data_received(self, data: bytes) -> None:
         # Counted before parsing, judged after: a chunk that completes the head (and brings
         # body bytes along) resets the count in `on_headers_complete`.

@@ -5,7 +5,9 @@ uvicorn writes a response's status line and headers, then its body, each with it
 the kernel also runs the receiving side's work in the writer's call). `CoalescedWrites`
 holds the writes made while one event-loop callback runs and sends them as one, at the
 end of that callback: the head and body of an answer leave together. A streamed answer
-(the live feed) leaves chunk by chunk as before, each at most one loop turn later. Held
+(the live feed) leaves chunk by chunk as before, each at most one loop turn later; a
+client that half-closes after its request (`shutdown(SHUT_WR)`, `nc -N`) still gets the
+answer written before its end arrived, as with plain uvicorn. Held
 bytes never pass `HOLD_LIMIT`: a larger write goes at once, so the socket's own buffer
 and uvicorn's flow control (which pauses a response while the client reads slowly) work
 as they did.
@@ -41,6 +43,11 @@ class CoalescedWrites:
 
     def writelines(self, chunks: Iterable[bytes]) -> None:
         self.write(b"".join(chunks))
+
+    def send_held(self) -> None:
+        """Send what is held now (the protocol calls this when the client half-closes: the
+        transport is closed right after, and a later send would find it gone)."""
+        self._send_held()
 
     def _send_held(self) -> None:
         held, self._held, self._held_bytes = self._held, [], 0

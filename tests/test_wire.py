@@ -5,6 +5,8 @@ streamed) reach a real client whole, each response in one write."""
 from __future__ import annotations
 
 import asyncio
+import json
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -205,8 +207,6 @@ def test_a_real_servers_answers_leave_in_one_write_each(counted_server: str) -> 
 def test_a_malformed_request_is_answered_whole_and_the_connection_closed(
     counted_server: str,
 ) -> None:
-    import socket
-
     port = int(counted_server.rsplit(":", 1)[1])
     with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
         sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n")
@@ -217,3 +217,40 @@ def test_a_malformed_request_is_answered_whole_and_the_connection_closed(
     assert received.endswith(
         b'"malformed","message":"malformed HTTP request (a header too large, or bad syntax)"}'
     )
+
+
+def _half_closed(port: int, request: bytes) -> bytes:
+    """Send `request`, end the sending side (as `nc -N` does), read until the server closes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        sock.shutdown(socket.SHUT_WR)
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+    return received
+
+
+def test_a_client_that_half_closes_after_its_request_still_gets_the_answer(
+    counted_server: str,
+) -> None:
+    """The answer is written in the loop turn the client's end arrives in; the transport is
+    closed right after, so the held answer must leave first (it was lost 3 times in 3)."""
+    port = int(counted_server.rsplit(":", 1)[1])
+    with httpx.Client(base_url=counted_server) as client:
+        game = client.post("/games", json={"game": "beowulf", "players": ["Ann", "Bo"]}).json()
+        seat = client.get(f"/games/{game['id']}").json()["to_act"][0]
+        token = game["seats"][seat]["token"]
+        legal = client.get(
+            f"/games/{game['id']}/legal", headers={"Authorization": f"Bearer {token}"}
+        ).json()
+    body = json.dumps({"move": legal["moves"][0], "expected_seq": legal["seq"]}).encode()
+    move = (
+        f"POST /games/{game['id']}/moves HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}"
+        f"\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
+    answer = _half_closed(port, move)
+    assert answer.startswith(b"HTTP/1.1 201 "), answer[:80]
+    assert b'"receipt"' in answer
+    health = b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+    answers = [_half_closed(port, health) for _ in range(20)]
+    assert all(a.startswith(b"HTTP/1.1 200 ") for a in answers), [a[:20] for a in answers]
