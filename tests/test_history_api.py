@@ -58,3 +58,21 @@ def test_annotate_branch_and_export_with_tokens(client: TestClient) -> None:
     assert after.text.count('"type":"history.annotated"') == 1
     unknown = client.get("/games/nope/export", headers=ann)
     assert unknown.status_code in (401, 404)
+
+
+def test_refused_annotations_are_named_in_the_apis_words(client: TestClient) -> None:
+    """A blank comment (line and paragraph separators are blanks too), nothing at all: a
+    422 that names the problem without the command line's flags, and nothing written."""
+    created = client.post("/games", json={"game": "beowulf", "players": ["Ann", "Bob"]}).json()
+    game_id = created["id"]
+    ann = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    path = f"/games/{game_id}/annotations"
+    blank = client.post(path, json={"at": "3", "comment": "\u2028\u2029 "}, headers=ann)
+    assert blank.status_code == 422
+    assert blank.json()["message"] == "the comment is empty (only blanks)"
+    empty = client.post(path, json={"at": "3"}, headers=ann)
+    assert empty.status_code == 422
+    assert "give a comment, a glyph or a mark" in empty.json()["message"]
+    assert "--" not in blank.json()["message"] + empty.json()["message"]
+    log = client.get(f"/games/{game_id}/export", params={"format": "jsonl"}, headers=ann)
+    assert '"type":"history.annotated"' not in log.text

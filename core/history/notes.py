@@ -95,16 +95,16 @@ def build_note(comment: str | None, glyph: str | None, marks: Sequence[str], pla
     """A note from what a viewer typed; raises InvalidNotation on anything malformed."""
     if comment is not None:
         if not comment.strip():
-            raise InvalidNotation("--comment is empty")
+            raise InvalidNotation("the comment is empty (only blanks)")
         if len(comment) > MAX_COMMENT:
-            raise InvalidNotation(f"--comment is over {MAX_COMMENT} characters")
+            raise InvalidNotation(f"the comment is over {MAX_COMMENT} characters")
     note = Note(
         comment=comment,
         glyph=None if glyph is None else parse_glyph(glyph, players),
         marks=tuple(parse_mark(spec) for spec in marks),
     )
     if note == Note():
-        raise InvalidNotation("nothing to annotate: give --comment, --glyph or --mark")
+        raise InvalidNotation("nothing to annotate: give a comment, a glyph or a mark")
     return note
 
 
