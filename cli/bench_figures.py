@@ -260,7 +260,7 @@ def evicted_round(
     return evicted, cached
 
 
-def evicted_move(url: str, decisions: int = 2000, rounds: int = 15) -> Iterator[Figure]:
+def evicted_move(url: str, decisions: int = 2000, rounds: int = 45) -> Iterator[Figure]:
     """A move right after its game left the cache, at decision `decisions`, against the
     next moves of the same game with the cache warm; medians over `rounds` evictions."""
     store = EventStore(url)
