@@ -599,6 +599,10 @@ class EventStore:
             healthy = not write
             code = getattr(error, "sqlite_errorcode", None)
             if never_wait and code is not None and code & 0xFF in _SQLITE_BUSY:
+                # Refused the lock at once: outside any transaction, the connection is
+                # sound (closing it made every try during another program's lock open,
+                # and set up, a new one on the event loop).
+                healthy = not dbapi.in_transaction
                 raise WouldWait(f"the store is locked ({error})") from None
             disconnected = self.engine.dialect.is_disconnect(error, dbapi, cursor)  # type: ignore[arg-type]
             if disconnected:

@@ -58,6 +58,12 @@ def test_never_waiting_stops_before_writing_when_another_program_holds_the_lock(
         with table.never_waiting() as block, pytest.raises(WouldWait):
             table.move(game_id, 0, "bet 1", seq)
         assert not block.committed
+        kept = table._engine.store._never_waiting_connections
+        assert kept is not None
+        assert len(kept._idle) == 1  # refused at once, outside a transaction: kept
+        with table.never_waiting(), pytest.raises(WouldWait):
+            table.move(game_id, 0, "bet 1", seq)  # again, on the same connection
+        assert len(kept._idle) == 1
         assert time.monotonic() - started < 1  # it did not wait out the busy timeout
         assert table.turn(game_id).seq == seq  # reads still answer; nothing was written
     finally:
