@@ -36,13 +36,16 @@ def annotate(
         ),
     ] = None,
     audience: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--audience",
             help="public, seat (your seat; your team in Beast) or referee. Private notes "
-            "are shown to others after the game if the table's reveal policy says so.",
+            "are shown to others after the game if the table's reveal policy says so. "
+            "Default: public; in a variation only its side sees, seat (the referee's: "
+            "referee), and public is refused there.",
+            show_default=False,
         ),
-    ] = "public",
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Annotate a seq of a game (or of a variation): a comment, a glyph, markup. The
@@ -56,7 +59,7 @@ def annotate(
     )
     note = visible_note(envelope.event)
     echo(
-        f"annotated {at} ({audience}): notes seq {envelope.seq}"
+        f"annotated {at} ({envelope.event.audience}): notes seq {envelope.seq}"
         + (f" {note.glyph}" if note and note.glyph else "")
     )
 

@@ -76,3 +76,31 @@ def test_refused_annotations_are_named_in_the_apis_words(client: TestClient) -> 
     assert "--" not in blank.json()["message"] + empty.json()["message"]
     log = client.get(f"/games/{game_id}/export", params={"format": "jsonl"}, headers=ann)
     assert '"type":"history.annotated"' not in log.text
+
+
+def test_a_note_in_a_seats_variation_stays_with_that_side(client: TestClient) -> None:
+    created = client.post("/games", json={"game": "beowulf", "players": ["Ann", "Bob"]}).json()
+    game_id = created["id"]
+    ann = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    bob = {"Authorization": f"Bearer {created['seats'][1]['token']}"}
+    opened = client.post(f"/games/{game_id}/variations", json={"from": "3"}, headers=bob)
+    assert opened.status_code == 201, opened.text
+    short = opened.json()["id"].removeprefix(f"{game_id}~")
+    path = f"/games/{game_id}/annotations"
+    noted = client.post(path, json={"at": f"{short}@1", "comment": "BOB-ONLY"}, headers=bob)
+    assert noted.status_code == 201, noted.text
+    assert noted.json()["event"]["audience"] == "seat"
+    public = client.post(
+        path, json={"at": f"{short}@1", "comment": "x", "audience": "public"}, headers=bob
+    )
+    assert public.status_code == 422
+    assert "cannot be public" in public.json()["message"]
+    for headers in (ann, {}):
+        listed = client.get(path, headers=headers)
+        assert listed.status_code == 200
+        assert "BOB-ONLY" not in listed.text
+        exported = client.get(
+            f"/games/{game_id}/export", params={"format": "jsonl"}, headers=headers
+        )
+        assert "BOB-ONLY" not in exported.text
+    assert "BOB-ONLY" in client.get(path, headers=bob).text

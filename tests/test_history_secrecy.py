@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skald.core.engine import Engine
+from skald.core.errors import InvalidOption
 from skald.core.store import EventStore
 from skald.events.secret import secrets_in
 from skald.events.viewer import REFEREE, seat_viewer
@@ -101,3 +102,39 @@ def test_a_seats_variation_draws_what_it_cannot_see_afresh() -> None:
     other = table.viewer(game_id, "1")
     assert f'"stream":"{stream}"' not in histories.export(game_id, other, "jsonl")
     assert f'"stream":"{stream}"' in histories.export(game_id, viewer, "jsonl")
+
+
+def test_a_note_in_a_variation_is_never_seen_by_more_than_the_variation() -> None:
+    """A note anchored in a variation that only its side sees is for that side by default
+    (the referee's: for the referee); asked to be public it is refused and nothing is
+    written. Another seat and a spectator read neither its comment nor its marks, in any
+    export or in the notes stream (found by a tester: a default, public note on a seat's
+    variation was readable by everyone in the jsonl export and the API)."""
+    table = _table()
+    game_id = autoplay(table, "beowulf", 2, seed="8", max_decisions=6).id
+    histories = table.histories()
+    bob, ann = table.viewer(game_id, "1"), table.viewer(game_id, "0")
+    spectator = table.viewer(game_id, "spectator")
+    stream = histories.variation(game_id, bob, "3", (), name="secretplan", seed="s")
+    short = stream.removeprefix(f"{game_id}~")
+    noted = histories.annotate(
+        game_id, bob, f"{short}@1", comment="BOB-VARIATION-NOTE", marks=["circle A1 red"]
+    )
+    assert noted.event.audience == "seat"
+    by_referee = histories.annotate(game_id, REFEREE, f"{short}@1", comment="REF-VAR-NOTE")
+    assert by_referee.event.audience == "referee"
+    notes_before = len(histories._store.notes(game_id))
+    with pytest.raises(InvalidOption, match="cannot be public"):
+        histories.annotate(game_id, bob, f"{short}@1", comment="LEAK", audience="public")
+    assert len(histories._store.notes(game_id)) == notes_before  # nothing written
+    for outsider in (ann, spectator):
+        for format in FORMATS:
+            exported = histories.export(game_id, outsider, format)
+            assert "BOB-VARIATION-NOTE" not in exported, format
+            assert "REF-VAR-NOTE" not in exported, format
+            assert '"circle"' not in exported, format
+    assert "BOB-VARIATION-NOTE" in histories.export(game_id, bob, "jsonl")
+    assert "REF-VAR-NOTE" not in histories.export(game_id, bob, "jsonl")
+    assert "REF-VAR-NOTE" in histories.export(game_id, REFEREE, "jsonl")
+    # a note on the game itself keeps its default: public
+    assert histories.annotate(game_id, bob, "3", comment="open").event.audience == "public"

@@ -36,7 +36,12 @@ class AnnotationIn(BaseModel):
     comment: str | None = Field(None, max_length=4000)
     glyph: str | None = Field(None, max_length=12, description="! ? !! ?? !? ?! unclear good:N")
     marks: list[str] = Field(default_factory=list, max_length=50, description="'circle C3 red'")
-    audience: Literal["public", "seat", "referee"] = "public"
+    audience: Literal["public", "seat", "referee"] | None = Field(
+        None,
+        description="Who may read it: public (the default), seat (the author's seat or "
+        "team) or referee. In a variation that only its side sees: seat by default "
+        "(referee for the referee's notes), and public is refused.",
+    )
 
 
 class VariationIn(BaseModel):

@@ -22,7 +22,7 @@ import msgspec
 
 from skald.core.codec import to_record
 from skald.core.engine import Engine
-from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, NotFound
+from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, InvalidOption, NotFound
 from skald.core.history.locations import places, team
 from skald.core.history.notes import annotation, author_of, build_note
 from skald.core.history.service import HistoryStore
@@ -36,9 +36,9 @@ from skald.core.state import GameState
 from skald.core.store import EventStore
 from skald.events.common import GameKey
 from skald.events.envelope import Envelope
-from skald.events.history import Mark, VariationStarted
+from skald.events.history import REFEREE_AUTHOR, Mark, VariationStarted
 from skald.events.secret import redact
-from skald.events.viewer import Viewer
+from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections.export import FORMATS
 from skald.projections.export.board import board_svg
 from skald.projections.export.grammar import ParsedText, parse_text
@@ -95,6 +95,25 @@ class Histories:
             raise NotFound(f"no variation {stream!r}")
         return stream, int(match["seq"])
 
+    def _audience_at(
+        self, game_id: str, state: GameState, stream: str, author: int, asked: str | None
+    ) -> str:
+        """The audience of a note at `stream`: `asked`, or the widest its anchor allows."""
+        if stream == game_id:
+            return asked or "public"
+        start = self._store.started(stream, state.game)
+        if _sees(self._effective(state, SPECTATOR), start):  # everyone sees it now
+            return asked or "public"
+        narrowest = "referee" if author == REFEREE_AUTHOR else "seat"
+        if asked == "public":
+            short = stream.removeprefix(f"{game_id}~")
+            who = "the referee" if not start.seats else "its author's side and the referee"
+            raise InvalidOption(
+                f"--audience public: variation {short} is seen only by {who}, so a note in "
+                f"it cannot be public (use {narrowest})"
+            )
+        return asked or narrowest
+
     # -- writing -----------------------------------------------------------------------
 
     def annotate(
@@ -105,13 +124,17 @@ class Histories:
         comment: str | None = None,
         glyph: str | None = None,
         marks: Sequence[str] = (),
-        audience: str = "public",
+        audience: str | None = None,
     ) -> Envelope[Any]:
-        """Add an annotation by `viewer` at `at`; returns it as `viewer` sees it."""
+        """Add an annotation by `viewer` at `at`; returns it as `viewer` sees it. A note is
+        never seen by more than its anchor: in a variation that not everyone may see, it
+        is for the author's seat (the referee: for the referee) unless `audience` says
+        referee, and `public` is refused; elsewhere the default is `public`."""
         state = self._store.game(game_id)
         author = author_of(viewer)
         note = build_note(comment, glyph, marks, len(state.players))
         stream, seq = self._anchor(game_id, at, viewer)
+        audience = self._audience_at(game_id, state, stream, author, audience)
         anchored = self._store.state_at(game_id, stream, seq)
         event = annotation(
             state.game,
