@@ -123,8 +123,17 @@ class Engine:
     # -- reading -----------------------------------------------------------------------
 
     def game_of(self, game_id: str) -> str:
-        """The game name of a stream (it never changes: asked of the store once)."""
-        return self._header(game_id)[0]
+        """The game name of a stream (it never changes: asked of the store once). A game's
+        notes or variation stream is not a game: NotFound names the game it belongs to."""
+        game = self._header(game_id)[0]
+        if "~" in game_id and game.startswith("skald."):
+            base, _, part = game_id.partition("~")
+            what = "notes stream" if part == "notes" else f"variation {part}"
+            raise NotFound(
+                f"{game_id} is the {what} of game {base}: name the game; its notes and "
+                "variations come with it"
+            )
+        return game
 
     def created_at(self, game_id: str) -> datetime:
         """When a stream was created (asked of the store once, with its game)."""

@@ -225,6 +225,10 @@ def _seat_and_move(rules: Any, state: Any, line: str, number: int) -> tuple[int,
     name, sep, rest = line.partition(":")
     if sep and name.strip() in state.players:
         return resolve_seat(state.players, name.strip()), rest.strip()
+    if sep and name.strip() and " " not in name.strip():  # 'NAME: move' (no notation has ':')
+        raise NotFound(
+            f"line {number}: no seat {name.strip()!r} (seats: {', '.join(state.players)})"
+        )
     waiting = sorted(to_act(rules, state))
     if len(waiting) != 1:
         raise NotFound(

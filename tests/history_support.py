@@ -103,8 +103,10 @@ def annotated_game(
         if rnd.random() < 0.5:
             state = store.state_at(game_id, stream, seq)
             names = sorted(places(game, state.rules) or ())
+            # A note in a variation only its side sees is never public (facade.annotate).
+            public = ["public"] if stream == game_id else []
             audience = rnd.choice(
-                ["public", "referee"] if viewer.referee else ["public", "seat", "referee"]
+                [*public, "referee"] if viewer.referee else [*public, "seat", "referee"]
             )
             histories.annotate(
                 game_id, viewer, anchor, audience=audience, **random_note(rnd, names, GAMES[game])

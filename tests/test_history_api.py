@@ -104,3 +104,27 @@ def test_a_note_in_a_seats_variation_stays_with_that_side(client: TestClient) ->
         )
         assert "BOB-ONLY" not in exported.text
     assert "BOB-ONLY" in client.get(path, headers=bob).text
+
+
+def test_seqs_may_be_numbers_and_refusals_name_the_problem(client: TestClient) -> None:
+    """`at`/`from` take 5 as "5"; a control character in a comment, a variation move for a
+    seat that does not exist and a variation by a spectator are refused in words that
+    name the problem, and nothing is written."""
+    created = client.post("/games", json={"game": "beowulf", "players": ["Ann", "Bob"]}).json()
+    game_id = created["id"]
+    ann = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    notes = f"/games/{game_id}/annotations"
+    assert client.post(notes, json={"at": 3, "comment": "n"}, headers=ann).status_code == 201
+    control = client.post(notes, json={"at": "3", "comment": "bell\x07 ring"}, headers=ann)
+    assert control.status_code == 422
+    assert "control character (U+0007)" in control.json()["message"]
+    variations = f"/games/{game_id}/variations"
+    zed = client.post(variations, json={"from": 3, "moves": ["Zed: place beowulf A1"]}, headers=ann)
+    assert zed.status_code == 404
+    assert "no seat 'Zed' (seats: Ann, Bob)" in zed.json()["message"]
+    spectator = client.post(variations, json={"from": 3})
+    assert spectator.status_code == 403
+    assert "cannot open a variation" in spectator.json()["message"]
+    listed = client.get(notes, headers=ann).json()["annotations"]
+    assert [item["comment"] for item in listed] == ["n"]
+    assert client.get(f"/games/{game_id}/variations", headers=ann).json()["variations"] == []

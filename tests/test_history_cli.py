@@ -108,6 +108,9 @@ def test_annotate_variation_export(game: tuple[str, str]) -> None:
         (["variation", "--as", "Ann", "--from", "8", "fly away"], 3, ""),
         (["variation", "--as", "Ann", "place beowulf C3"], 3, "--from"),
         (["export", "--as", "Ann", "--format", "pdf"], 3, "pdf"),
+        (["annotate", "--as", "Ann", "--at", "6", "--comment", "bell\x07"], 3, "U+0007"),
+        (["variation", "--as", "Ann", "--from", "8", "Zed: place beowulf C3"], 6, "no seat 'Zed'"),
+        (["variation", "--as", "spectator", "--from", "8"], 7, "cannot open a variation"),
     ],
 )
 def test_bad_input_is_one_line_and_writes_nothing(
@@ -179,3 +182,13 @@ def test_import_of_exports(game: tuple[str, str], tmp_path: Path) -> None:
     code, _, err = run(fresh, "import", str(tmp_path / "referee.jsonl"))
     assert code == 4
     assert "already in the store" in err
+
+
+@pytest.mark.parametrize("part", ["notes", "v1"])
+def test_a_games_own_streams_are_named_with_their_game(game: tuple[str, str], part: str) -> None:
+    db, game_id = game
+    assert run(db, "annotate", game_id, "--as", "Ann", "--at", "6", "--comment", "n")[0] == 0
+    assert run(db, "variation", game_id, "--as", "Ann", "--from", "8")[0] == 0
+    code, _, err = run(db, "export", f"{game_id}~{part}", "--as", "Ann")
+    assert code == 6
+    assert f"of game {game_id}: name the game" in err

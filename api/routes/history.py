@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from skald.api.deps import OPTIONAL_TOKEN, TOKEN, GameId, ReadDep
 from skald.api.offload import offload
@@ -28,11 +28,18 @@ router = APIRouter(prefix="/games/{game_id}", tags=["history"])
 MEDIA = {"jsonl": "application/jsonl", "text": "text/plain", "md": "text/markdown"}
 
 
+def _seq_text(value: object) -> object:
+    """A seq given as a JSON number is taken as its text (`5` is `"5"`)."""
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
 class AnnotationIn(BaseModel):
     """An annotation: where, and any of a comment, a glyph and markup."""
 
     model_config = ConfigDict(extra="forbid")
-    at: str = Field(min_length=1, max_length=40, description="12, or v2@5 in variation 2.")
+    at: Annotated[str, BeforeValidator(_seq_text)] = Field(
+        min_length=1, max_length=40, description='12 (or "12"), or v2@5 in variation 2.'
+    )
     comment: str | None = Field(None, max_length=4000)
     glyph: str | None = Field(None, max_length=12, description="! ? !! ?? !? ?! unclear good:N")
     marks: list[str] = Field(default_factory=list, max_length=50, description="'circle C3 red'")
@@ -48,7 +55,9 @@ class VariationIn(BaseModel):
     """A variation: where it branches, its moves, a name and the seed of fresh draws."""
 
     model_config = ConfigDict(extra="forbid")
-    start: str = Field(alias="from", min_length=1, max_length=40)
+    start: Annotated[str, BeforeValidator(_seq_text)] = Field(
+        alias="from", min_length=1, max_length=40, description='12 (or "12"), or v2@5.'
+    )
     moves: list[str] = Field(default_factory=list, max_length=500)
     name: str = Field("", max_length=64)
     seed: str | None = Field(None, min_length=1, max_length=128)

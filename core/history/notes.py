@@ -21,6 +21,7 @@ from typing import Any
 
 from skald.core.errors import Forbidden, InvalidNotation, InvalidOption
 from skald.core.history.locations import check_place, team
+from skald.core.seats import has_control
 from skald.events.history import (
     AUDIENCES,
     COLOURS,
@@ -38,12 +39,13 @@ _GOOD = re.compile(r"good:(0|[1-9][0-9]?)")
 MAX_COMMENT = 4000
 
 
-def author_of(viewer: Viewer) -> int:
-    """The author index of a viewer: its seat, or -1 for the referee."""
+def author_of(viewer: Viewer, doing: str = "annotate") -> int:
+    """The author index of a viewer: its seat, or -1 for the referee (`doing` names what a
+    spectator was refused)."""
     if viewer.referee:
         return REFEREE_AUTHOR
     if viewer.seat is None:
-        raise Forbidden("a spectator cannot annotate: annotate as a seat or as the referee")
+        raise Forbidden(f"a spectator cannot {doing}: do it as a seat or as the referee")
     return viewer.seat
 
 
@@ -96,6 +98,12 @@ def build_note(comment: str | None, glyph: str | None, marks: Sequence[str], pla
     if comment is not None:
         if not comment.strip():
             raise InvalidNotation("the comment is empty (only blanks)")
+        control = next((c for c in comment if c not in "\n\t" and has_control(c)), None)
+        if control is not None:
+            raise InvalidNotation(
+                f"the comment holds a control character (U+{ord(control):04X}); only line "
+                "breaks and tabs may be in it"
+            )
         if len(comment) > MAX_COMMENT:
             raise InvalidNotation(f"the comment is over {MAX_COMMENT} characters")
     note = Note(

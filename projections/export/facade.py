@@ -162,7 +162,7 @@ class Histories:
         if len(name) > MAX_NAME or printable(name) != name:
             raise InvalidNotation(f"--name: at most {MAX_NAME} characters, no control characters")
         state = self._store.game(game_id)
-        author = author_of(viewer)
+        author = author_of(viewer, "open a variation")
         effective = self._effective(state, viewer)
         parent, at = self._anchor(game_id, start_at, viewer)
         inherited = parent != game_id and self._store.started(parent, state.game).hypothetical
