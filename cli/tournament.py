@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
+import msgspec
 import typer
 from sqlalchemy.exc import DBAPIError
 
@@ -21,8 +22,9 @@ from skald.core.engine import Engine
 from skald.core.errors import InvalidNotation, InvalidOption, SkaldError
 from skald.core.seats import printable
 from skald.core.store import EventStore
-from skald.core.tournament.desk import Tournaments
-from skald.events.tournament import FORMATS, TIEBREAKS
+from skald.core.tournament.desk import DEFAULT_TABLE_SIZE, Tournaments
+from skald.core.tournament.state import fold, held_because
+from skald.events.tournament import FORMATS, TIEBREAKS, AuditAttached, ResultRecorded
 from skald.projections.autoplay import BOTS, bot_named
 from skald.projections.standings import (
     EXPORT_FORMATS,
@@ -32,6 +34,7 @@ from skald.projections.standings import (
     export_md,
     play_round,
     standings,
+    standings_text,
 )
 from skald.projections.table import Table
 
@@ -106,7 +109,11 @@ def new(
         str, typer.Option("--format", help=f"Pairing format: {'|'.join(FORMATS)}.")
     ] = "swiss",
     table_size: Annotated[
-        int | None, typer.Option(help="Players per table [default: 4, within the game's range].")
+        int | None,
+        typer.Option(
+            help="Players per table, within the game's range.",
+            show_default=str(DEFAULT_TABLE_SIZE),
+        ),
     ] = None,
     seed: Annotated[
         str | None, typer.Option(help="Seed of the pairing draw (each game keeps its own key).")
@@ -118,7 +125,8 @@ def new(
         str, typer.Option(help="Points by placing, best first (scaled to each table's size).")
     ] = "6,4,2,0",
     bye_points: Annotated[
-        int | None, typer.Option(help="Points for a bye [default: the mean of --points].")
+        int | None,
+        typer.Option(help="Points for a bye.", show_default="the mean of --points, rounded"),
     ] = None,
     tiebreaks: Annotated[
         str, typer.Option(help=f"Tie-break order from {','.join(TIEBREAKS)}.")
@@ -205,26 +213,54 @@ def autoplay(
 @_command(tournament_app, "result")
 def result(tournament: TournamentId, db: DbOption = None) -> None:
     """Take in the finished games' results (chain verified, audit verdict once revealed);
-    one JSON line per result or verdict taken in."""
-    for event in _desk(db)[0].collect(tournament):
-        print_json(event)
+    one JSON line per result or verdict taken in, with "held": true and "held_because" when
+    it counts nothing until the organiser rules (also said on stderr)."""
+    desk = _desk(db)[0]
+    for event in desk.collect(tournament):
+        shown = _taken(event)
+        print_json(shown)
+        if shown["held"]:
+            why = shown["held_because"]
+            echo(
+                f"held: round {event.round} table {event.table} ({event.game}) counts nothing "
+                f"until the organiser rules: {why} "
+                f"(skald tournament dispute settle {tournament} {event.game} ...)",
+                err=True,
+            )
+
+
+def _taken(event: ResultRecorded | AuditAttached) -> dict[str, Any]:
+    """The event as stored, plus "held" (and "held_because" when it is held)."""
+    shown: dict[str, Any] = msgspec.to_builtins(event)
+    chain = event.chain if isinstance(event, ResultRecorded) else "ok"
+    why = held_because(chain, event.verdict)
+    shown["held"] = bool(why)
+    if why:
+        shown["held_because"] = why
+    return shown
 
 
 @_command(tournament_app, "standings")
 def show_standings(
     tournament: TournamentId,
     round_number: Annotated[
-        int | None, typer.Option("--round", help="Standings after this round [default: now].")
+        int | None,
+        typer.Option(
+            "--round",
+            help="Standings after this round (a paired one).",
+            show_default="every round paired so far",
+        ),
     ] = None,
     json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
-    """The standings: rank, points, tie-breaks, games and rating (mu ± sigma)."""
-    current = standings(_desk(db)[0].state(tournament), round_number)
+    """The standings: rank, points, tie-breaks, games and rating (mu ± sigma). The
+    tournament's chain is checked first: a stream that fails it is refused (exit 9)."""
+    current = standings(_desk(db)[0].verified_state(tournament), round_number)
     if json:
         print_json(current)
         return
-    echo(export_csv(current).replace(",", "\t").rstrip("\n"))
+    echo(standings_text(current))
 
 
 @_command(tournament_app, "export")
@@ -235,14 +271,16 @@ def export(
     ] = "jsonl",
     db: DbOption = None,
 ) -> None:
-    """Export the stream (jsonl, for `tournament import`) or the standings (csv, md, html)."""
+    """Export the stream (jsonl, for `tournament import`) or the standings (csv, md, html).
+    The tournament's chain is checked first: a stream that fails it is refused (exit 9)."""
     if format not in EXPORT_FORMATS:
         raise InvalidOption(f"format {format!r}: must be one of {', '.join(EXPORT_FORMATS)}")
     desk = _desk(db)[0]
+    envelopes = desk.verified_envelopes(tournament)
     if format == "jsonl":
-        typer.echo(export_jsonl(desk.envelopes(tournament)), nl=False)
+        typer.echo(export_jsonl(envelopes), nl=False)
         return
-    state = desk.state(tournament)
+    state = fold(tournament, (env.event for env in envelopes))
     current = standings(state)
     text = {
         "csv": lambda: export_csv(current),

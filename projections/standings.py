@@ -15,8 +15,18 @@ deal): each seat's score against the mean of that seat over the round's tables.
 `summary` is what anyone may know of a tournament (GET /tournaments/{id}); `play_round`
 lets bots play the open games of the current round (CLI and API `autoplay`).
 
+`standings` refuses a round that was not paired (InvalidOption naming the rounds that
+were). Callers that present a stored tournament read it with `Tournaments.verified_state`
+/ `verified_envelopes`, so a stream that fails its chain check is refused, never shown.
+
 Exports: `jsonl` is the stream itself (one envelope per line, what `import` reads back);
-`csv`, `md` and `html` are the standings table (md and html add the rounds).
+`csv`, `md` and `html` are the standings table (md and html add the rounds). Every value
+from the stream is escaped for its format: html with `html.escape`; md with a backslash
+before Markdown's active characters (as the game export does) and line breaks turned to
+spaces; csv is quoted by the csv module, and a text cell beginning with `=`, `+`, `-`,
+`@`, a tab or a carriage return gets a leading single quote (`'=1+2`), so a spreadsheet
+shows it as text instead of running it as a formula (numbers such as `-3` are left as
+they are).
 """
 
 from __future__ import annotations
@@ -25,12 +35,14 @@ import csv
 import html
 import io
 import random
+import re
 from fractions import Fraction
 from typing import Any
 
 import msgspec
 from openskill.models import BradleyTerryFull, BradleyTerryFullRating
 
+from skald.core.errors import InvalidOption
 from skald.core.tournament.desk import Tournaments
 from skald.core.tournament.standing import Played, places, played, ranked, tallies
 from skald.core.tournament.state import TournamentState
@@ -95,7 +107,9 @@ def _number(value: Fraction | int) -> float:
 
 
 def standings(state: TournamentState, last_round: int | None = None) -> Standings:
-    """The standings through `last_round` (None: every round paired so far)."""
+    """The standings through `last_round` (None: every round paired so far; a round not
+    paired is refused with InvalidOption naming the rounds that are)."""
+    check_round(state, last_round)
     rounds = state.through(last_round)
     found = tallies(state, last_round)
     ratings = rate(state, last_round)
@@ -121,6 +135,26 @@ def standings(state: TournamentState, last_round: int | None = None) -> Standing
         standings=rows,
         duplicate=seat_comparison(state, last_round),
     )
+
+
+def check_round(state: TournamentState, number: int | None) -> None:
+    """InvalidOption unless `number` is None or a paired round of `state`."""
+    paired = [r.round for r in state.rounds]
+    if number is None or number in paired:
+        return
+    if not paired:
+        have = "no round paired yet"
+    elif len(paired) == 1:
+        have = "only round 1 paired"
+    else:
+        have = f"rounds {paired[0]} to {paired[-1]} paired"
+    planned = plural(state.config.rounds, "round")
+    raise InvalidOption(f"round {number}: tournament {state.id} has {have} (of {planned})")
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 round`, `3 rounds`."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _shown(rating: BradleyTerryFullRating) -> Rating:
@@ -356,18 +390,39 @@ def _rows(table: Standings) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[-+]?\d+(\.\d+)?(e[-+]?\d+)?")
+
+
+def csv_cell(text: str) -> str:
+    """A cell a spreadsheet will not run: text beginning with a formula character gets a
+    leading single quote (numbers are left alone)."""
+    if text.startswith(FORMULA_START) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
 def export_csv(table: Standings) -> str:
-    """The standings as CSV (one header line)."""
+    """The standings as CSV (one header line; formula-like cells guarded, see above)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     header, rows = _rows(table)
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([csv_cell(cell) for cell in row] for row in rows)
     return buffer.getvalue()
 
 
+def standings_text(table: Standings) -> str:
+    """The standings as tab-separated lines for a terminal (the CLI's `standings`)."""
+    header, rows = _rows(table)
+    return "\n".join("\t".join(" ".join(cell.split()) for cell in row) for row in [header, *rows])
+
+
 def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|")
+    """Text with Markdown's active characters escaped (as projections/export/markdown.py
+    does) and line breaks as spaces, so nothing from the stream makes markup or a line."""
+    text = " ".join(text.splitlines())
+    return "".join("\\" + c if c in "\\`*_{}[]<>#|" else c for c in text)
 
 
 def export_md(state: TournamentState, table: Standings) -> str:
@@ -377,7 +432,7 @@ def export_md(state: TournamentState, table: Standings) -> str:
     lines = [
         f"# {_md_cell(config.name)}",
         "",
-        f"{config.game}, {config.format}, {config.rounds} rounds, tables of "
+        f"{config.game}, {config.format}, {plural(config.rounds, 'round')}, tables of "
         f"{config.table_size}; standings after round {table.round}",
         "",
         "| " + " | ".join(header) + " |",
@@ -388,7 +443,8 @@ def export_md(state: TournamentState, table: Standings) -> str:
         lines += ["", f"## Round {paired.round}" + (" (final)" if paired.final else ""), ""]
         for t in paired.tables:
             lines.append(
-                f"- table {t.table} `{t.game}`: {_md_cell(', '.join(t.seats))}; {_status(t)}"
+                f"- table {t.table} `{t.game.replace('`', '')}`: "
+                f"{_md_cell(', '.join(t.seats))}; {_md_cell(_status(t))}"
             )
         if paired.byes:
             lines.append(f"- bye: {_md_cell(', '.join(paired.byes))}")

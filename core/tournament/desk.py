@@ -157,6 +157,24 @@ class Tournaments:
         """Check the tournament's stream: header, chain, every record."""
         return stream.verify(self._info(tournament), self._store.read(tournament))
 
+    def verified_envelopes(self, tournament: str) -> list[Envelope[TournamentEvent]]:
+        """`envelopes`, from records that passed `verify` (the same single read): what
+        presents the record (standings, exports) reads this. `stream.BrokenChain` (a
+        CorruptRecord) names the first bad seq and why."""
+        report: ChainReport | None = None
+        for _attempt in range(2):  # a write landing between the header and the rows
+            info = self._info(tournament)
+            records = self._store.read(tournament)
+            report = stream.verify(info, records)
+            if report.ok:
+                return [stream.to_envelope(record) for record in records]
+        assert report is not None
+        raise stream.BrokenChain(tournament, report)
+
+    def verified_state(self, tournament: str) -> TournamentState:
+        """`state`, folded from a stream that passed `verify` (else `stream.BrokenChain`)."""
+        return fold(tournament, (env.event for env in self.verified_envelopes(tournament)))
+
     def _info(self, tournament: str) -> StreamInfo:
         info = self._store.info(tournament) if self._store.version(tournament) else None
         if info is None or info.kind != stream.KIND:
@@ -263,9 +281,11 @@ class Tournaments:
     def _next_is_final(self, state: TournamentState) -> bool:
         if state.rounds and not state.rounds[-1].complete:
             waiting = [t.table for t in state.rounds[-1].tables if t.outcome is None]
+            tables = "table " if len(waiting) == 1 else "tables "
+            verb = " has" if len(waiting) == 1 else " have"
             raise IllegalMove(
-                f"round {state.rounds[-1].round} is not over: table(s) "
-                f"{', '.join(map(str, waiting))} have no result that counts yet"
+                f"round {state.rounds[-1].round} is not over: {tables}"
+                f"{', '.join(map(str, waiting))}{verb} no result that counts yet"
             )
         if len(state.rounds) < state.config.rounds:
             return False
@@ -273,6 +293,8 @@ class Tournaments:
             if len(state.active) < state.config.final_table:
                 raise IllegalMove("fewer active players than seats at the final table")
             return True
+        if state.config.rounds == 1:
+            raise IllegalMove(f"the one round of {state.id} is paired")
         raise IllegalMove(f"all {state.config.rounds} rounds of {state.id} are paired")
 
     def _sizes(self, state: TournamentState) -> list[int]:
@@ -584,13 +606,17 @@ def check_creation(
         )
     check_player_names(players)
     if len(players) < rules.min_players or (format == "duplicate" and len(players) < size):
-        raise IllegalMove(f"{len(players)} players cannot fill a table of {size}")
+        count = f"{len(players)} player" + ("" if len(players) == 1 else "s")
+        raise IllegalMove(f"{count} cannot fill a table of {size}")
     if not 1 <= rounds <= MAX_ROUNDS:
         raise InvalidOption(f"rounds {rounds}: must be 1 to {MAX_ROUNDS}")
     if format == "round-robin" and size == 2:
         most = len(players) - 1 + len(players) % 2
         if rounds > most:
-            raise InvalidOption(f"a round robin of {len(players)} players has {most} rounds")
+            raise InvalidOption(
+                f"a round robin of {len(players)} players has {most} "
+                + ("round" if most == 1 else "rounds")
+            )
     if len(points) < 2 or any(a < b for a, b in itertools.pairwise(points)):
         raise InvalidOption("points by placing: two or more numbers, best place first, none rising")
     if any(p < 0 for p in points) or (bye_points is not None and bye_points < 0):

@@ -28,6 +28,17 @@ from skald.events.tournament import (
 )
 
 
+def held_because(chain: str, verdict: str) -> str:
+    """Why a result with this chain check and audit verdict is held ("" if it is not):
+    the one rule for `TableState.held` and for what the CLI says of a result taken in."""
+    reasons = []
+    if chain != "ok":
+        reasons.append(f"its game did not check out ({chain})")
+    if verdict == "anomalies":
+        reasons.append("its game's audit found anomalies")
+    return "; ".join(reasons)
+
+
 class TableState(msgspec.Struct, frozen=True, kw_only=True):
     """One table of a round and what became of its game."""
 
@@ -45,7 +56,7 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
         """True when a recorded result awaits the referee (broken chain or anomalies)."""
         if self.result is None or self.ruling is not None:
             return False
-        return self.result.chain != "ok" or self.verdict == "anomalies"
+        return bool(held_because(self.result.chain, self.verdict))
 
     @property
     def outcome(self) -> Outcome | None:

@@ -3,6 +3,7 @@
 Stored like a game's (core/store.py, kind `tournament`) and chained the same way
 (events/envelope.py), so one check covers both: every record is checked by the same
 per-record rule as a game's (`core.chain`), and the header row against the first event.
+`BrokenChain` is what a reader gets instead of a record that fails that check.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import msgspec
 
 from skald.core import chain
 from skald.core.codec import decode_record, to_record
-from skald.core.errors import InvalidNotation
+from skald.core.errors import CorruptRecord, InvalidNotation
 from skald.core.store import StoredRecord, StreamInfo
 from skald.events.envelope import GENESIS, Envelope, seal_envelope
 from skald.events.tournament import TournamentCreated, TournamentEvent
@@ -27,6 +28,20 @@ decoder: msgspec.json.Decoder[TournamentEvent] = msgspec.json.Decoder(Tournament
 envelope_decoder: msgspec.json.Decoder[Envelope[TournamentEvent]] = msgspec.json.Decoder(
     Envelope[TournamentEvent]
 )
+
+
+class BrokenChain(CorruptRecord):
+    """A tournament's stored stream fails its check (`verify`): nothing is read from it.
+    One line naming the seq and the reason, pointing to `skald tournament verify`."""
+
+    def __init__(self, tournament: str, report: chain.ChainReport) -> None:
+        seq = report.bad_seq if report.bad_seq is not None else report.checked + 1
+        super().__init__(seq, report.reason)
+        self.args = (
+            f"tournament {tournament} is TAMPERED at seq {seq}: {report.reason}; "
+            f"refusing to present it (see `skald tournament verify {tournament}`)",
+        )
+        self.report = report
 
 
 def seal(
