@@ -18,6 +18,9 @@ from skald.core.store import StoredRecord, StreamInfo
 from skald.events.envelope import GENESIS, chain_hash
 from skald.events.secret import secrets_in
 
+# How a receipt check begins its reason when the signed head differs from the stored one.
+REWRITTEN = "history was rewritten at or before seq"
+
 
 class ChainReport(msgspec.Struct, frozen=True, kw_only=True):
     """The result of a verification: ok, or the first bad seq and the reason."""
@@ -53,9 +56,14 @@ def verify_records(stream: str, game: str, records: Sequence[StoredRecord]) -> C
 
 
 def verify_stream(info: StreamInfo, records: Sequence[StoredRecord]) -> ChainReport:
-    """`verify_records`, plus the stream's header row checked against its first event: the
-    game and players are those it created, the creation time is its time, and the version
-    is the last seq. So no stored byte of a game goes unchecked."""
+    """`verify_records`, plus the stream's header row checked against its events: the
+    game and players are those the first event created, the creation time is its time,
+    and the version is the last seq. So no stored byte of a game goes unchecked.
+
+    The first bad seq is named: a header that disagrees with the first event is seq 1; a
+    version past the last stored event means events were lost at the end, named by the
+    first missing seq (the stored ones are checked first, so an earlier bad one wins); a
+    version short of the last event names the first event past it."""
     problem = _header_problem(info, records)
     if problem:
         return ChainReport(
@@ -65,10 +73,38 @@ def verify_stream(info: StreamInfo, records: Sequence[StoredRecord]) -> ChainRep
             bad_seq=1,
             reason=f"the stream header disagrees with its events: {problem}",
         )
-    return verify_records(info.id, info.kind, records)
+    report = verify_records(info.id, info.kind, records)
+    if not report.ok or info.version == report.checked:
+        return report
+    last = report.checked
+    header = f"the stream header's version is {info.version}, but the last stored event is"
+    if info.version > last:
+        missing = (
+            f"seq {last + 1}" if info.version == last + 1 else f"seqs {last + 1}–{info.version}"
+        )
+        return ChainReport(
+            stream=info.id,
+            checked=last,
+            ok=False,
+            bad_seq=last + 1,
+            reason=f"{header} seq {last}: {missing} missing (deleted from the end of the "
+            f"log, or the header's version was changed)",
+            head=report.head,
+        )
+    return ChainReport(
+        stream=info.id,
+        checked=info.version,
+        ok=False,
+        bad_seq=info.version + 1,
+        reason=f"{header} seq {last}: the events from seq {info.version + 1} on lie "
+        f"past the header's version (appended behind its back, or the version was changed)",
+        head=records[info.version - 1].hash if info.version > 0 else GENESIS,
+    )
 
 
 def _header_problem(info: StreamInfo, records: Sequence[StoredRecord]) -> str:
+    """A header that disagrees with the first event (the version is checked after the
+    events, by `verify_stream`)."""
     if not records:
         return "the stream has no events"
     try:
@@ -83,8 +119,6 @@ def _header_problem(info: StreamInfo, records: Sequence[StoredRecord]) -> str:
         return f"players {info.title!r}, but the first event seated {created.get('players')}"
     if info.created_at != records[0].recorded_at:
         return "the creation time is not the first event's"
-    if info.version != records[-1].seq:
-        return f"version {info.version}, but the last event is seq {records[-1].seq}"
     return ""
 
 
@@ -172,8 +206,9 @@ def verify_receipt(
             checked=report.checked,
             ok=False,
             bad_seq=receipt.seq,
-            reason=f"history was rewritten at or before seq {receipt.seq}: "
-            f"the head there is "
-            f"{head_then[:12]}…, the receipt signed {receipt.head[:12]}…",
+            reason=f"{REWRITTEN} {receipt.seq}: the head there is {head_then[:12]}…, "
+            f"the receipt signed {receipt.head[:12]}…; the chain itself is intact (every "
+            f"later hash was recomputed), so the receipt only bounds where: "
+            f"`skald audit {stream}` finds the exact seq",
         )
     return report

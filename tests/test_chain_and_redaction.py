@@ -179,7 +179,8 @@ def test_a_changed_stream_header_is_caught(
         conn.execute(streams.update().where(streams.c.id == game_id).values({column: value}))
     report = table.verify(game_id)
     assert not report.ok
-    assert report.bad_seq == 1
+    # A version past the stored events names the first missing seq (the log has 8).
+    assert report.bad_seq == (9 if column == "version" else 1)
 
 
 class _Base(msgspec.Struct, frozen=True):
