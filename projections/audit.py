@@ -1,7 +1,11 @@
 """The post-game audit report: everything revealed, who knew what when, every decision
 re-derived from the rules and the seed, every undo, the chain and every commitment checked.
 
-It ends with a verdict: `clean`, or `anomalies` with each one named by its seq. Access is
+It ends with a verdict: `clean`, or `anomalies` with each one named by its seq. Who knew
+what is vouched for only by the hash chain: where the chain breaks, the section stops (an
+event from the break on may be forged, so what it says a seat was shown proves nothing),
+and the report says so (`knowledge_until`); everything before the break is still listed.
+Access is
 the Table's business (everyone after the game under reveal=end, the referee at any time);
 this module only builds the report from a full log.
 """
@@ -99,6 +103,8 @@ class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
     events: tuple[AuditEvent, ...]
     verdict: str
     anomalies: tuple[Finding, ...]
+    # The seq where the hash chain breaks: `knowledge` lists only what came before it.
+    knowledge_until: int | None = None
 
 
 def build_audit(
@@ -117,6 +123,8 @@ def build_audit(
     commitments = _check_commitments(envelopes)
     anomalies = _anomalies(chain, commitments, rederivation)
     verdict = "anomalies" if anomalies else "unverifiable" if rederivation.unsupported else "clean"
+    until = chain.bad_seq if not chain.ok else None
+    vouched = [env for env in envelopes if until is None or env.seq < until]
     return AuditReport(
         id=game_id,
         game=game,
@@ -140,7 +148,8 @@ def build_audit(
         commitments=commitments,
         rederivation=rederivation,
         undos=_undos(envelopes, players),
-        knowledge=_knowledge(envelopes, players),
+        knowledge=_knowledge(vouched, players),
+        knowledge_until=until,
         events=tuple(_audit_event(env, players, game) for env in envelopes),
         verdict=verdict,
         anomalies=anomalies,

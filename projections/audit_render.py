@@ -121,6 +121,8 @@ def _markdown(report: AuditReport) -> str:
         for u in r.undos
     ] or ["- none"]
     lines += ["", "## What each seat knew, and when", ""]
+    if r.knowledge_until is not None:
+        lines += [_md(knowledge_note(r)), ""]
     for seat in r.knowledge:
         lines.append(f"### {_md(seat.player)} (seat {seat.seat})")
         lines += [
@@ -157,6 +159,18 @@ def _rows(header: tuple[str, ...], rows: list[tuple[object, ...]], empty: str) -
         "<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in row) + "</tr>" for row in rows
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def knowledge_note(report: AuditReport) -> str:
+    """Why "what each seat knew" stops early, when the hash chain breaks."""
+    until = report.knowledge_until
+    if until is None:
+        return ""
+    before = f"before seq {until}" if until > 1 else "for no seq"
+    return (
+        f"Listed {before} only: the hash chain breaks at seq {until}, and an event from "
+        f"there on may be forged, so what it says a seat was shown proves nothing."
+    )
 
 
 def _html(report: AuditReport) -> str:
@@ -198,7 +212,9 @@ def _html(report: AuditReport) -> str:
         f"{_e(', '.join(f'{i}={p}' for i, p in enumerate(r.players)))}</p>"
         f'<p id="verdict" class="verdict {_e(r.verdict)}">{_e(verdict_text(r))}</p>'
         f"<h2>Anomalies</h2>{anomalies}<h2>Checks</h2><ul>{check_items}</ul>"
-        f"<h2>Undo and redo</h2>{undos}<h2>What each seat knew, and when</h2>{knowledge}"
+        f"<h2>Undo and redo</h2>{undos}<h2>What each seat knew, and when</h2>"
+        + (f'<p class="bad">{_e(knowledge_note(r))}</p>' if r.knowledge_until else "")
+        + f"{knowledge}"
         "<h2>Events, hidden values revealed</h2><table><thead><tr><th>seq</th><th>actor</th>"
         f"<th>event</th></tr></thead><tbody>{events}</tbody></table></body></html>\n"
     )

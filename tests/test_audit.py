@@ -15,7 +15,7 @@ from skald.core.importer import import_text
 from skald.core.rederive import rederive
 from skald.core.secrecy import entropy_commitment
 from skald.core.signing import Signer
-from skald.core.store import EventStore
+from skald.core.store import EventStore, events
 from skald.events.secret import seal
 from skald.events.viewer import REFEREE, SPECTATOR, seat_viewer
 from skald.projections.audit_render import render_audit
@@ -231,3 +231,34 @@ def test_a_game_from_other_rules_is_refused_not_misjudged(signed_table: Table) -
     assert not derived.findings
     assert not derived.clean
     assert "rules version 2" in derived.unsupported
+
+
+def test_what_each_seat_knew_is_listed_up_to_a_broken_chain(signed_table: Table) -> None:
+    game_id = play(signed_table)
+    before = signed_table.audit(game_id, REFEREE).knowledge
+    seqs = sorted({item.seq for seat in before for item in seat.learned})
+    assert seqs[0] == 3  # Ann's first hidden value
+    broken = seqs[1]  # a later event something hidden was shown in
+    store = engine_of(signed_table).store
+    with store.engine.begin() as conn:
+        conn.execute(
+            events.update()
+            .where(events.c.stream_id == game_id, events.c.seq == broken)
+            .values(actor="9")
+        )
+    report = signed_table.audit(game_id, REFEREE)
+    assert report.chain.bad_seq == broken
+    assert report.knowledge_until == broken
+    # Everything before the break is still listed, nothing from the break on.
+    for seat, then in zip(report.knowledge, before, strict=True):
+        assert seat.learned == tuple(item for item in then.learned if item.seq < broken)
+    assert report.knowledge[0].learned[0].seq == 3
+    text = render_audit(report, "md")
+    section = text.split("## What each seat knew, and when")[1].split("## Events")[0]
+    assert f"Listed before seq {broken} only: the hash chain breaks at seq {broken}" in section
+    assert "- seq 3 (" in section
+    assert f"hash chain breaks at seq {broken}" in render_audit(report, "html")
+    # A clean game says nothing of the kind.
+    clean = signed_table.audit(play(signed_table), REFEREE)
+    assert clean.knowledge_until is None
+    assert "Listed before" not in render_audit(clean, "md")
