@@ -2,17 +2,24 @@
 
 Exit codes: 0 ok, 1 other error, 2 usage, 3 invalid notation (or unreadable input), 4
 illegal move, 5 version conflict, 6 not found (a game, a seat, a file), 7 forbidden,
-8 storage (the event store, its signing key or a file cannot be read or written: not a
-database, another program's database, disk full, read-only, unreachable, a directory).
-Errors print one clear line on stderr, never a traceback: `command` maps every Skald
-error, OSError and database error in one place. Text printed for people goes through
-`echo`, which shows control characters as escapes (names and ids are user input).
+8 storage (the event store, its signing key, a file or the output cannot be read or
+written: not a database, another program's database, disk full, read-only, unreachable, a
+directory). Errors print one clear line on stderr, never a traceback: `command` maps every
+Skald error, OSError and database error in one place. A closed output pipe (`skald log ID
+| head -1`) is not an error of the store: the command stops writing quietly, prints
+nothing, and exits 1, as Python's documentation advises for BrokenPipeError (SIGPIPE is
+ignored by Python); stdout is pointed at /dev/null so the flush at exit cannot fail again.
+Text printed for people goes through `echo`, which shows control characters as escapes
+(names and ids are user input).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
+import select
+import sys
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
@@ -38,6 +45,7 @@ from skald.core.store import DEFAULT_URL, EventStore, describe_db_error
 from skald.projections.table import Table
 
 STORAGE_EXIT = 8
+PIPE_CLOSED_EXIT = 1  # Python's documented exit code on EPIPE (see BrokenPipeError)
 CORRUPT_EXIT = 9
 EXIT_CODES: tuple[tuple[type[SkaldError], int], ...] = (
     (InvalidOption, 2),
@@ -87,8 +95,18 @@ def exit_code(error: SkaldError) -> int:
     return next(code for kind, code in EXIT_CODES if isinstance(error, kind))
 
 
+class OutputError(OSError):
+    """Writing to standard output or standard error failed (disk full, an I/O error)."""
+
+    def __init__(self, stream: str, error: OSError) -> None:
+        super().__init__(error.errno, error.strerror or str(error))
+        self.stream = stream
+
+
 def failure(error: BaseException) -> tuple[str, int] | None:
     """The one line and exit code for an error, or None when it is a bug (re-raised)."""
+    if isinstance(error, OutputError):
+        return f"cannot write to {error.stream}: {error.strerror}", STORAGE_EXIT
     if isinstance(error, SkaldError):
         return str(error), exit_code(error)
     if isinstance(error, DBAPIError):
@@ -96,8 +114,9 @@ def failure(error: BaseException) -> tuple[str, int] | None:
     if isinstance(error, FileNotFoundError):
         return f"no such file: {error.filename}", 6
     if isinstance(error, OSError):
-        where = f"{error.filename}: " if error.filename else ""
-        return f"cannot use {where}{error.strerror or error}", STORAGE_EXIT
+        if error.filename:
+            return f"cannot use {error.filename}: {error.strerror or error}", STORAGE_EXIT
+        return f"input or output failed: {error.strerror or error}", STORAGE_EXIT
     if isinstance(error, RecursionError):
         return "the input is nested too deeply", 3
     return None
@@ -113,10 +132,18 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
             try:
                 if isinstance(inner_kwargs.get("game_id"), str):
                     check_game_id(inner_kwargs["game_id"])
-                return function(*inner_args, **inner_kwargs)
+                result = function(*inner_args, **inner_kwargs)
+                _flush_stdout()  # a closed pipe or a full disk shows here, not at exit
+                return result
             except (SkaldError, DBAPIError, OSError, RecursionError) as error:
+                if _output_closed(error):
+                    _silence_stdout()
+                    raise typer.Exit(PIPE_CLOSED_EXIT) from None
+                if isinstance(error, OutputError):
+                    _silence_stdout()
                 line, code = failure(error) or (str(error), 1)
-                typer.echo(f"error: {printable(line)}", err=True)
+                with contextlib.suppress(OSError):  # stderr may be gone too
+                    typer.echo(f"error: {printable(line)}", err=True)
                 raise typer.Exit(code) from None
             finally:
                 while _opened:  # each command closes the stores it opened
@@ -129,6 +156,55 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
 
 
 _opened: list[EventStore] = []
+
+
+def _output_closed(error: BaseException) -> bool:
+    """Whether `error` is the reader of our standard output going away (`| head`): a
+    broken pipe met by `echo`, or one met elsewhere while stdout's pipe is the broken one
+    (a socket's broken pipe, say in `bench`, stays an error)."""
+    if isinstance(error, OutputError):
+        return isinstance(error.__cause__, BrokenPipeError) and error.stream == STDOUT
+    return isinstance(error, BrokenPipeError) and _stdout_broken()
+
+
+def _stdout_broken() -> bool:
+    """True when stdout is a pipe (or socket) whose reader has gone (poll says POLLERR)."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null: Python flushes it at exit, and what it still holds
+    cannot be written (Python's advice for BrokenPipeError)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # not a real file (an in-process test runner): nothing is flushed at exit
+
+
+STDOUT = "standard output"
+STDERR = "standard error"
+
+
+def _flush_stdout() -> None:
+    try:
+        sys.stdout.flush()
+    except OSError as error:
+        raise OutputError(STDOUT, error) from error
+
+
+def _write(text: str, err: bool, nl: bool = True) -> None:
+    """`typer.echo`, an OSError on the stream raised as an OutputError naming it."""
+    try:
+        typer.echo(text, err=err, nl=nl)
+    except OSError as error:
+        raise OutputError(STDERR if err else STDOUT, error) from error
 
 
 def open_store(db: str | None) -> EventStore:
@@ -161,9 +237,9 @@ def open_verifying_table(db: str | None) -> Table:
 
 def echo(text: str, err: bool = False, nl: bool = True) -> None:
     """Print text for people: control characters (from names, ids, moves) as escapes."""
-    typer.echo(printable(text), err=err, nl=nl)
+    _write(printable(text), err=err, nl=nl)
 
 
 def print_json(value: Any) -> None:
     """One JSON document on stdout (JSON escapes control characters itself)."""
-    typer.echo(msgspec.json.encode(value).decode())
+    _write(msgspec.json.encode(value).decode(), err=False)

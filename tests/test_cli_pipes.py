@@ -1,0 +1,88 @@
+"""The real `skald` command when its output goes away: a pipe closed early (`| head`) is
+not an error (no message, exit 1 as Python advises for BrokenPipeError, never the storage
+exit 8), and a full disk names what could not be written, in one line, exit 8."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SKALD = [sys.executable, "-m", "skald.cli.main"]
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> tuple[dict[str, str], str]:
+    """A fresh Beowulf game in its own SQLite file: (environment, game id)."""
+    env = {**os.environ, "SKALD_DB": f"sqlite:///{tmp_path}/pipes.db"}
+    made = subprocess.run(
+        [*SKALD, "new", "beowulf", "--players", "Ann,Bob"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return env, made.stdout.strip()
+
+
+def run_with_closed_stdout(args: list[str], env: dict[str, str]) -> tuple[int, str]:
+    """Run `skald` with its stdout a pipe whose reader is gone before it writes a byte."""
+    with subprocess.Popen(
+        [*SKALD, *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as process:
+        assert process.stdout is not None
+        assert process.stderr is not None
+        process.stdout.close()  # the only reader: every write now meets EPIPE
+        err = process.stderr.read().decode()
+        return process.wait(timeout=120), err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["log", "{id}", "--as", "referee"], ["log", "{id}", "--json"], ["verify", "{id}"]],
+)
+def test_a_closed_pipe_stops_quietly(game: tuple[dict[str, str], str], command: list[str]) -> None:
+    env, game_id = game
+    code, err = run_with_closed_stdout([arg.format(id=game_id) for arg in command], env)
+    assert err == ""  # no "error: cannot use Broken pipe", no "Exception ignored"
+    assert code == 1  # Python's advice for EPIPE; not 8, the store is fine
+
+
+def test_head_cuts_a_long_output_quietly(tmp_path: Path) -> None:
+    env = {**os.environ, "SKALD_DB": f"sqlite:///{tmp_path}/demo.db"}
+    script = 'set -o pipefail; "$@" demo --players 2 2>/dev/null | head -2 >/dev/null'
+    # pipefail: the pipeline's status is skald's (head exits 0)
+    done = subprocess.run(
+        ["bash", "-c", script, "bash", *SKALD], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 1, done
+    with_err = subprocess.run(
+        ["bash", "-c", '"$@" demo --players 2 --seed again | head -2', "bash", *SKALD],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert len(with_err.stdout.splitlines()) == 2
+    assert "error" not in with_err.stderr
+    assert "Broken pipe" not in with_err.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "command", [["log", "{id}", "--as", "referee"], ["verify", "{id}", "--json"]]
+)
+def test_a_full_disk_names_the_output(game: tuple[dict[str, str], str], command: list[str]) -> None:
+    env, game_id = game
+    with Path("/dev/full").open("w") as full:
+        done = subprocess.run(
+            [*SKALD, *(arg.format(id=game_id) for arg in command)],
+            env=env,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    assert done.returncode == 8
+    assert done.stderr == "error: cannot write to standard output: No space left on device\n"
