@@ -172,6 +172,11 @@ def check_turn(rules: Rules, state: GameState, seat: int) -> None:
 
 def undo_event(state: GameState, seat: int) -> DecisionUndone:
     """The undo of the last decision, if the table's policy lets `seat` take it back."""
+    if not state.undo and state.redo:
+        raise IllegalMove(
+            "nothing left to undo: every decision since the last draw or reveal has "
+            "been undone already (redo brings the last one back)"
+        )
     if not state.undo:
         raise IllegalMove(
             "nothing to undo: the last decision revealed information or "

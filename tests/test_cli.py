@@ -87,6 +87,21 @@ def test_errors_are_one_line_with_exit_codes(db: str) -> None:
     assert len(out.splitlines()) == 4  # nothing was appended by any failure
 
 
+def test_a_second_undo_at_the_start_says_nothing_is_left_to_undo(db: str) -> None:
+    # Ann's bet is undone; nothing was drawn since, there is just nothing earlier.
+    game_id = new_toy(db)
+    skald(db, "move", game_id, "bet 2", "--as", "Ann")
+    assert skald(db, "undo", game_id, "--as", "Ann")[0] == 0
+    code, out, err = skald(db, "undo", game_id, "--as", "Ann")
+    assert (code, out) == (4, "")
+    assert err.startswith("error: nothing left to undo: every decision since"), err
+    assert "revealed information" not in err
+    assert "redo brings the last one back" in err
+    # Redo, then undo works again: the message did not change what is allowed.
+    assert skald(db, "redo", game_id, "--as", "Ann")[0] == 0
+    assert skald(db, "undo", game_id, "--as", "Ann")[0] == 0
+
+
 def test_undo_redo_commands(db: str) -> None:
     game_id = new_toy(db)
     skald(db, "move", game_id, "bet 2", "--as", "Ann")
