@@ -37,8 +37,15 @@ class ChainReport(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def verify_records(stream: str, game: str, records: Sequence[StoredRecord]) -> ChainReport:
-    """Check every record in order; stop at the first bad one."""
-    decoder = decoder_for(game)
+    """Check every record of a game's stream in order; stop at the first bad one."""
+    return check_records(stream, records, decoder_for(game))
+
+
+def check_records(
+    stream: str, records: Sequence[StoredRecord], decoder: msgspec.json.Decoder[Any]
+) -> ChainReport:
+    """Check every record in order (seq, prev hash, canonical bytes, tag, hash), decoding
+    with `decoder` (any stream kind: games, tournaments); stop at the first bad one."""
     prev_hash = GENESIS
     for expected_seq, record in enumerate(records, start=1):
         problem = _problem(decoder, record, expected_seq, prev_hash)

@@ -78,21 +78,7 @@ def verify(info: StreamInfo, records: Sequence[StoredRecord]) -> chain.ChainRepo
         return chain.ChainReport(
             stream=info.id, checked=0, ok=False, bad_seq=1, reason=problem, head=GENESIS
         )
-    head = GENESIS
-    for expected, record in enumerate(records, start=1):
-        # the per-record rule games use: seq, prev hash, canonical bytes, tag, hash
-        reason = chain._problem(decoder, record, expected, head)
-        if reason:
-            return chain.ChainReport(
-                stream=info.id,
-                checked=expected - 1,
-                ok=False,
-                bad_seq=expected,
-                reason=reason,
-                head=head,
-            )
-        head = record.hash
-    return chain.ChainReport(stream=info.id, checked=len(records), ok=True, head=head)
+    return chain.check_records(info.id, records, decoder)  # the per-record rule games use
 
 
 def _header_problem(info: StreamInfo, records: Sequence[StoredRecord]) -> str:
