@@ -119,7 +119,7 @@ def export(
     chained, with a signed head when the store has a key), text (PGN-like), md or html."""
     if format not in FORMATS:
         raise InvalidNotation(f"--format {format!r}: choose one of {', '.join(FORMATS)}")
-    table = open_table(db, signing=format == "jsonl")
+    table = open_table(db, signing=format == "jsonl", create=False)
     viewer = table.viewer(game_id, as_ or "spectator")
     text = table.histories().export(
         game_id, viewer, format, comments=comments, variations=variations

@@ -41,7 +41,7 @@ from skald.core.errors import (
 )
 from skald.core.seats import check_game_id, printable
 from skald.core.signing import Signer, SigningKeyError, key_path_for, open_signer
-from skald.core.store import DEFAULT_URL, EventStore, describe_db_error
+from skald.core.store import DEFAULT_URL, EventStore, describe_db_error, sqlite_path
 from skald.projections.table import Table
 
 STORAGE_EXIT = 8
@@ -207,9 +207,17 @@ def _write(text: str, err: bool, nl: bool = True) -> None:
         raise OutputError(STDERR if err else STDOUT, error) from error
 
 
-def open_store(db: str | None) -> EventStore:
-    """The store at `db` (or SKALD_DB, or the default), closed when the command ends."""
-    store = EventStore(store_url(db))
+def open_store(db: str | None, create: bool = True) -> EventStore:
+    """The store at `db` (or SKALD_DB, or the default), closed when the command ends.
+    Without `create` (commands that only read), a SQLite file that does not exist is
+    NotFound and nothing is created: a mistyped --db must not leave an empty store."""
+    url = store_url(db)
+    path = sqlite_path(url)
+    if not create and path is not None and not os.path.exists(path):
+        raise NotFound(
+            f"no event store at {path}: nothing was recorded there (check --db or SKALD_DB)"
+        )
+    store = EventStore(url)
     _opened.append(store)
     return store
 
@@ -219,17 +227,19 @@ def store_url(db: str | None) -> str:
     return db or os.environ.get("SKALD_DB") or DEFAULT_URL
 
 
-def open_table(db: str | None, signing: bool = False) -> Table:
+def open_table(db: str | None, signing: bool = False, create: bool = True) -> Table:
     """The Table over the store at `db` (or SKALD_DB, or the default SQLite file); with
-    `signing`, its signing key loaded (or created for a new store) now, before any work."""
-    store = open_store(db)
+    `signing`, its signing key loaded (or created for a new store) now, before any work;
+    without `create`, see `open_store`."""
+    store = open_store(db, create)
     return Table(Engine(store), open_signer(store) if signing else None)
 
 
 def open_verifying_table(db: str | None) -> Table:
     """The Table for checking receipts: the store's recorded key is what counts; the key
-    file, if there is one, only for a store that recorded none. Never creates a key."""
-    store = open_store(db)
+    file, if there is one, only for a store that recorded none. Never creates a key (nor
+    a store)."""
+    store = open_store(db, create=False)
     path = key_path_for(store.url)
     signer = Signer(path, create=False) if not store.signing_keys() and path.is_file() else None
     return Table(Engine(store), signer)

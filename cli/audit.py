@@ -29,7 +29,7 @@ def audit(
     re-derived from the rules and the seed, the chain and commitments. Exit 1 on anomalies."""
     if format not in FORMATS:
         raise InvalidNotation(f"--format {format!r}: choose one of {', '.join(FORMATS)}")
-    table = open_table(db)
+    table = open_table(db, create=False)
     report = table.audit(game_id, table.viewer(game_id, as_))
     text = render_audit(report, format)
     if output is None:
@@ -44,7 +44,7 @@ def audit(
 @command("receipt")
 def receipt(game_id: IdArg, db: DbOption = None) -> None:
     """Print a signed receipt (Ed25519) for the game's current head, to keep."""
-    print_json(open_table(db, signing=True).receipt(game_id))
+    print_json(open_table(db, signing=True, create=False).receipt(game_id))
 
 
 @command("import")

@@ -34,7 +34,7 @@ def log(
     db: DbOption = None,
 ) -> None:
     """Print the game's events as a viewer may see them (default: spectator)."""
-    table = open_table(db)
+    table = open_table(db, create=False)
     viewer = table.viewer(game_id, as_)
     summary = table.summary(game_id)
     for envelope in table.log(game_id, viewer, from_seq, to_seq):
@@ -55,7 +55,7 @@ def replay(
     db: DbOption = None,
 ) -> None:
     """Rebuild the game from its log event by event, showing what the viewer saw."""
-    table = open_table(db)
+    table = open_table(db, create=False)
     viewer = table.viewer(game_id, as_)
     summary = table.summary(game_id)
     envelopes = table.log(game_id, viewer, 1, to)
@@ -87,7 +87,7 @@ def verify(
     """Check the stored hash chain and every commitment; exit 1 naming the first bad seq
     (or, for a receipt signed by another key, saying so: that is not tampering)."""
     if receipt is None:
-        report = open_table(db).verify(game_id)
+        report = open_table(db, create=False).verify(game_id)
     else:
         signed = load_receipt(receipt.read_bytes())
         report = open_verifying_table(db).verify_receipt(game_id, signed)

@@ -111,7 +111,7 @@ def show(
     db: DbOption = None,
 ) -> None:
     """Show the game as one viewer sees it (default: spectator)."""
-    table = open_table(db)
+    table = open_table(db, create=False)
     shown = table.show(game_id, table.viewer(game_id, as_), at)
     if json:
         print_json(shown)
@@ -122,7 +122,7 @@ def show(
 @command("legal")
 def legal(game_id: IdArg, as_: SeatOption, json: JsonFlag = False, db: DbOption = None) -> None:
     """List the seat's legal moves in the game's notation."""
-    table = open_table(db)
+    table = open_table(db, create=False)
     moves = table.legal(game_id, table.seat(game_id, as_))
     if json:
         print_json(moves)

@@ -16,7 +16,7 @@ import msgspec
 import typer
 from sqlalchemy.exc import DBAPIError
 
-from skald.cli.app import DbOption, JsonFlag, app, echo, failure, print_json, store_url
+from skald.cli.app import DbOption, JsonFlag, app, echo, failure, open_store, print_json
 from skald.cli.play import parse_options
 from skald.core.engine import Engine
 from skald.core.errors import InvalidNotation, InvalidOption, SkaldError
@@ -77,9 +77,8 @@ def _command(target: typer.Typer, name: str) -> Callable[[F], F]:
 _opened: list[EventStore] = []
 
 
-def _desk(db: str | None) -> tuple[Tournaments, Table]:
-    store = EventStore(store_url(db))
-    _opened.append(store)
+def _desk(db: str | None, create: bool = True) -> tuple[Tournaments, Table]:
+    store = open_store(db, create)
     table = Table(Engine(store))
     return Tournaments(store, table), table
 
@@ -256,7 +255,7 @@ def show_standings(
 ) -> None:
     """The standings: rank, points, tie-breaks, games and rating (mu ± sigma). The
     tournament's chain is checked first: a stream that fails it is refused (exit 9)."""
-    current = standings(_desk(db)[0].verified_state(tournament), round_number)
+    current = standings(_desk(db, create=False)[0].verified_state(tournament), round_number)
     if json:
         print_json(current)
         return
@@ -275,7 +274,7 @@ def export(
     The tournament's chain is checked first: a stream that fails it is refused (exit 9)."""
     if format not in EXPORT_FORMATS:
         raise InvalidOption(f"format {format!r}: must be one of {', '.join(EXPORT_FORMATS)}")
-    desk = _desk(db)[0]
+    desk = _desk(db, create=False)[0]
     envelopes = desk.verified_envelopes(tournament)
     if format == "jsonl":
         typer.echo(export_jsonl(envelopes), nl=False)
@@ -306,7 +305,7 @@ def import_(
 @_command(tournament_app, "verify")
 def verify(tournament: TournamentId, db: DbOption = None) -> None:
     """Check the tournament's hash chain; exit 1 naming the first bad seq."""
-    report = _desk(db)[0].verify(tournament)
+    report = _desk(db, create=False)[0].verify(tournament)
     if not report.ok:
         echo(f"TAMPERED at seq {report.bad_seq}: {report.reason}", err=True)
         raise typer.Exit(1)

@@ -89,14 +89,23 @@ def test_another_programs_database_is_refused_and_left_alone(
     assert names == ["invoices"]
 
 
+READ_ONLY = {"show", "legal", "log", "replay", "verify", "audit", "receipt"}
+
+
 @pytest.mark.parametrize("command", STORE_COMMANDS)
 def test_a_store_in_a_missing_folder_or_a_directory_exits_8(
     tmp_path: Path, command: list[str]
 ) -> None:
-    for url in (f"sqlite:///{tmp_path}/missing/folder/x.db", f"sqlite:///{tmp_path}"):
-        code, _, err = run(*command, "--db", url)
-        assert code == 8, (url, err)
-        one_line_error(err)
+    """A directory is no store (exit 8). In a missing folder a command that records cannot
+    create one (exit 8); one that only reads finds nothing recorded there (exit 6, see
+    tests/test_cli_missing_store.py) and creates nothing."""
+    code, _, err = run(*command, "--db", f"sqlite:///{tmp_path}")
+    assert code == 8, err
+    one_line_error(err)
+    code, _, err = run(*command, "--db", f"sqlite:///{tmp_path}/missing/folder/x.db")
+    assert code == (6 if command[0] in READ_ONLY else 8), err
+    one_line_error(err)
+    assert not (tmp_path / "missing").exists()
 
 
 @pytest.fixture
