@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from skald.api.main import create_app
 from skald.cli.main import app
 from skald.core.engine import Engine
-from skald.core.errors import IllegalMove, InvalidOption
+from skald.core.errors import CorruptRecord, IllegalMove, InvalidOption
 from skald.core.store import EventStore
 from skald.core.tournament.desk import Tournaments
 from skald.core.tournament.stream import BrokenChain
@@ -290,3 +290,31 @@ def test_cli_result_says_when_a_result_is_held(tmp_path: Path) -> None:
     assert line["held"] is False
     assert "held_because" not in line
     assert clean.stderr == ""
+
+
+def test_pairing_refuses_a_tampered_stream_and_creates_nothing(tmp_path: Path) -> None:
+    """The next round is drawn from the standings: from a forged result it is refused, and
+    no game is created."""
+    path = tmp_path / "t.db"
+    store = EventStore(f"sqlite:///{path}")
+    try:
+        table = Table(Engine(store))
+        desk = Tournaments(store, table)
+        tid = desk.create("toy", ["Ann", "Bob", "Cid", "Dag"], rounds=2, table_size=2, seed="s")
+        desk.pair(tid)
+        for k, (_, _, game) in enumerate(desk.open_games(tid)):
+            play_out(table, game, random_bot, random.Random(k))
+        desk.collect(tid)
+    finally:
+        store.dispose()
+    seq = _tamper(path, tid)
+    store = EventStore(f"sqlite:///{path}")
+    try:
+        desk = Tournaments(store, Table(Engine(store)))
+        streams_before, version_before = len(store.list_streams(limit=1000)), store.version(tid)
+        with pytest.raises(CorruptRecord, match=f"TAMPERED at seq {seq}"):
+            desk.pair(tid)
+        assert len(store.list_streams(limit=1000)) == streams_before
+        assert store.version(tid) == version_before
+    finally:
+        store.dispose()

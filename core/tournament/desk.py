@@ -257,8 +257,9 @@ class Tournaments:
         return event
 
     def pair(self, tournament: str) -> RoundPaired:
-        """Pair the next round, create its games and link them to its tables."""
-        state = self.state(tournament)
+        """Pair the next round, create its games and link them to its tables (from a
+        stream that passed its chain check: standings never come from forged results)."""
+        state = self.verified_state(tournament)
         final = self._next_is_final(state)
         number = len(state.rounds) + 1
         groups, byes = (
