@@ -82,9 +82,22 @@ DbOption = Annotated[
     ),
 ]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+
+
+def _viewer_named(value: str | None) -> str | None:
+    """`--as` as given; an empty or blank name is refused (it used to mean spectator)."""
+    if value is not None and not value.strip():
+        raise typer.BadParameter("empty: give a player name, a 0-based seat, spectator or referee")
+    return value
+
+
 AsOption = Annotated[
     str | None,
-    typer.Option("--as", help="Viewer: a player name, a 0-based seat, spectator or referee."),
+    typer.Option(
+        "--as",
+        help="Viewer: a player name, a 0-based seat, spectator or referee.",
+        callback=_viewer_named,
+    ),
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])

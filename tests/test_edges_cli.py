@@ -225,3 +225,18 @@ def test_a_real_process_prints_one_line(tmp_path: Path) -> None:
     assert done.returncode == 8
     assert done.stdout == ""
     one_line_error(done.stderr)
+
+
+@pytest.mark.parametrize("blank", ["", "  "])
+def test_an_empty_viewer_name_is_refused_not_taken_for_a_spectator(db: str, blank: str) -> None:
+    game_id = new_toy(db)
+    before = run("log", game_id, "--as", "referee", "--db", db)[1]
+    for args in (["show", game_id], ["log", game_id], ["export", game_id]):
+        code, out, err = run(*args, "--as", blank, "--db", db)
+        assert code == 2, (args, err)
+        assert out == ""
+        assert "Invalid value for '--as': empty" in err
+    code, _, err = run("move", game_id, "bet 1", "--as", blank, "--db", db)  # a seat's option
+    assert code == 6
+    assert f"no seat {blank!r}" in one_line_error(err)
+    assert run("log", game_id, "--as", "referee", "--db", db)[1] == before  # nothing moved
