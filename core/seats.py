@@ -84,16 +84,18 @@ def name_problem(name: str) -> str:
 
 
 def check_player_names(players: Sequence[str]) -> None:
-    """Raise IllegalMove unless every name is valid and the names are distinct."""
+    """Raise IllegalMove unless every name is valid and the names are distinct (names that
+    differ only in case are one name: `--as ann` must not find another player than Ann)."""
     for name in players:
         problem = name_problem(name)
         if problem:
             raise IllegalMove(problem)
     stripped = [name.strip() for name in players]
-    twice = sorted({name for name in stripped if stripped.count(name) > 1})
+    folded = [name.casefold() for name in stripped]
+    twice = sorted({name for name in stripped if folded.count(name.casefold()) > 1})
     if twice:
         raise IllegalMove(
-            f"player names must be distinct: {', '.join(map(repr, twice))} given twice"
+            f"player names must be distinct, whatever their case: {', '.join(map(repr, twice))}"
         )
 
 

@@ -108,6 +108,8 @@ def test_a_good_query_token_shows_that_seat(client: TestClient) -> None:
     [
         ["1", "Bob"],
         ["Ann", "Ann"],
+        ["Ann", "ann"],
+        ["Ann", "ANN "],
         ["referee", "Bob"],
         ["Spectator", "Bob"],
         ["a" * 65, "Bob"],

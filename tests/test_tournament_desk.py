@@ -198,3 +198,15 @@ def test_cli_runs_an_event_and_writes_nothing_on_bad_input(tmp_path: object) -> 
         out = runner.invoke(app, ["tournament", "export", tid, "--format", fmt, *db])
         assert out.exit_code == 0
         assert "Ann" in out.stdout
+
+
+def test_a_name_differing_only_in_case_is_one_player(desk: tuple[Tournaments, Table]) -> None:
+    """`ann` is Ann: neither a new tournament nor a late registration takes both."""
+    tournaments, _table = desk
+    with pytest.raises(IllegalMove, match="whatever their case"):
+        tournaments.create("toy", ["Ann", "ann", "Bob"], rounds=1, table_size=3)
+    tid = tournaments.create("toy", ["Ann", "Bob"], rounds=2, table_size=2)
+    before = tournaments.state(tid).players
+    with pytest.raises(IllegalMove, match="registered already \\(as 'Ann'\\)"):
+        tournaments.register(tid, "ANN")
+    assert tournaments.state(tid).players == before

@@ -239,8 +239,9 @@ class Tournaments:
         problem = name_problem(player)
         if problem:
             raise IllegalMove(problem)
-        if player in state.players:
-            raise IllegalMove(f"{player!r} is registered already")
+        known = next((p for p in state.players if p.casefold() == player.casefold()), None)
+        if known is not None:
+            raise IllegalMove(f"{player!r} is registered already (as {known!r})")
         if state.config.format == "round-robin" and state.rounds:
             raise IllegalMove("a round robin takes no player once it has started")
         event = PlayerRegistered(player=player)
