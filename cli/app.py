@@ -135,9 +135,11 @@ def failure(error: BaseException) -> tuple[str, int] | None:
     return None
 
 
-def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
-    """`app.command`, with every expected error turned into one stderr line and an exit
-    code; a game id argument is checked first (one rule with the API)."""
+def command(*args: Any, target: typer.Typer | None = None, **kwargs: Any) -> Callable[[F], F]:
+    """`app.command` (or `target.command`, for a group such as `tournament`), with every
+    expected error turned into one stderr line and an exit code, a closed output pipe
+    ended quietly, and every store the command opened closed; a game id argument is
+    checked first (one rule with the API)."""
 
     def decorate(function: F) -> F:
         @functools.wraps(function)
@@ -162,7 +164,7 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
                 while _opened:  # each command closes the stores it opened
                     _opened.pop().dispose()
 
-        app.command(*args, **kwargs)(wrapper)
+        (target or app).command(*args, **kwargs)(wrapper)
         return function
 
     return decorate

@@ -7,21 +7,17 @@ written when a command fails.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import msgspec
 import typer
-from sqlalchemy.exc import DBAPIError
 
-from skald.cli.app import DbOption, JsonFlag, app, echo, failure, open_store, print_json
+from skald.cli.app import DbOption, JsonFlag, app, command, echo, open_store, print_json
 from skald.cli.play import parse_options
 from skald.core.engine import Engine
-from skald.core.errors import InvalidNotation, InvalidOption, SkaldError
-from skald.core.seats import printable
-from skald.core.store import EventStore
+from skald.core.errors import InvalidNotation, InvalidOption
 from skald.core.tournament.desk import DEFAULT_TABLE_SIZE, Tournaments
 from skald.core.tournament.state import fold, held_because
 from skald.events.tournament import FORMATS, TIEBREAKS, AuditAttached, ResultRecorded
@@ -53,28 +49,9 @@ TournamentId = Annotated[str, typer.Argument(help="The tournament id (from `tour
 
 
 def _command(target: typer.Typer, name: str) -> Callable[[F], F]:
-    """Register a command whose expected errors become one stderr line and an exit code."""
-
-    def decorate(function: F) -> F:
-        @functools.wraps(function)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            try:
-                return function(*args, **kwargs)
-            except (SkaldError, DBAPIError, OSError, RecursionError) as error:
-                line, code = failure(error) or (str(error), 1)
-                typer.echo(f"error: {printable(line)}", err=True)
-                raise typer.Exit(code) from None
-            finally:
-                while _opened:  # each command closes the store it opened
-                    _opened.pop().dispose()
-
-        target.command(name)(wrapper)
-        return function
-
-    return decorate
-
-
-_opened: list[EventStore] = []
+    """Register a tournament command with the CLI's one error, output and store handling
+    (`cli.app.command`)."""
+    return command(name, target=target)
 
 
 def _desk(db: str | None, create: bool = True) -> tuple[Tournaments, Table]:

@@ -86,3 +86,22 @@ def test_a_full_disk_names_the_output(game: tuple[dict[str, str], str], command:
         )
     assert done.returncode == 8
     assert done.stderr == "error: cannot write to standard output: No space left on device\n"
+
+
+def test_tournament_commands_close_their_stores_and_end_quietly_on_a_closed_pipe(
+    tmp_path: Path,
+) -> None:
+    """The tournament group goes through the CLI's one command wrapper: every store a
+    command opened is closed when it ends, and a closed pipe ends it quietly (exit 1)."""
+    from skald.cli import app as cli_app
+    from tests.cli_support import skald
+
+    db = f"sqlite:///{tmp_path}/t.db"
+    new = ["tournament", "new", "beowulf", "--players", "Ann,Bob", "--table-size", "2"]
+    code, out, err = skald(*new, "--rounds", "1", "--db", db)
+    assert code == 0, err
+    assert cli_app._opened == []  # the store `new` opened was closed
+    tid = out.strip().splitlines()[-1]
+    code, err = run_with_closed_stdout(["tournament", "standings", tid, "--db", db], {**os.environ})
+    assert err == ""
+    assert code == 1
