@@ -49,6 +49,7 @@ from skald.core.tournament.state import TournamentState
 from skald.events.common import Outcome
 from skald.events.envelope import Envelope
 from skald.projections.autoplay import Bot, play_out
+from skald.projections.export.markdown import escape_markdown
 from skald.projections.table import Table
 
 BEAST = "beast"
@@ -419,10 +420,9 @@ def standings_text(table: Standings) -> str:
 
 
 def _md_cell(text: str) -> str:
-    """Text with Markdown's active characters escaped (as projections/export/markdown.py
-    does) and line breaks as spaces, so nothing from the stream makes markup or a line."""
-    text = " ".join(text.splitlines())
-    return "".join("\\" + c if c in "\\`*_{}[]<>#|" else c for c in text)
+    """Text with Markdown's active characters escaped (as the game export does) and line
+    breaks as spaces, so nothing from the stream makes markup or a line."""
+    return escape_markdown(" ".join(text.splitlines()))
 
 
 def export_md(state: TournamentState, table: Standings) -> str:
