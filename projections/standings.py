@@ -43,7 +43,7 @@ import msgspec
 from openskill.models import BradleyTerryFull, BradleyTerryFullRating
 
 from skald.core.errors import InvalidOption
-from skald.core.tournament.desk import Tournaments
+from skald.core.tournament.desk import Tournaments, plural
 from skald.core.tournament.standing import Played, places, played, ranked, tallies
 from skald.core.tournament.state import TournamentState
 from skald.events.common import Outcome
@@ -151,11 +151,6 @@ def check_round(state: TournamentState, number: int | None) -> None:
         have = f"rounds {paired[0]} to {paired[-1]} paired"
     planned = plural(state.config.rounds, "round")
     raise InvalidOption(f"round {number}: tournament {state.id} has {have} (of {planned})")
-
-
-def plural(count: int, noun: str) -> str:
-    """`1 round`, `3 rounds`."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _shown(rating: BradleyTerryFullRating) -> Rating:

@@ -608,16 +608,14 @@ def check_creation(
         )
     check_player_names(players)
     if len(players) < rules.min_players or (format == "duplicate" and len(players) < size):
-        count = f"{len(players)} player" + ("" if len(players) == 1 else "s")
-        raise IllegalMove(f"{count} cannot fill a table of {size}")
+        raise IllegalMove(f"{plural(len(players), 'player')} cannot fill a table of {size}")
     if not 1 <= rounds <= MAX_ROUNDS:
         raise InvalidOption(f"rounds {rounds}: must be 1 to {MAX_ROUNDS}")
     if format == "round-robin" and size == 2:
         most = len(players) - 1 + len(players) % 2
         if rounds > most:
             raise InvalidOption(
-                f"a round robin of {len(players)} players has {most} "
-                + ("round" if most == 1 else "rounds")
+                f"a round robin of {len(players)} players has {plural(most, 'round')}"
             )
     if len(points) < 2 or any(a < b for a, b in itertools.pairwise(points)):
         raise InvalidOption("points by placing: two or more numbers, best place first, none rising")
@@ -662,3 +660,8 @@ def _table_options(rules: Rules, options: dict[str, str], format: str, size: int
     key = sealed_key(seed="options-check", reproducible=True)
     kernel.creation(rules, "options-check", names, options, key)
     return options
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 round`, `3 rounds`."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
