@@ -82,31 +82,36 @@ class Histories:
 
     # -- anchors and visibility --------------------------------------------------------
 
-    def _anchor(self, game_id: str, text: str, viewer: Viewer) -> tuple[str, int]:
+    def _anchor(
+        self, state: GameState, text: str, viewer: Viewer
+    ) -> tuple[str, int, VariationStarted | None]:
+        """The stream and seq `text` names, with the variation's start (None: the game)."""
         match = _ANCHOR.fullmatch(text.strip())
         if match is None:
             raise InvalidNotation(f"anchor {text!r}: a seq (12) or a variation's seq (v2@5)")
         if match["var"] is None:
-            return game_id, int(match["seq"])
-        stream = variation_id(game_id, int(match["var"]))
-        state = self._store.game(game_id)
+            return state.id, int(match["seq"]), None
+        stream = variation_id(state.id, int(match["var"]))
         start = self._store.started(stream, state.game)
         if not _sees(self._effective(state, viewer), start):
             raise NotFound(f"no variation {stream!r}")
-        return stream, int(match["seq"])
+        return stream, int(match["seq"]), start
 
     def _audience_at(
-        self, game_id: str, state: GameState, stream: str, author: int, asked: str | None
+        self,
+        state: GameState,
+        stream: str,
+        start: VariationStarted | None,
+        author: int,
+        asked: str | None,
     ) -> str:
-        """The audience of a note at `stream`: `asked`, or the widest its anchor allows."""
-        if stream == game_id:
-            return asked or "public"
-        start = self._store.started(stream, state.game)
-        if _sees(self._effective(state, SPECTATOR), start):  # everyone sees it now
+        """The audience of a note at `stream` (a variation: `start`): `asked`, or the widest
+        its anchor allows."""
+        if start is None or _sees(self._effective(state, SPECTATOR), start):  # all see it
             return asked or "public"
         narrowest = "referee" if author == REFEREE_AUTHOR else "seat"
         if asked == "public":
-            short = stream.removeprefix(f"{game_id}~")
+            short = stream.removeprefix(f"{state.id}~")
             who = "the referee" if not start.seats else "its author's side and the referee"
             raise InvalidOption(
                 f"--audience public: variation {short} is seen only by {who}, so a note in "
@@ -133,8 +138,8 @@ class Histories:
         state = self._store.game(game_id)
         author = author_of(viewer)
         note = build_note(comment, glyph, marks, len(state.players))
-        stream, seq = self._anchor(game_id, at, viewer)
-        audience = self._audience_at(game_id, state, stream, author, audience)
+        stream, seq, start = self._anchor(state, at, viewer)
+        audience = self._audience_at(state, stream, start, author, audience)
         anchored = self._store.state_at(game_id, stream, seq)
         event = annotation(
             state.game,
@@ -164,8 +169,8 @@ class Histories:
         state = self._store.game(game_id)
         author = author_of(viewer, "open a variation")
         effective = self._effective(state, viewer)
-        parent, at = self._anchor(game_id, start_at, viewer)
-        inherited = parent != game_id and self._store.started(parent, state.game).hypothetical
+        parent, at, parent_start = self._anchor(state, start_at, viewer)
+        inherited = parent_start is not None and parent_start.hypothetical
         start = VariationStarted(
             game=state.game,
             parent=parent,
