@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 
 from skald.core.store import EventStore, events
+from skald.events.common import GameFinished, Outcome
 from skald.events.envelope import GENESIS, Envelope, seal_envelope
 
 Doctor = Callable[[Envelope[Any]], Envelope[Any]]
@@ -55,3 +56,17 @@ def write_back(store: EventStore, envelopes: Sequence[Envelope[Any]]) -> None:
 def jsonl(envelopes: Sequence[Envelope[Any]]) -> str:
     """A log as `skald log --as referee --json` writes it."""
     return "".join(msgspec.json.encode(env).decode() + "\n" for env in envelopes)
+
+
+def flip_the_winner(store: EventStore, full_log: Sequence[Envelope[Any]]) -> Outcome:
+    """Rewrite a finished game's outcome (its last event) so the ranking is reversed, and
+    store the re-hashed log: the chain holds, only an audit can tell. Returns the honest
+    outcome."""
+    last = full_log[-1]
+    assert isinstance(last.event, GameFinished)
+    honest = last.event.outcome
+    flipped = msgspec.structs.replace(honest, ranking=tuple(reversed(honest.ranking)))
+    write_back(
+        store, forge(full_log, last.seq, lambda e: msgspec.structs.replace(e, outcome=flipped))
+    )
+    return honest
