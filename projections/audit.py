@@ -5,9 +5,8 @@ It ends with a verdict: `clean`, or `anomalies` with each one named by its seq. 
 what is vouched for only by the hash chain: where the chain breaks, the section stops (an
 event from the break on may be forged, so what it says a seat was shown proves nothing),
 and the report says so (`knowledge_until`); everything before the break is still listed.
-Access is
-the Table's business (everyone after the game under reveal=end, the referee at any time);
-this module only builds the report from a full log.
+Access is the Table's business (everyone after the game under reveal=end, the referee at
+any time); this module only builds the report from a full log.
 """
 
 from __future__ import annotations
