@@ -222,14 +222,32 @@ class Engine:
     def _from_snapshot(
         self, game: str, game_id: str, to_seq: int | None
     ) -> tuple[GameState | None, list[FoldRow] | None]:
-        """The nearest verified snapshot at or before `to_seq` and the rows after it."""
+        """The nearest verified snapshot at or before `to_seq` and the rows after it.
+
+        Snapshots past the stream's last event (its tail was deleted, or the events were
+        restored without their snapshots) are skipped and dropped, with one warning."""
         codec = codec_for(game) if self.snapshot_every else None
         if codec is None:
             return None, None
-        found = self.store.snapshot(game_id, codec.version_key, to_seq)
-        if found is None:
-            return None, None
-        rows = self.store.read_folded(game_id, found.seq, to_seq)
+        below, past_end = to_seq, None
+        while True:
+            found = self.store.snapshot(game_id, codec.version_key, below)
+            if found is None:
+                return None, None
+            rows = self.store.read_folded(game_id, found.seq, to_seq)
+            if rows:
+                break
+            past_end = past_end or found.seq
+            self._drop_snapshot(game_id, codec.version_key, found.seq)
+            below = found.seq - 1
+        if past_end is not None:
+            log.warning(
+                "game %s: the store holds a snapshot at seq %d, past the game's last event: "
+                "events were removed from its end (a later receipt names the first missing "
+                "seq: skald verify --receipt)",
+                game_id,
+                past_end,
+            )
         try:
             state = codec.decode(found.state)
         except (msgspec.DecodeError, msgspec.ValidationError) as error:
@@ -237,15 +255,23 @@ class Engine:
             state = None
         if (
             state is None
-            or not rows
             or rows[0].seq != found.seq
             or rows[0].hash != found.hash
             or (state.version, state.last_hash, state.id) != (found.seq, found.hash, game_id)
         ):
             log.warning("snapshot %s@%d does not match the chain: dropped", game_id, found.seq)
-            self.store.drop_snapshot(game_id, codec.version_key, found.seq)
+            self._drop_snapshot(game_id, codec.version_key, found.seq)
             return None, None
         return state, rows[1:]
+
+    def _drop_snapshot(self, game_id: str, version_key: str, seq: int) -> None:
+        """Forget a snapshot that cannot be used; a store that refuses (read-only, a
+        writer elsewhere while on the event loop) keeps it, and the next load skips it
+        again."""
+        try:
+            self.store.drop_snapshot(game_id, version_key, seq)
+        except (DBAPIError, StoreError, WouldWait) as error:
+            log.debug("snapshot %s@%d not dropped: %s", game_id, seq, error)
 
     def _save_snapshot(self, state: GameState) -> None:
         """Keep a snapshot of `state`; a store that refuses (read-only, full) only logs."""

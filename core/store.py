@@ -159,9 +159,35 @@ class StreamInfo(msgspec.Struct, frozen=True, kw_only=True):
     title: str = ""
 
 
+def resolve_url(text: str) -> str:
+    """The SQLAlchemy URL of a store named by a URL or by a SQLite file's path
+    (`games.db`, `/srv/skald.db`); `postgres://` is taken as `postgresql://`. StoreError
+    when nothing is named."""
+    text = text.strip()
+    if not text:
+        raise StoreError("no event store named: give a SQLite file or a postgresql:// URL")
+    if text.startswith("postgres://"):
+        return "postgresql://" + text.removeprefix("postgres://")
+    if "://" not in text and not text.startswith("sqlite:"):
+        return f"sqlite:///{text}"
+    return text
+
+
+def shown_url(url: str) -> str:
+    """A store URL fit to print: its password hidden (an unreadable URL: its scheme)."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except sa.exc.ArgumentError:
+        return url.partition("://")[0] + "://..." if "://" in url else "(unreadable URL)"
+
+
 def sqlite_path(url: str) -> str | None:
-    """The file of a SQLite URL, or None (not SQLite, or in memory)."""
-    parsed = sa.engine.make_url(url)
+    """The file of a SQLite store (a URL or a path), or None (not SQLite, in memory, or
+    not a URL at all: opening it says why)."""
+    try:
+        parsed = sa.engine.make_url(resolve_url(url))
+    except (sa.exc.ArgumentError, StoreError):
+        return None
     if not parsed.drivername.startswith("sqlite"):
         return None
     database = parsed.database or ""
@@ -320,7 +346,7 @@ class EventStore:
     """Streams of records in one SQL database."""
 
     def __init__(self, url: str = DEFAULT_URL) -> None:
-        self.url = url
+        url = self.url = resolve_url(url)
         path = sqlite_path(url)
         if path is not None:
             if os.path.isdir(path):
@@ -329,7 +355,10 @@ class EventStore:
         try:
             self.engine = _make_engine(url)
         except (sa.exc.ArgumentError, ImportError) as error:
-            raise StoreError(f"cannot open the event store at {url}: {error}") from None
+            raise StoreError(
+                f"cannot open the event store at {shown_url(url)}: {error} (give a SQLite "
+                "file, sqlite:///FILE or postgresql://USER@HOST/DB)"
+            ) from None
         self._writer = self.engine.execution_options(skald_write=True)
         self._postgres = self.engine.dialect.name == "postgresql"
         self._sqlite_writer = WriterQueue(path)
@@ -383,7 +412,7 @@ class EventStore:
         )
 
     def _shown_url(self) -> str:
-        return sa.engine.make_url(self.url).render_as_string(hide_password=True)
+        return shown_url(self.url)
 
     def add_tokens(self, stream: str, hashes: Sequence[tuple[str, int | None]]) -> None:
         """Store token hashes for `stream`, each with the seat it speaks for (None: referee)."""

@@ -43,3 +43,44 @@ def test_a_command_that_records_still_starts_a_store(tmp_path: Path) -> None:
     assert code == 0
     assert fresh.is_file()
     assert skald("show", out.strip(), "--db", f"sqlite:///{fresh}")[0] == 0
+
+
+def test_a_plain_file_path_names_a_sqlite_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--db games.db` and `SKALD_DB=/srv/skald.db` are SQLite files, as the help says
+    ("a SQLite file or postgresql://..."); before, a path without `sqlite:///` crashed."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = skald("new", "beowulf", "--players", "Ann,Bob", "--db", "games.db")
+    assert code == 0, err
+    game = out.strip()
+    assert (tmp_path / "games.db").is_file()
+    absolute = str(tmp_path / "games.db")
+    assert skald("show", game, "--db", absolute)[0] == 0
+    monkeypatch.setenv("SKALD_DB", absolute)
+    code, out, err = skald("legal", game, "--as", "Ann")
+    assert code == 0, err
+    assert "place" in out
+    # A missing file is still refused by the readers, named as given.
+    code, _, err = skald("show", game, "--db", "typo.db")
+    assert code == 6
+    assert "no event store at typo.db" in one_line(err)
+    assert not (tmp_path / "typo.db").exists()
+
+
+@pytest.mark.parametrize(
+    ("db", "message"),
+    [
+        ("mysql://ann:hunter2@db.example/games", "cannot open the event store at mysql://ann:***@"),
+        ("   ", "no event store named: give a SQLite file or a postgresql:// URL"),
+    ],
+)
+def test_an_unusable_store_url_is_one_line_without_its_password(
+    tmp_path: Path, db: str, message: str
+) -> None:
+    code, out, err = skald("new", "beowulf", "--players", "Ann,Bob", "--db", db)
+    assert code == 8, err
+    assert out == ""
+    assert message in one_line(err)
+    assert "hunter2" not in err
+    assert "Traceback" not in err

@@ -4,13 +4,16 @@ never reads them."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from skald.core import snapshots
 from skald.core.engine import Engine
+from skald.core.errors import StoreError
 from skald.core.rules import get_rules
 from skald.core.state import fold
 from skald.core.store import EventStore
@@ -96,6 +99,60 @@ def test_a_snapshot_off_the_chain_is_dropped_and_the_load_replays(store: EventSt
     store.save_snapshot(game_id, codec.version_key, newest, "f" * 64, found.state)
     assert Engine(store).load(game_id) == expected
     assert newest not in snapshot_seqs(store, game_id)
+
+
+def cut_tail(store: EventStore, game_id: str, last: int) -> None:
+    """Delete every event after `last`, as a tamperer or an old backup of the events would."""
+    with store.engine.begin() as conn:
+        conn.execute(
+            sa.text("DELETE FROM events WHERE stream_id = :s AND seq > :n"),
+            {"s": game_id, "n": last},
+        )
+        conn.execute(
+            sa.text("UPDATE streams SET version = :n WHERE id = :s"), {"s": game_id, "n": last}
+        )
+
+
+@pytest.mark.parametrize("drops", [True, False], ids=["writable", "refuses-writes"])
+def test_snapshots_past_a_deleted_tail_are_skipped_with_one_warning(
+    store: EventStore,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    drops: bool,
+) -> None:
+    game_id = played(store)
+    seqs = snapshot_seqs(store, game_id)
+    assert len(seqs) >= 4
+    last = seqs[-3] + 1  # two snapshots (and more events) lie past the new end
+    cut_tail(store, game_id, last)
+    if not drops:  # a read-only copy: the snapshots stay, the load still works
+
+        def refuse(*_args: object) -> None:
+            raise StoreError("attempt to write a readonly database")
+
+        monkeypatch.setattr(store, "drop_snapshot", refuse)
+    reads: list[int] = []
+    original = store.read_folded
+
+    def spy(stream: str, from_seq: int = 1, to_seq: int | None = None) -> list:  # type: ignore[type-arg]
+        reads.append(from_seq)
+        return original(stream, from_seq, to_seq)
+
+    monkeypatch.setattr(store, "read_folded", spy)
+    with caplog.at_level(logging.WARNING, logger="skald.core.engine"):
+        state = Engine(store).load(game_id)
+    load_reads = list(reads)
+    assert state == Engine(store, snapshot_every=0).load(game_id)
+    assert state.version == last
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1, warnings
+    assert f"snapshot at seq {seqs[-1]}, past the game's last event" in warnings[0]
+    assert "removed" in warnings[0]
+    # Each snapshot past the end was tried (its row is missing), then the tail folded
+    # from the nearest snapshot still on the chain.
+    assert load_reads == [seqs[-1], seqs[-2], seqs[-3]]
+    kept = snapshot_seqs(store, game_id)
+    assert kept == (seqs[:-2] if drops else seqs)
 
 
 def test_an_undecodable_snapshot_is_dropped(store: EventStore) -> None:
