@@ -69,6 +69,8 @@ _PLAIN_DATETIME = (datetime,)
 
 def plain_utc(moment: datetime) -> datetime:
     """An aware UTC datetime of the builtin class, whatever the clock handed us."""
+    if moment.tzinfo is UTC and type(moment) is _PLAIN_DATETIME[0]:
+        return moment  # already one (the default clock's): nothing to rebuild
     if moment.tzinfo is not None:
         moment = moment.astimezone(UTC)
     return _PLAIN_DATETIME[0](

@@ -272,7 +272,9 @@ class _Stale(Exception):
 def _stamp_sqlite(moment: datetime) -> str:
     # The text SQLAlchemy's SQLite DateTime stores (UTC fields, no offset): rows written by
     # either path read back alike.
-    return _utc(moment).replace(tzinfo=None).isoformat(" ", "microseconds")
+    if moment.tzinfo is not UTC:
+        moment = _utc(moment)
+    return moment.replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
 def _stamp_postgres(moment: datetime) -> datetime:
@@ -489,24 +491,15 @@ class EventStore:
         if not records:
             raise ValueError("append needs at least one record")
         new_version = expected_version + len(records)
-        expected_seqs = list(range(expected_version + 1, new_version + 1))
-        if [r.seq for r in records] != expected_seqs or any(r.stream != stream for r in records):
-            raise ValueError(f"records must be seqs {expected_seqs} of stream {stream!r}")
-        # A decision's records share one moment: stamped once.
-        stamped = {moment: self._stamp(moment) for moment in {r.recorded_at for r in records}}
-        rows = [
-            (
-                stream,
-                r.seq,
-                stamped[r.recorded_at],
-                r.actor,
-                r.kind,
-                r.payload,
-                r.prev_hash,
-                r.hash,
-            )
-            for r in records
-        ]
+        rows: list[tuple[Any, ...]] = []
+        moment, stamp = None, None  # a decision's records share one moment: stamped once
+        for seq, r in enumerate(records, expected_version + 1):
+            if r.seq != seq or r.stream != stream:
+                expected_seqs = list(range(expected_version + 1, new_version + 1))
+                raise ValueError(f"records must be seqs {expected_seqs} of stream {stream!r}")
+            if r.recorded_at is not moment:
+                moment, stamp = r.recorded_at, self._stamp(r.recorded_at)
+            rows.append((stream, seq, stamp, r.actor, r.kind, r.payload, r.prev_hash, r.hash))
         try:
             if self._postgres:
                 self._append_postgres(stream, kind, title, expected_version, rows)
