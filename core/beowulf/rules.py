@@ -18,6 +18,26 @@ right after the swap (or the skip).
 Second rules pass (version 3): the Act I mix holds the tiles both editions' scoring
 examples need (four, in the Hungarian example five, plain -1, two +5, two +3); a hand
 holding one face from two acts names the back it plays (`play +3@1 C3`).
+
+Third rules pass (still version 3: nothing legal or any move's effect changed): every
+rule of both editions was checked against the code; no deviation was found. Readings
+where the rulebook is silent, or where two of its sentences meet, now also named in the
+README (tests/test_beowulf_third_pass.py, test_beowulf_turns.py):
+- the pass sentence ("a player has no tile in hand and no figure in front of them ...
+  they pass their turn") against "they must choose one of the following two options":
+  such a seat draws while the pile lasts (only a declined refill leaves a hand empty
+  while it does) and passes once it is exhausted; a seat that cannot play what it holds
+  (a Good Counsel with no own figure beside an empty space) passes, and an act also ends
+  when no seat can do anything but pass (see `legal`);
+- printed Throats are part of the Act II board: not spaces (nothing is placed on them;
+  the act ends when every other space is filled) and not tiles (a Golden Statue neither
+  counts them as "two other tiles already on the board" nor swaps them);
+- saga points are not bounded by what a player holds: a total may go below zero;
+- "unused figures" (Hungarian "megmaradt bábuin", remaining figures) are those in front
+  of a player after Act III; each Drakkar has come back by then, so the ranking is the
+  one the never-placed Beowulf, Thanes and Castles give (see `scoring`);
+- a refill is whole (up to two tiles, as many as the pile holds) or declined, asked in
+  turn order from the act's first player (see `setup`).
 """
 
 from __future__ import annotations
