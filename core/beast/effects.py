@@ -23,10 +23,18 @@ all is ignoring the effect (`skip`), which the rulebook allows except on "then" 
 requirements 'if', or 'then'") and a flee ("Discard 1 card of any type to move 1 step").
 Zone-bound effects stay within one zone: the card is bound to "the zone you are in at the
 time the card is played"; on the centre (in three zones) the first step out of it
-chooses the zone, and the card's zone-bound effects stay there (no crossing from one zone
-into another through the centre).
-Decisions where the text is silent: an effect of a "then" card that has nothing to act
-on may be skipped (else the card could never end);
+chooses the zone, and the card's effects stay there (no crossing from one zone into
+another through the centre). Every effect of a card with the word zone is bound, not only
+the one that says it ("the effects on that card are bound within the zone"): steps,
+attack and search targets, summon placements, the summons' actions it grants (a summon
+outside the zone can only rest) and transforms (`mechanics.bound`).
+The effects of an "if" card (a habitat prerequisite, `needs`) are never ignored, like
+those of a "then" card ("unless they meet either of the requirements "if", or "then"").
+A hunter's card that searches and attacks while the Beast is revealed meets the
+prerequisites of search and attack reactions alike: its window (trigger "search attack")
+takes either.
+Decisions where the text is silent: an effect of a "then" or "if" card that has nothing
+to act on may be skipped (else the card could never end);
 a hunter's reaction item answers a Beast card that has an attack effect (judged from the
 printed card, before anything hidden happens); token supplies as in supply.py.
 """
@@ -51,11 +59,12 @@ from skald.core.beast.commands import (
     SummonAct,
     Take,
 )
-from skald.core.beast.data import HABITATS, Effect, beast_mat, side_of
+from skald.core.beast.data import HABITATS, Effect, beast_mat, card_index, side_of
 from skald.core.beast.mechanics import (
     NO_CHOICE,
     TRAPS_PER_ZONE,
     beast_trails,
+    bound,
     destinations,
     in_range,
     reveal,
@@ -65,6 +74,7 @@ from skald.core.beast.mechanics import (
     targets,
     tower_trails,
     trails_event,
+    within_bound,
 )
 from skald.core.beast.state import BEAST, BeastState, Frame, Tx
 from skald.core.beast.supply import (
@@ -112,7 +122,7 @@ def effect_commands(state: BeastState) -> list[Any]:
             c for c in _start_commands(state, frame, frame.effects[index]) if c not in commands
         ]
     first = frame.effects[frame.pending[0]] if frame.pending else None
-    binding = frame.mode == "then" or frame.slot == "flee"
+    binding = frame.mode == "then" or frame.slot == "flee" or conditional(frame)
     if first is not None and (
         not binding
         or not _start_commands(state, frame, first)
@@ -120,6 +130,15 @@ def effect_commands(state: BeastState) -> list[Any]:
     ):
         commands.append(Skip())
     return commands
+
+
+def conditional(frame: Frame) -> bool:
+    """A card with an "if" (a habitat prerequisite, `needs`): rulebook "Play cards": "You
+    have the option to ignore one or more effects on the card you played, unless they meet
+    either of the requirements "if", or "then"." Its effects are resolved, none ignored."""
+    if frame.slot not in ("any", "ability", "reaction", "copy") or frame.card not in card_index():
+        return False
+    return bool(side_of(frame.card, frame.hand == BEAST).needs)
 
 
 def _towers_all_out(state: BeastState, hand: int) -> bool:
@@ -130,7 +149,7 @@ def _towers_all_out(state: BeastState, hand: int) -> bool:
 
 def _continue_commands(state: BeastState, frame: Frame, effect: Effect) -> list[Any]:
     if effect.op == "move":
-        return [*(StepTo(d) for d in destinations(state, frame.hand, frame, effect)), Stop()]
+        return [*(StepTo(d) for d in destinations(state, frame.hand, frame)), Stop()]
     return [*_summon_acts(state, frame), Stop()]
 
 
@@ -139,17 +158,17 @@ def _start_commands(state: BeastState, frame: Frame, effect: Effect) -> list[Any
     match effect.op:
         case "move":
             # Stopping before the first step is ignoring the effect: that is `skip`.
-            return [StepTo(d) for d in destinations(state, hand, frame, effect)]
+            return [StepTo(d) for d in destinations(state, hand, frame)]
         case "watchtower" if _towers_all_out(state, hand):
             return [MoveTower(t) for t in state.towers]
         case "search":
-            return [Search(loc) for loc in _search_range(state, hand, effect)]
+            return [Search(loc) for loc in _search_range(state, frame, effect)]
         case "attack":
-            reach = in_range(state, hand, effect.range)
+            reach = within_bound(state, frame, in_range(state, hand, effect.range))
             powers = state.hands[hand].powers
             return [Attack(t, k) for t in targets(state, hand, reach) for k in range(powers + 1)]
         case "summon":
-            return _summon_commands(state)
+            return _summon_commands(state, frame)
         case "item" | "talent":
             row: tuple[str, ...] = getattr(state, f"{effect.op}_row")
             deck: tuple[str, ...] = getattr(state, f"{effect.op}_deck")
@@ -179,17 +198,17 @@ def _start_commands(state: BeastState, frame: Frame, effect: Effect) -> list[Any
     return []
 
 
-def _search_range(state: BeastState, hand: int, effect: Effect) -> list[str]:
-    reach = in_range(state, hand, effect.range)
+def _search_range(state: BeastState, frame: Frame, effect: Effect) -> list[str]:
+    reach = within_bound(state, frame, in_range(state, frame.hand, effect.range))
     if effect.where != "trail":
         return list(reach)
     trails = {state.active[i].location for i in state.trailed} | {state.standee}
     return [loc for loc in reach if loc in trails]
 
 
-def _summon_commands(state: BeastState) -> list[Any]:
+def _summon_commands(state: BeastState, frame: Frame) -> list[Any]:
     mat = beast_mat(state.beast.character)
-    near = state.board.within(state.beast.location, 2)
+    near = within_bound(state, frame, state.board.within(state.beast.location, 2))
     # "All summons have to be placed on a specific habitat, unless stated otherwise":
     # the mat's habitat itself, so not the centre unless transformed into it (the centre
     # "counts as all habitat types" only for a character's habitat prerequisites).
@@ -210,21 +229,29 @@ def _summon_commands(state: BeastState) -> list[Any]:
 
 def _summon_acts(state: BeastState, frame: Frame) -> list[Any]:
     ability = beast_mat(state.beast.character).summon.ability
+    allowed = bound(state, frame)
     commands: list[Any] = []
     for summon in state.summons:
         if not summon.location or summon.name in frame.acted:
             continue
         here = summon.location
-        commands += [SummonAct(summon.name, "step", (d,)) for d in state.board.roads[here]]
-        commands += [SummonAct(summon.name, "attack", (t,)) for t in targets(state, BEAST, (here,))]
-        if ability.op == "move":
+        if allowed is None or here in allowed:  # a zone-bound card's summons act in its zone
             commands += [
-                SummonAct(summon.name, "ability", (loc,))
-                for loc in state.board.within(here, ability.n)
-                if loc != here
+                SummonAct(summon.name, "step", (d,))
+                for d, there in state.board.roads[here].items()
+                if allowed is None or there in allowed
             ]
-        else:
-            commands.append(SummonAct(summon.name, "ability"))
+            commands += [
+                SummonAct(summon.name, "attack", (t,)) for t in targets(state, BEAST, (here,))
+            ]
+            if ability.op == "move":
+                commands += [
+                    SummonAct(summon.name, "ability", (loc,))
+                    for loc in state.board.within(here, ability.n)
+                    if loc != here and (allowed is None or loc in allowed)
+                ]
+            else:
+                commands.append(SummonAct(summon.name, "ability"))
         commands.append(SummonAct(summon.name, "rest"))
     return commands
 
@@ -254,10 +281,15 @@ def open_window(tx: Tx, hand: int, card: str) -> None:
     if not may_react(tx.state):
         return
     ops = {e.op for e in side_of(card, False).effects}
-    if "search" in ops:
-        tx.emit(ReactionWindowOpened(trigger="search"))
-    elif "attack" in ops and not tx.state.hidden:
-        tx.emit(ReactionWindowOpened(trigger="attack"))
+    # A card that searches and attacks (Hunt) while the Beast is revealed meets both
+    # prerequisites: the window takes reactions to either ("search attack").
+    triggers = [
+        trigger
+        for trigger, met in (("search", "search" in ops), ("attack", "attack" in ops))
+        if met and (trigger == "search" or not tx.state.hidden)
+    ]
+    if triggers:
+        tx.emit(ReactionWindowOpened(trigger=" ".join(triggers)))
 
 
 # -- running ---------------------------------------------------------------------------
@@ -369,18 +401,18 @@ def _one_shot(tx: Tx, frame: Frame, effect: Effect, command: Any) -> None:
                 )
             )
         case Do():
-            _no_choice(tx, hand, where, effect)
+            _no_choice(tx, frame, where, effect)
 
 
-def _no_choice(tx: Tx, hand: int, where: str, effect: Effect) -> None:
+def _no_choice(tx: Tx, frame: Frame, where: str, effect: Effect) -> None:
     state = tx.state
+    hand = frame.hand
     match effect.op:
         case "reveal":
             reveal(tx, "card")
         case "transform":
-            places = transformable(
-                state, (where,) if effect.range == 0 else state.board.nearby(where)
-            )
+            reach = (where,) if effect.range == 0 else state.board.nearby(where)
+            places = transformable(state, within_bound(state, frame, reach))
             habitat = beast_mat(state.beast.character).habitat if hand == BEAST else "settlement"
             if places:
                 tx.emit(LocationsTransformed(locations=places, habitat=habitat))

@@ -451,11 +451,10 @@ def _remove_card(state: BeastState, hand: int, card: str) -> BeastState:
 
 
 def _narrow_zones(state: BeastState, index: int) -> BeastState:
-    """After a step of a zone-bound move, keep the zones the mover is still in: a card
-    played on the centre (in three zones) is bound to the zone its first step enters."""
+    """After a step of a zone-bound card's move, keep the zones the mover is still in: a
+    card played on the centre (in three zones) is bound to the zone its first step enters."""
     frame = state.frames[-1]
-    effect = frame.effects[index]
-    if effect.op != "move" or not effect.zone:
+    if frame.effects[index].op != "move" or not any(e.zone for e in frame.effects):
         return state
     here = state.board.zones_of(state.hands[frame.hand].location)
     kept = tuple(z for z in frame.zones if z in here)

@@ -140,9 +140,7 @@ def _turn_commands(state: BeastState, hand: int) -> list[Any]:
         hand=hand, card="", slot="flee", effects=FLEE_MOVE, mode="seq", pending=(0,), zones=()
     )
     flees: list[Any] = (
-        [Flee(card) for card in every]
-        if destinations(state, hand, flee_frame, FLEE_MOVE[0])
-        else []
+        [Flee(card) for card in every] if destinations(state, hand, flee_frame) else []
     )
     mine = len(held.actions)
     fewer = any(
@@ -162,7 +160,7 @@ def _reaction_commands(state: BeastState, hand: int) -> list[Any]:
         *(
             React(card)
             for card in dict.fromkeys(held.extras)
-            if side_of(card, beast).react == state.window
+            if side_of(card, beast).react in state.window.split()
             and side_of(card, beast).cost <= held.grudges
         ),
         Decline(),

@@ -33,10 +33,30 @@ NO_CHOICE = ("reveal", "transform", "grudge", "power", "heal", "watchtower", "di
 # -- where things are ------------------------------------------------------------------
 
 
-def destinations(state: BeastState, hand: int, frame: Frame, effect: Effect) -> list[str]:
-    """The directions a hand may step now (the Beast may also play X = No Movement)."""
+def bound(state: BeastState, frame: Frame) -> frozenset[str] | None:
+    """The locations a zone-bound card's effects may reach (None: the card is not bound).
+
+    Rulebook "Zone prerequisites": "Whenever you play a card that has the word zone on it,
+    the effects on that card are bound within the zone you are in at the time the card is
+    played." Every effect of such a card, not only the one whose text says zone: its
+    steps, the targets of its attacks and searches, where its summons go and act, what it
+    transforms."""
+    if not any(e.zone for e in frame.effects):
+        return None
+    return frozenset(loc for z in frame.zones for loc in state.board.zones[z])
+
+
+def within_bound(state: BeastState, frame: Frame, places: tuple[str, ...]) -> tuple[str, ...]:
+    """`places` that a (possibly zone-bound) card's effects may reach, in order."""
+    allowed = bound(state, frame)
+    return places if allowed is None else tuple(p for p in places if p in allowed)
+
+
+def destinations(state: BeastState, hand: int, frame: Frame) -> list[str]:
+    """The directions a hand may step now (the Beast may also play X = No Movement); on a
+    zone-bound card only into its zone (`bound`)."""
     here = state.hands[hand].location
-    allowed = {loc for z in frame.zones for loc in state.board.zones[z]} if effect.zone else None
+    allowed = bound(state, frame)
     steps = [
         d for d, there in state.board.roads[here].items() if allowed is None or there in allowed
     ]

@@ -35,6 +35,21 @@ placed on a specific habitat, unless stated otherwise"); the centre, which "coun
 habitat types except the settlement" for habitat prerequisites, takes none unless
 transformed into that habitat.
 
+Third rules pass (rules version 5): the effects of an "if" card (a habitat prerequisite)
+cannot be ignored, as those of a "then" card cannot ("You have the option to ignore one or
+more effects on the card you played, unless they meet either of the requirements "if", or
+"then"."; `skip` is offered there only when the effect has nothing to act on); a card with
+the word zone binds every one of its effects to the zone ("the effects on that card are
+bound within the zone you are in at the time the card is played"): its steps, attack and
+search targets, summon placements, the steps, attacks and abilities of the summons it lets
+act (a summon outside the zone only rests) and what it transforms, not only the move that
+says zone; a hunter's card that searches and attacks (Hunt) while the Beast is revealed
+opens one window for reactions to either (trigger "search attack"), so an attack reaction
+(Thick Hide, Vanish) may answer it. Readings left as they were: a summon's attack deals
+its 1 damage whatever the Beast's damage upgrade ("Attack for 1 damage"); a trap's habitat
+token matches the untransformed centre for forest, swamp and cave (the Beast's location
+"counts as all habitat types except the settlement").
+
 Secrecy: views cut the state per viewer (projections/beast.py); the log is redacted
 generically. When the game ends with movement cards still face down, they are shown
 (BeastRevealed game_end).
@@ -69,7 +84,9 @@ class BeastRules(BaseRules[BeastState, Command]):
     # summon that moves when all are out; two players assign drafted cards after the
     # draft; zone-bound cards stay in one zone; a move is not stopped before its first step.
     # 4: a summon is placed only on its mat's habitat (no longer on an untransformed centre).
-    version: ClassVar[str] = "4"
+    # 5: an "if" card's effects cannot be ignored; a zone card binds all its effects to the
+    # zone; Hunt on the revealed Beast may be answered by an attack reaction.
+    version: ClassVar[str] = "5"
     title: ClassVar[str] = "Beast"
     option_names: ClassVar[tuple[str, ...]] = ("contract", "beast", "hunters", "setup")
     min_players: ClassVar[int] = 2
