@@ -10,8 +10,11 @@ Decisions where the issue was silent:
 - Default table size: 4 (each game allows it); `table_size` overrides, within the game's
   player counts. Round 1 of a Swiss event is drawn (from the seed, else the tournament
   id); later rounds follow the standings (core/tournament/standing.py).
-- Round robin: with two-player tables, the circle method (rounds up to n-1, n when odd);
-  with larger tables, rounds are paired repeat-free while that is possible.
+- Round robin: with two-player tables, the circle method (rounds up to n-1, n when odd),
+  each round seated with the rounds left in view so first seats (Beast: the Beast) end
+  evenly spread, everyone first equally often when the schedule allows it
+  (core/tournament/orient.py); with larger tables, rounds are paired repeat-free while
+  that is possible.
 - Duplicate: tables all of the preferred size (the rest sit out with a bye); each round
   draws a fresh secret seed used only in its games' keys, shared through `deal`; its games
   are `reveal=referee`, so no deal shows before the round ends; verdicts are attached
@@ -561,9 +564,8 @@ def _pairing(
     config, past = state.config, history(state)
     if config.format == "round-robin" and config.table_size == 2:
         field = [p if p in state.active else None for p in state.players]
-        pairs, byes = pairing.circle(field, number - 1)
-        order = list(state.players)
-        return [pairing.seat_order(p, past, order) for p in pairs], tuple(byes)
+        scheduled = pairing.round_robin(field, number - 1, config.rounds, past)
+        return list(scheduled.tables), scheduled.byes
     active = set(state.active)
     if number == 1 or config.format == "round-robin":
         order = list(state.active)

@@ -12,7 +12,11 @@ had the first seat, who had a bye). The choices, in order of precedence:
    the table with the fewest first seats. The tables are formed so that this keeps every
    seated player's first-seat count within one of the others': while at least as many
    players as tables have the fewest first seats, each table gets one of them; otherwise
-   they sit at different tables. This rule is never traded away.
+   they sit at different tables. This rule is never traded away. A two-player round
+   robin, whose meetings the circle method fixes in advance, seats each round with the
+   rest of its schedule in view instead (core/tournament/orient.py), so the rule holds
+   after every round where the schedule allows it and always after the last one: all
+   counts equal whenever they can be (3 players, 3 rounds: each is first once).
 3. Repeat opponents: the tables are searched (depth first, table by table, each table
    led by the best-placed player left and filled nearest in the standings first) for a
    partition in which nobody meets anyone again; failing that, each player joins the
@@ -28,6 +32,8 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 
 import msgspec
+
+from skald.core.tournament.orient import seat_first
 
 SEARCH_BUDGET = 20_000
 """Tables tried before giving up on a repeat-free partition (the search is exhaustive
@@ -179,3 +185,17 @@ def circle(players: Sequence[str | None], index: int) -> tuple[list[list[str]], 
         else:
             byes.extend(p for p in (a, b) if p is not None)
     return pairs, byes
+
+
+def round_robin(
+    players: Sequence[str | None], index: int, rounds: int, history: History
+) -> Pairing:
+    """Round `index` (0-based) of a two-player round robin of `rounds` by the circle
+    method (`players`: registration order, None for the withdrawn), each table seated with
+    the rounds left in view (core/tournament/orient.py `seat_first`)."""
+    schedule = [
+        [(a, b) for a, b in circle(players, number)[0]]
+        for number in range(index, max(rounds, index + 1))
+    ]
+    tables = seat_first(schedule, history.first_seats, [p for p in players if p is not None])
+    return Pairing(tables=tuple(tables), byes=tuple(circle(players, index)[1]))
