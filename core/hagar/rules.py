@@ -31,7 +31,18 @@ Decisions where the rulebook is silent (see also the other modules' docstrings):
   land (a dragon then ends the crossing: the Viking is on his ship); a Viking who meets
   another on a crossroads may ambush him first (only harbours and cities are safe), then
   announces;
-- when no move is possible after a throw, the turn passes.
+- when no move is possible after a throw, the turn passes;
+- the feast is called at the start of the caller's turn, instead of throwing: "If a
+  Viking has brought 7 loot pieces home, he may call the Loot Feast" does not say when,
+  and his arrival home ends his move, so the others play one more turn first;
+- a Viking on foot who reaches the harbour where his ship lies boards it, loot or not,
+  and his surplus points expire ("when a ship is loaded from land");
+- `force` hands one piece per ambush, as `rob` takes one ("he can force his loot on the
+  other");
+- Odin ends the move: onto the ship is boarding it, into a city is "to make loot" (surplus
+  expires either way); a dragon leaves the other stick's points to walk on when the ship
+  lies in a harbour ("Points from the second rune stick may afterwards only be counted if
+  the Viking is then not on the high seas").
 
 Secrecy: pieces on a collector's card lie face down (a Byzantine chest too, once taken),
 and their places on it are the holder's: `jettison SLOT` and `force SEAT SLOT` are
