@@ -27,6 +27,9 @@ its own answer (its 422 detail, 404, 405, 307...). The dependency runs after the
 validated, as FastAPI solves dependencies after reading the body and before reporting a
 body's errors: a bad token with a bad body is a 401 either way.
 
+A HEAD comes here as its GET (`api.edge.HeadAsGet`, outside this layer, drops the body),
+so `HEAD /games/ID/legal` and `HEAD /games/ID` are answered directly too.
+
 When the app is built, each route named in `DIRECT` must be found and be of the one shape
 handled here (the game id from the path, no query, header or cookie parameter, at most
 one body parameter that is a pydantic model, not embedded, one dependency that takes only

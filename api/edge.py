@@ -1,5 +1,5 @@
 """What the service guards before a request reaches a route: the body size, tokens kept out
-of the access log, and uvicorn's own 400 answers given in the JSON error shape.
+of the access log, uvicorn's own 400 answers given in the JSON error shape, and HEAD.
 
 - Bodies over `MAX_BODY` (1 MiB; no route needs more than a few KiB) are refused with 413
   before they are read into memory: by `Content-Length` up front, or while streaming a
@@ -12,6 +12,12 @@ of the access log, and uvicorn's own 400 answers given in the JSON error shape.
   protocol, the C parser `skald serve` runs on) makes that answer the same
   `{"error", "message"}` body as every other error. httptools has no limit of its own on
   a request's head; ours is h11's (`MAX_HEAD`, 16 KiB).
+- `HEAD` on every GET resource (FastAPI's routes take GET alone and answered HEAD with
+  405): `HeadAsGet` runs the GET and sends its status and headers, `Content-Length`
+  included, and no body (RFC 9110 9.3.2). Nothing is run for HEAD that a GET does not
+  run: a path without a GET answers HEAD as it answers GET (a 405, or a 404). A
+  streamed answer (the live feed) is a 200 with its headers that ends there: the GET is
+  stopped once its head has gone.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import asyncio
 import logging
 import re
 
+import anyio
 import httptools
 import msgspec
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -137,6 +144,40 @@ class BodyLimit:
             await send(outgoing)
 
         await self.app(scope, limited_receive, tracking_send)
+
+
+class HeadAsGet:
+    """ASGI: a HEAD request answered as its GET: the GET's status and headers, no body.
+
+    The app sees a GET (in a copy of the scope; the server keeps its HEAD, and with it
+    its own rule of writing no body). Once the head is sent the answer ends, and the GET
+    is stopped: nothing of its body is needed, and a stream would never end."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+        answered = False
+        with anyio.CancelScope() as get:
+
+            async def head_send(message: Message) -> None:
+                nonlocal answered
+                if answered or message["type"] != "http.response.start":
+                    return  # the body, and anything after the answer ended
+                answered = True
+                await send(message)
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+                get.cancel()
+
+            async def head_receive() -> Message:
+                if answered:
+                    return {"type": "http.disconnect"}
+                return await receive()
+
+            await self.app({**scope, "method": "GET"}, head_receive, head_send)
 
 
 class JsonErrorHttpToolsProtocol(HttpToolsProtocol):

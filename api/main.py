@@ -26,7 +26,7 @@ from skald.api import errors
 from skald.api.collector import settle_collector
 from skald.api.deps import SECURITY_SCHEMES, Services, check_token, checks_tokens
 from skald.api.direct import Direct, DirectRoutes, direct_routes
-from skald.api.edge import MAX_BODY, BodyLimit, install_log_redaction
+from skald.api.edge import MAX_BODY, BodyLimit, HeadAsGet, install_log_redaction
 from skald.api.live import LiveFeed
 from skald.api.responses import MsgspecJSON
 from skald.api.routes import audit, events, games, moves
@@ -70,9 +70,11 @@ class SkaldAPI(FastAPI):
     (no `max_body_size` is set; `BodyLimit` answers in the JSON error shape) and its
     exception telemetry (FastAPI's native OpenTelemetry is off: Skald configures no
     OpenTelemetry provider and ships no SDK, so it only cost a check per request). What is
-    left, outermost first: `BodyLimit`, Starlette's 500 handler, the exception handlers
-    (`api.errors`), the routes of a decision answered directly (`api.direct`; `direct`,
-    set by `create_app`, None for none), FastAPI's exit stack, the router."""
+    left, outermost first: `HeadAsGet` (HEAD on every GET route, those answered directly
+    included, answered as the GET without its body), `BodyLimit`, Starlette's 500
+    handler, the exception handlers (`api.errors`), the routes of a decision answered
+    directly (`api.direct`; `direct`, set by `create_app`, None for none), FastAPI's exit
+    stack, the router."""
 
     direct: dict[tuple[str, str | None], Direct] | None = None
 
@@ -91,7 +93,7 @@ class SkaldAPI(FastAPI):
             app = DirectRoutes(app, self.direct)
         app = ExceptionMiddleware(app, handlers=handlers, debug=self.debug)
         app = ServerErrorMiddleware(app, handler=on_500, debug=self.debug)
-        return BodyLimit(app)
+        return HeadAsGet(BodyLimit(app))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         # FastAPI's own asks, on every request, whether telemetry is configured.

@@ -10,6 +10,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -150,12 +151,13 @@ class CountedProtocol(JsonErrorHttpToolsProtocol):
         super().connection_made(CountedTransport(transport))  # type: ignore[arg-type]
 
 
-@pytest.fixture
-def counted_server(tmp_path: Path) -> Iterator[str]:
+@contextmanager
+def serving(app: Any, protocol: type[JsonErrorHttpToolsProtocol]) -> Iterator[str]:
+    """`app` served by a real uvicorn on 127.0.0.1 with `protocol` (in a thread of this
+    process) until the block ends; yields its base URL."""
     port = free_port()
-    app = create_app(f"sqlite:///{tmp_path / 'wire.db'}")
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, http=CountedProtocol, log_level="warning", lifespan="on"
+        app, host="127.0.0.1", port=port, http=protocol, log_level="warning", lifespan="on"
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -163,12 +165,19 @@ def counted_server(tmp_path: Path) -> Iterator[str]:
     deadline = time.monotonic() + 20
     while not server.started:
         assert time.monotonic() < deadline, "the test server did not start"
+        assert thread.is_alive(), "the test server stopped"
         time.sleep(0.02)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
         thread.join(timeout=20)
+
+
+@pytest.fixture
+def counted_server(tmp_path: Path) -> Iterator[str]:
+    with serving(create_app(f"sqlite:///{tmp_path / 'wire.db'}"), CountedProtocol) as base:
+        yield base
 
 
 def _one_write_each(client: httpx.Client, method: str, path: str, **kwargs: Any) -> httpx.Response:
