@@ -18,9 +18,13 @@ player asks `POST .../tables/mine` with its tournament token for a seat token of
 at its table in the latest round: a fresh token each call (tokens are kept as hashes, so
 none is shown twice; the earlier ones stay valid), which acts only for that seat.
 
-`identify` reads the caller from its token. Each route about one tournament
-(`api.routes.tournaments`) takes exactly one of `CallerDep` (anyone), `MemberDep`,
-`OrganiserDep` or `PlayerDep`.
+`identify` reads the caller from its token, and the tournament through the desk's
+chain check (`Tournaments.state`): on a stream that fails it, every route answers 500
+`corrupt_record` naming the seq, and nothing is shown or written. Each route about one
+tournament (`api.routes.tournaments`) takes exactly one of `CallerDep` (anyone),
+`MemberDep`, `OrganiserDep` or `PlayerDep`, except `GET .../verify`, which must answer on
+a broken stream: it takes `CheckerDep` (anyone; a presented token must still be this
+tournament's), which reads the stream header and the tokens only.
 """
 
 from __future__ import annotations
@@ -64,8 +68,9 @@ def tournament_desk(services: Services) -> Tournaments:
 
 
 def identify(services: Services, tournament: str, request: Request) -> TournamentCaller:
-    """The caller from its token: NotFound first for an unknown tournament, 401 for a
-    token that is not one of its own."""
+    """The caller from its token: NotFound first for an unknown tournament, then
+    `stream.BrokenChain` (500) for a stream that fails its check, 401 for a token that is
+    not one of its own."""
     check_game_id(tournament)
     state = tournament_desk(services).state(tournament)
     token = presented_token(request)
@@ -77,6 +82,25 @@ def identify(services: Services, tournament: str, request: Request) -> Tournamen
     if grant.seat is None:
         return TournamentCaller(tournament, organiser=True)
     return TournamentCaller(tournament, player=state.players[grant.seat])
+
+
+def checker(services: Services, tournament: str, request: Request) -> str:
+    """The tournament id for `verify`, without reading its stream: NotFound for an
+    unknown tournament, 401 for a token that is not one of its own."""
+    check_game_id(tournament)
+    tournament_desk(services).header(tournament)
+    token = presented_token(request)
+    if token is not None and services.tokens.grant(tournament, token) is None:
+        raise Unauthorized(f"that token is not one of tournament {tournament}")
+    return tournament
+
+
+async def get_checker(services: ServicesDep, tournament_id: TournamentId, request: Request) -> str:
+    """Anyone about to check the stream (a presented token must be this tournament's)."""
+    return await offload(checker, services, tournament_id, request)
+
+
+CheckerDep = Annotated[str, Depends(get_checker)]
 
 
 async def get_caller(

@@ -2,7 +2,9 @@
 
 Every command goes through the tournament desk (core/tournament/desk.py) and the Table;
 errors are one line on stderr with the CLI's exit codes (cli/app.py), and nothing is
-written when a command fails.
+written when a command fails. Every command but `verify` reads the tournament through
+the desk's chain check: a stream that fails it is refused (exit 9, one line naming the
+seq, nothing on stdout, nothing written); `verify` says where it breaks.
 """
 
 from __future__ import annotations
@@ -37,7 +39,9 @@ from skald.projections.table import Table
 tournament_app = typer.Typer(
     name="tournament",
     help="Tournament records: Swiss, round robin or duplicate rounds of multi-player "
-    "tables, results taken from verified games, standings, ratings and disputes.",
+    "tables, results taken from verified games, standings, ratings and disputes. A "
+    "tournament whose stored stream fails its chain check is refused by every command "
+    "but verify (exit 9).",
     no_args_is_help=True,
 )
 dispute_app = typer.Typer(help="Disputes: a seat opens one, the referee settles it.")
@@ -232,7 +236,7 @@ def show_standings(
 ) -> None:
     """The standings: rank, points, tie-breaks, games and rating (mu ± sigma). The
     tournament's chain is checked first: a stream that fails it is refused (exit 9)."""
-    current = standings(_desk(db, create=False)[0].verified_state(tournament), round_number)
+    current = standings(_desk(db, create=False)[0].state(tournament), round_number)
     if json:
         print_json(current)
         return
@@ -252,7 +256,7 @@ def export(
     if format not in EXPORT_FORMATS:
         raise InvalidOption(f"format {format!r}: must be one of {', '.join(EXPORT_FORMATS)}")
     desk = _desk(db, create=False)[0]
-    envelopes = desk.verified_envelopes(tournament)
+    envelopes = desk.envelopes(tournament)
     if format == "jsonl":
         typer.echo(export_jsonl(envelopes), nl=False)
         return

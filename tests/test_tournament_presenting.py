@@ -48,7 +48,7 @@ def _finished(url: str, players: list[str], rounds: int = 2, **options: object) 
         store.dispose()
 
 
-def _tamper(path: Path, tid: str) -> int:
+def tamper_first_result(path: Path, tid: str) -> int:
     """Swap the ranking of the first stored result, as a forger with sqlite3 would."""
     with sqlite3.connect(path) as conn:
         seq, payload = conn.execute(
@@ -72,7 +72,7 @@ def two_stores(tmp_path: Path) -> tuple[str, str, str, int]:
     intact, broken = tmp_path / "intact.db", tmp_path / "broken.db"
     tid = _finished(f"sqlite:///{intact}", ["Ann", "Bob", "Cid"], table_size=3)
     broken.write_bytes(intact.read_bytes())
-    seq = _tamper(broken, tid)
+    seq = tamper_first_result(broken, tid)
     return f"sqlite:///{intact}", f"sqlite:///{broken}", tid, seq
 
 
@@ -121,18 +121,25 @@ def test_http_refuses_to_present_a_tampered_stream(two_stores: tuple[str, str, s
             assert "Ann" in answer.text
 
 
-def test_the_desk_reads_a_checked_stream_once(two_stores: tuple[str, str, str, int]) -> None:
+def test_every_read_of_the_desk_is_checked(two_stores: tuple[str, str, str, int]) -> None:
+    """`state` and `envelopes` (and their old names) check the chain; `verify` alone reads
+    a broken stream, to say where it breaks."""
     intact, broken, tid, seq = two_stores
     for url, ok in ((intact, True), (broken, False)):
         store = EventStore(url)
         try:
             desk = Tournaments(store, Table(Engine(store)))
+            reads = (desk.state, desk.envelopes, desk.verified_state, desk.verified_envelopes)
+            assert desk.verify(tid).ok is ok
             if ok:
                 assert desk.verified_state(tid) == desk.state(tid)
                 assert desk.verified_envelopes(tid) == desk.envelopes(tid)
-            else:
+                assert len(desk.envelopes(tid)) == desk.state(tid).version
+                continue
+            assert desk.verify(tid).bad_seq == seq
+            for read in reads:
                 with pytest.raises(BrokenChain) as raised:
-                    desk.verified_state(tid)
+                    read(tid)
                 assert raised.value.seq == seq
         finally:
             store.dispose()
@@ -297,7 +304,7 @@ def test_pairing_refuses_a_tampered_stream_and_creates_nothing(tmp_path: Path) -
         desk.collect(tid)
     finally:
         store.dispose()
-    seq = _tamper(path, tid)
+    seq = tamper_first_result(path, tid)
     store = EventStore(f"sqlite:///{path}")
     try:
         desk = Tournaments(store, Table(Engine(store)))

@@ -1,7 +1,10 @@
 """Tournaments over HTTP: everything `skald tournament` does, with the tournament's tokens.
 
 Who may do what, and which tokens a route answers: `api.tournament_access`. The bodies
-and the documented responses: `api.tournament_schemas`.
+and the documented responses: `api.tournament_schemas`. Every route about one tournament
+reads it through the desk's chain check, so a stored stream that fails it gets 500
+`corrupt_record` naming the seq, with nothing shown or written; `GET .../verify` alone
+answers on it, saying where it breaks.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from skald.api.responses import MsgspecJSON, errors, page
 from skald.api.schemas import ErrorOut
 from skald.api.tournament_access import (
     CallerDep,
+    CheckerDep,
     MemberDep,
     OrganiserDep,
     PlayerDep,
@@ -68,7 +72,8 @@ BROKEN: dict[int | str, dict[str, Any]] = {
     500: {
         "model": ErrorOut,
         "description": "`corrupt_record`: the tournament's stored stream fails its chain "
-        "check (the message names the seq and why; see `GET .../verify`). Nothing is shown.",
+        "check (the message names the seq and why; see `GET .../verify`). Nothing is "
+        "shown and nothing is written.",
     }
 }
 
@@ -143,7 +148,7 @@ async def list_tournaments(
 @router.get(
     "/{tournament_id}",
     response_model=SummaryOut,
-    responses=errors(401, 404, 422),
+    responses={**errors(401, 404, 422), **BROKEN},
     openapi_extra=PUBLIC,
 )
 async def tournament_summary(caller: CallerDep, services: ServicesDep) -> MsgspecJSON:
@@ -155,7 +160,7 @@ async def tournament_summary(caller: CallerDep, services: ServicesDep) -> Msgspe
 @router.get(
     "/{tournament_id}/me",
     response_model=MeOut,
-    responses=errors(401, 404, 422),
+    responses={**errors(401, 404, 422), **BROKEN},
     openapi_extra=PUBLIC,
 )
 async def whoami(caller: CallerDep) -> MsgspecJSON:
@@ -169,7 +174,7 @@ async def whoami(caller: CallerDep) -> MsgspecJSON:
     "/{tournament_id}/players",
     status_code=201,
     response_model=TokenOut,
-    responses=errors(401, 403, 404, 409, 422),
+    responses={**errors(401, 403, 404, 409, 422), **BROKEN},
 )
 async def register(body: PlayerIn, caller: OrganiserDep, services: ServicesDep) -> MsgspecJSON:
     """Register a late player (organiser); answers its token, once."""
@@ -187,7 +192,7 @@ async def register(body: PlayerIn, caller: OrganiserDep, services: ServicesDep) 
 @router.post(
     "/{tournament_id}/withdraw",
     response_model=EventOut,
-    responses=errors(401, 403, 404, 409, 422),
+    responses={**errors(401, 403, 404, 409, 422), **BROKEN},
 )
 async def withdraw(body: WithdrawIn, caller: OrganiserDep, services: ServicesDep) -> MsgspecJSON:
     """Withdraw a player (organiser): not paired any more; past results stay."""
@@ -201,7 +206,7 @@ async def withdraw(body: WithdrawIn, caller: OrganiserDep, services: ServicesDep
     "/{tournament_id}/pair",
     status_code=201,
     response_model=PairedOut,
-    responses=errors(401, 403, 404, 409, 422),
+    responses={**errors(401, 403, 404, 409, 422), **BROKEN},
 )
 async def pair(caller: OrganiserDep, services: ServicesDep) -> MsgspecJSON:
     """Pair the next round and create its games (organiser). Each table comes with its
@@ -236,7 +241,7 @@ async def pair(caller: OrganiserDep, services: ServicesDep) -> MsgspecJSON:
     "/{tournament_id}/tables/mine",
     status_code=201,
     response_model=MyTableOut,
-    responses=errors(401, 403, 404, 422),
+    responses={**errors(401, 403, 404, 422), **BROKEN},
 )
 async def my_table(
     caller: PlayerDep,
@@ -264,7 +269,7 @@ async def my_table(
 @router.post(
     "/{tournament_id}/autoplay",
     response_model=AutoplayOut,
-    responses=errors(401, 403, 404, 409, 422),
+    responses={**errors(401, 403, 404, 409, 422), **BROKEN},
 )
 async def autoplay(
     caller: OrganiserDep, services: ServicesDep, body: AutoplayIn | None = None
@@ -288,7 +293,7 @@ async def autoplay(
 @router.post(
     "/{tournament_id}/results",
     response_model=EventsOut,
-    responses=errors(401, 404, 409, 422),
+    responses={**errors(401, 404, 409, 422), **BROKEN},
 )
 async def results(caller: MemberDep, services: ServicesDep) -> MsgspecJSON:
     """Take in the finished games' results (chain verified; audit verdict once revealed);
@@ -317,7 +322,7 @@ async def get_standings(
     seq and the reason)."""
 
     def work() -> Any:
-        state = tournament_desk(services).verified_state(caller.tournament)
+        state = tournament_desk(services).state(caller.tournament)
         return standings(state, round_number)
 
     return MsgspecJSON(await offload(work))
@@ -350,7 +355,7 @@ async def export(
     naming the seq and the reason)."""
 
     def work() -> str:
-        envelopes = tournament_desk(services).verified_envelopes(caller.tournament)
+        envelopes = tournament_desk(services).envelopes(caller.tournament)
         if format == "jsonl":
             return export_jsonl(envelopes)
         state = fold(caller.tournament, (env.event for env in envelopes))
@@ -373,9 +378,10 @@ async def export(
     responses=errors(401, 404, 422),
     openapi_extra=PUBLIC,
 )
-async def verify(caller: CallerDep, services: ServicesDep) -> MsgspecJSON:
-    """Check the tournament's hash chain; names the first bad seq."""
-    report = await offload(tournament_desk(services).verify, caller.tournament)
+async def verify(tournament: CheckerDep, services: ServicesDep) -> MsgspecJSON:
+    """Check the tournament's hash chain; names the first bad seq (the one route that
+    answers on a broken stream)."""
+    report = await offload(tournament_desk(services).verify, tournament)
     return MsgspecJSON(
         {
             "ok": report.ok,
@@ -391,7 +397,7 @@ async def verify(caller: CallerDep, services: ServicesDep) -> MsgspecJSON:
     "/{tournament_id}/disputes",
     status_code=201,
     response_model=EventOut,
-    responses=errors(401, 403, 404, 409, 422),
+    responses={**errors(401, 403, 404, 409, 422), **BROKEN},
 )
 async def open_dispute(body: DisputeIn, caller: PlayerDep, services: ServicesDep) -> MsgspecJSON:
     """The caller, a player seated at the game, disputes its recorded result."""
@@ -405,7 +411,7 @@ async def open_dispute(body: DisputeIn, caller: PlayerDep, services: ServicesDep
 @router.post(
     "/{tournament_id}/disputes/{game}/settle",
     response_model=SettledOut,
-    responses=errors(401, 403, 404, 409, 422),
+    responses={**errors(401, 403, 404, 409, 422), **BROKEN},
 )
 async def settle(
     body: SettleIn,

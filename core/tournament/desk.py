@@ -4,7 +4,10 @@ It appends to the tournament's stream and reaches games only through a `GameDesk
 Table satisfies it), so nothing here touches a game's engine or state. Each write checks
 first and appends one batch, or raises and writes nothing to the tournament (a round's
 games are created before its pairing is appended; should that append lose a race, they
-stay unlinked, and nobody holds their tokens).
+stay unlinked, and nobody holds their tokens). Every read of a tournament's stream,
+for presenting it or for a write, checks its hash chain first (`envelopes`): a stream
+that fails the check is refused naming the seq, so nothing is shown or written from it;
+only `verify` reads it unchecked, to say where it breaks.
 
 Decisions where the issue was silent:
 - Default table size: 4 (each game allows it); `table_size` overrides, within the game's
@@ -148,22 +151,12 @@ class Tournaments:
         raise NotFound(f"{player!r} has no table in round {current.round}")
 
     def envelopes(self, tournament: str) -> list[Envelope[TournamentEvent]]:
-        """The tournament's events in order (nothing in them is secret)."""
-        self._info(tournament)
-        return [stream.to_envelope(record) for record in self._store.read(tournament)]
-
-    def state(self, tournament: str) -> TournamentState:
-        """The tournament folded from its stream."""
-        return fold(tournament, (env.event for env in self.envelopes(tournament)))
-
-    def verify(self, tournament: str) -> ChainReport:
-        """Check the tournament's stream: header, chain, every record."""
-        return stream.verify(self._info(tournament), self._store.read(tournament))
-
-    def verified_envelopes(self, tournament: str) -> list[Envelope[TournamentEvent]]:
-        """`envelopes`, from records that passed `verify` (the same single read): what
-        presents the record (standings, exports) reads this. `stream.BrokenChain` (a
-        CorruptRecord) names the first bad seq and why."""
+        """The tournament's events in order (nothing in them is secret), from records that
+        passed `verify` in the same read: every read that presents the tournament or
+        builds on it (summary, standings, exports, pairing, results, every write) comes
+        through here, so none of them works from a doctored stream. `stream.BrokenChain`
+        (a CorruptRecord: CLI exit 9, HTTP 500 `corrupt_record`) names the first bad seq
+        and why; NotFound when there is no such tournament."""
         report: ChainReport | None = None
         for _attempt in range(2):  # a write landing between the header and the rows
             info = self._info(tournament)
@@ -174,9 +167,23 @@ class Tournaments:
         assert report is not None
         raise stream.BrokenChain(tournament, report)
 
-    def verified_state(self, tournament: str) -> TournamentState:
-        """`state`, folded from a stream that passed `verify` (else `stream.BrokenChain`)."""
-        return fold(tournament, (env.event for env in self.verified_envelopes(tournament)))
+    def state(self, tournament: str) -> TournamentState:
+        """The tournament folded from its checked stream (`envelopes`)."""
+        return fold(tournament, (env.event for env in self.envelopes(tournament)))
+
+    # The names from when only standings and exports were checked (every read is now);
+    # projections/standings.py cites them.
+    verified_envelopes = envelopes
+    verified_state = state
+
+    def verify(self, tournament: str) -> ChainReport:
+        """Check the tournament's stream: header, chain, every record (the one read that
+        works on a broken stream: it says where it breaks)."""
+        return stream.verify(self._info(tournament), self._store.read(tournament))
+
+    def header(self, tournament: str) -> StreamInfo:
+        """The tournament's stream header (its name is the title); NotFound if none."""
+        return self._info(tournament)
 
     def _info(self, tournament: str) -> StreamInfo:
         info = self._store.info(tournament) if self._store.version(tournament) else None
@@ -263,7 +270,7 @@ class Tournaments:
     def pair(self, tournament: str) -> RoundPaired:
         """Pair the next round, create its games and link them to its tables (from a
         stream that passed its chain check: standings never come from forged results)."""
-        state = self.verified_state(tournament)
+        state = self.state(tournament)
         final = self._next_is_final(state)
         number = len(state.rounds) + 1
         groups, byes = (

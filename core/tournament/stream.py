@@ -31,15 +31,16 @@ envelope_decoder: msgspec.json.Decoder[Envelope[TournamentEvent]] = msgspec.json
 
 
 class BrokenChain(CorruptRecord):
-    """A tournament's stored stream fails its check (`verify`): nothing is read from it.
-    One line naming the seq and the reason, pointing to `skald tournament verify`."""
+    """A tournament's stored stream fails its check (`verify`): nothing is shown or
+    written from it. One line naming the seq and the reason, pointing to `skald
+    tournament verify`."""
 
     def __init__(self, tournament: str, report: chain.ChainReport) -> None:
         seq = report.bad_seq if report.bad_seq is not None else report.checked + 1
         super().__init__(seq, report.reason)
         self.args = (
             f"tournament {tournament} is TAMPERED at seq {seq}: {report.reason}; "
-            f"refusing to present it (see `skald tournament verify {tournament}`)",
+            f"refusing to show it or write to it (see `skald tournament verify {tournament}`)",
         )
         self.report = report
 
