@@ -12,6 +12,12 @@ of the access log, uvicorn's own 400 answers given in the JSON error shape, and 
   protocol, the C parser `skald serve` runs on) makes that answer the same
   `{"error", "message"}` body as every other error. httptools has no limit of its own on
   a request's head; ours is h11's (`MAX_HEAD`, 16 KiB).
+- A malformed request pipelined after valid ones (on the same connection, before their
+  answers left) does not cost them their answers: the protocol stops reading, answers
+  every request that came whole before the malformed bytes, in order, then the 400, and
+  closes (uvicorn answered the 400 and closed at once, and a move already committed was
+  never answered). A request whose head came but whose body the malformed bytes cut off
+  is not answered; it was not sent whole.
 - `HEAD` on every GET resource (FastAPI's routes take GET alone and answered HEAD with
   405): `HeadAsGet` runs the GET and sends its status and headers, `Content-Length`
   included, and no body (RFC 9110 9.3.2). Nothing is run for HEAD that a GET does not
@@ -25,12 +31,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections import deque
 
 import anyio
 import httptools
 import msgspec
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 
 from skald.api.wire import CoalescedWrites
 
@@ -182,23 +189,33 @@ class HeadAsGet:
 
 class JsonErrorHttpToolsProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol, answering unparseable requests, and heads over
-    `MAX_HEAD` bytes, with the JSON error shape; its answers leave in one socket write
-    each (`CoalescedWrites`, api/wire.py)."""
+    `MAX_HEAD` bytes, with the JSON error shape, after the answers of the requests that
+    came whole before them; its answers leave in one socket write each
+    (`CoalescedWrites`, api/wire.py)."""
 
     _head_bytes = 0
     _awaiting_head = True
+    _partial: RequestResponseCycle | None = None  # a request whose head came, not its end
+    _owed: tuple[RequestResponseCycle, ...] = ()  # answers due before a pending 400
+    _refusing = False  # a 400 is due (or sent): nothing more is read
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
         self.transport = CoalescedWrites(self.transport, self.loop)  # type: ignore[assignment]
+        self._open: list[RequestResponseCycle] = []  # requests not yet answered, in order
 
-    def eof_received(self) -> None:
+    def eof_received(self) -> bool | None:
         # The client half-closed: the transport closes when this returns, so an answer
         # written in this loop turn and still held must leave now.
         self.transport.send_held()  # type: ignore[attr-defined]
         super().eof_received()
+        # With a 400 due, the transport stays open for the answers owed before it (the 400
+        # closes it).
+        return True if self._refusing and not self.transport.is_closing() else None
 
     def data_received(self, data: bytes) -> None:
+        if self._refusing:
+            return  # after malformed bytes nothing can be parsed; the 400 will close
         # Counted before parsing, judged after: a chunk that completes the head (and brings
         # body bytes along) resets the count in `on_headers_complete`.
         if self._awaiting_head:
@@ -222,13 +239,47 @@ class JsonErrorHttpToolsProtocol(HttpToolsProtocol):
         if size > MAX_HEAD:
             # uvicorn answers a parser error with `send_400_response` (the JSON 400 below).
             raise httptools.HttpParserError("request head too large")
+        before = self.cycle
         super().on_headers_complete()
+        if self.cycle is not before:  # a request (not an upgrade): owed an answer
+            self._partial = self.cycle
+            self._open = [cycle for cycle in self._open if not cycle.response_complete]
+            self._open.append(self.cycle)
 
     def on_message_complete(self) -> None:
         self._awaiting_head = True
+        self._partial = None
         super().on_message_complete()
 
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if (
+            self._refusing
+            and not self.transport.is_closing()
+            and all(cycle.response_complete for cycle in self._owed)
+        ):
+            self._refuse()
+
     def send_400_response(self, msg: str) -> None:
+        """The 400 for malformed bytes: now, or after the answers of the requests that came
+        whole before them (each answered in turn, as pipelined requests are)."""
+        if self._refusing:
+            return
+        self._refusing = True
+        partial = self._partial
+        if partial is not None and any(cycle is partial for cycle, _app in self.pipeline):
+            # Queued behind others, and cut off by the malformed bytes: never run.
+            self.pipeline = deque(entry for entry in self.pipeline if entry[0] is not partial)
+        self._owed = tuple(
+            cycle for cycle in self._open if not cycle.response_complete and cycle is not partial
+        )
+        if not self._owed:
+            self._refuse()
+            return
+        self.cycle = self._owed[-1]  # the request uvicorn waits on (its end, its client leaving)
+
+    def _refuse(self) -> None:
+        self._unset_keepalive_if_required()
         head = (
             b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
             b"content-length: " + str(len(_MALFORMED)).encode() + b"\r\nconnection: close\r\n\r\n"
