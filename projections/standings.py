@@ -16,8 +16,8 @@ deal): each seat's score against the mean of that seat over the round's tables.
 lets bots play the open games of the current round (CLI and API `autoplay`).
 
 `standings` refuses a round that was not paired (InvalidOption naming the rounds that
-were). Callers that present a stored tournament read it with `Tournaments.verified_state`
-/ `verified_envelopes`, so a stream that fails its chain check is refused, never shown.
+were). Callers read a stored tournament with `Tournaments.state` / `envelopes`, which check
+its chain on every read, so a stream that fails the check is refused, never shown.
 
 Exports: `jsonl` is the stream itself (one envelope per line, what `import` reads back);
 `csv`, `md` and `html` are the standings table (md and html add the rounds). Every value

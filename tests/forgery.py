@@ -3,7 +3,9 @@ change events in a log, then recompute every hash after the change so the chain 
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -70,3 +72,21 @@ def flip_the_winner(store: EventStore, full_log: Sequence[Envelope[Any]]) -> Out
         store, forge(full_log, last.seq, lambda e: msgspec.structs.replace(e, outcome=flipped))
     )
     return honest
+
+
+def tamper_first_result(path: Path, tid: str) -> int:
+    """Swap the ranking of the first stored result, as a forger with sqlite3 would."""
+    with sqlite3.connect(path) as conn:
+        seq, payload = conn.execute(
+            "SELECT seq, payload FROM events WHERE stream_id = ? AND kind = ? ORDER BY seq",
+            (tid, "tournament.result_recorded"),
+        ).fetchone()
+        event = msgspec.json.decode(payload)
+        event["outcome"]["ranking"] = list(reversed(event["outcome"]["ranking"]))
+        forged = msgspec.json.encode(event).decode()
+        assert forged != payload
+        conn.execute(
+            "UPDATE events SET payload = ? WHERE stream_id = ? AND seq = ?", (forged, tid, seq)
+        )
+    conn.close()
+    return int(seq)

@@ -21,7 +21,7 @@ from skald.core.tournament.desk import Tournaments
 from skald.projections.autoplay import play_out, random_bot
 from skald.projections.table import Table
 from tests.cli_support import one_line, skald
-from tests.test_tournament_presenting import tamper_first_result
+from tests.forgery import tamper_first_result
 
 
 class Stored:

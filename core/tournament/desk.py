@@ -171,11 +171,6 @@ class Tournaments:
         """The tournament folded from its checked stream (`envelopes`)."""
         return fold(tournament, (env.event for env in self.envelopes(tournament)))
 
-    # The names from when only standings and exports were checked (every read is now);
-    # projections/standings.py cites them.
-    verified_envelopes = envelopes
-    verified_state = state
-
     def verify(self, tournament: str) -> ChainReport:
         """Check the tournament's stream: header, chain, every record (the one read that
         works on a broken stream: it says where it breaks)."""
