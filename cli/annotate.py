@@ -1,5 +1,10 @@
 """Commands for annotated histories: annotate, variation, export.
 
+A seq (`--at`, `--from`: 12, or v2@5 in variation 2) is read with the blanks around it
+dropped, as every other seq option of the CLI (`--at` of show, `--from`/`--to` of log)
+and the API's (`at`, `from`) read theirs: ' 12' is 12, '  ' is no seq at all, and blanks
+inside one ('v2@ 5') are refused, naming the value. What is echoed is the seq as read.
+
 `skald import FILE` (cli/audit.py) reads the jsonl and text exports back.
 """
 
@@ -50,6 +55,7 @@ def annotate(
 ) -> None:
     """Annotate a seq of a game (or of a variation): a comment, a glyph, markup. The
     annotation goes to the game's notes stream; the game's own log is never touched."""
+    at = at.strip()
     if not at:
         raise InvalidNotation("--at SEQ is required (12, or v2@5 for a variation's seq)")
     table = open_table(db)
@@ -91,6 +97,7 @@ def variation(
     """Play moves from a seq of the game (or of a variation) through the rules into a
     variation of its own, and print its id. What the viewer cannot see is drawn afresh
     from the seed (the variation is then marked hypothetical)."""
+    from_ = from_.strip()
     if bool(from_) == bool(extend):
         raise InvalidNotation("give --from SEQ (12, or v2@5) or --extend v2, one of them")
     table = open_table(db)
