@@ -13,11 +13,12 @@ of the access log, uvicorn's own 400 answers given in the JSON error shape, and 
   `{"error", "message"}` body as every other error. httptools has no limit of its own on
   a request's head; ours is h11's (`MAX_HEAD`, 16 KiB).
 - A malformed request pipelined after valid ones (on the same connection, before their
-  answers left) does not cost them their answers: the protocol stops reading, answers
-  every request that came whole before the malformed bytes, in order, then the 400, and
-  closes (uvicorn answered the 400 and closed at once, and a move already committed was
-  never answered). A request whose head came but whose body the malformed bytes cut off
-  is not answered; it was not sent whole.
+  answers left) does not cost them their answers: the protocol parses nothing more
+  (what still comes is dropped), answers every request that came whole before the
+  malformed bytes, in order, then the 400, and closes (uvicorn answered the 400 and closed
+  at once, and a move already committed was never answered). A request whose head came
+  but whose body the malformed bytes cut off is not run; it was not sent whole. A client
+  that half-closes after the malformed bytes still gets every answer.
 - `HEAD` on every GET resource (FastAPI's routes take GET alone and answered HEAD with
   405): `HeadAsGet` runs the GET and sends its status and headers, `Content-Length`
   included, and no body (RFC 9110 9.3.2). Nothing is run for HEAD that a GET does not
@@ -204,7 +205,7 @@ class JsonErrorHttpToolsProtocol(HttpToolsProtocol):
         self.transport = CoalescedWrites(self.transport, self.loop)  # type: ignore[assignment]
         self._open: list[RequestResponseCycle] = []  # requests not yet answered, in order
 
-    def eof_received(self) -> bool | None:
+    def eof_received(self) -> bool | None:  # type: ignore[override]  # asyncio's contract
         # The client half-closed: the transport closes when this returns, so an answer
         # written in this loop turn and still held must leave now.
         self.transport.send_held()  # type: ignore[attr-defined]
