@@ -217,3 +217,19 @@ def test_pipelined_valid_requests_are_answered_in_order_on_an_open_connection(
     got: list[Any] = answers(received)
     assert [status for status, _, _ in got] == [200, 201, 404, 200]
     assert json.loads(got[3][2])["seq"] == json.loads(got[1][2])["seq"]
+
+
+def test_a_client_that_half_closes_after_garbage_gets_the_slow_answers_first(
+    slow_base: str,
+) -> None:
+    """The client's end arrives long before the answers are ready: the connection stays
+    open for them (and the 400) instead of closing at the end of the client's data."""
+    with socket.create_connection(("127.0.0.1", port_of(slow_base)), timeout=10) as sock:
+        sock.sendall(b"GET /slow/0.4 HTTP/1.1\r\n\r\nGET /slow/0.1 HTTP/1.1\r\n\r\n" + GARBAGE)
+        received = until_closed(sock, half_close=True)
+    got = answers(received)
+    assert [(status, body) for status, _, body in got] == [
+        (200, b"/slow/0.4"),
+        (200, b"/slow/0.1"),
+        (400, MALFORMED),
+    ], received[:300]
