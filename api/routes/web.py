@@ -27,7 +27,7 @@ from skald.api.responses import MsgspecJSON, errors
 from skald.api.schemas import MAX_SEQ
 from skald.core.errors import Forbidden, NotFound
 from skald.core.history.streams import variation_id
-from skald.events.viewer import Viewer
+from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections.boards import board_svg
 from skald.projections.describe import describe_event
 from skald.projections.registry import views_for
@@ -100,11 +100,15 @@ def asset(name: str) -> Response:
 
 
 def looking_as(table: Table, caller: Caller, who: str | None) -> Viewer:
-    """The viewer the caller asks to look as: itself by default."""
+    """The viewer the caller asks to look as: itself by default. Anyone may look as a
+    spectator, a seat as itself (by name or index), the referee as anyone. A spectator and
+    the referee both speak for no seat, so "the same seats" alone must never let a caller
+    without a token look as the referee."""
     if who is None or who == caller.viewer.name:
         return caller.viewer
     viewer = table.viewer(caller.game_id, who)
-    if caller.viewer.referee or viewer.name == "spectator" or viewer.seats == caller.viewer.seats:
+    own_seat = bool(viewer.seats) and viewer.seats == caller.viewer.seats
+    if caller.viewer.referee or viewer == SPECTATOR or (own_seat and not viewer.referee):
         return viewer
     raise Forbidden(f"only the referee may look as {who!r}; you may look as yourself or spectator")
 
