@@ -79,10 +79,13 @@ def test_a_log_from_before_secrecy_scheme_2_is_not_imported(tmp_path: Path) -> N
 #   beast_v3_clean: Beast rules version 3 (the tree of ede2b91, before 88eb5dd), 2 players,
 #     contract drowned-harvest, seed fixture-beast/1, greedy bots: 720 events, the Beast
 #     wins by settlers killed.
+#   beast_v4_clean: Beast rules version 4 (the tree of 7063cec, before 6b8a0cf), 2 players,
+#     seed fixture-beast, random bots (recorded_game): 1328 events, the days pass.
 #   hagar_v2_clean: Hägar rules version 2 (the tree of 41bee4d), 2 players, feast_at=1,
 #     seed fixture-hagar/3, random bots: 147 events, ended by the feast.
 OLD_RULES = [
-    ("beast_v3_clean.jsonl", "beast", "3", "4", "settlers_killed"),
+    ("beast_v3_clean.jsonl", "beast", "3", "5", "settlers_killed"),
+    ("beast_v4_clean.jsonl", "beast", "4", "5", "days_passed"),
     ("hagar_v2_clean.jsonl", "hagar", "2", "3", "feast"),
 ]
 
