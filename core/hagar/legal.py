@@ -12,7 +12,11 @@ Raiding Expeditions", "Harbours", "Iron Plundering Rules", "Storm", "Crossroads"
 move is a simple path (no space twice) of exactly the thrown count, in any direction,
 except that it stops early where surplus expires: a ship docking at a harbour, a Viking
 loading his ship from land, a Viking entering a city to make loot; and it stops at a
-crossroads (to announce) and, for a ship, on a storm space. Where no path uses the whole
+crossroads (to announce) and, for a ship, on a storm space. A space that one path reaches early
+(a stop) and another with the whole count is reached with the whole count (rules version
+4): loot lying there "may be taken along by any Viking who reaches that space directly
+with the matching point number", and the notation names only the end, so the Viking who
+could reach it exactly is never denied the choice (`take` or `leave`). Where no path uses the whole
 count (a dead end), the piece may stop at the end of any longest path. Blocked: a third
 Viking into a city, a third ship into a harbour (home harbours take any number), a ship
 into a home harbour without its Viking aboard, the camp except along its arrows. Storm
@@ -130,8 +134,7 @@ def destinations(
             moved = True
             path.append(step)
             if entry == "stop" or len(path) - 1 == count:
-                ends.setdefault(step, tuple(path))
-                exact = exact or len(path) - 1 == count
+                exact = _reach(ends, tuple(path), count) or exact
             else:
                 extend(path)
             path.pop()
@@ -148,6 +151,18 @@ def destinations(
             if len(path) == longest:
                 ends.setdefault(end, path)
     return ends
+
+
+def _reach(ends: dict[str, tuple[str, ...]], path: tuple[str, ...], count: int) -> bool:
+    """Record `path` as the way to its end unless a way is known already; a way using the
+    whole count replaces one that stopped early (roadside loot there "may be taken along"
+    by a Viking "who reaches that space directly with the matching point number").
+    True when `path` uses the whole count."""
+    whole = len(path) - 1 == count
+    known = ends.get(path[-1])
+    if known is None or (whole and len(known) - 1 != count):
+        ends[path[-1]] = path
+    return whole
 
 
 def _water(space: str, target: str) -> int:

@@ -10,7 +10,9 @@ Decisions where the rulebook is silent (see also the other modules' docstrings):
 - one fate card per throw with any lightning, drawn before a move on land; a throw with
   two lightning bolts leaves no points to walk afterwards;
 - roadside loot reached exactly "may be taken along": the Viking chooses (`take` or
-  `leave`); a camp chest he may rob is taken automatically;
+  `leave`); a camp chest he may rob is taken automatically; `walk SPACE` names only the
+  end, so where one way stops early (his own harbour, a crossroads) and another uses the
+  whole throw, the move goes the whole way (rules version 4; legal.py);
 - a ship's arrival home brings its cargo (at most three pieces, four after an ambush)
   into the safe home; a piece its Viking still carries (his ship was full) is loaded onto
   the emptied ship for the next voyage; the Viking is then cured of any arrows, which are
@@ -78,7 +80,9 @@ class HagarRules(BaseRules[HagarState, Command]):
     # 3: the fallback feast waits until no loot can come home; the ship brings at most its
     # cargo home; roadside loot is taken or left by choice; new rune-stick faces; a lone
     # ship passes crossroads.
-    version: ClassVar[str] = "3"
+    # 4: a walk that can reach its end with the whole throw goes the whole way (roadside
+    # loot on the Viking's own harbour or a crossroads can be taken).
+    version: ClassVar[str] = "4"
     title: ClassVar[str] = "Hägar ruft zum Beutefest"
     option_names: ClassVar[tuple[str, ...]] = ("feast_at", "max_rounds", "uncertainties")
     min_players: ClassVar[int] = 2
