@@ -46,8 +46,10 @@ def test_blanks_around_a_seq_are_dropped_and_the_seq_echoed(game: tuple[str, str
 
 def test_a_variations_seq_takes_the_same_rule(game: tuple[str, str]) -> None:
     db, game_id = game
-    code, out, _ = skald("variation", game_id, "--as", "Ann", "--from", " 6 ", "--db", db)
-    assert (code, out) == (0, f"{game_id}~v1\n")
+    code, out, err = skald(
+        "variation", game_id, "place beowulf D4", "--as", "Ann", "--from", " 5 ", "--db", db
+    )
+    assert (code, out) == (0, f"{game_id}~v1\n"), err
     code, out, _ = skald(
         "annotate", game_id, "--as", "Ann", "--at", " v1@1 ", "--comment", "alt", "--db", db
     )
@@ -95,7 +97,12 @@ def test_the_api_drops_the_same_blanks(client: TestClient) -> None:
     notes = f"/games/{game_id}/annotations"
     noted = client.post(notes, json={"at": " 5 ", "comment": "n"}, headers=ann)
     assert noted.status_code == 201, noted.text
-    opened = client.post(f"/games/{game_id}/variations", json={"from": " 5"}, headers=ann)
+    legal = client.get(f"/games/{game_id}/legal", headers=ann).json()
+    opened = client.post(
+        f"/games/{game_id}/variations",
+        json={"from": f" {legal['seq']}", "moves": legal["moves"][:1]},
+        headers=ann,
+    )
     assert opened.status_code == 201, opened.text
     for at in ("  ", "v1@ 1", "5 6"):
         refused = client.post(notes, json={"at": at, "comment": "x"}, headers=ann)
