@@ -5,6 +5,11 @@ undo, redo, the end) itself and hands every other event to the game's `evolve`. 
 snapshots: each `MoveMade` pushes the state before the decision; a barrier event (a draw, a
 roll, anything that revealed information or consumed randomness) clears the stack, so undo
 stops there. Redo re-applies an undone decision while nothing else has happened since.
+
+Reducers trust their input, so a stored event that the state before it cannot take (a tile
+not in the hand, an unknown id, an index out of range: the log was edited) is met here,
+the one place every replay and the audit fold through, and becomes `CorruptRecord` naming
+its seq, never a reducer's traceback.
 """
 
 from __future__ import annotations
@@ -91,10 +96,51 @@ def fold(rules: Rules, state: GameState | None, envelope: Envelope[Any]) -> Game
     return fold_event(rules, state, envelope.stream, envelope.seq, envelope.hash, envelope.event)
 
 
+# What a reducer raises on input its state cannot take (a tile not in the hand, an unknown
+# id, an index out of range, a field of the wrong kind): reducers trust their input, so in
+# a stored log these mean the record does not fit the events before it. A bug of another
+# kind (say a RecursionError or a MemoryError) is not caught here.
+REDUCER_ERRORS = (
+    ValueError,
+    KeyError,
+    IndexError,
+    TypeError,
+    AttributeError,
+    AssertionError,
+    StopIteration,  # `next(...)` over what the state holds, finding nothing
+)
+
+
 def fold_event(
     rules: Rules, state: GameState | None, stream: str, seq: int, digest: str, event: Any
 ) -> GameState:
-    """`fold` without an envelope: replay needs only the event, its seq and chain hash."""
+    """`fold` without an envelope: replay needs only the event, its seq and chain hash.
+
+    CorruptRecord naming `seq` when the event cannot apply to the state before it (a
+    stored event altered, or the events before it altered and re-hashed)."""
+    try:
+        return _fold_event(rules, state, stream, seq, digest, event)
+    except REDUCER_ERRORS as error:
+        # The error's own text is left out: it may quote a hidden value of the state, and
+        # this message reaches every caller (HTTP 500 corrupt_record, CLI exit 9).
+        raise CorruptRecord(
+            seq,
+            f"the stored {_tag(event)} does not fit the game the events before it make "
+            f"(its reducer refused it: {type(error).__name__}): the log was altered at or "
+            f"before this seq",
+        ) from error
+
+
+def _tag(event: Any) -> str:
+    """An event's stored tag, for messages (whatever the object is)."""
+    config = getattr(type(event), "__struct_config__", None)
+    tag = getattr(config, "tag", None)
+    return tag if isinstance(tag, str) else type(event).__name__
+
+
+def _fold_event(
+    rules: Rules, state: GameState | None, stream: str, seq: int, digest: str, event: Any
+) -> GameState:
     if isinstance(event, GameCreated):
         state = created_state(rules, stream, event)
         return msgspec.structs.replace(state, version=seq, last_hash=digest)

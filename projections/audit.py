@@ -1,12 +1,17 @@
 """The post-game audit report: everything revealed, who knew what when, every decision
 re-derived from the rules and the seed, every undo, the chain and every commitment checked.
 
-It ends with a verdict: `clean`, or `anomalies` with each one named by its seq. Who knew
-what is vouched for only by the hash chain: where the chain breaks, the section stops (an
-event from the break on may be forged, so what it says a seat was shown proves nothing),
-and the report says so (`knowledge_until`); everything before the break is still listed.
-Access is the Table's business (everyone after the game under reveal=end, the referee at
-any time); this module only builds the report from a full log.
+It ends with a verdict: `clean`, or `anomalies` with each one named by its seq. A log the
+engine cannot replay (a stored event its game's state cannot take: a tile not in the hand,
+an unknown card or ship) is audited all the same: the seq where the replay stops is an
+anomaly of its own, beside what the chain and the re-derivation found, which name where
+the log was changed (a forger who re-hashed the chain changed it at or before that seq).
+
+Who knew what is vouched for only by the hash chain: where the chain breaks, the section
+stops (an event from the break on may be forged, so what it says a seat was shown proves
+nothing), and the report says so (`knowledge_until`); everything before the break is still
+listed. Access is the Table's business (everyone after the game under reveal=end, the
+referee at any time); this module only builds the report from a full log.
 """
 
 from __future__ import annotations
@@ -19,7 +24,10 @@ import msgspec
 
 from skald.core.chain import ChainReport
 from skald.core.codec import event_tag
+from skald.core.errors import CorruptRecord
 from skald.core.rederive import Finding, Rederivation, rederive
+from skald.core.rules import get_rules
+from skald.core.state import GameState, fold
 from skald.events.common import (
     DecisionRedone,
     DecisionUndone,
@@ -116,11 +124,14 @@ def build_audit(
     """The audit of a full (referee) log."""
     created = envelopes[0].event if envelopes else None
     if not isinstance(created, GameCreated):
-        raise ValueError("an audit needs a log that starts with skald.game_created")
+        raise CorruptRecord(1, "an audit needs a log that starts with skald.game_created")
     players = created.players
     rederivation = rederive(game, envelopes)
     commitments = _check_commitments(envelopes)
-    anomalies = _anomalies(chain, commitments, rederivation)
+    # A clean re-derivation folded every event already: only a log it stopped in (or did
+    # not walk: older rules) can hold an event the replay refuses.
+    refused = None if rederivation.clean else _replay_refusal(game, envelopes)
+    anomalies = _anomalies(chain, commitments, rederivation, refused)
     verdict = "anomalies" if anomalies else "unverifiable" if rederivation.unsupported else "clean"
     until = chain.bad_seq if not chain.ok else None
     vouched = [env for env in envelopes if until is None or env.seq < until]
@@ -247,8 +258,28 @@ def _check_commitments(envelopes: Sequence[Envelope[Any]]) -> CommitmentCheck:
     )
 
 
+def _replay_refusal(game: str, envelopes: Sequence[Envelope[Any]]) -> Finding | None:
+    """Where the engine's replay of the log stops (`core.state.fold` refusing a stored
+    event), as a finding; None when the whole log replays."""
+    rules = get_rules(game)
+    state: GameState | None = None
+    for envelope in envelopes:
+        try:
+            state = fold(rules, state, envelope)
+        except CorruptRecord as refusal:
+            return Finding(
+                seq=refusal.seq,
+                rule="the log does not replay: a stored event does not fit the game before it",
+                detail=str(refusal),
+            )
+    return None
+
+
 def _anomalies(
-    chain: ChainReport, commitments: CommitmentCheck, rederivation: Rederivation
+    chain: ChainReport,
+    commitments: CommitmentCheck,
+    rederivation: Rederivation,
+    refused: Finding | None = None,
 ) -> tuple[Finding, ...]:
     found: list[Finding] = []
     if not chain.ok and chain.bad_seq is not None:
@@ -266,6 +297,8 @@ def _anomalies(
         for seq in commitments.reused_salts
     ]
     found += rederivation.findings
+    if refused is not None:  # after the rule broken at its seq, if any: that says more
+        found.append(refused)
     return tuple(sorted(found, key=lambda finding: finding.seq))
 
 
