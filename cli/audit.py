@@ -9,7 +9,9 @@ import typer
 
 from skald.cli.app import AsOption, DbOption, command, echo, open_table, print_json
 from skald.cli.play import IdArg
+from skald.core.chain import require_intact
 from skald.core.errors import InvalidNotation, NotFound
+from skald.core.signing import Receipt
 from skald.projections.audit_render import FORMATS, render_audit
 from skald.projections.export.facade import is_history_export
 from skald.projections.table import Table
@@ -43,8 +45,17 @@ def audit(
 
 @command("receipt")
 def receipt(game_id: IdArg, db: DbOption = None) -> None:
-    """Print a signed receipt (Ed25519) for the game's current head, to keep."""
-    print_json(open_table(db, signing=True, create=False).receipt(game_id))
+    """Print a signed receipt (Ed25519) for the game's current head, to keep. A log whose
+    chain does not verify, or that does not replay, is not signed (exit 9, naming the seq)."""
+    print_json(signed_receipt(open_table(db, signing=True, create=False), game_id))
+
+
+def signed_receipt(table: Table, game_id: str) -> Receipt:
+    """A receipt for the head the whole chain was just verified up to; CorruptRecord naming
+    the first bad seq when the chain does not verify or the log does not replay."""
+    report = require_intact(table.verify(game_id))
+    table.turn(game_id)  # the log replays to its end (a reducer refusing is CorruptRecord)
+    return table.signer.receipt(game_id, report.checked, report.head)
 
 
 @command("import")

@@ -18,7 +18,7 @@ from skald.cli.app import (
     print_json,
 )
 from skald.cli.play import IdArg, render_table_view
-from skald.core.chain import REWRITTEN
+from skald.core.chain import ChainReport
 from skald.core.signing import load_receipt
 from skald.events.common import GameFinished, MoveMade
 from skald.projections.describe import describe_line
@@ -85,7 +85,9 @@ def verify(
     db: DbOption = None,
 ) -> None:
     """Check the stored hash chain and every commitment; exit 1 naming the first bad seq
-    (or, for a receipt signed by another key, saying so: that is not tampering)."""
+    (or, for a receipt signed by another key, saying so: that is not tampering). A receipt
+    that is wrong itself (for another game, or altered) is RECEIPT INVALID, exit 3: the
+    log is not blamed for it."""
     if receipt is None:
         report = open_table(db, create=False).verify(game_id)
     else:
@@ -93,13 +95,29 @@ def verify(
         report = open_verifying_table(db).verify_receipt(game_id, signed)
     if json:
         print_json(report)
-    elif report.ok:
-        echo(f"ok: {report.checked} events, chain intact, head {report.head}")
-    elif report.other_key:
-        echo(f"NOT VERIFIED: {report.reason}", err=True)
     else:
-        # A receipt that no longer matches only bounds the damage: its reason says so.
-        where = "" if report.reason.startswith(REWRITTEN) else f" at seq {report.bad_seq}"
-        echo(f"TAMPERED{where}: {report.reason}", err=True)
+        line = _verdict_line(report)
+        echo(line, err=not report.ok)
+    if report.receipt_problem:
+        raise typer.Exit(RECEIPT_INVALID_EXIT)
     if not report.ok:
         raise typer.Exit(1)
+
+
+# A receipt that is wrong itself is bad input, as a file that is not a receipt at all is
+# (InvalidNotation): the README's exit 3, "invalid notation or unreadable input".
+RECEIPT_INVALID_EXIT = 3
+
+
+def _verdict_line(report: ChainReport) -> str:
+    """The one line `verify` prints: whose fault a failure is decides its headline."""
+    if report.ok:
+        return f"ok: {report.checked} events, chain intact, head {report.head}"
+    if report.receipt_problem:
+        return f"RECEIPT INVALID: {report.reason}"
+    if report.other_key:
+        return f"NOT VERIFIED: {report.reason}"
+    if report.bounded or report.bad_seq is None:
+        # A receipt that no longer matches only bounds the damage: its reason says so.
+        return f"TAMPERED: {report.reason}"
+    return f"TAMPERED at seq {report.bad_seq}: {report.reason}"

@@ -3,6 +3,14 @@
 `verify_records` names the first bad seq and why. A changed byte anywhere in a stored
 event shows up as one of: an undecodable payload, a hash that no longer matches the
 redacted canonical bytes, or a hidden value that no longer matches its commitment.
+
+A receipt check (`verify_receipt`) tells three kinds of failure apart by fields of the
+report, not by the wording of its reason: the log is at fault (`bad_seq` names the first
+bad seq, or with `bounded` only the latest seq a rewrite can lie at or before), the receipt
+is (`receipt_problem`: it is for another game, or its signature does not match its
+contents; no seq of the log is blamed), or the receipt is genuine but signed by a key the
+store does not hold (`other_key`). `require_intact` is the guard before signing a head: a
+receipt certifies the log, so none is signed for a chain that does not verify.
 """
 
 from __future__ import annotations
@@ -13,13 +21,19 @@ from typing import Any
 import msgspec
 
 from skald.core.codec import decoder_for, encode_event, event_tag
+from skald.core.errors import CorruptRecord
 from skald.core.signing import Receipt, fingerprint, signature_valid
 from skald.core.store import StoredRecord, StreamInfo
 from skald.events.envelope import GENESIS, chain_hash
 from skald.events.secret import secrets_in
 
-# How a receipt check begins its reason when the signed head differs from the stored one.
+# How a receipt check begins its reason when the signed head differs from the stored one
+# (the report's `bounded` says so too: test that, not this text).
 REWRITTEN = "history was rewritten at or before seq"
+
+# `ChainReport.receipt_problem`: what is wrong with the receipt itself.
+RECEIPT_OTHER_GAME = "other_game"
+RECEIPT_ALTERED = "altered"
 
 
 class ChainReport(msgspec.Struct, frozen=True, kw_only=True):
@@ -34,6 +48,14 @@ class ChainReport(msgspec.Struct, frozen=True, kw_only=True):
     # A receipt check only: the receipt is genuine but signed by a key this store does not
     # hold (not "tampered": the store may have been moved without its key).
     other_key: bool = False
+    # A receipt check only: the receipt itself is wrong (RECEIPT_OTHER_GAME: it is for
+    # another game; RECEIPT_ALTERED: its signature does not match its contents). Nothing
+    # is said about the log, and `bad_seq` is None.
+    receipt_problem: str = ""
+    # A receipt check only: the signed head differs from the stored one at `bad_seq`, the
+    # receipt's seq, while the chain is intact (every later hash recomputed): the rewrite
+    # lies at or before `bad_seq`, and only the audit names the exact seq.
+    bounded: bool = False
 
 
 def verify_records(stream: str, game: str, records: Sequence[StoredRecord]) -> ChainReport:
@@ -166,21 +188,22 @@ def verify_receipt(
     """Prove the stored log extends what a seat was shown in `receipt` (signed by one of
     `trusted_keys` when given: a valid signature by another key is reported as such)."""
     stream = info.id
-    if receipt.stream != stream:
-        return ChainReport(
-            stream=stream,
-            checked=0,
-            ok=False,
-            bad_seq=None,
-            reason=f"the receipt is for game {receipt.stream}, not {stream}",
-        )
+    # The signature first: an altered receipt's game field proves nothing either.
     if not signature_valid(receipt):
         return ChainReport(
             stream=stream,
             checked=0,
             ok=False,
-            bad_seq=receipt.seq,
-            reason="the receipt's signature is not valid: the receipt was altered",
+            receipt_problem=RECEIPT_ALTERED,
+            reason="the receipt's signature does not match its contents: the receipt was altered",
+        )
+    if receipt.stream != stream:
+        return ChainReport(
+            stream=stream,
+            checked=0,
+            ok=False,
+            receipt_problem=RECEIPT_OTHER_GAME,
+            reason=f"the receipt is for game {receipt.stream}, not {stream}",
         )
     if trusted_keys is not None and receipt.public_key not in trusted_keys:
         held = ", ".join(f"{fingerprint(key)}…" for key in trusted_keys) or "none"
@@ -213,9 +236,21 @@ def verify_receipt(
             checked=report.checked,
             ok=False,
             bad_seq=receipt.seq,
+            bounded=True,
             reason=f"{REWRITTEN} {receipt.seq}: the head there is {head_then[:12]}…, "
             f"the receipt signed {receipt.head[:12]}…; the chain itself is intact (every "
             f"later hash was recomputed), so the receipt only bounds where: "
             f"`skald audit {stream}` finds the exact seq",
         )
     return report
+
+
+def require_intact(report: ChainReport) -> ChainReport:
+    """`report` when the chain verified; else CorruptRecord naming its first bad seq (a
+    receipt certifies the log, so none is signed for a chain that does not verify)."""
+    if report.ok:
+        return report
+    seq = report.bad_seq if report.bad_seq is not None else report.checked + 1
+    raise CorruptRecord(
+        seq, f"the log does not verify, so no receipt is signed for it: {report.reason}"
+    )
