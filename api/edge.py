@@ -199,6 +199,7 @@ class JsonErrorHttpToolsProtocol(HttpToolsProtocol):
     _partial: RequestResponseCycle | None = None  # a request whose head came, not its end
     _owed: tuple[RequestResponseCycle, ...] = ()  # answers due before a pending 400
     _refusing = False  # a 400 is due (or sent): nothing more is read
+    _half_closed = False  # the client sends no more: close once every answer has gone
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
@@ -206,13 +207,28 @@ class JsonErrorHttpToolsProtocol(HttpToolsProtocol):
         self._open: list[RequestResponseCycle] = []  # requests not yet answered, in order
 
     def eof_received(self) -> bool | None:  # type: ignore[override]  # asyncio's contract
-        # The client half-closed: the transport closes when this returns, so an answer
-        # written in this loop turn and still held must leave now.
+        # The client half-closed (`shutdown(SHUT_WR)`, `nc -N`): it sends nothing more but
+        # still reads. An answer written in this loop turn and still held leaves now.
         self.transport.send_held()  # type: ignore[attr-defined]
         super().eof_received()
-        # With a 400 due, the transport stays open for the answers owed before it (the 400
-        # closes it).
-        return True if self._refusing and not self.transport.is_closing() else None
+        if self.transport.is_closing():
+            return None
+        if self._refusing:
+            return True  # open for the answers owed before the 400 (which closes it)
+        # Requests that came whole are still being answered (a move already committed,
+        # say): the transport stays open for them and closes after the last one. A
+        # request cut off by the end never completes: it is not waited for.
+        self._half_closed = True
+        if self._unanswered():
+            return True
+        return None
+
+    def _unanswered(self) -> list[RequestResponseCycle]:
+        return [
+            cycle
+            for cycle in self._open
+            if not cycle.response_complete and cycle is not self._partial
+        ]
 
     def data_received(self, data: bytes) -> None:
         if self._refusing:
@@ -254,6 +270,9 @@ class JsonErrorHttpToolsProtocol(HttpToolsProtocol):
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
+        if self._half_closed and not self._unanswered() and not self.transport.is_closing():
+            self.transport.close()  # the half-closed client's last answer has gone
+            return
         if (
             self._refusing
             and not self.transport.is_closing()

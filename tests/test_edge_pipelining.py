@@ -233,3 +233,42 @@ def test_a_client_that_half_closes_after_garbage_gets_the_slow_answers_first(
         (200, b"/slow/0.1"),
         (400, MALFORMED),
     ], received[:300]
+
+
+def test_a_client_that_half_closes_after_valid_requests_gets_every_answer(
+    slow_base: str,
+) -> None:
+    """`shutdown(SHUT_WR)` (`nc -N`) right after the requests, answers slower than that:
+    each is answered, in order, and then the connection closes (before, the end of the
+    client's data closed it and the answers were lost: a committed move unanswered)."""
+    with socket.create_connection(("127.0.0.1", port_of(slow_base)), timeout=10) as sock:
+        sock.sendall(b"GET /slow/0.3 HTTP/1.1\r\n\r\nGET /slow/0.1 HTTP/1.1\r\n\r\n")
+        received = until_closed(sock, half_close=True)
+    got = answers(received)
+    assert [(status, body) for status, _, body in got] == [
+        (200, b"/slow/0.3"),
+        (200, b"/slow/0.1"),
+    ], received[:300]
+
+
+def test_a_move_from_a_half_closing_client_is_answered(base: str) -> None:
+    game_id, _token, move = a_turn(base)
+    with socket.create_connection(("127.0.0.1", port_of(base)), timeout=10) as sock:
+        sock.sendall(move)
+        received = until_closed(sock, half_close=True)
+    [(status, _, body)] = answers(received)
+    assert status == 201, body[:300]
+    assert len(logged_moves(base, game_id)) == 1
+
+
+def test_a_request_cut_off_by_the_clients_end_is_not_waited_for(slow_base: str) -> None:
+    """A head without its end, then the client's end: nothing can complete it, so the
+    connection closes at once instead of staying open for an answer that never comes."""
+    with socket.create_connection(("127.0.0.1", port_of(slow_base)), timeout=10) as sock:
+        sock.sendall(
+            b"GET /slow/0.1 HTTP/1.1\r\n\r\nPOST /slow/0 HTTP/1.1\r\nContent-Length: 9\r\n\r\nab"
+        )
+        started = time.monotonic()
+        received = until_closed(sock, half_close=True)
+    assert [(status, body) for status, _, body in answers(received)] == [(200, b"/slow/0.1")]
+    assert time.monotonic() - started < 5
