@@ -88,15 +88,29 @@ async def _malformed(request: Request, error: Exception) -> MsgspecJSON:
     )
 
 
+_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """The methods some route answers at this request's path (HEAD with GET: every GET
+    route answers HEAD). Asked of the routes themselves, method by method: FastAPI wraps
+    included routers in objects that have no `methods` of their own."""
+    routes = request.app.router.routes
+    allowed = [
+        method
+        for method in _METHODS
+        if any(
+            route.matches({**request.scope, "method": method})[0] == Match.FULL for route in routes
+        )
+    ]
+    return sorted([*allowed, "HEAD"] if "GET" in allowed else allowed)
+
+
 async def _http_error(request: Request, error: Exception) -> MsgspecJSON:
     assert isinstance(error, HTTPException)
     headers = dict(error.headers or {})
     if error.status_code == 405:
-        allowed: set[str] = set()
-        for route in request.app.router.routes:
-            if route.matches(request.scope)[0] != Match.NONE:
-                allowed |= set(getattr(route, "methods", None) or ())
-        headers["Allow"] = ", ".join(sorted(allowed))
+        headers["Allow"] = ", ".join(allowed_methods(request))
     if error.status_code == 400:  # FastAPI's "error parsing the body": malformed
         return MsgspecJSON(
             {"error": "malformed", "message": f"malformed request: {error.detail}"}, status_code=422

@@ -187,3 +187,24 @@ def test_head_on_the_live_feed_is_its_head_and_ends(served: tuple[SkaldAPI, str]
         time.sleep(0.02)
     assert head_at_the_socket(base, target, {"Authorization": "Bearer nope"})[0] == 401
     assert head_at_the_socket(base, "/games/0123456789abcdef/events", {})[0] == 404
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allow"),
+    [
+        ("GET", "/games/abc123/moves", "POST"),
+        ("DELETE", "/games", "GET, HEAD, POST"),
+        ("PUT", "/health", "GET, HEAD"),
+        ("POST", "/games/abc123/board.svg", "GET, HEAD"),
+    ],
+)
+def test_a_405_lists_what_the_path_answers(
+    served: tuple[SkaldAPI, str], method: str, path: str, allow: str
+) -> None:
+    """RFC 9110 §15.5.6: a 405 carries `Allow`. It was empty for every route of an included
+    router (FastAPI wraps them in objects without `methods`)."""
+    _app, base = served
+    answer = httpx.request(method, f"{base}{path}", timeout=10)
+    assert answer.status_code == 405
+    assert answer.headers["allow"] == allow
+    assert answer.json()["error"] == "method_not_allowed"
