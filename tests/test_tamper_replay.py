@@ -44,14 +44,6 @@ READERS = (
     ("receipt",),
 )
 REPLAY_REFUSED = "does not fit the game the events before it make"
-# The audit is built by Table.audit, which loads the game first (projections/table.py, not
-# this change's file): until it audits a log the engine cannot replay, it exits 9 with
-# one line instead of its report.
-NEEDS_TABLE_AUDIT = pytest.mark.xfail(
-    strict=True,
-    reason="projections/table.py Table.audit must audit a log whose replay raises "
-    "CorruptRecord (for the referee) instead of passing the error on",
-)
 
 
 def game_id(game: str) -> str:
@@ -219,7 +211,6 @@ def test_the_audit_of_an_edited_row_names_its_seq(
     assert any(rule.startswith("the log does not replay") for rule in rules), rules
 
 
-@NEEDS_TABLE_AUDIT
 @pytest.mark.parametrize("case", ["beowulf-tile-not-in-hand", "hagar-unknown-ship"])
 def test_skald_audit_reports_an_edited_row(
     case: str, games: dict[str, Path], tmp_path: Path
@@ -310,7 +301,6 @@ def test_a_rehashed_swap_of_a_hidden_value(
     ), report.anomalies
 
 
-@NEEDS_TABLE_AUDIT
 def test_skald_audit_names_a_rehashed_swap(games: dict[str, Path], tmp_path: Path) -> None:
     played = copy_of(games, "beowulf", tmp_path)
     forged, field, value, _ = beowulf_draw(played)
