@@ -7,13 +7,22 @@ from typing import Annotated
 
 import typer
 
-from skald.cli.app import AsOption, DbOption, command, echo, open_table, print_json
+from skald.cli.app import (
+    AsOption,
+    DbOption,
+    command,
+    echo,
+    import_into,
+    open_table,
+    print_json,
+    write_output,
+)
 from skald.cli.play import IdArg
-from skald.core.chain import require_intact
+from skald.core.engine import Engine
 from skald.core.errors import InvalidNotation, NotFound
-from skald.core.signing import Receipt
+from skald.core.store import EventStore
 from skald.projections.audit_render import FORMATS, render_audit
-from skald.projections.export.facade import is_history_export
+from skald.projections.export.facade import HistoryImport, is_history_export
 from skald.projections.table import Table
 
 
@@ -37,7 +46,7 @@ def audit(
     if output is None:
         echo(text, nl=not text.endswith("\n"))
     else:
-        output.write_text(text)
+        write_output(output, text)
         echo(f"wrote {output}: verdict {report.verdict}", err=True)
     if report.verdict != "clean":
         raise typer.Exit(1)
@@ -47,18 +56,27 @@ def audit(
 def receipt(game_id: IdArg, db: DbOption = None) -> None:
     """Print a signed receipt (Ed25519) for the game's current head, to keep. A log whose
     chain does not verify, or that does not replay, is not signed (exit 9, naming the seq)."""
-    print_json(signed_receipt(open_table(db, signing=True, create=False), game_id))
+    print_json(open_table(db, signing=True, create=False).receipt(game_id))
 
 
-def signed_receipt(table: Table, game_id: str) -> Receipt:
-    """A receipt for the head the whole chain was just verified up to; CorruptRecord naming
-    the first bad seq when the chain does not verify or the log does not replay."""
-    report = require_intact(table.verify(game_id))
-    table.turn(game_id)  # the log replays to its end (a reducer refusing is CorruptRecord)
-    return table.signer.receipt(game_id, report.checked, report.head)
+IMPORT_HELP = "\n\n".join(
+    (
+        "Import a game played elsewhere, replaying it through the rules.",
+        "A referee log (`skald log --as referee --json`): its chain, commitments and every "
+        "decision are checked; the records before the first anomaly are stored under the "
+        "log's own id (its hashes and receipts stay valid), the anomaly is reported with its "
+        "rule, and nothing after it is accepted: exit 1 if there was one.",
+        "A notation file (a '# game: ...' header, then one move a line) or an export (`skald "
+        "export`, jsonl or text): all or nothing. The first line that does not play is "
+        "reported and nothing is imported (exit 3 for bad notation, 4 for an illegal move, 6 "
+        "for a seat not at the table). "
+        "A redacted jsonl export is only verified, not stored.",
+        "Nothing is written when an import fails or stores nothing (not even a new store file).",
+    )
+)
 
 
-@command("import")
+@command("import", help=IMPORT_HELP)
 def import_game(
     file: Annotated[
         Path,
@@ -70,8 +88,7 @@ def import_game(
     json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     db: DbOption = None,
 ) -> None:
-    """Import a game played elsewhere, replaying it through the rules; the first illegal
-    event is reported with its rule and nothing after it is accepted. Exit 1 if any was."""
+    """Import a game played elsewhere, replaying it through the rules (help: IMPORT_HELP)."""
     try:
         text = file.read_bytes().decode("utf-8")
     except FileNotFoundError:
@@ -84,9 +101,11 @@ def import_game(
     if "\x00" in text:
         raise InvalidNotation(f"{file} is a binary file, not a log or a notation file")
     if is_history_export(text):
-        _import_history(open_table(db), text, json)
+        _import_history(
+            import_into(db, lambda store: _table(store).histories().import_export(text)), json
+        )
         return
-    result = open_table(db).import_text(text)
+    result = import_into(db, lambda store: _table(store).import_text(text))
     if json:
         print_json(result)
     else:
@@ -105,9 +124,12 @@ def import_game(
         raise typer.Exit(1)
 
 
-def _import_history(table: Table, text: str, json: bool) -> None:
-    """Import a jsonl or text export: stored when it has full information, else verified."""
-    result = table.histories().import_export(text)
+def _table(store: EventStore) -> Table:
+    return Table(Engine(store))
+
+
+def _import_history(result: HistoryImport, json: bool) -> None:
+    """Say what a jsonl or text export's import did: stored (full information) or verified."""
     if json:
         print_json(result)
         return

@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from skald.core.chain import ChainReport, verify_receipt, verify_stream
+from skald.core.chain import ChainReport, require_intact, verify_receipt, verify_stream
 from skald.core.engine import (
     CorruptRecord,
     Engine,
@@ -282,9 +282,12 @@ class Table:
         )
 
     def receipt(self, game_id: str) -> Receipt:
-        """A signed receipt for the game's current head."""
-        state = self._engine.load(game_id)
-        return self.signer.receipt(game_id, state.version, state.last_hash)
+        """A signed receipt for the head the whole chain was just verified up to, once the
+        log replays to it (a receipt certifies the log): CorruptRecord naming the first bad
+        seq otherwise, and nothing is signed. Never the cached head alone."""
+        report = require_intact(self.verify(game_id))
+        self.turn(game_id)  # the log replays to its end (a reducer refusing is corrupt)
+        return self.signer.receipt(game_id, report.checked, report.head)
 
     def audit(self, game_id: str, viewer: Viewer) -> AuditReport:
         """The audit report: for everyone after the game (reveal=end), the referee any time.

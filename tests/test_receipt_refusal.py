@@ -139,3 +139,20 @@ def test_http_refuses_to_sign_a_tampered_chain(tamper: str, game: tuple[Path, st
     assert body["error"] == "corrupt_record"
     assert body["message"].startswith(f"seq {seq}: the log does not verify"), body
     assert "signature" not in body
+
+
+@pytest.mark.parametrize("tamper", TAMPERS)
+def test_a_signed_export_is_refused_for_a_tampered_chain(
+    tamper: str, game: tuple[Path, str, str]
+) -> None:
+    """The jsonl export ends with a receipt of its head: it is signed only for a chain that
+    verifies, as `skald receipt` is (before, an export of a doctored store was signed)."""
+    path, db, game_id = game
+    code, out, err = skald("export", game_id, "--format", "jsonl", "--db", db)
+    assert code == 0, err
+    assert '"signature"' in out.splitlines()[-1]
+    TAMPERS[tamper](path, game_id)
+    seq = bad_seq(db, game_id)
+    code, out, err = skald("export", game_id, "--format", "jsonl", "--db", db)
+    assert (code, out) == (9, ""), err
+    assert one_line(err).startswith(f"error: seq {seq}: the log does not verify")

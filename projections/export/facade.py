@@ -20,6 +20,7 @@ from typing import Any
 
 import msgspec
 
+from skald.core.chain import require_intact, verify_stream
 from skald.core.codec import to_record
 from skald.core.engine import Engine
 from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, InvalidOption, NotFound
@@ -211,8 +212,10 @@ class Histories:
             if _sees(effective, envelopes[0].event):
                 variations.append(tuple(redact(env, effective) for env in envelopes))
         receipt = None
-        if self._signer is not None:
-            receipt = self._signer.receipt(game_id, state.version, state.last_hash)
+        if self._signer is not None:  # signed only for a chain that verifies (and replayed)
+            store = self._engine.store
+            report = require_intact(verify_stream(store.info(game_id), store.read(game_id)))
+            receipt = self._signer.receipt(game_id, report.checked, report.head)
         return Bundle(
             id=game_id,
             game=state.game,
