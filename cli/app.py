@@ -9,8 +9,16 @@ Skald error, OSError and database error in one place. A closed output pipe (`ska
 | head -1`) is not an error of the store: the command stops writing quietly, prints
 nothing, and exits 1, as Python's documentation advises for BrokenPipeError (SIGPIPE is
 ignored by Python); stdout is pointed at /dev/null so the flush at exit cannot fail again.
-Text printed for people goes through `echo`, which shows control characters as escapes
-(names and ids are user input).
+Ctrl-C ends any command with one line, `interrupted`, and exit 130 (128 + SIGINT, what
+shells report for an interrupted program), never a traceback; a write it cut short was
+rolled back by the store. Text printed for people goes through `echo`, which shows control
+characters as escapes (names and ids are user input).
+
+Stores: commands that only read never create one (`open_store(db, create=False)`), and
+open a SQLite store whose folder they may not write (a read-only mount, a copy of evidence)
+as immutable, which SQLite allows only when no write-ahead log is pending (see
+`_read_only_url`). Imports create a store only once there is something to store
+(`import_into`). Files the CLI writes (`--output`) go through `write_output`.
 """
 
 from __future__ import annotations
@@ -20,7 +28,9 @@ import functools
 import os
 import select
 import sys
+import urllib.parse
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import msgspec
@@ -41,10 +51,17 @@ from skald.core.errors import (
 )
 from skald.core.seats import check_game_id, printable
 from skald.core.signing import Signer, SigningKeyError, key_path_for, open_signer
-from skald.core.store import DEFAULT_URL, EventStore, describe_db_error, sqlite_path
+from skald.core.store import (
+    DEFAULT_URL,
+    EventStore,
+    describe_db_error,
+    resolve_url,
+    sqlite_path,
+)
 from skald.projections.table import Table
 
 STORAGE_EXIT = 8
+INTERRUPTED_EXIT = 130  # 128 + SIGINT: what a shell reports for a program stopped by Ctrl-C
 PIPE_CLOSED_EXIT = 1  # Python's documented exit code on EPIPE (see BrokenPipeError)
 CORRUPT_EXIT = 9
 EXIT_CODES: tuple[tuple[type[SkaldError], int], ...] = (
@@ -101,6 +118,7 @@ AsOption = Annotated[
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
 def exit_code(error: SkaldError) -> int:
@@ -125,7 +143,7 @@ def failure(error: BaseException) -> tuple[str, int] | None:
     if isinstance(error, DBAPIError):
         return f"the event store failed: {describe_db_error(error)}", STORAGE_EXIT
     if isinstance(error, FileNotFoundError):
-        return f"no such file: {error.filename}", 6
+        return missing_file(error.filename), 6
     if isinstance(error, OSError):
         if error.filename:
             return f"cannot use {error.filename}: {error.strerror or error}", STORAGE_EXIT
@@ -138,8 +156,8 @@ def failure(error: BaseException) -> tuple[str, int] | None:
 def command(*args: Any, target: typer.Typer | None = None, **kwargs: Any) -> Callable[[F], F]:
     """`app.command` (or `target.command`, for a group such as `tournament`), with every
     expected error turned into one stderr line and an exit code, a closed output pipe
-    ended quietly, and every store the command opened closed; a game id argument is
-    checked first (one rule with the API)."""
+    ended quietly, Ctrl-C ended with `interrupted` (exit 130), and every store the command
+    opened closed; a game id argument is checked first (one rule with the API)."""
 
     def decorate(function: F) -> F:
         @functools.wraps(function)
@@ -160,6 +178,10 @@ def command(*args: Any, target: typer.Typer | None = None, **kwargs: Any) -> Cal
                 with contextlib.suppress(OSError):  # stderr may be gone too
                     typer.echo(f"error: {printable(line)}", err=True)
                 raise typer.Exit(code) from None
+            except KeyboardInterrupt:
+                with contextlib.suppress(OSError):
+                    typer.echo("interrupted", err=True)
+                raise typer.Exit(INTERRUPTED_EXIT) from None
             finally:
                 while _opened:  # each command closes the stores it opened
                     _opened.pop().dispose()
@@ -225,16 +247,122 @@ def _write(text: str, err: bool, nl: bool = True) -> None:
 def open_store(db: str | None, create: bool = True) -> EventStore:
     """The store at `db` (or SKALD_DB, or the default), closed when the command ends.
     Without `create` (commands that only read), a SQLite file that does not exist is
-    NotFound and nothing is created: a mistyped --db must not leave an empty store."""
+    NotFound and nothing is created: a mistyped --db must not leave an empty store; and a
+    SQLite file in a folder this process may not write is opened for reading only."""
     url = store_url(db)
     path = sqlite_path(url)
-    if not create and path is not None and not os.path.exists(path):
-        raise NotFound(
-            f"no event store at {path}: nothing was recorded there (check --db or SKALD_DB)"
-        )
-    store = EventStore(url)
+    if not create and path is not None:
+        if not os.path.exists(path):
+            raise NotFound(
+                f"no event store at {path}: nothing was recorded there (check --db or SKALD_DB)"
+            )
+        if not os.path.isdir(path) and not os.access(os.path.dirname(path) or ".", os.W_OK):
+            return _opened_read_only(path)
+    try:
+        store = EventStore(url)
+    except StoreError:
+        folder = os.path.dirname(os.path.abspath(path)) if path is not None else ""
+        if path is None or not os.path.isdir(folder) or os.access(folder, os.W_OK):
+            raise
+        raise StoreError(
+            f"cannot write to the event store at {path}: its folder {folder} is read-only "
+            "(SQLite writes its -wal and -shm files beside the store)"
+        ) from None
     _opened.append(store)
     return store
+
+
+def _opened_read_only(path: str) -> EventStore:
+    """The SQLite store at `path`, in a folder this process may not write (a read-only
+    mount, a copy of evidence, another user's folder), opened for reading.
+
+    A WAL-mode database is read through its -shm file, which SQLite must create beside the
+    store when it is not there; in a read-only folder it cannot, and the open fails
+    ('unable to open database file'). SQLite's answer (https://sqlite.org/wal.html, "Read-Only
+    Databases") is `immutable=1`: no -shm, no locks, the file read as it is. That is safe
+    only if nothing changes the file while it is read and nothing waits in a write-ahead
+    log: a writer cannot start here (it would have to create the -wal file in this
+    folder), and a -wal file with content means a writer has committed changes that are not
+    in the file yet, which immutable would silently skip. So: no pending -wal, immutable;
+    a pending -wal, SQLite's read-only mode (it reads the log when a -shm file is there
+    too), else one line saying why and what to do. The race left: the folder made writable
+    and a writer started during our read; a read-only folder is how people keep evidence."""
+    folder = os.path.dirname(os.path.abspath(path))
+    wal = f"{path}-wal"
+    pending = os.path.exists(wal) and os.path.getsize(wal) > 0
+    query = "mode=ro&uri=true" if pending else "mode=ro&immutable=1&uri=true"
+    try:
+        store = EventStore(f"sqlite:///file:{urllib.parse.quote(os.path.abspath(path))}?{query}")
+    except StoreError:
+        if not pending:
+            raise
+        raise StoreError(
+            f"cannot open the event store at {path}: the folder {folder} is read-only and "
+            f"its write-ahead log ({os.path.basename(wal)}) holds changes SQLite can read only "
+            "through a -shm file it must write beside the store; copy the store with its "
+            "-wal file to a writable folder"
+        ) from None
+    _opened.append(store)
+    return store
+
+
+def import_into(db: str | None, run: Callable[[EventStore], T]) -> T:
+    """Run an import (`run`, given the store) so that nothing is written when it fails or
+    stores nothing. Each import checks everything before its one write, but opening a
+    store creates it: so when the SQLite file does not exist yet, the import runs against
+    a scratch store in memory (empty, as the new file would be), and the file is created,
+    the streams copied in, only if the import succeeded and stored something."""
+    url = store_url(db)
+    path = sqlite_path(url)
+    if path is None or os.path.exists(path):
+        return run(open_store(db))
+    scratch = EventStore("sqlite://")
+    _opened.append(scratch)
+    result = run(scratch)
+    # The game first, then its notes and variations (they name it).
+    infos = sorted(
+        scratch.list_streams(limit=1_000_000), key=lambda i: (i.kind.startswith("skald."), i.id)
+    )
+    if infos:
+        store = open_store(db)
+        for info in infos:
+            if store.version(info.id):  # another program made the store meanwhile
+                raise IllegalMove(f"{info.id} is already in the store; nothing was imported")
+        for info in infos:
+            store.append(info.id, scratch.read(info.id), 0, kind=info.kind, title=info.title)
+    return result
+
+
+def missing_file(name: object) -> str:
+    """What to say about a file that is not there: its folder, when that is missing too."""
+    shown = os.fsdecode(name) if isinstance(name, (str, bytes)) else str(name)
+    folder = os.path.dirname(shown)
+    if folder and not os.path.isdir(folder):
+        return f"no such folder: {folder} (for {shown})"
+    return f"no such file: {shown}"
+
+
+def write_output(path: Path, text: str, option: str = "--output") -> None:
+    """Write a command's output file (`option`): a missing folder, or a folder given as
+    the file, is named as such before anything is written; a file this call created is
+    removed again when the write fails (a full disk)."""
+    folder = path.parent
+    if not folder.is_dir():
+        if folder.exists():
+            raise StoreError(f"cannot write {option} {path}: {folder} is not a folder")
+        raise NotFound(f"no such folder: {folder} (for {option} {path})")
+    if path.is_dir():
+        raise StoreError(f"cannot write {option} {path}: it is a folder")
+    data = text.encode("utf-8")
+    existed = path.exists()
+    try:
+        with open(path, "wb") as out:
+            out.write(data)
+    except OSError:
+        if not existed:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        raise
 
 
 def store_url(db: str | None) -> str:
@@ -242,12 +370,29 @@ def store_url(db: str | None) -> str:
     return db or os.environ.get("SKALD_DB") or DEFAULT_URL
 
 
-def open_table(db: str | None, signing: bool = False, create: bool = True) -> Table:
+def open_table(
+    db: str | None, signing: bool = False, create: bool = True, optional_signing: bool = False
+) -> Table:
     """The Table over the store at `db` (or SKALD_DB, or the default SQLite file); with
     `signing`, its signing key loaded (or created for a new store) now, before any work;
-    without `create`, see `open_store`."""
+    without `create`, see `open_store`. A store opened read-only that has no key yet cannot
+    get one: StoreError, or with `optional_signing` (a signature is a bonus) no signer."""
     store = open_store(db, create)
-    return Table(Engine(store), open_signer(store) if signing else None)
+    if not signing:
+        return Table(Engine(store))
+    # A store opened for reading only has another URL: its key is the one beside its file,
+    # and none can be made for it (nor recorded in it).
+    read_only = store.url != resolve_url(store_url(db))
+    if read_only and not store.signing_keys():
+        if optional_signing:
+            return Table(Engine(store))
+        raise StoreError(
+            f"the event store at {sqlite_path(store_url(db))} has no signing key yet, and its "
+            "folder is read-only: none can be made there (copy it to a writable folder)"
+        )
+    return Table(
+        Engine(store), open_signer(store, key_path_for(store_url(db)) if read_only else None)
+    )
 
 
 def open_verifying_table(db: str | None) -> Table:
@@ -255,7 +400,7 @@ def open_verifying_table(db: str | None) -> Table:
     file, if there is one, only for a store that recorded none. Never creates a key (nor
     a store)."""
     store = open_store(db, create=False)
-    path = key_path_for(store.url)
+    path = key_path_for(store_url(db))  # beside the file, also when opened read-only
     signer = Signer(path, create=False) if not store.signing_keys() and path.is_file() else None
     return Table(Engine(store), signer)
 
