@@ -16,7 +16,16 @@ from typing import Annotated, Any, TypeVar
 import msgspec
 import typer
 
-from skald.cli.app import DbOption, JsonFlag, app, command, echo, open_store, print_json
+from skald.cli.app import (
+    DbOption,
+    JsonFlag,
+    app,
+    command,
+    echo,
+    import_into,
+    open_store,
+    print_json,
+)
 from skald.cli.play import parse_options
 from skald.core.engine import Engine
 from skald.core.errors import InvalidNotation, InvalidOption
@@ -275,12 +284,17 @@ def import_(
     file: Annotated[Path, typer.Argument(help="A `tournament export --format jsonl` file.")],
     db: DbOption = None,
 ) -> None:
-    """Store a tournament from its exported stream (checked first); prints its id."""
+    """Store a tournament from its exported stream (checked first); prints its id. Nothing
+    is written when the file is refused (a new store file is not even created)."""
     try:
         text = file.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise InvalidNotation(f"{file} is not UTF-8 text") from None
-    echo(_desk(db)[0].import_jsonl(text))
+    if not text.strip():
+        raise InvalidNotation(
+            f"{file} is empty: give a `skald tournament export --format jsonl` file"
+        )
+    echo(import_into(db, lambda store: Tournaments(store, Table(Engine(store))).import_jsonl(text)))
 
 
 @_command(tournament_app, "verify")
