@@ -40,9 +40,17 @@ class ImportResult(msgspec.Struct, frozen=True, kw_only=True):
         return self.finding is None
 
 
+ACCEPTED = (
+    "a referee log (`skald log --as referee --json`), a notation file (a '# game: ...' "
+    "header, then one move a line) or an export (`skald export --format jsonl|text`)"
+)
+
+
 def import_text(engine: Engine, text: str) -> ImportResult:
     """Import a log or a notation file (told apart by the first non-blank character)."""
     stripped = text.lstrip()
+    if not stripped:
+        raise InvalidNotation(f"the file is empty; skald import reads {ACCEPTED}")
     if stripped.startswith("{"):
         return import_jsonl(engine, text)
     return import_notation(engine, text)
@@ -181,9 +189,12 @@ def _header(lines: list[str]) -> tuple[dict[str, str], dict[str, str], list[tupl
             key, value = key.strip().lower(), value.strip()
             if sep and key == "option":
                 name, eq, setting = value.partition("=")
-                if not eq:
+                name = name.strip()
+                if not eq or not name:
                     raise InvalidNotation(f"line {number}: option {value!r}: expected K=V")
-                options[name.strip()] = setting.strip()
+                if name in options:  # which one would count?
+                    raise InvalidNotation(f"line {number}: option {name!r} is given twice")
+                options[name] = setting.strip()
             elif sep and key in ("game", "players", "seed"):
                 header[key] = value
             continue
