@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from skald.cli.app import AsOption, DbOption, JsonFlag, command, echo, open_table, print_json
-from skald.core.errors import InvalidNotation
+from skald.core.errors import InvalidOption
 from skald.core.kernel import ENTROPY_PREFIX
 from skald.core.rules import game_names
 from skald.core.seats import check_player_names
@@ -26,13 +26,20 @@ ExpectOption = Annotated[
 
 
 def parse_options(pairs: list[str]) -> dict[str, str]:
-    """`K=V` pairs into a dict."""
+    """`--option K=V` values into a dict: a value without `=` or without a key, or a key
+    given twice (which one would count?), is a usage error naming it (InvalidOption)."""
     options: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
+        key = key.strip()
         if not sep or not key:
-            raise InvalidNotation(f"option {pair!r}: expected KEY=VALUE")
-        options[key.strip()] = value.strip()
+            raise InvalidOption(f"--option {pair!r}: expected KEY=VALUE (undo=anyone, say)")
+        if key in options:
+            raise InvalidOption(
+                f"--option {key!r} is given twice ({key}={options[key]}, {key}={value.strip()}):"
+                " give it once"
+            )
+        options[key] = value.strip()
     return options
 
 
