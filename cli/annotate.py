@@ -16,7 +16,7 @@ import typer
 
 from skald.cli.app import AsOption, DbOption, command, echo, open_table
 from skald.cli.play import IdArg
-from skald.core.errors import InvalidNotation
+from skald.core.errors import InvalidNotation, InvalidOption
 from skald.core.history.notes import visible_note
 from skald.projections.export import FORMATS
 
@@ -100,6 +100,13 @@ def variation(
     from_ = from_.strip()
     if bool(from_) == bool(extend):
         raise InvalidNotation("give --from SEQ (12, or v2@5) or --extend v2, one of them")
+    if not moves:  # an empty variation is no line of play: nothing to store
+        raise InvalidOption(
+            f"a variation needs at least one move: skald variation {game_id} --from {from_} "
+            "MOVE... (in the game's notation; `skald legal` lists them)"
+            if not extend
+            else f"--extend {extend}: give at least one move to play on"
+        )
     table = open_table(db)
     viewer = table.viewer(game_id, as_ or "spectator")
     if extend:
@@ -126,7 +133,7 @@ def export(
     chained, with a signed head when the store has a key), text (PGN-like), md or html."""
     if format not in FORMATS:
         raise InvalidNotation(f"--format {format!r}: choose one of {', '.join(FORMATS)}")
-    table = open_table(db, signing=format == "jsonl", create=False)
+    table = open_table(db, signing=format == "jsonl", create=False, optional_signing=True)
     viewer = table.viewer(game_id, as_ or "spectator")
     text = table.histories().export(
         game_id, viewer, format, comments=comments, variations=variations
