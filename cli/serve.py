@@ -1,20 +1,62 @@
-"""`skald serve`: the HTTP service on uvicorn; `skald bench`: its throughput, measured."""
+"""`skald serve`: the HTTP service on uvicorn; `skald bench`: its throughput, measured.
+
+`serve` checks, before it creates or opens anything, that the port is one (1-65535: a
+larger number was taken modulo 65536 by the socket layer, so the service listened
+elsewhere than it said) and that it can listen there: an address in use is one line,
+`cannot listen on HOST:PORT: address already in use`, exit 1 (the README's "error": the
+network, not the store, is at fault), and no store, lock or key file is made.
+"""
 
 from __future__ import annotations
 
 import os
+import socket
 from typing import Annotated
 
 import typer
 
 from skald.cli.app import DbOption, command
+from skald.core.errors import SkaldError
 from skald.core.store import DEFAULT_URL
+
+UVICORN_STARTUP_FAILURE = 3  # uvicorn's exit code when its server did not start
+
+
+class CannotListen(SkaldError):
+    """The service cannot listen on the address it was given (exit 1)."""
+
+
+def check_can_listen(host: str, port: int) -> None:
+    """Bind every address `host` names on `port` as uvicorn will (SO_REUSEADDR, so a port
+    in TIME_WAIT is not refused), and let it go at once; CannotListen with one line if not.
+
+    This is a check, not a reservation: another program may take the port in the moment
+    between our close and uvicorn's bind. That race is closed by `serve`, which turns
+    uvicorn's start-up failure into one line too (after the store was opened, then)."""
+    shown = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        addresses = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except socket.gaierror as error:
+        reason = str(error.strerror or error).lower()
+        raise CannotListen(f"cannot listen on {shown}: {reason}") from None
+    for family, kind, protocol, _name, address in addresses:
+        try:
+            with socket.socket(family, kind, protocol) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if family == socket.AF_INET6:  # as asyncio binds it: IPv6 alone
+                    probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                probe.bind(address)
+        except OSError as error:
+            reason = (error.strerror or str(error)).lower()
+            raise CannotListen(f"cannot listen on {shown}: {reason}") from None
 
 
 @command("serve")
 def serve(
     host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="TCP port (1-65535).")] = 8000,
     workers: Annotated[
         int, typer.Option(min=1, help="Worker processes (they share only the database).")
     ] = 1,
@@ -40,6 +82,7 @@ def serve(
     from skald.core.store import EventStore
 
     url = db or os.environ.get("SKALD_DB") or DEFAULT_URL
+    check_can_listen(host, port)  # before the store, its lock or its key is made
     # Before any worker starts: the tables exist, and the signing key is loaded (created
     # for a new store) — a store or key that cannot be used stops here with one line.
     store = EventStore(url)
@@ -50,16 +93,25 @@ def serve(
     os.environ["SKALD_DB"] = url  # read by every worker's app factory
     # Each worker's share of the decision threads (two per core in all), unless set.
     os.environ.setdefault("SKALD_DECISION_THREADS", str(default_decision_threads(workers)))
-    uvicorn.run(
-        "skald.api.main:app_from_env",
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers,
-        log_level=log_level,
-        http=JsonErrorHttpToolsProtocol,
-        timeout_graceful_shutdown=5,
-    )  # live streams would hold shutdown forever
+    try:
+        uvicorn.run(
+            "skald.api.main:app_from_env",
+            factory=True,
+            host=host,
+            port=port,
+            workers=workers,
+            log_level=log_level,
+            http=JsonErrorHttpToolsProtocol,
+            timeout_graceful_shutdown=5,  # live streams would hold shutdown forever
+        )
+    except SystemExit as stop:
+        # uvicorn says why above (the port taken since our check, say) and exits 3, which
+        # is this CLI's 'invalid notation': one line of ours, and the README's 'error'.
+        if stop.code != UVICORN_STARTUP_FAILURE:
+            raise
+        raise CannotListen(
+            f"the service did not start on {host}:{port} (uvicorn said why above)"
+        ) from None
 
 
 @command("bench")
