@@ -1,20 +1,35 @@
-"""Entry point of the `skald` console script: the app with every command module loaded."""
+"""Entry point of the `skald` console script: the app with every command module loaded.
+
+Loading the modules takes a good part of a second; Ctrl-C meanwhile ends the program as
+it ends a command (cli/app.py): one line, `interrupted`, exit 130, no traceback. (The
+console script imports this module before it calls anything, so the guard is here.)
+"""
 
 from __future__ import annotations
 
-import skald.cli.serve  # noqa: F401  (serve, bench)
-from skald.cli import (  # noqa: F401  (each module registers its commands)
-    annotate,
-    audit,
-    bench_engine,
-    bots,
-    demo,
-    history,
-    play,
-    score,
-    tournament,
-)
-from skald.cli.app import app
+import sys
+
+try:
+    import skald.cli.serve  # noqa: F401  (serve, bench)
+    from skald.cli import (  # noqa: F401  (each module registers its commands)
+        annotate,
+        audit,
+        bench_engine,
+        bots,
+        demo,
+        history,
+        play,
+        score,
+        tournament,
+    )
+    from skald.cli.app import app
+except KeyboardInterrupt:
+    try:
+        sys.stderr.write("interrupted\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass  # stderr is gone too: the exit code still says it
+    raise SystemExit(130) from None  # 128 + SIGINT, as cli.app.INTERRUPTED_EXIT
 
 __all__ = ["app"]
 
