@@ -14,7 +14,8 @@ its seq, never a reducer's traceback.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import msgspec
@@ -128,6 +129,23 @@ def fold_event(
             f"the stored {_tag(event)} does not fit the game the events before it make "
             f"(its reducer refused it: {type(error).__name__}): the log was altered at or "
             f"before this seq",
+        ) from error
+
+
+@contextmanager
+def presenting(seq: int) -> Iterator[None]:
+    """Around code that presents a state folded from stored events (a seat's view, its
+    legal moves, a board): what it raises on a value the game does not have becomes
+    CorruptRecord naming `seq`. Every reducer took the log, so a forger re-hashed it around
+    a value no honest game holds (a loot piece or habitat that does not exist); the audit
+    names the seq it was put at."""
+    try:
+        yield
+    except REDUCER_ERRORS as error:
+        raise CorruptRecord(
+            seq,
+            f"the state at this seq holds a value the game does not have ({type(error).__name__}"
+            " while presenting it): the log was altered at or before it; skald audit names where",
         ) from error
 
 

@@ -37,7 +37,7 @@ from skald.core.rules import game_names, get_rules
 from skald.core.seats import resolve_seat
 from skald.core.signing import Receipt, Signer, SigningKeyError
 from skald.core.sqlite_writers import NoWaiting
-from skald.core.state import GameState
+from skald.core.state import GameState, presenting
 from skald.core.store import StoredRecord
 from skald.events.common import Outcome
 from skald.events.envelope import Envelope
@@ -173,6 +173,8 @@ class Table:
         return self._view(game_id, self._engine.load(game_id, at), viewer)
 
     def _view(self, game_id: str, state: GameState, viewer: Viewer) -> TableView:
+        with presenting(state.version):
+            seen = views_for(state.game).view(state.rules, viewer)
         return TableView(
             id=game_id,
             game=state.game,
@@ -181,7 +183,7 @@ class Table:
             players=state.players,
             to_act=_waiting(state),
             outcome=state.outcome,
-            state=views_for(state.game).view(state.rules, viewer),
+            state=seen,
         )
 
     def show_revealed(self, game_id: str, viewer: Viewer, at: int | None = None) -> TableView:
@@ -259,7 +261,8 @@ class Table:
             return []
         if state.awaiting_entropy:
             return [entropy_template(state)]
-        return [rules.format(command) for command in rules.legal(state.rules, seat)]
+        with presenting(state.version):
+            return [rules.format(command) for command in rules.legal(state.rules, seat)]
 
     def verify(self, game_id: str) -> ChainReport:
         """Check the stored chain and commitments of a game."""

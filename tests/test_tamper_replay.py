@@ -308,3 +308,24 @@ def test_skald_audit_names_a_rehashed_swap(games: dict[str, Path], tmp_path: Pat
     code, out, err = skald("audit", played.id, "--format", "json", "--db", played.db)
     assert code == 1, err
     assert json.loads(out)["anomalies"][0]["seq"] == forged
+
+
+def test_a_rehashed_value_no_game_holds_is_refused_where_it_is_shown(
+    games: dict[str, Path], tmp_path: Path
+) -> None:
+    """A plundered piece swapped for one no city holds (99) under a fresh commitment: the
+    reducers take it (they trust their input), so the log replays, but a view that shows the
+    piece cannot (shown as it stood right after the plunder: later, a reducer meets the
+    piece and the replay itself stops). Every command that shows it says the state cannot be shown, one line,
+    exit 9 (it crashed with an IndexError traceback); the audit names the forged seq."""
+    played = copy_of(games, "hagar", tmp_path)
+    plunder = played.first("hagar.city_plundered")
+    played.forge_secret(plunder.seq, "piece", 99)
+    for who in ("referee", str(plunder.event.seat)):
+        code, out, err = skald(
+            "show", played.id, "--as", who, "--at", str(plunder.seq), "--db", played.db
+        )
+        assert (code, out) == (9, ""), err
+        assert "the log was altered at or before" in one_line(err)
+    report = played.audit_of_the_store()
+    assert report.anomalies[0].seq == plunder.seq

@@ -27,6 +27,7 @@ from skald.api.responses import MsgspecJSON, errors
 from skald.api.schemas import MAX_SEQ
 from skald.core.errors import Forbidden, NotFound
 from skald.core.history.streams import variation_id
+from skald.core.state import presenting
 from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections.boards import board_svg
 from skald.projections.describe import describe_event
@@ -135,7 +136,8 @@ def board(
         svg = _variation_board(table, caller.game_id, viewer, int(variation[1:]), at)
     else:
         shown = table.show_revealed(caller.game_id, viewer, at)
-        svg = board_svg(shown.game, shown.state, shown.players)
+        with presenting(shown.seq):
+            svg = board_svg(shown.game, shown.state, shown.players)
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
@@ -154,8 +156,10 @@ def _variation_board(
     if not effective.referee and effective.seats.isdisjoint(start.seats):
         raise NotFound(f"no variation {stream!r}")
     shown = store.state_at(game_id, stream, at)
-    view = views_for(state.game).view(shown.rules, effective)
-    return board_svg(state.game, view, state.players)
+    with presenting(shown.version):
+        return board_svg(
+            state.game, views_for(state.game).view(shown.rules, effective), state.players
+        )
 
 
 @router.get(
