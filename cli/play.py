@@ -79,13 +79,14 @@ def new(
     """Create a game and print its id alone."""
     names = [name.strip() for name in players.split(",")]
     check_player_names(names)  # one rule with the API, before the store is opened
+    options = parse_options(option or [])  # so is a usage error
     table = open_table(db)
     echo(
         table.create(
             game,
             names,
             seed=seed,
-            options=parse_options(option or []),
+            options=options,
             deal=deal,
             reproducible=reproducible,
         )

@@ -127,18 +127,21 @@ def new(
     db: DbOption = None,
 ) -> None:
     """Create a tournament; prints its id alone."""
+    # The arguments are read before the store is opened: a usage error creates nothing.
+    names, options = _split(players, "--players"), parse_options(option or [])
+    scale, order = _numbers(points, "--points"), _split(tiebreaks, "--tiebreaks")
     desk, _table = _desk(db)
     tournament = desk.create(
         game,
-        _split(players, "--players"),
+        names,
         rounds,
         format=format,
         table_size=table_size,
         seed=seed,
-        options=parse_options(option or []),
-        points=_numbers(points, "--points"),
+        options=options,
+        points=scale,
         bye_points=bye_points,
-        tiebreaks=_split(tiebreaks, "--tiebreaks"),
+        tiebreaks=order,
         final_table=final,
         name=name,
     )
