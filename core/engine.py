@@ -50,6 +50,7 @@ from skald.core.secrecy import RandomHex, sealed_key
 from skald.core.snapshots import codec_for
 from skald.core.state import GameState, fold, fold_event
 from skald.core.store import EventStore, FoldRow, StoredRecord
+from skald.events.common import GameCreated
 from skald.events.envelope import SYSTEM, Envelope, seal_envelope
 
 __all__ = ["Acted", "CorruptRecord", "Engine", "resolve_seat", "to_act", "to_envelope"]
@@ -120,6 +121,7 @@ class Engine:
         self._cache: OrderedDict[str, GameState] = OrderedDict()
         self._cache_size = cache_size
         self._headers: Memo[str, tuple[str, datetime]] = Memo(_HEADERS_KEPT)
+        self._players: Memo[str, tuple[str, ...]] = Memo(_HEADERS_KEPT)
         self._lock = threading.Lock()
 
     # -- reading -----------------------------------------------------------------------
@@ -147,6 +149,24 @@ class Engine:
             return info.kind, info.created_at
 
         return self._headers.fetch(game_id, read)
+
+    def players_of(self, game_id: str) -> tuple[str, ...]:
+        """A game's players in seat order, from its cached state or its first event alone
+        (they never change): asking who plays never replays the game, so a log that does
+        not replay can still be verified and audited over HTTP."""
+        cached = self.cached(game_id)
+        if cached is not None:
+            return cached.players
+
+        def read() -> tuple[str, ...]:
+            game = self.game_of(game_id)
+            first = self.store.read(game_id, 1, 1)
+            created = to_envelope(first[0], game).event if first else None
+            if not isinstance(created, GameCreated):
+                raise CorruptRecord(1, "the stream does not begin with the game's creation")
+            return created.players
+
+        return self._players.fetch(game_id, read)
 
     def rules_of(self, game_id: str) -> Rules:
         """The rules a stream is played by."""

@@ -197,8 +197,8 @@ class Table:
         return Turn(seq=state.version, to_act=_waiting(state), outcome=state.outcome)
 
     def players(self, game_id: str) -> tuple[str, ...]:
-        """The players in seat order (NotFound for an unknown game)."""
-        return self._engine.peek(game_id).players
+        """The players in seat order (NotFound for an unknown game); never replays."""
+        return self._engine.players_of(game_id)
 
     def summary(self, game_id: str) -> GameSummary:
         """The public facts of one game."""

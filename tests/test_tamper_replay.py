@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
 import msgspec
 import pytest
 
@@ -32,6 +33,7 @@ from skald.projections.autoplay import autoplay
 from skald.projections.table import Table
 from tests.cli_support import one_line, skald
 from tests.forgery import forge, write_back
+from tests.servers import free_port, running, skald_command
 
 PLAYERS = {"beowulf": 2, "beast": 2, "hagar": 2}
 # Every command that replays the game before answering.
@@ -316,8 +318,9 @@ def test_a_rehashed_value_no_game_holds_is_refused_where_it_is_shown(
     """A plundered piece swapped for one no city holds (99) under a fresh commitment: the
     reducers take it (they trust their input), so the log replays, but a view that shows the
     piece cannot (shown as it stood right after the plunder: later, a reducer meets the
-    piece and the replay itself stops). Every command that shows it says the state cannot be shown, one line,
-    exit 9 (it crashed with an IndexError traceback); the audit names the forged seq."""
+    piece and the replay itself stops). Each command that shows it says the log was
+    altered, one line, exit 9 (it crashed with an IndexError traceback); the audit names
+    the forged seq."""
     played = copy_of(games, "hagar", tmp_path)
     plunder = played.first("hagar.city_plundered")
     played.forge_secret(plunder.seq, "piece", 99)
@@ -329,3 +332,24 @@ def test_a_rehashed_value_no_game_holds_is_refused_where_it_is_shown(
         assert "the log was altered at or before" in one_line(err)
     report = played.audit_of_the_store()
     assert report.anomalies[0].seq == plunder.seq
+
+
+def test_a_log_that_does_not_replay_is_still_verified_over_http(
+    games: dict[str, Path], tmp_path: Path
+) -> None:
+    """Who plays a game is read from its first event, never by replaying it, so a cold
+    server still answers GET /verify on a log whose replay stops (it answered 500 before:
+    identifying the caller replayed the game), while the views refuse naming the seq."""
+    played = copy_of(games, "beowulf", tmp_path)
+    kind, field = EDITS["beowulf-tile-not-in-hand"][1:]
+    target = edited(played, kind, field)
+    played.edit_row(target.seq, field, "X")
+    port = free_port()
+    with running([*skald_command(), "serve", "--port", str(port)], port, played.db) as base:
+        verified = httpx.get(f"{base}/games/{played.id}/verify", timeout=30)
+        assert verified.status_code == 200, verified.text
+        assert (verified.json()["ok"], verified.json()["bad_seq"]) == (False, target.seq)
+        shown = httpx.get(f"{base}/games/{played.id}", timeout=30)
+        assert shown.status_code == 500
+        assert shown.json()["error"] == "corrupt_record"
+        assert shown.json()["message"].startswith(f"seq {target.seq}: ")
