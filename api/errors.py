@@ -9,6 +9,8 @@ route on that path (Starlette names only the first route's).
 from __future__ import annotations
 
 import logging
+import re
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -92,9 +94,11 @@ _METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 
 
 def allowed_methods(request: Request) -> list[str]:
-    """The methods some route answers at this request's path (HEAD with GET: every GET
-    route answers HEAD). Asked of the routes themselves, method by method: FastAPI wraps
-    included routers in objects that have no `methods` of their own."""
+    """The methods the resource at this request's path answers (HEAD with GET: every GET
+    route answers HEAD). Asked of the routes themselves, method by method (FastAPI wraps
+    included routers in objects that have no `methods` of their own); where the OpenAPI
+    document has the path, only what it documents for the most specific template that
+    matches (`/tournaments/import` is the import, though `/tournaments/{id}` matches too)."""
     routes = request.app.router.routes
     allowed = [
         method
@@ -103,7 +107,31 @@ def allowed_methods(request: Request) -> list[str]:
             route.matches({**request.scope, "method": method})[0] == Match.FULL for route in routes
         )
     ]
+    documented = _documented_methods(request.app, request.scope["path"])
+    if documented is not None:
+        allowed = [method for method in allowed if method in documented]
     return sorted([*allowed, "HEAD"] if "GET" in allowed else allowed)
+
+
+def _documented_methods(app: Any, path: str) -> set[str] | None:
+    """The methods the OpenAPI document lists for the template matching `path` with the
+    fewest parameters (None: no documented template matches)."""
+    templates = getattr(app.state, "skald_templates", None)
+    if templates is None:
+        templates = [
+            (
+                re.compile("^" + re.sub(r"\\{[^/]+?\\}", "[^/]+", re.escape(template)) + "$"),
+                template.count("{"),
+                {method.upper() for method in operations},
+            )
+            for template, operations in app.openapi().get("paths", {}).items()
+        ]
+        app.state.skald_templates = templates
+    matching = [(params, methods) for pattern, params, methods in templates if pattern.match(path)]
+    if not matching:
+        return None
+    fewest = min(params for params, _ in matching)
+    return set().union(*(methods for params, methods in matching if params == fewest))
 
 
 async def _http_error(request: Request, error: Exception) -> MsgspecJSON:

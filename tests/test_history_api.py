@@ -54,8 +54,14 @@ def test_annotate_branch_and_export_with_tokens(client: TestClient) -> None:
         f"/games/{game_id}/annotations", json={"at": "5", "glyph": "!!!"}, headers=ann
     )
     assert bad.status_code == 422
+    for moves in ({"moves": []}, {}):  # a variation is its moves: none is refused (as the CLI)
+        empty = client.post(
+            f"/games/{game_id}/variations", json={"from": "5", **moves}, headers=ann
+        )
+        assert empty.status_code == 422, empty.text
     after = client.get(f"/games/{game_id}/export", params={"format": "jsonl"}, headers=ann)
     assert after.text.count('"type":"history.annotated"') == 1
+    assert f"{game_id}~v2" not in after.text
     unknown = client.get("/games/nope/export", headers=ann)
     assert unknown.status_code in (401, 404)
 
@@ -83,7 +89,11 @@ def test_a_note_in_a_seats_variation_stays_with_that_side(client: TestClient) ->
     game_id = created["id"]
     ann = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
     bob = {"Authorization": f"Bearer {created['seats'][1]['token']}"}
-    opened = client.post(f"/games/{game_id}/variations", json={"from": "3"}, headers=bob)
+    opened = client.post(
+        f"/games/{game_id}/variations",
+        json={"from": str(created["seq"]), "moves": ["Ann: place beowulf A1"]},
+        headers=bob,
+    )
     assert opened.status_code == 201, opened.text
     short = opened.json()["id"].removeprefix(f"{game_id}~")
     path = f"/games/{game_id}/annotations"
@@ -122,7 +132,9 @@ def test_seqs_may_be_numbers_and_refusals_name_the_problem(client: TestClient) -
     zed = client.post(variations, json={"from": 3, "moves": ["Zed: place beowulf A1"]}, headers=ann)
     assert zed.status_code == 404
     assert "no seat 'Zed' (seats: Ann, Bob)" in zed.json()["message"]
-    spectator = client.post(variations, json={"from": 3})
+    spectator = client.post(
+        variations, json={"from": created["seq"], "moves": ["Ann: place beowulf A1"]}
+    )
     assert spectator.status_code == 403
     assert "cannot open a variation" in spectator.json()["message"]
     listed = client.get(notes, headers=ann).json()["annotations"]

@@ -110,7 +110,11 @@ def test_annotate_variation_export(game: tuple[str, str]) -> None:
         (["export", "--as", "Ann", "--format", "pdf"], 3, "pdf"),
         (["annotate", "--as", "Ann", "--at", "6", "--comment", "bell\x07"], 3, "U+0007"),
         (["variation", "--as", "Ann", "--from", "8", "Zed: place beowulf C3"], 6, "no seat 'Zed'"),
-        (["variation", "--as", "spectator", "--from", "8"], 7, "cannot open a variation"),
+        (
+            ["variation", "--as", "spectator", "--from", "8", "Bob: place beowulf A1"],
+            7,
+            "cannot open a variation",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_writes_nothing(
@@ -188,7 +192,9 @@ def test_import_of_exports(game: tuple[str, str], tmp_path: Path) -> None:
 def test_a_games_own_streams_are_named_with_their_game(game: tuple[str, str], part: str) -> None:
     db, game_id = game
     assert run(db, "annotate", game_id, "--as", "Ann", "--at", "6", "--comment", "n")[0] == 0
-    assert run(db, "variation", game_id, "--as", "Ann", "--from", "8")[0] == 0
+    assert (
+        run(db, "variation", game_id, "--as", "Ann", "--from", "8", "Bob: place beowulf A1")[0] == 0
+    )
     code, _, err = run(db, "export", f"{game_id}~{part}", "--as", "Ann")
     assert code == 6
     assert f"of game {game_id}: name the game" in err

@@ -58,7 +58,9 @@ class VariationIn(BaseModel):
     start: Annotated[str, BeforeValidator(_seq_text)] = Field(
         alias="from", min_length=1, max_length=40, description='12 (or "12"), or v2@5.'
     )
-    moves: list[str] = Field(default_factory=list, max_length=500)
+    moves: list[str] = Field(
+        min_length=1, max_length=500, description="At least one: a variation is its moves."
+    )
     name: str = Field("", max_length=64)
     seed: str | None = Field(None, min_length=1, max_length=128)
 
