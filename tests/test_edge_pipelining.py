@@ -24,7 +24,7 @@ import pytest
 
 from skald.api.edge import MAX_HEAD, JsonErrorHttpToolsProtocol
 from skald.api.main import create_app
-from tests.test_wire import serving
+from tests.test_wire import a_turn, serving
 
 GARBAGE = b"\x16\x03\x01 not HTTP at all\r\n\r\n"
 MALFORMED = (
@@ -71,25 +71,6 @@ def until_closed(sock: socket.socket, half_close: bool = False) -> bytes:
         received += chunk
         assert time.monotonic() < deadline, "the server did not close the connection"
     return received
-
-
-def a_turn(base: str) -> tuple[str, str, bytes]:
-    """A new Beowulf game: its id, the token of the seat to act, and a POST of a legal move
-    as raw bytes."""
-    game = httpx.post(
-        f"{base}/games", json={"game": "beowulf", "players": ["Ann", "Bob"]}, timeout=10
-    ).json()
-    seat = httpx.get(f"{base}/games/{game['id']}", timeout=10).json()["to_act"][0]
-    token = game["seats"][seat]["token"]
-    legal = httpx.get(
-        f"{base}/games/{game['id']}/legal", headers={"Authorization": f"Bearer {token}"}, timeout=10
-    ).json()
-    body = json.dumps({"move": legal["moves"][0], "expected_seq": legal["seq"]}).encode()
-    move = (
-        f"POST /games/{game['id']}/moves HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}"
-        f"\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
-    ).encode() + body
-    return game["id"], token, move
 
 
 def logged_moves(base: str, game_id: str) -> list[str]:

@@ -44,6 +44,19 @@ def snapshot_seqs(store: EventStore, game_id: str, game: str = "toy") -> list[in
     return sorted(seqs)
 
 
+def spy_on_folded_reads(store: EventStore, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The seq each replay read of `store` starts from, as they happen."""
+    reads: list[int] = []
+    original = store.read_folded
+
+    def spy(stream: str, from_seq: int = 1, to_seq: int | None = None) -> list:  # type: ignore[type-arg]
+        reads.append(from_seq)
+        return original(stream, from_seq, to_seq)
+
+    monkeypatch.setattr(store, "read_folded", spy)
+    return reads
+
+
 def test_replay_from_a_snapshot_equals_replay_from_seq_1_at_every_seq(store: EventStore) -> None:
     game_id = played(store)
     assert len(snapshot_seqs(store, game_id)) >= 3
@@ -74,14 +87,7 @@ def test_a_cold_load_folds_only_the_tail(
 ) -> None:
     game_id = played(sqlite_store)
     newest = snapshot_seqs(sqlite_store, game_id)[-1]
-    reads: list[int] = []
-    original = sqlite_store.read_folded
-
-    def spy(stream: str, from_seq: int = 1, to_seq: int | None = None) -> list:  # type: ignore[type-arg]
-        reads.append(from_seq)
-        return original(stream, from_seq, to_seq)
-
-    monkeypatch.setattr(sqlite_store, "read_folded", spy)
+    reads = spy_on_folded_reads(sqlite_store, monkeypatch)
     Engine(sqlite_store).load(game_id)
     assert reads == [newest]  # the snapshot's own row (its hash is checked), then the tail
 
@@ -131,14 +137,7 @@ def test_snapshots_past_a_deleted_tail_are_skipped_with_one_warning(
             raise StoreError("attempt to write a readonly database")
 
         monkeypatch.setattr(store, "drop_snapshot", refuse)
-    reads: list[int] = []
-    original = store.read_folded
-
-    def spy(stream: str, from_seq: int = 1, to_seq: int | None = None) -> list:  # type: ignore[type-arg]
-        reads.append(from_seq)
-        return original(stream, from_seq, to_seq)
-
-    monkeypatch.setattr(store, "read_folded", spy)
+    reads = spy_on_folded_reads(store, monkeypatch)
     with caplog.at_level(logging.WARNING, logger="skald.core.engine"):
         state = Engine(store).load(game_id)
     load_reads = list(reads)

@@ -239,24 +239,32 @@ def _half_closed(port: int, request: bytes) -> bytes:
     return received
 
 
+def a_turn(base: str) -> tuple[str, str, bytes]:
+    """A new Beowulf game: its id, the token of the seat to act, and a POST of a legal move
+    as raw bytes."""
+    game = httpx.post(
+        f"{base}/games", json={"game": "beowulf", "players": ["Ann", "Bob"]}, timeout=10
+    ).json()
+    seat = httpx.get(f"{base}/games/{game['id']}", timeout=10).json()["to_act"][0]
+    token = game["seats"][seat]["token"]
+    legal = httpx.get(
+        f"{base}/games/{game['id']}/legal", headers={"Authorization": f"Bearer {token}"}, timeout=10
+    ).json()
+    body = json.dumps({"move": legal["moves"][0], "expected_seq": legal["seq"]}).encode()
+    move = (
+        f"POST /games/{game['id']}/moves HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}"
+        f"\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
+    return game["id"], token, move
+
+
 def test_a_client_that_half_closes_after_its_request_still_gets_the_answer(
     counted_server: str,
 ) -> None:
     """The answer is written in the loop turn the client's end arrives in; the transport is
     closed right after, so the held answer must leave first (it was lost 3 times in 3)."""
     port = int(counted_server.rsplit(":", 1)[1])
-    with httpx.Client(base_url=counted_server) as client:
-        game = client.post("/games", json={"game": "beowulf", "players": ["Ann", "Bo"]}).json()
-        seat = client.get(f"/games/{game['id']}").json()["to_act"][0]
-        token = game["seats"][seat]["token"]
-        legal = client.get(
-            f"/games/{game['id']}/legal", headers={"Authorization": f"Bearer {token}"}
-        ).json()
-    body = json.dumps({"move": legal["moves"][0], "expected_seq": legal["seq"]}).encode()
-    move = (
-        f"POST /games/{game['id']}/moves HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}"
-        f"\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
-    ).encode() + body
+    _game, _token, move = a_turn(counted_server)
     answer = _half_closed(port, move)
     assert answer.startswith(b"HTTP/1.1 201 "), answer[:80]
     assert b'"receipt"' in answer
