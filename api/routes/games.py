@@ -115,9 +115,10 @@ async def game_summary(game_id: GameId, call: ReadDep) -> MsgspecJSON:
     openapi_extra=OPTIONAL_TOKEN,
 )
 async def view(game_id: GameId, call: ReadDep, at: AtSeq = None) -> MsgspecJSON:
-    """The game as the caller sees it: a seat, the referee, or (no token) a spectator."""
+    """The game as the caller sees it: a seat, the referee, or (no token) a spectator;
+    after the game under reveal=end everything, as in the log, the board and the audit."""
     return MsgspecJSON(
-        await on_table(call.table, call.table.show, call.game_id, call.caller.viewer, at)
+        await on_table(call.table, call.table.show_revealed, call.game_id, call.caller.viewer, at)
     )
 
 
