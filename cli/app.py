@@ -27,13 +27,15 @@ import contextlib
 import functools
 import os
 import select
+import signal
 import sys
 import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import msgspec
+import sqlalchemy
 import typer
 from sqlalchemy.exc import DBAPIError
 
@@ -77,7 +79,51 @@ EXIT_CODES: tuple[tuple[type[SkaldError], int], ...] = (
     (SkaldError, 1),
 )
 
-app = typer.Typer(
+
+class _App(typer.Typer):
+    """The Typer app. Called as a program (the console script, `python -m`), Ctrl-C at any
+    moment ends the process with `interrupted` and exit 130, no traceback, without closing
+    the stores: closing waits for locks an interrupted write may still hold (the store's
+    writer lock, the WAL checkpointer's), and SQLite's WAL keeps every committed
+    transaction (an interrupted one rolls back). Inside a command's body Ctrl-C is a
+    KeyboardInterrupt (so `autoplay` can name its unfinished game), ended by `command`;
+    anywhere else (typer building the commands, click parsing, stores closing, exit) the
+    signal handler ends the process itself. In-process test runners call the click
+    command instead, and get `typer.Exit(130)` from `command`."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        global _as_program
+        _as_program = True
+        with contextlib.suppress(ValueError, OSError):  # not the main thread: leave it be
+            if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # `cmd &` ignores it
+                signal.signal(signal.SIGINT, _on_sigint)
+        try:
+            return super().__call__(*args, **kwargs)
+        except KeyboardInterrupt:
+            _interrupted_exit()
+
+
+_as_program = False
+_in_command = False
+
+
+def _on_sigint(_signum: int, _frame: object) -> None:
+    if _in_command:
+        raise KeyboardInterrupt
+    _interrupted_exit()
+
+
+def _interrupted_exit() -> NoReturn:
+    """Say `interrupted`, flush, and leave at once with exit 130 (see `_App`)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            if stream is sys.stderr:
+                stream.write("interrupted\n")
+            stream.flush()
+    os._exit(INTERRUPTED_EXIT)
+
+
+app = _App(
     name="skald",
     help="Skald: record, replay, undo and audit board games with hidden information.",
     epilog="Exit codes: 0 ok, 1 error, 2 usage, 3 invalid notation, 4 illegal move, "
@@ -162,12 +208,19 @@ def command(*args: Any, target: typer.Typer | None = None, **kwargs: Any) -> Cal
     def decorate(function: F) -> F:
         @functools.wraps(function)
         def wrapper(*inner_args: Any, **inner_kwargs: Any) -> Any:
+            global _in_command
+            _in_command = True
+            failed = True  # until the command returns, or exits with 0
             try:
                 if isinstance(inner_kwargs.get("game_id"), str):
                     check_game_id(inner_kwargs["game_id"])
                 result = function(*inner_args, **inner_kwargs)
                 _flush_stdout()  # a closed pipe or a full disk shows here, not at exit
+                failed = False
                 return result
+            except typer.Exit as stop:
+                failed = stop.exit_code != 0
+                raise
             except (SkaldError, DBAPIError, OSError, RecursionError) as error:
                 if _output_closed(error):
                     _silence_stdout()
@@ -179,12 +232,15 @@ def command(*args: Any, target: typer.Typer | None = None, **kwargs: Any) -> Cal
                     typer.echo(f"error: {printable(line)}", err=True)
                 raise typer.Exit(code) from None
             except KeyboardInterrupt:
+                _in_command = False
+                if _as_program:
+                    _interrupted_exit()  # the stores are left open: see _App
                 with contextlib.suppress(OSError):
                     typer.echo("interrupted", err=True)
                 raise typer.Exit(INTERRUPTED_EXIT) from None
             finally:
-                while _opened:  # each command closes the stores it opened
-                    _opened.pop().dispose()
+                _in_command = False  # Ctrl-C from here on: _on_sigint ends the process
+                _close_stores(failed)  # each command closes the stores it opened
 
         (target or app).command(*args, **kwargs)(wrapper)
         return function
@@ -248,8 +304,15 @@ def open_store(db: str | None, create: bool = True) -> EventStore:
     """The store at `db` (or SKALD_DB, or the default), closed when the command ends.
     Without `create` (commands that only read), a SQLite file that does not exist is
     NotFound and nothing is created: a mistyped --db must not leave an empty store; and a
-    SQLite file in a folder this process may not write is opened for reading only."""
+    SQLite file in a folder this process may not write is opened for reading only. A store
+    in memory is refused: it would keep nothing after the command. A SQLite file this
+    command creates is removed again if the command fails with it still empty (`command`)."""
     url = store_url(db)
+    if in_memory(url):
+        raise InvalidOption(
+            "an in-memory store keeps nothing after the command: give a SQLite file or a "
+            "postgresql:// URL"
+        )
     path = sqlite_path(url)
     if not create and path is not None:
         if not os.path.exists(path):
@@ -258,18 +321,81 @@ def open_store(db: str | None, create: bool = True) -> EventStore:
             )
         if not os.path.isdir(path) and not os.access(os.path.dirname(path) or ".", os.W_OK):
             return _opened_read_only(path)
+    new_files: list[str] = []
+    if path is not None and not os.path.lexists(path):
+        candidates = [path, *(f"{path}{end}" for end in ("-wal", "-shm", "-journal", "-lock"))]
+        with contextlib.suppress(Exception):
+            candidates.append(str(key_path_for(url)))
+        new_files = [name for name in candidates if not os.path.lexists(name)]
     try:
         store = EventStore(url)
     except StoreError:
-        folder = os.path.dirname(os.path.abspath(path)) if path is not None else ""
-        if path is None or not os.path.isdir(folder) or os.access(folder, os.W_OK):
+        _remove_files(new_files)
+        refusal = read_only_folder(path)
+        if refusal is None:
             raise
-        raise StoreError(
-            f"cannot write to the event store at {path}: its folder {folder} is read-only "
-            "(SQLite writes its -wal and -shm files beside the store)"
-        ) from None
+        raise StoreError(refusal) from None
     _opened.append(store)
+    if new_files:
+        _created[id(store)] = new_files
     return store
+
+
+def in_memory(url: str) -> bool:
+    """Whether `url` names a SQLite store in memory (`sqlite://`, `:memory:`, ...)."""
+    text = url.strip()
+    if text == ":memory:":
+        return True
+    try:
+        parsed = sqlalchemy.engine.make_url(resolve_url(text))
+    except (sqlalchemy.exc.ArgumentError, ValueError, StoreError):
+        return False
+    if not parsed.drivername.startswith("sqlite"):
+        return False
+    database = parsed.database or ""
+    return (
+        database in ("", ":memory:")
+        or database.startswith("file::memory:")
+        or parsed.query.get("mode") == "memory"
+    )
+
+
+def read_only_folder(path: str | None) -> str | None:
+    """The line for a SQLite store that cannot be opened because its folder is read-only,
+    or None when that is not why."""
+    folder = os.path.dirname(os.path.abspath(path)) if path is not None else ""
+    if path is None or not os.path.isdir(folder) or os.access(folder, os.W_OK):
+        return None
+    return (
+        f"cannot write to the event store at {path}: its folder {folder} is read-only "
+        "(SQLite writes its -wal and -shm files beside the store)"
+    )
+
+
+_created: dict[int, list[str]] = {}  # id(store) -> the files its opening created
+
+
+def _close_stores(failed: bool) -> None:
+    """Close the stores the command opened; when it failed, remove a SQLite store it
+    created (its file, -wal, -shm, -lock, key file) if that holds no stream yet."""
+    while _opened:
+        store = _opened.pop()
+        files = _created.pop(id(store), [])
+        empty = False
+        if failed and files:
+            try:
+                empty = not store.list_streams(limit=1)
+            except Exception:  # an unreadable store is kept, as it is
+                empty = False
+        store.dispose()
+        if empty:
+            _remove_files(files)
+
+
+def _remove_files(names: list[str]) -> None:
+    for name in names:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
 
 
 def _opened_read_only(path: str) -> EventStore:

@@ -19,6 +19,7 @@ from skald.cli.app import (
 )
 from skald.cli.play import IdArg, render_table_view
 from skald.core.chain import ChainReport
+from skald.core.errors import InvalidNotation
 from skald.core.signing import load_receipt
 from skald.events.common import GameFinished, MoveMade
 from skald.projections.describe import describe_line
@@ -91,7 +92,7 @@ def verify(
     if receipt is None:
         report = open_table(db, create=False).verify(game_id)
     else:
-        signed = load_receipt(receipt.read_bytes())
+        signed = load_receipt(_read_receipt(receipt))
         report = open_verifying_table(db).verify_receipt(game_id, signed)
     if json:
         print_json(report)
@@ -102,6 +103,23 @@ def verify(
         raise typer.Exit(RECEIPT_INVALID_EXIT)
     if not report.ok:
         raise typer.Exit(1)
+
+
+# A receipt is a few hundred bytes: a file longer than this is not one (and /dev/zero, or
+# a pipe that never ends, must not be read forever).
+RECEIPT_MAX_BYTES = 64 * 1024
+
+
+def _read_receipt(path: Path) -> bytes:
+    """At most RECEIPT_MAX_BYTES of the receipt file; InvalidNotation (exit 3) if longer."""
+    with open(path, "rb") as source:
+        data = source.read(RECEIPT_MAX_BYTES + 1)
+    if len(data) > RECEIPT_MAX_BYTES:
+        raise InvalidNotation(
+            f"not a Skald receipt: {path} is longer than {RECEIPT_MAX_BYTES // 1024} KiB "
+            "(a receipt is a few hundred bytes)"
+        )
+    return data
 
 
 # A receipt that is wrong itself is bad input, as a file that is not a receipt at all is

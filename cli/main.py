@@ -7,7 +7,26 @@ console script imports this module before it calls anything, so the guard is her
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+
+
+def _interrupted(_signum: int, _frame: object) -> None:
+    # During the imports a KeyboardInterrupt can be swallowed by a library's bare
+    # `except:` around an optional import (the program then ran on as if never
+    # interrupted): the handler ends the process itself.
+    try:
+        sys.stderr.write("interrupted\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(130)
+
+
+_before = signal.getsignal(signal.SIGINT)
+if _before is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _interrupted)
 
 try:
     import skald.cli.serve  # noqa: F401  (serve, bench)
@@ -30,6 +49,9 @@ except KeyboardInterrupt:
     except (OSError, ValueError):
         pass  # stderr is gone too: the exit code still says it
     raise SystemExit(130) from None  # 128 + SIGINT, as cli.app.INTERRUPTED_EXIT
+finally:
+    if _before is signal.default_int_handler:  # app() installs its own (cli/app.py)
+        signal.signal(signal.SIGINT, _before)
 
 __all__ = ["app"]
 

@@ -15,9 +15,9 @@ from typing import Annotated
 
 import typer
 
-from skald.cli.app import DbOption, command
-from skald.core.errors import SkaldError
-from skald.core.store import DEFAULT_URL
+from skald.cli.app import DbOption, command, read_only_folder
+from skald.core.errors import SkaldError, StoreError
+from skald.core.store import DEFAULT_URL, sqlite_path
 
 UVICORN_STARTUP_FAILURE = 3  # uvicorn's exit code when its server did not start
 
@@ -85,7 +85,13 @@ def serve(
     check_can_listen(host, port)  # before the store, its lock or its key is made
     # Before any worker starts: the tables exist, and the signing key is loaded (created
     # for a new store) — a store or key that cannot be used stops here with one line.
-    store = EventStore(url)
+    try:
+        store = EventStore(url)
+    except StoreError:
+        refusal = read_only_folder(sqlite_path(url))
+        if refusal is None:
+            raise
+        raise StoreError(refusal) from None
     try:
         open_signer(store)
     finally:
