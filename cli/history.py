@@ -66,11 +66,11 @@ def replay(
             envelopes[index + 1].event, MoveMade
         )
         if boards and decision_ends:
-            echo(table.render(table.show(game_id, viewer, envelope.seq)))
+            echo(table.render(table.show_revealed(game_id, viewer, envelope.seq)))
     last = envelopes[-1].seq if envelopes else None
     if last is not None:
         echo("")
-        echo(render_table_view(table, table.show(game_id, viewer, last)))
+        echo(render_table_view(table, table.show_revealed(game_id, viewer, last)))
     if envelopes and isinstance(envelopes[-1].event, GameFinished):
         echo(f"replayed {len(envelopes)} events to the end of the game")
 

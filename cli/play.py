@@ -118,9 +118,10 @@ def show(
     json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
-    """Show the game as one viewer sees it (default: spectator)."""
+    """Show the game as one viewer sees it (default: spectator; after the game under
+    reveal=end, everything)."""
     table = open_table(db, create=False)
-    shown = table.show(game_id, table.viewer(game_id, as_), at)
+    shown = table.show_revealed(game_id, table.viewer(game_id, as_), at)
     if json:
         print_json(shown)
     else:

@@ -5,6 +5,7 @@ the pile from a spectator of a finished reveal=end game.)"""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx
@@ -14,6 +15,7 @@ from skald.core.engine import Engine
 from skald.core.store import EventStore
 from skald.projections.autoplay import autoplay
 from skald.projections.table import Table
+from tests.cli_support import skald
 from tests.servers import free_port, running, skald_command
 
 
@@ -41,3 +43,15 @@ def test_a_spectators_view_of_a_finished_game_follows_the_reveal_policy(
     for answer in (view, earlier):
         hands = [seat["hand"] for seat in answer.json()["state"]["seats"]]
         assert all(hand is not None for hand in hands) is shown, hands
+
+
+@pytest.mark.parametrize(("reveal", "shown"), [("end", True), ("referee", False)])
+def test_skald_show_of_a_finished_game_follows_the_reveal_policy(
+    tmp_path: Path, reveal: str, shown: bool
+) -> None:
+    url = f"sqlite:///{tmp_path / 'reveal.db'}"
+    game_id = finished(url, reveal)
+    code, out, err = skald("show", game_id, "--json", "--db", url)
+    assert code == 0, err
+    hands = [seat["hand"] for seat in json.loads(out)["state"]["seats"]]
+    assert all(hand is not None for hand in hands) is shown, hands
