@@ -160,9 +160,22 @@ async def _database_error(_request: Request, error: Exception) -> MsgspecJSON:
     )
 
 
+INTERNAL_MESSAGE = "an internal error; the server log has the details"
+
+
+async def _unexpected(request: Request, error: Exception) -> MsgspecJSON:
+    # Any exception no other handler knows (Starlette runs this one in its outermost
+    # middleware): JSON like every other failure, never its plain-text page; the traceback
+    # goes to the log, not to the client.
+    log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=error)
+    return MsgspecJSON({"error": "internal", "message": INTERNAL_MESSAGE}, status_code=500)
+
+
 def install(app: FastAPI) -> None:
-    """Register the handlers on `app`."""
+    """Register the handlers on `app` (the one for `Exception` answers whatever the others
+    do not: an unforeseen failure is a JSON 500 too)."""
     app.add_exception_handler(SkaldError, _skald_error)
     app.add_exception_handler(RequestValidationError, _malformed)
     app.add_exception_handler(HTTPException, _http_error)
     app.add_exception_handler(DBAPIError, _database_error)
+    app.add_exception_handler(Exception, _unexpected)

@@ -7,10 +7,11 @@ redacted canonical bytes, or a hidden value that no longer matches its commitmen
 A receipt check (`verify_receipt`) tells three kinds of failure apart by fields of the
 report, not by the wording of its reason: the log is at fault (`bad_seq` names the first
 bad seq, or with `bounded` only the latest seq a rewrite can lie at or before), the receipt
-is (`receipt_problem`: it is for another game, or its signature does not match its
-contents; no seq of the log is blamed), or the receipt is genuine but signed by a key the
-store does not hold (`other_key`). `require_intact` is the guard before signing a head: a
-receipt certifies the log, so none is signed for a chain that does not verify.
+is (`receipt_problem`: it is for another game, its signature does not match its
+contents, or its seq is below 1, which no log has; no seq of the log is blamed), or the
+receipt is genuine but signed by a key the store does not hold (`other_key`).
+`require_intact` is the guard before signing a head: a receipt certifies the log, so none
+is signed for a chain that does not verify.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ REWRITTEN = "history was rewritten at or before seq"
 # `ChainReport.receipt_problem`: what is wrong with the receipt itself.
 RECEIPT_OTHER_GAME = "other_game"
 RECEIPT_ALTERED = "altered"
+RECEIPT_NO_SEQ = "no_seq"  # a seq below 1: no log has a head there to certify
 
 
 class ChainReport(msgspec.Struct, frozen=True, kw_only=True):
@@ -49,7 +51,8 @@ class ChainReport(msgspec.Struct, frozen=True, kw_only=True):
     # hold (not "tampered": the store may have been moved without its key).
     other_key: bool = False
     # A receipt check only: the receipt itself is wrong (RECEIPT_OTHER_GAME: it is for
-    # another game; RECEIPT_ALTERED: its signature does not match its contents). Nothing
+    # another game; RECEIPT_ALTERED: its signature does not match its contents;
+    # RECEIPT_NO_SEQ: its seq is below 1, where no log has a head). Nothing
     # is said about the log, and `bad_seq` is None.
     receipt_problem: str = ""
     # A receipt check only: the signed head differs from the stored one at `bad_seq`, the
@@ -204,6 +207,15 @@ def verify_receipt(
             ok=False,
             receipt_problem=RECEIPT_OTHER_GAME,
             reason=f"the receipt is for game {receipt.stream}, not {stream}",
+        )
+    if receipt.seq < 1:
+        # Signed or not, no head exists before seq 1: nothing is certified, nothing blamed.
+        return ChainReport(
+            stream=stream,
+            checked=0,
+            ok=False,
+            receipt_problem=RECEIPT_NO_SEQ,
+            reason=f"the receipt is for seq {receipt.seq}, but a log's seqs begin at 1",
         )
     if trusted_keys is not None and receipt.public_key not in trusted_keys:
         held = ", ".join(f"{fingerprint(key)}…" for key in trusted_keys) or "none"

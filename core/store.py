@@ -53,7 +53,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from skald.core.checkpoint import BACKSTOP_PAGES, WalCheckpointer
 from skald.core.driver_connections import DriverConnections, close_quietly
-from skald.core.errors import NotFound, StoreError, VersionConflict, WouldWait
+from skald.core.errors import CorruptRecord, NotFound, StoreError, VersionConflict, WouldWait
 from skald.core.sqlite_writers import NEVER_WAIT, NoWaiting, WriterQueue
 
 metadata = sa.MetaData()
@@ -177,8 +177,54 @@ def shown_url(url: str) -> str:
     """A store URL fit to print: its password hidden (an unreadable URL: its scheme)."""
     try:
         return sa.engine.make_url(url).render_as_string(hide_password=True)
-    except sa.exc.ArgumentError:
+    except (sa.exc.ArgumentError, ValueError):
         return url.partition("://")[0] + "://..." if "://" in url else "(unreadable URL)"
+
+
+def _no_password(error: BaseException, url: str) -> str:
+    """`error`'s text, with the URL's password (if any) masked should it appear there."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    try:
+        password = sa.engine.make_url(url).password
+    except (sa.exc.ArgumentError, ValueError):
+        head = url.partition("://")[2].rpartition("@")[0]
+        password = head.partition(":")[2] if ":" in head else None
+    if password:
+        text = text.replace(str(password), "***")
+    return text
+
+
+def _header(
+    stream: str, kind: Any, version: Any, created_at: Any, title: Any, moment: Any
+) -> StreamInfo:
+    """A stream's header row as a StreamInfo; CorruptRecord (seq 1, the header's seq in
+    chain verification) naming the column a stored value of which cannot be read."""
+    if type(version) is not int:
+        raise CorruptRecord(
+            1, f"the stream header of {stream}: its version {version!r} is not a whole number"
+        )
+    if not isinstance(kind, str):
+        raise CorruptRecord(1, f"the stream header of {stream}: its kind {kind!r} is not text")
+    if title is not None and not isinstance(title, str):
+        raise CorruptRecord(1, f"the stream header of {stream}: its title {title!r} is not text")
+    try:
+        created = moment(created_at)
+    except (ValueError, TypeError, OverflowError):
+        raise CorruptRecord(
+            1, f"the stream header of {stream}: its created_at {created_at!r} is not a time"
+        ) from None
+    return StreamInfo(id=stream, kind=kind, version=version, created_at=created, title=title or "")
+
+
+def _bad_recorded_at(rows: Sequence[Any], moment: Any) -> CorruptRecord:
+    """The first row (seq, recorded_at, ...) whose recorded_at cannot be read, as the error
+    to raise (looked for only once converting the rows failed)."""
+    for row in rows:
+        try:
+            moment(row[1])
+        except (ValueError, TypeError, OverflowError):
+            return CorruptRecord(row[0], f"its recorded_at {row[1]!r} is not a time")
+    return CorruptRecord(rows[0][0] if rows else 1, "a stored value cannot be read")
 
 
 def sqlite_path(url: str) -> str | None:
@@ -186,7 +232,7 @@ def sqlite_path(url: str) -> str | None:
     not a URL at all: opening it says why)."""
     try:
         parsed = sa.engine.make_url(resolve_url(url))
-    except (sa.exc.ArgumentError, StoreError):
+    except (sa.exc.ArgumentError, ValueError, StoreError):
         return None
     if not parsed.drivername.startswith("sqlite"):
         return None
@@ -263,6 +309,17 @@ _BUSY_TIMEOUT_MS = 30000
 
 
 _RECORDS_JSON = msgspec.json.Encoder()
+
+
+# A stream's header as stored: created_at as the driver gives it (SQLite: text), read by
+# `_header`, so an unreadable value is a CorruptRecord, not an error inside SQLAlchemy.
+_HEADER = sa.select(
+    streams.c.id,
+    streams.c.kind,
+    streams.c.version,
+    sa.type_coerce(streams.c.created_at, sa.String).label("created_at"),
+    streams.c.title,
+)
 
 
 class _Stale(Exception):
@@ -356,9 +413,12 @@ class EventStore:
             _create_private(path)
         try:
             self.engine = _make_engine(url)
-        except (sa.exc.ArgumentError, ImportError) as error:
+        except (sa.exc.ArgumentError, ValueError, ImportError) as error:
+            # ValueError: a URL SQLAlchemy parses but cannot use (a port that is not a
+            # number, an unclosed [IPv6 address]); its text never holds the password.
             raise StoreError(
-                f"cannot open the event store at {shown_url(url)}: {error} (give a SQLite "
+                f"cannot open the event store at {shown_url(url)}: {_no_password(error, url)}"
+                " (give a SQLite "
                 "file, sqlite:///FILE or postgresql://USER@HOST/DB)"
             ) from None
         self._writer = self.engine.execution_options(skald_write=True)
@@ -682,7 +742,14 @@ class EventStore:
         if "\x00" in stream:  # PostgreSQL refuses NUL in text; no stream has one
             return 0
         rows = self._query(self._sql.version, (stream,))
-        return int(rows[0][0]) if rows else 0
+        if not rows:
+            return 0
+        version = rows[0][0]
+        if type(version) is not int:
+            raise CorruptRecord(
+                1, f"the stream header of {stream}: its version {version!r} is not a whole number"
+            )
+        return version
 
     def _bounds(self, stream: str, from_seq: int, to_seq: int | None) -> tuple[int, int] | None:
         # Bounds beyond the seq column's range select nothing or everything, never an error.
@@ -697,19 +764,23 @@ class EventStore:
             return []
         rows = self._query(self._sql.read, (stream, *bounds))
         moment = self._moment
-        return [
-            StoredRecord(
-                stream=stream,
-                seq=seq,
-                recorded_at=moment(recorded_at),
-                actor=actor,
-                kind=kind,
-                payload=payload,
-                prev_hash=prev_hash,
-                hash=digest,
-            )
-            for seq, recorded_at, actor, kind, payload, prev_hash, digest in rows
-        ]
+        try:
+            return [
+                StoredRecord(
+                    stream=stream,
+                    seq=seq,
+                    recorded_at=moment(recorded_at),
+                    actor=actor,
+                    kind=kind,
+                    payload=payload,
+                    prev_hash=prev_hash,
+                    hash=digest,
+                )
+                for seq, recorded_at, actor, kind, payload, prev_hash, digest in rows
+            ]
+        except (ValueError, TypeError, OverflowError):
+            # Only now is each row looked at: the first unreadable recorded_at is named.
+            raise _bad_recorded_at(rows, moment) from None
 
     def read_folded(
         self, stream: str, from_seq: int = 1, to_seq: int | None = None
@@ -754,16 +825,10 @@ class EventStore:
         if "\x00" in stream:  # PostgreSQL refuses NUL in text; no stream has one
             raise NotFound(f"no game or stream with id {stream!r}")
         with self.engine.connect() as conn:
-            row = conn.execute(sa.select(streams).where(streams.c.id == stream)).mappings().first()
+            row = conn.execute(_HEADER.where(streams.c.id == stream)).first()
         if row is None:
             raise NotFound(f"no game or stream with id {stream!r}")
-        return StreamInfo(
-            id=row["id"],
-            kind=row["kind"],
-            version=row["version"],
-            created_at=_utc(row["created_at"]),
-            title=row["title"] or "",
-        )
+        return _header(row[0], row[1], row[2], row[3], row[4], self._moment)
 
     def list_streams(
         self,
@@ -773,23 +838,15 @@ class EventStore:
         kinds: Sequence[str] | None = None,
     ) -> list[StreamInfo]:
         """Stream headers, newest first (`kind`: only that kind; `kinds`: only these)."""
-        query = sa.select(streams).order_by(streams.c.created_at.desc(), streams.c.id)
+        query = _HEADER.order_by(streams.c.created_at.desc(), streams.c.id)
         if kind is not None:
             query = query.where(streams.c.kind == kind)
         if kinds is not None:
             query = query.where(streams.c.kind.in_(list(kinds)))
         with self.engine.connect() as conn:
-            rows = conn.execute(query.limit(limit).offset(offset)).mappings().all()
-        return [
-            StreamInfo(
-                id=r["id"],
-                kind=r["kind"],
-                version=r["version"],
-                created_at=_utc(r["created_at"]),
-                title=r["title"] or "",
-            )
-            for r in rows
-        ]
+            rows = conn.execute(query.limit(limit).offset(offset)).all()
+        moment = self._moment
+        return [_header(r[0], r[1], r[2], r[3], r[4], moment) for r in rows]
 
     def _drop_kept(self) -> None:
         self._connections.drop_all()
