@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
 import msgspec
-import sqlalchemy
 import typer
 from sqlalchemy.exc import DBAPIError
 
@@ -57,6 +56,7 @@ from skald.core.store import (
     DEFAULT_URL,
     EventStore,
     describe_db_error,
+    in_memory,
     resolve_url,
     sqlite_path,
 )
@@ -339,25 +339,6 @@ def open_store(db: str | None, create: bool = True) -> EventStore:
     if new_files:
         _created[id(store)] = new_files
     return store
-
-
-def in_memory(url: str) -> bool:
-    """Whether `url` names a SQLite store in memory (`sqlite://`, `:memory:`, ...)."""
-    text = url.strip()
-    if text == ":memory:":
-        return True
-    try:
-        parsed = sqlalchemy.engine.make_url(resolve_url(text))
-    except (sqlalchemy.exc.ArgumentError, ValueError, StoreError):
-        return False
-    if not parsed.drivername.startswith("sqlite"):
-        return False
-    database = parsed.database or ""
-    return (
-        database in ("", ":memory:")
-        or database.startswith("file::memory:")
-        or parsed.query.get("mode") == "memory"
-    )
 
 
 def read_only_folder(path: str | None) -> str | None:

@@ -227,19 +227,38 @@ def _bad_recorded_at(rows: Sequence[Any], moment: Any) -> CorruptRecord:
     return CorruptRecord(rows[0][0] if rows else 1, "a stored value cannot be read")
 
 
-def sqlite_path(url: str) -> str | None:
-    """The file of a SQLite store (a URL or a path), or None (not SQLite, in memory, or
-    not a URL at all: opening it says why)."""
+def _sqlite_url(url: str) -> sa.engine.URL | None:
+    """The parsed URL of a SQLite store (a URL or a path), or None (not SQLite, or not a
+    URL at all: opening it says why)."""
     try:
         parsed = sa.engine.make_url(resolve_url(url))
     except (sa.exc.ArgumentError, ValueError, StoreError):
         return None
-    if not parsed.drivername.startswith("sqlite"):
-        return None
-    database = parsed.database or ""
+    return parsed if parsed.drivername.startswith("sqlite") else None
+
+
+def sqlite_path(url: str) -> str | None:
+    """The file of a SQLite store (a URL or a path), or None (not SQLite, in memory, or
+    not a URL at all: opening it says why)."""
+    parsed = _sqlite_url(url)
+    database = (parsed.database or "") if parsed is not None else ""
     if database in ("", ":memory:") or database.startswith("file:"):
         return None
     return database
+
+
+def in_memory(url: str) -> bool:
+    """Whether `url` names a SQLite store in memory (`sqlite://`, `:memory:`, ...): it
+    keeps nothing once its process ends."""
+    parsed = _sqlite_url(url)
+    if parsed is None:
+        return False
+    database = parsed.database or ""
+    return (
+        database in ("", ":memory:")
+        or database.startswith("file::memory:")
+        or parsed.query.get("mode") == "memory"
+    )
 
 
 def _create_private(path: str) -> None:
