@@ -58,10 +58,6 @@ class HistoryStore:
         """The game's current state (NotFound for an unknown game)."""
         return self.engine.load(game_id)
 
-    def game_envelopes(self, game_id: str) -> list[Envelope[Any]]:
-        """The game's full envelopes."""
-        return self.engine.envelopes(game_id)
-
     def notes(self, game_id: str) -> list[Envelope[Any]]:
         """The notes stream's full envelopes (none yet: empty)."""
         stream = notes_id(game_id)

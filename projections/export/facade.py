@@ -22,7 +22,7 @@ import msgspec
 
 from skald.core.chain import require_intact, verify_stream
 from skald.core.codec import to_record
-from skald.core.engine import Engine
+from skald.core.engine import Engine, to_envelope
 from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, InvalidOption, NotFound
 from skald.core.history.locations import places, team
 from skald.core.history.notes import annotation, author_of, build_note
@@ -211,10 +211,11 @@ class Histories:
             envelopes = self._store.variation(stream, state.game)
             if _sees(effective, envelopes[0].event):
                 variations.append(tuple(redact(env, effective) for env in envelopes))
+        store = self._engine.store
+        info, records = store.info(game_id), store.read(game_id)  # read once: shown and signed
         receipt = None
         if self._signer is not None:  # signed only for a chain that verifies (and replayed)
-            store = self._engine.store
-            report = require_intact(verify_stream(store.info(game_id), store.read(game_id)))
+            report = require_intact(verify_stream(info, records))
             receipt = self._signer.receipt(game_id, report.checked, report.head)
         return Bundle(
             id=game_id,
@@ -223,9 +224,9 @@ class Histories:
             viewer=viewer.name,
             full=effective.referee,
             players=state.players,
-            created_at=self._engine.store.info(game_id).created_at,
+            created_at=info.created_at,
             outcome=state.outcome,
-            game_events=tuple(redact(e, effective) for e in self._store.game_envelopes(game_id)),
+            game_events=tuple(redact(to_envelope(r, state.game), effective) for r in records),
             notes=tuple(redact(env, effective) for env in self._store.notes(game_id)),
             variations=tuple(variations),
             receipt=receipt,
