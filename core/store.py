@@ -199,10 +199,7 @@ def _header(
 ) -> StreamInfo:
     """A stream's header row as a StreamInfo; CorruptRecord (seq 1, the header's seq in
     chain verification) naming the column a stored value of which cannot be read."""
-    if type(version) is not int:
-        raise CorruptRecord(
-            1, f"the stream header of {stream}: its version {version!r} is not a whole number"
-        )
+    _check_version(stream, version)
     if not isinstance(kind, str):
         raise CorruptRecord(1, f"the stream header of {stream}: its kind {kind!r} is not text")
     if title is not None and not isinstance(title, str):
@@ -214,6 +211,14 @@ def _header(
             1, f"the stream header of {stream}: its created_at {created_at!r} is not a time"
         ) from None
     return StreamInfo(id=stream, kind=kind, version=version, created_at=created, title=title or "")
+
+
+def _check_version(stream: str, version: Any) -> None:
+    """CorruptRecord (seq 1) unless a stream header's stored version is a whole number."""
+    if type(version) is not int:
+        raise CorruptRecord(
+            1, f"the stream header of {stream}: its version {version!r} is not a whole number"
+        )
 
 
 def _bad_recorded_at(rows: Sequence[Any], moment: Any) -> CorruptRecord:
@@ -434,7 +439,7 @@ class EventStore:
             self.engine = _make_engine(url)
         except (sa.exc.ArgumentError, ValueError, ImportError) as error:
             # ValueError: a URL SQLAlchemy parses but cannot use (a port that is not a
-            # number, an unclosed [IPv6 address]); its text never holds the password.
+            # number, an unclosed [IPv6 address]); its text is masked all the same.
             raise StoreError(
                 f"cannot open the event store at {shown_url(url)}: {_no_password(error, url)}"
                 " (give a SQLite "
@@ -763,11 +768,8 @@ class EventStore:
         rows = self._query(self._sql.version, (stream,))
         if not rows:
             return 0
-        version = rows[0][0]
-        if type(version) is not int:
-            raise CorruptRecord(
-                1, f"the stream header of {stream}: its version {version!r} is not a whole number"
-            )
+        version: int = rows[0][0]
+        _check_version(stream, version)
         return version
 
     def _bounds(self, stream: str, from_seq: int, to_seq: int | None) -> tuple[int, int] | None:
