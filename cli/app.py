@@ -32,12 +32,13 @@ import sys
 import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 import typer
 from sqlalchemy.exc import DBAPIError
 
+from skald.cli.interrupt import INTERRUPTED_EXIT, interrupted_exit
 from skald.core.engine import Engine
 from skald.core.errors import (
     CorruptRecord,
@@ -63,7 +64,6 @@ from skald.core.store import (
 from skald.projections.table import Table
 
 STORAGE_EXIT = 8
-INTERRUPTED_EXIT = 130  # 128 + SIGINT: what a shell reports for a program stopped by Ctrl-C
 PIPE_CLOSED_EXIT = 1  # Python's documented exit code on EPIPE (see BrokenPipeError)
 CORRUPT_EXIT = 9
 EXIT_CODES: tuple[tuple[type[SkaldError], int], ...] = (
@@ -100,7 +100,7 @@ class _App(typer.Typer):
         try:
             return super().__call__(*args, **kwargs)
         except KeyboardInterrupt:
-            _interrupted_exit()
+            interrupted_exit()
 
 
 _as_program = False
@@ -110,17 +110,7 @@ _in_command = False
 def _on_sigint(_signum: int, _frame: object) -> None:
     if _in_command:
         raise KeyboardInterrupt
-    _interrupted_exit()
-
-
-def _interrupted_exit() -> NoReturn:
-    """Say `interrupted`, flush, and leave at once with exit 130 (see `_App`)."""
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            if stream is sys.stderr:
-                stream.write("interrupted\n")
-            stream.flush()
-    os._exit(INTERRUPTED_EXIT)
+    interrupted_exit()
 
 
 app = _App(
@@ -234,7 +224,7 @@ def command(*args: Any, target: typer.Typer | None = None, **kwargs: Any) -> Cal
             except KeyboardInterrupt:
                 _in_command = False
                 if _as_program:
-                    _interrupted_exit()  # the stores are left open: see _App
+                    interrupted_exit()  # the stores are left open: see _App
                 with contextlib.suppress(OSError):
                     typer.echo("interrupted", err=True)
                 raise typer.Exit(INTERRUPTED_EXIT) from None

@@ -7,26 +7,16 @@ console script imports this module before it calls anything, so the guard is her
 
 from __future__ import annotations
 
-import os
 import signal
-import sys
 
+from skald.cli.interrupt import interrupted_exit, on_sigint
 
-def _interrupted(_signum: int, _frame: object) -> None:
-    # During the imports a KeyboardInterrupt can be swallowed by a library's bare
-    # `except:` around an optional import (the program then ran on as if never
-    # interrupted): the handler ends the process itself.
-    try:
-        sys.stderr.write("interrupted\n")
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
-    os._exit(130)
-
-
+# During the imports below a KeyboardInterrupt can be swallowed by a library's bare
+# `except:` around an optional import (the program then ran on as if never interrupted):
+# the handler ends the process itself.
 _before = signal.getsignal(signal.SIGINT)
 if _before is signal.default_int_handler:
-    signal.signal(signal.SIGINT, _interrupted)
+    signal.signal(signal.SIGINT, on_sigint)
 
 try:
     import skald.cli.serve  # noqa: F401  (serve, bench)
@@ -43,12 +33,7 @@ try:
     )
     from skald.cli.app import app
 except KeyboardInterrupt:
-    try:
-        sys.stderr.write("interrupted\n")
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass  # stderr is gone too: the exit code still says it
-    raise SystemExit(130) from None  # 128 + SIGINT, as cli.app.INTERRUPTED_EXIT
+    interrupted_exit()
 finally:
     if _before is signal.default_int_handler:  # app() installs its own (cli/app.py)
         signal.signal(signal.SIGINT, _before)
