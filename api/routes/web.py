@@ -108,8 +108,8 @@ def looking_as(table: Table, caller: Caller, who: str | None) -> Viewer:
     if who is None or who == caller.viewer.name:
         return caller.viewer
     viewer = table.viewer(caller.game_id, who)
-    own_seat = bool(viewer.seats) and viewer.seats == caller.viewer.seats
-    if caller.viewer.referee or viewer == SPECTATOR or (own_seat and not viewer.referee):
+    own_seat = bool(viewer.seats) and viewer.seats == caller.viewer.seats  # never the referee
+    if caller.viewer.referee or viewer == SPECTATOR or own_seat:
         return viewer
     raise Forbidden(f"only the referee may look as {who!r}; you may look as yourself or spectator")
 

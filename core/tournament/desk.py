@@ -45,7 +45,7 @@ from skald.core.errors import Forbidden, IllegalMove, InvalidOption, NotFound, V
 from skald.core.rules import Rules, get_rules
 from skald.core.seats import check_player_names, name_problem
 from skald.core.secrecy import sealed_key
-from skald.core.store import EventStore, StreamInfo
+from skald.core.store import EventStore, StoredRecord, StreamInfo
 from skald.core.tournament import pairing, stream
 from skald.core.tournament.standing import ranked, tallies
 from skald.core.tournament.state import RoundState, TableState, TournamentState, evolve, fold
@@ -157,14 +157,10 @@ class Tournaments:
         through here, so none of them works from a doctored stream. `stream.BrokenChain`
         (a CorruptRecord: CLI exit 9, HTTP 500 `corrupt_record`) names the first bad seq
         and why; NotFound when there is no such tournament."""
-        report: ChainReport | None = None
         for _attempt in range(2):  # a write landing between the header and the rows
-            info = self._info(tournament)
-            records = self._store.read(tournament)
-            report = stream.verify(info, records)
+            report, records = self._checked(tournament)
             if report.ok:
                 return [stream.to_envelope(record) for record in records]
-        assert report is not None
         raise stream.BrokenChain(tournament, report)
 
     def state(self, tournament: str) -> TournamentState:
@@ -174,7 +170,13 @@ class Tournaments:
     def verify(self, tournament: str) -> ChainReport:
         """Check the tournament's stream: header, chain, every record (the one read that
         works on a broken stream: it says where it breaks)."""
-        return stream.verify(self._info(tournament), self._store.read(tournament))
+        return self._checked(tournament)[0]
+
+    def _checked(self, tournament: str) -> tuple[ChainReport, list[StoredRecord]]:
+        """The stream's records, read once, and their check (header, chain, records)."""
+        info = self._info(tournament)
+        records = self._store.read(tournament)
+        return stream.verify(info, records), records
 
     def header(self, tournament: str) -> StreamInfo:
         """The tournament's stream header (its name is the title); NotFound if none."""
