@@ -17,8 +17,9 @@ of the access log, uvicorn's own 400 answers given in the JSON error shape, and 
   (what still comes is dropped), answers every request that came whole before the
   malformed bytes, in order, then the 400, and closes (uvicorn answered the 400 and closed
   at once, and a move already committed was never answered). A request whose head came
-  but whose body the malformed bytes cut off is not run; it was not sent whole. A client
-  that half-closes after the malformed bytes still gets every answer.
+  but whose body the malformed bytes cut off is not run; it was not sent whole.
+- A client that half-closes (`shutdown(SHUT_WR)`, `nc -N`), after its requests or after
+  malformed bytes, still gets every answer; then the connection closes.
 - `HEAD` on every GET resource (FastAPI's routes take GET alone and answered HEAD with
   405): `HeadAsGet` runs the GET and sends its status and headers, `Content-Length`
   included, and no body (RFC 9110 9.3.2). Nothing is run for HEAD that a GET does not
@@ -290,9 +291,7 @@ class JsonErrorHttpToolsProtocol(HttpToolsProtocol):
         if partial is not None and any(cycle is partial for cycle, _app in self.pipeline):
             # Queued behind others, and cut off by the malformed bytes: never run.
             self.pipeline = deque(entry for entry in self.pipeline if entry[0] is not partial)
-        self._owed = tuple(
-            cycle for cycle in self._open if not cycle.response_complete and cycle is not partial
-        )
+        self._owed = tuple(self._unanswered())
         if not self._owed:
             self._refuse()
             return
