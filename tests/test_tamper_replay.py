@@ -178,14 +178,21 @@ def edited(played: Played, kind: str, field: str) -> Envelope[Any]:
     return played.first(kind, lambda env: bool(getattr(env.event, field)))
 
 
-@pytest.mark.parametrize("case", EDITS)
-def test_an_edited_row_is_a_corrupt_record_naming_its_seq(
-    case: str, games: dict[str, Path], tmp_path: Path
-) -> None:
+def edited_copy(case: str, games: dict[str, Path], tmp_path: Path) -> tuple[Played, Envelope[Any]]:
+    """A copy of the case's game with the case's field of its event edited with sqlite3
+    (an X put before the value: something the state does not hold); that event."""
     game, kind, field = EDITS[case]
     played = copy_of(games, game, tmp_path)
     target = edited(played, kind, field)
     played.edit_row(target.seq, field, "X" + getattr(target.event, field))
+    return played, target
+
+
+@pytest.mark.parametrize("case", EDITS)
+def test_an_edited_row_is_a_corrupt_record_naming_its_seq(
+    case: str, games: dict[str, Path], tmp_path: Path
+) -> None:
+    played, target = edited_copy(case, games, tmp_path)
     code, out, err = skald("verify", played.id, "--db", played.db)
     assert (code, out) == (1, "")
     assert one_line(err).startswith(f"TAMPERED at seq {target.seq}: hash mismatch"), err
@@ -193,7 +200,7 @@ def test_an_edited_row_is_a_corrupt_record_naming_its_seq(
     assert_refused_at(played, target.seq)
     for command in READERS[:-1]:
         _, _, err = skald(command[0], played.id, *command[1:], "--db", played.db)
-        assert f"the stored {kind} {REPLAY_REFUSED}" in err, (command, err)
+        assert f"the stored {EDITS[case][1]} {REPLAY_REFUSED}" in err, (command, err)
         assert "Error:" not in err  # the reducer's exception text is not shown
 
 
@@ -201,10 +208,7 @@ def test_an_edited_row_is_a_corrupt_record_naming_its_seq(
 def test_the_audit_of_an_edited_row_names_its_seq(
     case: str, games: dict[str, Path], tmp_path: Path
 ) -> None:
-    game, kind, field = EDITS[case]
-    played = copy_of(games, game, tmp_path)
-    target = edited(played, kind, field)
-    played.edit_row(target.seq, field, "X" + getattr(target.event, field))
+    played, target = edited_copy(case, games, tmp_path)
     report = played.audit_of_the_store()
     assert report.verdict == "anomalies"
     assert report.anomalies[0].seq == target.seq
@@ -217,10 +221,7 @@ def test_the_audit_of_an_edited_row_names_its_seq(
 def test_skald_audit_reports_an_edited_row(
     case: str, games: dict[str, Path], tmp_path: Path
 ) -> None:
-    game, kind, field = EDITS[case]
-    played = copy_of(games, game, tmp_path)
-    target = edited(played, kind, field)
-    played.edit_row(target.seq, field, "X" + getattr(target.event, field))
+    played, target = edited_copy(case, games, tmp_path)
     code, out, err = skald("audit", played.id, "--format", "json", "--db", played.db)
     assert code == 1, err
     report = json.loads(out)
@@ -340,10 +341,7 @@ def test_a_log_that_does_not_replay_is_still_verified_over_http(
     """Who plays a game is read from its first event, never by replaying it, so a cold
     server still answers GET /verify on a log whose replay stops (it answered 500 before:
     identifying the caller replayed the game), while the views refuse naming the seq."""
-    played = copy_of(games, "beowulf", tmp_path)
-    kind, field = EDITS["beowulf-tile-not-in-hand"][1:]
-    target = edited(played, kind, field)
-    played.edit_row(target.seq, field, "X")
+    played, target = edited_copy("beowulf-tile-not-in-hand", games, tmp_path)
     port = free_port()
     with running([*skald_command(), "serve", "--port", str(port)], port, played.db) as base:
         verified = httpx.get(f"{base}/games/{played.id}/verify", timeout=30)
