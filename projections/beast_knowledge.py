@@ -31,7 +31,7 @@ import msgspec
 from skald.core.beast.data import HABITATS, card_index, cards, is_trap_item
 from skald.core.beast.state import BEAST, BeastState
 from skald.events.viewer import Viewer
-from skald.projections.beast_paths import PathGraph, draw_path, locations
+from skald.projections.beast_paths import PathFilter, PathGraph, draw_path, locations
 from skald.projections.beast_shadow import Reader, is_token
 
 replace = msgspec.structs.replace
@@ -130,8 +130,6 @@ def possible(log: Sequence[Any], viewer: Viewer) -> BeastPossible:
 def known_to(reader: Reader) -> BeastPossible:
     """What a replay so far says could be true (the viewer's log read up to here)."""
     viewer = reader.viewer
-    if reader.revealed:
-        reader.settle_traps()
     shadow = reader.shadow
     every = places(shadow)
     hidden = hidden_places(shadow, viewer)
@@ -146,8 +144,8 @@ def known_to(reader: Reader) -> BeastPossible:
         if f"trap/{index}" in hidden and is_token(trap.habitat)
     ]
     placed = {c for held in every.values() for c in held if not is_token(c)}
-    paths = reader.paths
-    graph = paths.graph() if paths is not None else None
+    hidden_path = shadow.hands and not reader.beast_eyes
+    graph = PathFilter(reader.timeline).run().graph() if hidden_path else None
     return BeastPossible(
         viewer=viewer.name,
         role=role_name(shadow, viewer),
@@ -203,9 +201,8 @@ def sample(
 def _with_path(state: BeastState, graph: PathGraph, rnd: random.Random) -> BeastState:
     location, active, trailed, zones = draw_path(graph, rnd)
     beast = replace(state.beast, location=location)
-    frames = tuple(
-        f if z is None else replace(f, zones=z) for f, z in zip(state.frames, zones, strict=True)
-    )
+    bound = iter(zones)
+    frames = tuple(replace(f, zones=next(bound)) if f.hand == BEAST else f for f in state.frames)
     return replace(
         state, hands=(beast, *state.hands[1:]), active=active, trailed=trailed, frames=frames
     )

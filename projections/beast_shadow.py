@@ -27,13 +27,12 @@ from skald.core.beast.data import (
     characters,
     is_trap_item,
     kind_of,
+    pieces,
     side_of,
 )
 from skald.core.beast.evolve import evolve
 from skald.core.beast.legal import PACK_SIZES
-from skald.core.beast.mechanics import _untrailed, beast_trails, tower_trails, within_bound
 from skald.core.beast.state import BEAST, BeastState
-from skald.core.beast.supply import transformable
 from skald.events.beast import (
     BeastMoved,
     BeastRestored,
@@ -54,24 +53,21 @@ from skald.events.beast import (
     HunterMoved,
     HunterPlaced,
     Killed,
-    LocationsTransformed,
     PackDealt,
     PacksPassed,
     RowDealt,
-    Searched,
     Step,
-    SummonPlaced,
     TrailsPlaced,
     TrapCard,
     TrapSet,
     TrapTriggered,
     WatchtowerPlaced,
-    ZoneDisclosed,
 )
 from skald.events.common import DecisionRedone, DecisionUndone, GameCreated, MoveMade
 from skald.events.secret import Secret
 from skald.events.viewer import Viewer
-from skald.projections.beast_paths import PathFilter
+from skald.projections.beast_clues import CLUES
+from skald.projections.beast_paths import Entry
 
 replace = msgspec.structs.replace
 TRAP_CHAIN = (TrapTriggered, Damaged, Killed, BeastRestored)
@@ -88,21 +84,19 @@ def _event_of(item: Any) -> Any:
 
 class _Snapshot(msgspec.Struct, frozen=True):
     shadow: BeastState
-    history: tuple[Any, ...]
-    laid: tuple[str, ...]
-    trails: tuple[tuple[str, ...], ...]
-    moved: int
+    previous: Any
     kinds: dict[str, str]
     excluded: dict[str, frozenset[str]]
 
 
 class Reader:
-    """The viewer's replay of its redacted log: the shadow, its tokens and the paths."""
+    """The viewer's replay of its redacted log: the shadow, its tokens and, for a viewer
+    who does not see the Beast, the timeline its path filter reads."""
 
     def __init__(self, viewer: Viewer) -> None:
         self.viewer = viewer
         self.shadow = BeastState(players=0)
-        self.paths: PathFilter | None = None
+        self.timeline: list[Entry] = []
         self.kinds: dict[str, str] = {}
         self.excluded: dict[str, frozenset[str]] = {}
         self.issued = 0
@@ -157,174 +151,85 @@ class Reader:
             case MoveMade():
                 self.undo.append(self.snapshot())
                 self.redo.clear()
+                self.timeline.append(Entry("mark"))
             case DecisionUndone() if self.undo:
                 before = self.undo.pop()
                 self.redo.append((before, self.snapshot()))
                 self.restore(before)
+                self.timeline.append(Entry("undo"))
             case DecisionRedone() if self.redo:
                 before, after = self.redo.pop()
                 self.restore(after)
                 self.undo.append(before)
+                self.timeline.append(Entry("redo"))
             case _ if type(event).__module__.endswith("events.beast"):
                 self.rules_event(event)
 
     def snapshot(self) -> _Snapshot:
         """Everything the replay holds, for undo."""
-        paths = self.paths
-        return _Snapshot(
-            self.shadow,
-            tuple(paths.history) if paths else (),
-            tuple(paths.laid) if paths else (),
-            tuple(paths.trails) if paths else (),
-            paths.moved if paths else 0,
-            dict(self.kinds),
-            dict(self.excluded),
-        )
+        return _Snapshot(self.shadow, self.previous, dict(self.kinds), dict(self.excluded))
 
     def restore(self, snap: _Snapshot) -> None:
         """Back to a snapshot."""
-        self.shadow = snap.shadow
+        self.shadow, self.previous = snap.shadow, snap.previous
         self.kinds, self.excluded = dict(snap.kinds), dict(snap.excluded)
-        if self.paths is not None:
-            self.paths.history = list(snap.history)
-            self.paths.laid, self.paths.trails = list(snap.laid), list(snap.trails)
-            self.paths.moved = snap.moved
 
     def rules_event(self, event: Any) -> None:
         """A Beast event: observe the path, fill the unseen values, fold it."""
         if self.revealed and not isinstance(event, TRAP_CHAIN):
             self.settle_traps()
         before = self.shadow
-        if self.paths is not None:
-            self.observe(before, event)
         self.shadow = self.fold(before, event)
-        if self.shadow.hands and not before.hands and not self.beast_eyes:
-            self.paths = PathFilter(self.shadow.beast.location, self.frame_zones(self.shadow))
-        if self.paths is not None and self.shadow.frames != before.frames:
-            self.realign(before, event)
+        if not self.beast_eyes:
+            self.record(before, event)
         self.previous = event
 
     def settle_traps(self) -> None:
         """After a reveal and the traps it set off, no trap left in the Beast's zones
         matches its location: their habitats are none of its habitats."""
         state, where = self.shadow, self.revealed
+        self.revealed = ""
+        if state.winner:  # the chain stopped at a death: untouched traps tell nothing
+            return
         here = frozenset(h for h in HABITATS if state.is_habitat(where, h))
         for zone, trap in state.traps:
             if where in state.board.zones[zone] and is_token(trap.habitat):
                 self.excluded[trap.habitat] = self.excluded.get(trap.habitat, frozenset()) | here
-        self.revealed = ""
 
-    # -- the Beast's path (viewers who do not see it) ----------------------------------
+    # -- the timeline the path filter reads (viewers who do not see the Beast) ---------
 
-    def frame_zones(self, state: BeastState) -> tuple[tuple[str, ...] | None, ...]:
-        """The zones of the cards in play as the shadow has them (None: not the Beast's)."""
-        return tuple(f.zones if f.hand == BEAST else None for f in state.frames)
-
-    def observe(self, before: BeastState, event: Any) -> None:
-        """Keep the hidden paths consistent with one event."""
-        paths = self.paths
-        assert paths is not None
-        board = before.board if before.map else None
-        match event:
-            case BeastMoved() if not self.sees(event.card):
-                paths.laid_card(before)
-            case TrailsPlaced():
-                paths.trailed(before, event.locations, self.due(before))
-            case BeastRevealed(cards=shown, location=where):
-                match = next((n for n in paths.nodes if n.active == shown), None)
-                zones = match.zones if match else (paths.nodes[0].zones if paths.nodes else ())
-                paths.reset(where, zones)
-            case Searched(location=where, found=False) if before.hidden:
-                paths.keep(lambda n: n.location != where)
-            case ZoneDisclosed(zones=told) if board is not None:
-                paths.keep(
-                    lambda n: tuple(board.zone_names[z] for z in board.zones_of(n.location)) == told
-                )
-            case CardPlayed(hand=0, slot="any" | "ability", card=name) if name in card_index():
-                needs = side_of(name, True).needs
-                if needs:
-                    paths.keep(lambda n: before.is_habitat(n.location, needs))
-            case SummonPlaced(location=where) if self.beast_frame(before):
-                paths.keep(lambda n: where in self.reach(before, n, 2))
-            case LocationsTransformed() if self.beast_frame(before) and before.hidden:
-                self.observe_transform(before, event)
-
-    def beast_frame(self, state: BeastState) -> bool:
-        """The card being resolved is the Beast's."""
-        return bool(state.frames) and state.frames[-1].hand == BEAST
-
-    def reach(self, before: BeastState, node: Any, steps: int) -> tuple[str, ...]:
-        """Where the Beast's card may reach from `node`'s location (its zone binding too)."""
-        assert self.paths is not None
-        state = self.paths.state_of(before, node)
-        return within_bound(state, state.frames[-1], state.board.within(node.location, steps))
-
-    def observe_transform(self, before: BeastState, event: LocationsTransformed) -> None:
-        """The Beast's own transform names its location (a summon's names the summon's)."""
-        frame = before.frames[-1]
-        if frame.current >= 0 and frame.effects[frame.current].op == "summon":
-            return
-        ranges = {
-            e.range
-            for i, e in enumerate(frame.effects)
-            if e.op == "transform" and i in frame.pending
-        }
-        if not ranges:
-            return
-        assert self.paths is not None
-        paths = self.paths
-
-        def matches(node: Any) -> bool:
-            state = paths.state_of(before, node)
-            return any(
-                transformable(
-                    state,
-                    within_bound(
-                        state,
-                        state.frames[-1],
-                        (node.location,) if r == 0 else state.board.nearby(node.location),
-                    ),
-                )
-                == event.locations
-                for r in ranges
-            )
-
-        paths.keep(matches)
-
-    def due(self, before: BeastState) -> Callable[[BeastState], set[int]] | None:
-        """The rule that placed the trails now (from the event before them), if known."""
-        previous = self.previous
-        assert self.paths is not None
-        if isinstance(previous, HunterMoved):
-            there = previous.location
-            return lambda s: _untrailed(s, {there}) | tower_trails(s)
-        if isinstance(previous, WatchtowerPlaced | HunterPlaced):
-            return tower_trails
-        if isinstance(previous, EffectProgressed) and self.beast_frame(before):
-            first = self.paths.movement_done()
-            return lambda s: beast_trails(s, first)
-        return None
-
-    def realign(self, before: BeastState, event: Any) -> None:
-        """The cards in play changed: each path's zones for the Beast's cards."""
-        assert self.paths is not None
-        paths = self.paths
+    def record(self, before: BeastState, event: Any) -> None:
+        """A rules event the path filter reads (a clue, or one that changes the Beast's
+        cards in play) on the timeline, with the rule behind a trail check."""
         after = self.shadow
-        kept = min(len(before.frames), len(after.frames))
-        narrowing = isinstance(event, EffectProgressed) and self.beast_frame(before)
+        if not (
+            type(event) in CLUES
+            or (after.hands and not before.hands)
+            or _beast_frames(before) != _beast_frames(after)
+            or (isinstance(event, EffectProgressed) and _beast_frames(before))
+        ):
+            return
+        rule, where, reach = "", "", None
+        if isinstance(event, TrailsPlaced):
+            rule, where, reach = self.check_rule(before)
+        self.timeline.append(Entry("event", before, event, self.shadow, rule, where, reach))
 
-        def zones_of(node: Any) -> tuple[tuple[str, ...] | None, ...]:
-            old = node.zones[:kept]
-            if narrowing:
-                state = evolve(paths.state_of(before, node), event)
-                old = self.frame_zones(state)[:kept]
-            new = tuple(
-                after.board.zones_of(node.location) if f.hand == BEAST else None
-                for f in after.frames[kept:]
-            )
-            return (*old, *new)
-
-        paths.rezone(zones_of)
+    def check_rule(self, before: BeastState) -> tuple[str, str, frozenset[str] | None]:
+        """Which rule placed the trails now (from the event before them) and every
+        location it could have looked at (None: not known, anywhere)."""
+        previous = self.previous
+        towers = _towers_near(before)
+        if isinstance(previous, HunterMoved):
+            return "hunter", previous.location, towers | {previous.location}
+        if isinstance(previous, WatchtowerPlaced | HunterPlaced):
+            return "tower", "", towers
+        if (
+            isinstance(previous, EffectProgressed)
+            and before.frames
+            and before.frames[-1].hand == BEAST
+        ):
+            return "beast", "", towers | _occupied(before)
+        return "", "", None
 
     # -- folding with the unseen values filled in --------------------------------------
 
@@ -420,6 +325,23 @@ def _card_set_aside(reader: Reader, state: BeastState, event: CardSetAside) -> B
     if reader.sees(event.card):
         return None
     return evolve(state, reader.filled(event, card=state.action_deck[0]))
+
+
+def _beast_frames(state: BeastState) -> int:
+    return sum(1 for f in state.frames if f.hand == BEAST)
+
+
+def _towers_near(state: BeastState) -> frozenset[str]:
+    """The locations near a manned watchtower (their trails show)."""
+    board = state.board
+    return frozenset(loc for t in state.towers if state.hunters_at(t) for loc in board.nearby(t))
+
+
+def _occupied(state: BeastState) -> frozenset[str]:
+    """The locations with a hunter or a living settler on them."""
+    hunters = {state.hands[h].location for h in state.hunters if not state.hands[h].dead}
+    settlers = {p.location for p in state.pieces if p.alive and pieces()[p.kind].settler}
+    return frozenset(hunters | settlers)
 
 
 def _swap_in(held: tuple[str, ...], name: str) -> tuple[str, ...]:
@@ -603,14 +525,7 @@ def _beast_revealed(reader: Reader, state: BeastState, event: BeastRevealed) -> 
     state = evolve(state, event)
     beast = replace(state.beast, location=event.location)
     state = replace(state, hands=(beast, *state.hands[1:]))
-    if reader.paths is not None and reader.paths.nodes:
-        zones = reader.paths.nodes[0].zones
-        frames = tuple(
-            f if z is None else replace(f, zones=z)
-            for f, z in zip(state.frames, zones, strict=False)
-        )
-        state = replace(state, frames=frames)
-    if not reader.hunter_eyes:
+    if not reader.hunter_eyes and event.cause != "game_end":  # traps are not set off then
         reader.revealed = event.location
     return state
 

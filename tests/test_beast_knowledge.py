@@ -1,0 +1,356 @@
+"""What a Beast seat can know: `possible` and `sample` (projections/beast_knowledge.py)
+through the Beast views, from each viewer's own redacted log.
+
+- soundness: the real hidden state is among `possible` (the Beast's location and its
+  whole path, every hidden place's cards, each trap's habitat);
+- consistency: every `sample` lies in `possible`, holds every card exactly once, and
+  gives the viewer the same view and the same legal moves as the real state;
+- non-interference: `possible` of the unredacted log equals that of the redacted one (it
+  reads nothing the viewer may not see), and `sample` of a `perturb_hidden` state is
+  the very same world for the same random source;
+- independence of the truth (fixed seeds, chi-square at p < 0.001): the resampled
+  location follows the shares `possible` gives, not the whole map; the cards of a
+  resampled hand and of a resampled deck do not depend on the real hidden cards (the deck
+  read: a face-down talent or item never showing in the rows dealt is no longer a tell);
+- the rulebook's movement, trail, search and watchtower examples, hand-checked.
+
+Playouts: a few random and greedy games, cut short and looked at every few seqs, so the
+file runs in well under a minute on one core.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from skald.core.beast.data import card_index, cards, kind_of
+from skald.core.beast.setup import HUNTER_SEATS
+from skald.core.beast.state import BEAST, BeastState
+from skald.core.rules import get_rules
+from skald.events.common import GameCreated
+from skald.events.secret import redact, seal
+from skald.events.viewer import SPECTATOR, Viewer
+from skald.projections.beast import beast_view, perturb_hidden
+from skald.projections.beast_knowledge import BeastPossible, places
+from skald.projections.beast_paths import PathGraph
+from skald.projections.beast_shadow import is_token
+from skald.projections.greedy_beast import greedy_beast
+from skald.projections.registry import views_for
+from tests.test_beast_support import NAMES, BeastGame
+
+RULES = get_rules("beast")
+VIEWS = views_for("beast")
+P_VALUE = 0.001
+
+
+# -- games and viewers ------------------------------------------------------------------
+
+
+def created(game: BeastGame, players: int, options: dict[str, str]) -> GameCreated:
+    """The GameCreated a store would hold before the game's events."""
+    del game
+    return GameCreated(
+        game="beast",
+        players=NAMES[:players],
+        seed=seal("unknown", frozenset(), "00" * 16),
+        options=tuple(sorted(options.items())),
+    )
+
+
+def playout(players: int, seed: int, greedy: bool, limit: int, **options: str) -> list[Any]:
+    """A random or greedy game of at most `limit` decisions: its log from GameCreated on."""
+    game = BeastGame(players, seed=f"knowledge/{seed}", **options)
+    rnd = random.Random(seed)
+    for _ in range(limit):
+        if RULES.outcome(game.state) is not None:
+            break
+        seat = game.seat()
+        legal = [RULES.format(c) for c in RULES.legal(game.state, seat)]
+        if greedy:
+            view = beast_view(game.state, Viewer(NAMES[seat], frozenset({seat})))
+            move = greedy_beast(view, legal, rnd)
+        else:
+            move = rnd.choice(legal)
+        game.do(move, seat=seat)
+    return [created(game, players, options), *game.log]
+
+
+def states(log: list[Any]) -> Iterator[tuple[int, BeastState]]:
+    """(number of events, rules state after them) for every prefix of the log."""
+    state = RULES.initial(log[0])
+    for count, event in enumerate(log[1:], start=2):
+        if type(event).__module__.endswith("events.beast"):
+            state = RULES.evolve(state, event)
+        yield count, state
+
+
+def viewers(players: int) -> list[Viewer]:
+    """The hunters' team, the Beast, one hunter seat alone (3-4 players), a spectator."""
+    seats = HUNTER_SEATS[players]
+    chosen = [Viewer("hunters", frozenset(seats)), Viewer("beast", frozenset({0}))]
+    if len(set(seats)) > 1:
+        chosen.append(Viewer("one hunter", frozenset({seats[0]})))
+    return [*chosen, SPECTATOR]
+
+
+def known(log: list[Any], viewer: Viewer) -> BeastPossible:
+    """`possible` through the views, from the viewer's redacted log."""
+    return VIEWS.possible([redact(e, viewer) for e in log], viewer)
+
+
+def legal(state: BeastState, viewer: Viewer) -> dict[int, list[str]]:
+    return {s: [RULES.format(c) for c in RULES.legal(state, s)] for s in sorted(viewer.seats)}
+
+
+# -- what "in possible" means ---------------------------------------------------------------
+
+
+def path_in(graph: PathGraph, active: tuple[Any, ...]) -> bool:
+    """The hidden path `active` is one of the graph's paths."""
+    reach = {0}
+    laid = 0
+    for generation, kind in zip(graph.generations[1:], graph.laid[1:], strict=True):
+        if kind == "move":
+            if laid >= len(active):
+                return False
+            card = active[laid]
+            laid += 1
+            reach = {
+                i
+                for i, node in enumerate(generation)
+                if node.location == card.location
+                and any(p in reach and d == card.direction for p, d in node.parents)
+            }
+        else:
+            reach = {
+                i for i, node in enumerate(generation) if any(p in reach for p, _ in node.parents)
+            }
+    return laid == len(active) and bool(reach)
+
+
+def assert_among(state: BeastState, possible: BeastPossible, where: str) -> None:
+    """`state`'s hidden parts are among the worlds of `possible`."""
+    if possible.beast is not None and state.hands:
+        shares = dict(possible.beast)
+        assert state.beast.location in shares, (where, state.beast.location, shares)
+        assert possible.paths is not None, where
+        assert path_in(possible.paths, state.active), where
+    real = places(state)
+    unseen = dict(possible.unseen)
+    kinds = dict(possible.tokens)
+    habitats = dict(possible.habitats)
+    for holding in possible.holdings:
+        held = real.get(holding.place, ())
+        assert len(held) == len(holding.cards), (where, holding, held)
+        seen = Counter(c for c in holding.cards if not is_token(c))
+        assert not seen - Counter(held), (where, holding, held)
+        for token, card in zip(holding.cards, held, strict=True):
+            if token in kinds:
+                assert card in unseen[kinds[token]], (where, holding.place, card, kinds[token])
+            elif token in habitats:
+                assert card in habitats[token], (where, holding.place, card, habitats[token])
+
+
+def assert_complete(state: BeastState, where: str) -> None:
+    """Every card of every kind lies in exactly one place (a trap being set is its card's,
+    between TrapSet and CardResolved)."""
+    set_traps = {trap.card for _, trap in state.traps}
+    every = Counter(
+        c
+        for place, held in places(state).items()
+        for c in held
+        if c in card_index() and not (place.startswith("frame/") and c in set_traps)
+    )
+    for kind in ("action", "item", "talent"):
+        names = {c.name for c in getattr(cards(), kind)}
+        mine = {c: n for c, n in every.items() if kind_of(c) == kind}
+        assert all(n == 1 for n in mine.values()), (where, kind, mine)
+        assert set(mine) <= names
+
+
+# -- soundness, consistency, non-interference over playouts -----------------------------
+
+PLAYOUTS = [
+    pytest.param(2, 1, False, 700, {}, id="2p-random"),
+    pytest.param(3, 2, True, 500, {}, id="3p-greedy"),
+    pytest.param(4, 3, False, 500, {}, id="4p-random"),
+    pytest.param(3, 4, False, 450, {"setup": "first"}, id="3p-first-game"),
+]
+
+
+@pytest.mark.parametrize(("players", "seed", "greedy", "limit", "options"), PLAYOUTS)
+def test_possible_holds_the_truth_and_samples_look_the_same(
+    players: int, seed: int, greedy: bool, limit: int, options: dict[str, str]
+) -> None:
+    """At every 17th seq, for each viewer: sound, consistent (two samples),
+    non-interfering."""
+    log = playout(players, seed, greedy, limit, **options)
+    rnd = random.Random(seed)
+    looked = 0
+    for count, state in states(log):
+        if not state.hands or count % 17:
+            continue
+        for viewer in viewers(players):
+            prefix = log[:count]
+            possible = known(prefix, viewer)
+            where = f"{viewer.name} at {count} events"
+            assert_among(state, possible, where)
+            assert VIEWS.possible(prefix, viewer) == possible, where  # reads only its share
+            view, moves = beast_view(state, viewer), legal(state, viewer)
+            for _ in range(2):
+                world = VIEWS.sample(state, possible, viewer, rnd)
+                assert beast_view(world, viewer) == view, where
+                assert legal(world, viewer) == moves, where
+                assert_among(world, possible, where)
+                assert_complete(world, where)
+            draw = random.Random(count)
+            shaken = perturb_hidden(state, viewer, random.Random(count + 1))
+            twin = VIEWS.sample(shaken, possible, viewer, random.Random(count))
+            assert twin == VIEWS.sample(state, possible, viewer, draw), where
+            looked += 1
+    assert looked > 40
+
+
+# -- independence of the truth -------------------------------------------------------------
+
+
+def chi_square_p(observed: list[int], expected: list[float]) -> float:
+    """The upper-tail p-value of Pearson's chi-square (degrees of freedom: cells - 1),
+    from the regularized lower incomplete gamma function by its series."""
+    statistic = sum((o - e) ** 2 / e for o, e in zip(observed, expected, strict=True))
+    a, x = (len(observed) - 1) / 2, statistic / 2
+    if x <= 0:
+        return 1.0
+    term = total = 1 / a
+    n = 0
+    while term > total * 1e-15 and n < 10_000:
+        n += 1
+        term *= x / (a + n)
+        total += term
+    lower = total * math.exp(-x + a * math.log(x) - math.lgamma(a))
+    return max(0.0, 1.0 - lower)
+
+
+def test_the_chi_square_helper_rejects_a_biased_die_and_keeps_a_fair_one() -> None:
+    rnd = random.Random(5)
+    fair = Counter(rnd.randrange(6) for _ in range(6000))
+    assert chi_square_p([fair[i] for i in range(6)], [1000.0] * 6) > P_VALUE
+    biased = Counter(min(5, rnd.randrange(7)) for _ in range(6000))
+    assert chi_square_p([biased[i] for i in range(6)], [1000.0] * 6) < P_VALUE
+
+
+def first_position(
+    log: list[Any], viewer: Viewer, wanted: Callable[[BeastState, BeastPossible], bool]
+) -> tuple[list[Any], BeastState, BeastPossible]:
+    """The first position of a playout (looked at every 5 seqs) where `wanted` holds."""
+    for count, state in states(log):
+        if state.hands and count % 5 == 0:
+            possible = known(log[:count], viewer)
+            if wanted(state, possible):
+                return log[:count], state, possible
+    raise AssertionError("no such position in the playout")
+
+
+HUNTERS_3 = Viewer("hunters", frozenset({1, 2}))
+BEAST_SEAT = Viewer("beast", frozenset({0}))
+
+
+def test_the_resampled_location_follows_the_shares_of_possible() -> None:
+    """3,000 samples at a position where the Beast may be on 5 or more locations: each
+    location drawn as often as its share of the consistent paths (chi-square,
+    p > 0.001), never a location outside `possible` (which is not the whole map)."""
+    log = playout(3, 11, False, 800)
+    _, state, possible = first_position(
+        log, HUNTERS_3, lambda s, p: p.beast is not None and len(p.beast) >= 5
+    )
+    assert possible.beast is not None
+    shares = dict(possible.beast)
+    assert len(shares) < len(state.board.locations)
+    rnd = random.Random(23)
+    drawn = Counter(
+        VIEWS.sample(state, possible, HUNTERS_3, rnd).beast.location for _ in range(3000)
+    )
+    assert set(drawn) <= set(shares)
+    spots = sorted(shares)
+    assert chi_square_p([drawn[s] for s in spots], [3000 * shares[s] for s in spots]) > P_VALUE
+
+
+def test_a_resampled_hand_does_not_lean_towards_the_real_cards() -> None:
+    """The Beast's hand as the hunters resample it, 3,000 times: every unseen action card
+    lands in it equally often, the ones really there no more and no less (chi-square over
+    the cards' counts, p > 0.001; the counts within one hand are negatively correlated, so
+    the test errs on the side of keeping)."""
+    log = playout(3, 12, False, 800)
+    _, state, possible = first_position(
+        log,
+        HUNTERS_3,
+        lambda s, p: (
+            sum(is_token(c) for c in p.places["actions/0"]) >= 2
+            and len(dict(p.unseen)["action"]) > sum(is_token(c) for c in p.places["actions/0"])
+        ),
+    )
+    unseen = sorted(dict(possible.unseen)["action"])
+    slots = sum(is_token(c) for c in possible.places["actions/0"])
+    rnd = random.Random(29)
+    counts: Counter[str] = Counter()
+    for _ in range(3000):
+        world = VIEWS.sample(state, possible, HUNTERS_3, rnd)
+        counts.update(c for c in world.beast.actions if c in unseen)
+    expected = [3000 * slots / len(unseen)] * len(unseen)
+    assert chi_square_p([counts[c] for c in unseen], expected) > P_VALUE
+    real = [c for c in state.beast.actions if c in unseen]
+    assert real
+    assert all(counts[c] > 0.8 * expected[0] for c in real)
+
+
+def deck_read(log: list[Any], viewer: Viewer, hand: int, deck: str) -> None:
+    """The attack: deal the face-down `deck`'s top three (a night's row) in 60 samples
+    and name the unseen card that never shows. With `sample` the real face-down card of
+    `hand` shows like any other unseen card: over 3,000 samples each unseen card of the
+    kind tops the deck equally often (chi-square, p > 0.001), and in the 60 the real card
+    shows (probability of missing it below 1e-3 for decks of up to 25)."""
+    _, state, possible = first_position(
+        log,
+        viewer,
+        lambda s, p: (
+            any(is_token(c) for c in p.places.get(f"extras/{hand}", ()))
+            and len(getattr(s, f"{deck}_deck")) >= 3
+        ),
+    )
+    secret = next(
+        c
+        for c, t in zip(state.hands[hand].extras, possible.places[f"extras/{hand}"], strict=True)
+        if is_token(t)
+    )
+    unseen = sorted(dict(possible.unseen)[deck])
+    assert secret in unseen
+    rnd = random.Random(31)
+    rows: Counter[str] = Counter()
+    for _ in range(60):
+        rows.update(getattr(VIEWS.sample(state, possible, viewer, rnd), f"{deck}_deck")[:3])
+    assert rows[secret] > 0, "the real face-down card never showed: the deck read works"
+    tops = Counter(
+        getattr(VIEWS.sample(state, possible, viewer, rnd), f"{deck}_deck")[0] for _ in range(3000)
+    )
+    assert chi_square_p([tops[c] for c in unseen], [3000 / len(unseen)] * len(unseen)) > P_VALUE
+
+
+def test_the_deck_read_finds_nothing_of_the_beasts_face_down_talent() -> None:
+    deck_read(playout(3, 13, False, 900), HUNTERS_3, BEAST, "talent")
+
+
+def test_the_deck_read_finds_nothing_of_a_hunters_face_down_item() -> None:
+    log = playout(3, 14, False, 900)
+    for hand in (1, 2):
+        try:
+            deck_read(log, BEAST_SEAT, hand, "item")
+            return
+        except AssertionError as missing:
+            if "no such position" not in str(missing):
+                raise
+    pytest.fail("no hunter took a face-down item in the playout")
