@@ -31,8 +31,10 @@ import msgspec
 from skald.core.beast.data import HABITATS, card_index, cards, is_trap_item
 from skald.core.beast.state import BEAST, BeastState
 from skald.events.viewer import Viewer
-from skald.projections.beast_paths import PathFilter, PathGraph, draw_path, locations
-from skald.projections.beast_shadow import Reader, is_token
+from skald.projections.beast_folds import is_token
+from skald.projections.beast_path_graph import PathGraph, draw_path, locations
+from skald.projections.beast_paths import PathFilter
+from skald.projections.beast_shadow import Reader
 
 replace = msgspec.structs.replace
 DECK_PLACES = ("action_deck", "item_deck", "talent_deck", "item_discard", "talent_discard")

@@ -27,7 +27,6 @@ which needs more than 30 cards laid since the reveal: such stretches keep the or
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -44,9 +43,9 @@ from skald.core.beast.mechanics import (
 from skald.core.beast.state import BEAST, BeastState, Frame
 from skald.core.beast.supply import TRAIL_TOKENS
 from skald.events.beast import BeastMoved, BeastRevealed, EffectProgressed, Step, TrailsPlaced
+from skald.projections.beast_path_graph import PathGraph, PathNode, Zones
 
 replace = msgspec.structs.replace
-Zones = tuple[tuple[str, ...], ...]
 LIMITS = tuple(MOVEMENT_DECK.values())
 FLEE = Frame(hand=BEAST, card="", slot="flee", effects=(), mode="seq", pending=(), zones=())
 
@@ -64,28 +63,6 @@ class Entry(NamedTuple):
     rule: str = ""
     where: str = ""
     reach: frozenset[str] | None = None
-
-
-class PathNode(msgspec.Struct, frozen=True):
-    """Paths merged into one: where they end, how many they are (a float: a weight), and
-    the nodes of the previous generation they extend, with the direction of the card
-    laid ("" when the generation laid none)."""
-
-    location: str
-    paths: float
-    parents: tuple[tuple[int, str], ...] = ()
-
-
-class PathGraph(msgspec.Struct, frozen=True):
-    """The hidden paths since the last reveal, generation by generation: `laid[g]` is
-    "move" (a card laid), "trail" (trails placed on `trails[g]`) or "" (the zones of the
-    Beast's cards in play changed); `zones`: per node of the last generation, the zones
-    of each of the Beast's cards in play, bottom first."""
-
-    generations: tuple[tuple[PathNode, ...], ...]
-    laid: tuple[str, ...]
-    trails: tuple[tuple[str, ...], ...]
-    zones: tuple[Zones, ...]
 
 
 class _Node:
@@ -167,6 +144,8 @@ class _Plan:
         self.ordered = [False] * n
         self.shown: list[tuple[Step, ...] | None] = [None] * n
         self.beast_check: list[frozenset[str] | None] = [frozenset()] * n
+        self.caps: dict[int, dict[str, int]] = {}
+        caps: dict[str, int] = {}
         reach: frozenset[str] | None = frozenset()
         beast_check: frozenset[str] | None = frozenset()
         remaining = 0
@@ -175,6 +154,12 @@ class _Plan:
             self.reach[clock], self.remaining[clock] = reach, remaining
             self.shown[clock], self.beast_check[clock] = shown, beast_check
             entry = timeline[clock]
+            if isinstance(entry.event, BeastMoved):
+                self.caps[clock] = dict(caps)
+            elif isinstance(entry.event, BeastRevealed):
+                caps = {}
+            elif isinstance(entry.event, TrailsPlaced):
+                caps = _caps(caps, entry)
             if isinstance(entry.event, TrailsPlaced) and entry.rule in ("beast", ""):
                 beast_check = entry.reach
             if isinstance(entry.event, BeastRevealed):
@@ -191,6 +176,19 @@ class _Plan:
             elif isinstance(entry.event, BeastMoved):
                 laid += 1
             self.ordered[clock] = laid + self.remaining[clock] > TRAIL_TOKENS
+
+
+def _caps(caps: dict[str, int], entry: Entry) -> dict[str, int]:
+    """Before a trail check: the most untrailed cards each location may hold until then.
+    A hunter's or watchtower's check looks at known locations and trails every card on
+    them (so a path with more cards there than trails shown is dead at once); the
+    Beast's own check may or may not look at a location, so it bounds nothing before it."""
+    if entry.reach is None:
+        return {}
+    if entry.rule in ("hunter", "tower"):
+        shown = entry.event.locations
+        return caps | {loc: shown.count(loc) for loc in entry.reach}
+    return {loc: n for loc, n in caps.items() if loc not in entry.reach}
 
 
 class PathFilter:
@@ -309,6 +307,7 @@ class PathFilter:
         steps: dict[tuple[object, ...], list[str]] = {}
         children: list[tuple[int, str, _Node]] = []
         top = shadow.frames[-1] if shadow.frames and shadow.frames[-1].hand == BEAST else None
+        caps = None if self.plan.ordered[self.clock] else self.plan.caps.get(self.clock)
         for index, node in enumerate(self.nodes):
             memo = (
                 node.location,
@@ -320,6 +319,10 @@ class PathFilter:
                 steps[memo] = destinations(state, BEAST, state.frames[-1] if top else FLEE)
             untrailed = self._within_reach(node.untrailed)
             for direction in steps[memo]:
+                if direction != "X" and caps is not None:
+                    there = shadow.board.roads[node.location][direction]
+                    if there in caps and untrailed.count(there) >= caps[there]:
+                        continue  # more cards there than the next check will show
                 there = (
                     node.location
                     if direction == "X"
@@ -466,40 +469,3 @@ def _due(entry: Entry) -> Callable[[BeastState, _Node], set[int]] | None:
     if entry.rule == "beast":
         return lambda s, n: beast_trails(s, len(n.active) - len(n.current))
     return None
-
-
-def locations(graph: PathGraph) -> dict[str, float]:
-    """Where the Beast may be now, with the share of paths ending there."""
-    last = graph.generations[-1]
-    total = sum(n.paths for n in last) or 1.0
-    shares: dict[str, float] = {}
-    for node in last:
-        shares[node.location] = shares.get(node.location, 0.0) + node.paths / total
-    return dict(sorted(shares.items()))
-
-
-def draw_path(
-    graph: PathGraph, rnd: random.Random
-) -> tuple[str, tuple[Step, ...], tuple[int, ...], Zones]:
-    """One path, uniformly over all consistent ones: (location, cards, trailed, zones)."""
-    last = graph.generations[-1]
-    index = rnd.choices(range(len(last)), weights=[n.paths for n in last])[0]
-    chain = [index]
-    for g in range(len(graph.generations) - 1, 0, -1):
-        node = graph.generations[g][chain[-1]]
-        above = graph.generations[g - 1]
-        parent, _ = rnd.choices(node.parents, weights=[above[p].paths for p, _ in node.parents])[0]
-        chain.append(parent)
-    chain.reverse()
-    active: list[Step] = []
-    trailed: set[int] = set()
-    for g in range(1, len(graph.generations)):
-        node = graph.generations[g][chain[g]]
-        if graph.laid[g] == "move":
-            direction = next(d for p, d in node.parents if p == chain[g - 1])
-            active.append(Step(direction, node.location))
-        elif graph.laid[g] == "trail":
-            marks = BeastState(players=2, active=tuple(active), trailed=tuple(sorted(trailed)))
-            trailed.update(trail_cards(marks, graph.trails[g]))
-    location = graph.generations[-1][chain[-1]].location
-    return location, tuple(active), tuple(sorted(trailed)), graph.zones[index]
