@@ -88,7 +88,13 @@ class BeastRules(BaseRules[BeastState, Command]):
     # zone; Hunt on the revealed Beast may be answered by an attack reaction.
     version: ClassVar[str] = "5"
     title: ClassVar[str] = "Beast"
-    option_names: ClassVar[tuple[str, ...]] = ("contract", "beast", "hunters", "setup")
+    option_names: ClassVar[tuple[str, ...]] = (
+        "contract",
+        "beast",
+        "hunters",
+        "setup",
+        "hunter_return",
+    )
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
