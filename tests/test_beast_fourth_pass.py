@@ -30,7 +30,7 @@ from skald.core.beast.data import (
 from skald.core.beast.state import Piece
 from skald.core.errors import InvalidOption
 from skald.events.beast import Damaged, Killed
-from skald.projections.beast import beast_view
+from skald.projections.beast import beast_view, render_view
 from tests.test_beast_examples import hunted, play
 from tests.test_beast_examples_items import HUNTERS, RUSH, drafted, idle_until_night
 from tests.test_beast_support import BeastGame, day_one
@@ -213,3 +213,23 @@ def test_rush_lays_three_cards() -> None:
     assert "stop" not in game.legal()
     play(game, "step N", "end")
     assert len(game.state.active) == before + 3
+
+
+# -- the hunters' view of a revealed Beast ------------------------------------------------
+
+
+def test_the_hunters_see_where_the_revealed_beast_stands() -> None:
+    """Rulebook "Revealing": "When the Beast is revealed, it shows all of its active
+    movement cards to the other players ... The Beast moves its standee to that location."
+    The hunters' text view still said "Fangrir ... at hidden location"."""
+    game, _, _ = hunted()
+    hidden = beast_view(game.state, HUNTERS)
+    assert hidden.hands[0].location is None
+    assert "Fangrir (seat 0) at hidden location" in render_view(hidden)
+    play(game, "play Hunt", "search C2")
+    assert not game.state.hidden
+    shown = beast_view(game.state, HUNTERS)
+    assert shown.hands[0].location == "C2" == shown.standee
+    text = render_view(shown)
+    assert "Fangrir (seat 0) at C2" in text
+    assert "hidden location" not in text
