@@ -5,14 +5,7 @@ reaches only over many days (every settlement transformed, six wounds of 1 on th
 that position is arranged with `BeastGame.edit` and named as such; the step that went
 wrong is then legal play again.
 
-Drenched Lands (north up; S settlement, F forest, W swamp, C cave, * centre, ~ no land):
-
-        A     B     C     D     E
-    1   S     W     ~     F     S
-    2   F     C     W     W     F
-    3   W     F     *     C     W
-    4   C     W     W     F     C
-    5   S     F     ~     W     S
+The map, Drenched Lands, is drawn in tests/test_beast_examples.py.
 """
 
 from __future__ import annotations
