@@ -20,7 +20,7 @@ from skald.core.beast.data import (
     check_sources,
     side_of,
 )
-from skald.core.beast.state import Piece
+from skald.core.beast.state import BEAST, Piece
 from skald.core.errors import InvalidOption
 from skald.events.beast import Damaged, Killed
 from skald.projections.beast import beast_view, render_view
@@ -226,3 +226,17 @@ def test_the_hunters_see_where_the_revealed_beast_stands() -> None:
     text = render_view(shown)
     assert "Fangrir (seat 0) at C2" in text
     assert "hidden location" not in text
+
+
+def test_a_stride_upgrade_adds_a_card_to_every_movement() -> None:
+    """The same rule with Mara's stride upgrade Dusk Stride (reconstructed: +1 step to every
+    move effect), arranged as unlocked: Dash's "up to two" steps are three, so three cards,
+    the last No Movement."""
+    game = day_one(3, beast="Mara")
+    game.edit_hand(BEAST, upgrades=("Dusk Stride",))
+    before = len(game.state.active)
+    play(game, "play Dash", "step W", "step N")
+    assert "stop" not in game.legal()
+    play(game, "step X")
+    assert not game.state.frames
+    assert len(game.state.active) == before + 3
