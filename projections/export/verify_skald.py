@@ -118,10 +118,9 @@ def check_receipt(receipt, label, game, hashes, verify_signature):
 
 def check_lines(lines, header, tally, verify_signature):
     """Every chain in file order (the game's first), then the signed head and kept receipts."""
-    game, chains, receipts = str(header["id"]), {}, {HEAD: [], KEPT: []}
-    stream = game
+    game, chains, receipts, stream = header["id"], {}, {HEAD: [], KEPT: []}, header["id"]
     for number, text in enumerate(lines[1:], start=2):
-        if isinstance(text, str) and not text.strip():
+        if isinstance(text, str) and not text.strip(" \t\r\n"):  # JSON's blanks only
             continue
         line = parse(text)
         if isinstance(line, dict) and len(line) == 1 and next(iter(line)) in LABELS:
@@ -153,11 +152,12 @@ def check_lines(lines, header, tally, verify_signature):
 def verify(text: str) -> dict:
     """The verdict on an export's text: a dict with `ok` and the fields `words` prints."""
     html = RECORD.search(text) if text.lstrip().startswith("<") else None
-    lines = (parse(html.group(1)) or []) if html else text.splitlines()
-    header = parse(lines[0]) if lines and isinstance(lines[0], str) else None
-    if not isinstance(header, dict) or header.get("format") != "skald-history":
+    lines = parse(html.group(1)) if html else text.split("\n")
+    header = parse(lines[0]) if isinstance(lines, list) and lines else None
+    if not isinstance(header, dict) or [header.get("format"), type(header.get("id"))] != [
+            "skald-history", str]:
         return {"ok": False, "export": False, "reason": "not a Skald export (skald-history)"}
-    game, verify_signature = str(header.get("id")), ed25519()
+    game, verify_signature = header["id"], ed25519()
     verdict = {"ok": True, "export": True, "game": game, "signer": "", "receipts": 0, "events": 0,
                "commitments": 0, "sealed": 0, "signatures": "skipped" if not verify_signature
                else "checked"}
