@@ -168,17 +168,15 @@
         receipts[LABELS[keys[0]]].push(line[keys[0]]);
         continue;
       }
-      if (!isRecord(line, ENVELOPE)) {
-        const seq = (chains.get(stream) || []).length + 1;
-        throw new Tampered(stream, seq, `line ${number} is not an event envelope`);
-      }
+      const seq = (chains.get(stream) || []).length + 1; // where a line that is no next event is named
+      if (!isRecord(line, ENVELOPE)) throw new Tampered(stream, seq, `line ${number} is not an event envelope`);
       if (line.stream !== stream || chains.size === 0) {
-        stream = line.stream;
         const escaped = game.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-        const known = new RegExp(`^${escaped}(~notes|~v[1-9][0-9]*)?$`, "su").test(stream);
-        if (chains.has(stream) || (stream === game) === (chains.size > 0) || !known) {
-          throw new Tampered(stream, 1, `line ${number}: stream ${stream} is out of place`);
+        const known = new RegExp(`^${escaped}(~notes|~v[1-9][0-9]*)?$`, "su").test(line.stream);
+        if (chains.has(line.stream) || (line.stream === game) === (chains.size > 0) || !known) {
+          throw new Tampered(stream, seq, `line ${number}: stream ${line.stream} is out of place`);
         }
+        stream = line.stream;
         chains.set(stream, []);
         const made = Object.hasOwn(line.event, "game") ? line.event.game : null;
         const said = Object.hasOwn(header, "game") ? header.game : null;

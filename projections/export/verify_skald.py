@@ -126,15 +126,15 @@ def check_lines(lines, header, tally, verify_signature):
         if isinstance(line, dict) and len(line) == 1 and next(iter(line)) in LABELS:
             receipts[LABELS[next(iter(line))]].append(next(iter(line.values())))
             continue
+        seq = len(chains.get(stream, ())) + 1  # where a line that is no next event is named
         if not is_record(line, ENVELOPE):
-            seq = len(chains.get(stream, ())) + 1
             raise Tampered(stream, seq, f"line {number} is not an event envelope")
         if line["stream"] != stream or not chains:
-            stream = line["stream"]
-            known = re.fullmatch(re.escape(game) + r"(~notes|~v[1-9][0-9]*)?", stream)
-            if stream in chains or (stream == game) == bool(chains) or not known:
-                raise Tampered(stream, 1, f"line {number}: stream {stream} is out of place")
-            chains[stream], made = [], line["event"].get("game")
+            new = line["stream"]
+            known = re.fullmatch(re.escape(game) + r"(~notes|~v[1-9][0-9]*)?", new)
+            if new in chains or (new == game) == bool(chains) or not known:
+                raise Tampered(stream, seq, f"line {number}: stream {new} is out of place")
+            stream, chains[new], made = new, [], line["event"].get("game")
             if stream == game and made != header.get("game"):
                 raise Tampered(game, 1, f"the header says {header.get('game')}, the record {made}")
         hashes = chains[stream]
