@@ -46,6 +46,14 @@ class Signed:
         return self.table.histories().export(self.id, viewer, format, kept_receipts=receipts)
 
 
+def signed_games(
+    folders: Callable[[str], Path], games: dict[str, tuple[int, int]]
+) -> dict[str, Signed]:
+    """A signed game of each title: `games` maps it to its seed and number of decisions,
+    each in its own folder (`folders(title)`)."""
+    return {game: Signed(folders(game), game, seed, n) for game, (seed, n) in games.items()}
+
+
 # -- one-byte edits of an export's record (a list of its jsonl lines) --------------------
 
 

@@ -32,6 +32,7 @@ from tests.selfcheck_support import (
     edit_signature,
     record_of,
     script_verdict,
+    signed_games,
     with_record,
 )
 
@@ -98,10 +99,7 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture(scope="module")
 def signed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Signed]:
-    return {
-        game: Signed(tmp_path_factory.mktemp(game), game, seed, decisions)
-        for game, (seed, decisions) in GAMES.items()
-    }
+    return signed_games(tmp_path_factory.mktemp, GAMES)
 
 
 def _same_as_cli(browser: Browser, path: Path) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from tests.selfcheck_support import (
     edit_signature,
     lines_of,
     script_verdict,
+    signed_games,
 )
 
 GOLDEN = Path(__file__).parent.parent / "fixtures" / "annotated"
@@ -46,10 +47,7 @@ EDITS: dict[str, tuple[Edit, str]] = {
 
 @pytest.fixture(scope="module")
 def signed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Signed]:
-    return {
-        game: Signed(tmp_path_factory.mktemp(game), game, seed, decisions)
-        for game, (seed, decisions) in GAMES.items()
-    }
+    return signed_games(tmp_path_factory.mktemp, GAMES)
 
 
 def _agree(path: Path) -> tuple[int, dict[str, object], str]:
