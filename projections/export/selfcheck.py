@@ -36,6 +36,11 @@ NOT_CHECKED = (
     "(or run `skald verifier > verify_skald.py; python3 verify_skald.py` on this file)."
 )
 
+COVERS = (
+    "The check covers the record this page carries (what `skald verify --file` and "
+    "`skald import` read); the readable moves below are written from it, not checked."
+)
+
 
 def record_html(jsonl: str) -> str:
     """The embedded record: the jsonl export's lines as a JSON array of strings."""
@@ -64,7 +69,7 @@ def verdict_html(head: Receipt | None, kept: tuple[Receipt, ...]) -> str:
         )
     return (
         f'<p id="skald-verdict" role="status">{escape(NOT_CHECKED)}</p>'
-        f'<p class="skald-key">{key}</p>'
+        f'<p class="skald-key">{key} {escape(COVERS)}</p>'
     )
 
 
