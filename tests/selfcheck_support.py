@@ -58,11 +58,12 @@ def signed_games(
 
 
 def bump(char: str) -> str:
-    """Another character of the same kind: a hex digit stays hex, a letter a letter."""
-    if char in HEX:
-        return HEX[(HEX.index(char) + 1) % 16]
+    """Another character of the same kind: a digit a digit, a hex letter a hex letter, any
+    other letter a letter (so a number, a hex string, a name stays one)."""
     if char.isdigit():
         return str((int(char) + 1) % 10)
+    if char in HEX:
+        return HEX[10 + (HEX.index(char) - 9) % 6]
     base = "a" if char.islower() else "A"
     return chr((ord(char) - ord(base) + 1) % 26 + ord(base))
 
@@ -119,6 +120,26 @@ def edit_revealed_value(lines: list[str]) -> tuple[list[str], int]:
                 at = _first_in_value(line, position + len('","value":'))
                 return [*lines[:index], _bump_at(line, at), *lines[index + 1 :]], envelope["seq"]
     raise AssertionError("no revealed value in the game")
+
+
+def edit_time(lines: list[str]) -> tuple[list[str], int]:
+    """The last digit of the middle game event's recorded time (still a valid time)."""
+    game = _game_lines(lines)
+    index, envelope = game[len(game) // 2]
+    line = lines[index]
+    at = line.index('","actor":') - 2  # the last digit of the seconds, before the "Z"
+    return [*lines[:index], _bump_at(line, at), *lines[index + 1 :]], envelope["seq"]
+
+
+def edit_salt(lines: list[str]) -> tuple[list[str], int]:
+    """A hex digit of the first revealed salt of the game's stream (still hex)."""
+    for index, envelope in _game_lines(lines):
+        if '"salt":"' in lines[index]:
+            at = lines[index].index('"salt":"') + len('"salt":"')
+            return [*lines[:index], _bump_at(lines[index], at), *lines[index + 1 :]], envelope[
+                "seq"
+            ]
+    raise AssertionError("no revealed salt in the game")
 
 
 def _edit_receipt(key: str, field: str, offset: int) -> Edit:

@@ -29,7 +29,9 @@ from tests.selfcheck_support import (
     edit_kept_receipt,
     edit_kept_signature,
     edit_revealed_value,
+    edit_salt,
     edit_signature,
+    edit_time,
     record_of,
     script_verdict,
     signed_games,
@@ -44,6 +46,8 @@ GAMES = {"beowulf": (31, 30), "beast": (32, 30), "hagar": (33, 24)}
 EDITS: dict[str, Edit] = {
     "event": edit_event,
     "revealed value": edit_revealed_value,
+    "salt": edit_salt,
+    "recorded time": edit_time,
     "signature": edit_signature,
     "kept receipt": edit_kept_receipt,
     "kept receipt's signature": edit_kept_signature,
@@ -162,7 +166,8 @@ def _random_edit(page: str, rnd: random.Random) -> str:
     end = page.index("</script>", start)
     candidates = [i for i in range(start, end) if page[i].isascii() and page[i].isalnum()]
     at = rnd.choice(candidates)
-    # "u0026"-style escapes stay escapes of another character: still valid JSON text
+    # an edit inside an escape (\u0026) may break the record's JSON: every verifier then
+    # says it is not a Skald export
     return page[:at] + bump(page[at]) + page[at + 1 :]
 
 

@@ -13,7 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from skald.core.history.streams import chain_problem
 from skald.events.viewer import REFEREE
+from skald.projections.export.jsonl import read_jsonl
+from skald.projections.export.verify_skald import verify as verify_export
 from tests.cli_support import one_line, skald
 from tests.history_support import viewers
 from tests.selfcheck_support import (
@@ -25,7 +28,9 @@ from tests.selfcheck_support import (
     edit_kept_receipt,
     edit_kept_signature,
     edit_revealed_value,
+    edit_salt,
     edit_signature,
+    edit_time,
     lines_of,
     script_verdict,
     signed_games,
@@ -39,6 +44,8 @@ SKIPPED = "signatures (no Ed25519 library here: pip install pynacl)"
 EDITS: dict[str, tuple[Edit, str]] = {
     "event": (edit_event, "same"),
     "revealed value": (edit_revealed_value, "same"),
+    "salt": (edit_salt, "same"),
+    "recorded time": (edit_time, "same"),
     "signature": (edit_signature, "skipped"),
     "kept receipt": (edit_kept_receipt, "seq"),
     "kept receipt's signature": (edit_kept_signature, "skipped"),
@@ -228,3 +235,34 @@ def test_the_printed_verifier_is_the_shipped_script_short_and_standard_library_o
             imported.add((node.module or "").split(".")[0])
     # the standard library, and the two Ed25519 libraries it tries (inside `try`)
     assert imported == {"hashlib", "json", "re", "sys", "nacl", "cryptography"}
+
+
+def _core_first_bad(text: str) -> tuple[str, int] | None:
+    """The first bad (stream, seq) by the store's own chain check (msgspec's canonical
+    encoding of the decoded events), over every stream of a jsonl export."""
+    parsed = read_jsonl(text)
+    for envelopes in (parsed.game, parsed.notes, *parsed.variations):
+        problem = chain_problem(envelopes)
+        if problem is not None:
+            return envelopes[0].stream, problem[0]
+    return None
+
+
+@pytest.mark.parametrize("edit", [None, edit_time, edit_salt])
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_documented_bytes_are_the_stores_bytes(
+    signed: dict[str, Signed], game: str, edit: Edit | None
+) -> None:
+    """What the script re-derives from the JSON alone is what the store hashed: the store's
+    chain check (typed events, msgspec's canonical form) agrees on every viewer's copy, and
+    on edits the typed events still decode (a time, a salt)."""
+    played = signed[game]
+    for viewer in viewers(played.table, played.id):
+        lines = lines_of(played.export(viewer, "jsonl", kept=[]))
+        if edit is not None and viewer.referee:
+            lines = edit(lines)[0]
+        text = "\n".join(lines) + "\n"
+        verdict = verify_export(text)
+        expected = None if verdict["ok"] else (verdict["stream"], verdict["seq"])
+        assert _core_first_bad(text) == expected
+        assert verdict["ok"] == (edit is None or not viewer.referee)
