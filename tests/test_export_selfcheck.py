@@ -198,3 +198,32 @@ def test_page_script_and_cli_agree_on_random_games(
         assert code == (0 if verdict["ok"] else 1 if verdict["export"] else 3)
         if not edit:
             assert verdict["ok"] is True
+
+
+def test_a_browser_without_ed25519_says_the_signatures_went_unchecked(
+    tmp_path: Path, browser: Browser, signed: dict[str, Signed]
+) -> None:
+    path = tmp_path / "game.html"
+    path.write_text(signed["hagar"].export(REFEREE, "html"), encoding="utf-8")
+    page = browser.context.new_page()
+    # the page as an older browser runs it: Web Crypto without the Ed25519 algorithm
+    page.add_init_script(
+        """const importKey = crypto.subtle.importKey.bind(crypto.subtle);
+        crypto.subtle.importKey = (format, key, algorithm, ...rest) =>
+          algorithm && algorithm.name === "Ed25519"
+            ? Promise.reject(new DOMException("no Ed25519", "NotSupportedError"))
+            : importKey(format, key, algorithm, ...rest);"""
+    )
+    try:
+        page.goto(path.as_uri())
+        shown = page.locator("#skald-verdict[data-verdict]")
+        shown.wait_for(timeout=30_000)
+        words = shown.inner_text()
+    finally:
+        page.close()
+    _, verdict, line = cli_verdict(path)
+    assert verdict["signatures"] == "checked"
+    assert (
+        words
+        == f"{line}; not checked: signatures (this browser has no Ed25519: run verify_skald.py)"
+    )
