@@ -113,7 +113,7 @@ async def game_summary(game_id: GameId, call: PublicDep) -> MsgspecJSON:
 @router.get(
     "/{game_id}/view",
     response_model=TableViewOut,
-    responses=errors(401, 404, 422),
+    responses=errors(401, 403, 404, 422),
     openapi_extra=OPTIONAL_TOKEN,
 )
 async def view(game_id: GameId, call: ReadDep, at: AtSeq = None) -> MsgspecJSON:
@@ -127,7 +127,7 @@ async def view(game_id: GameId, call: ReadDep, at: AtSeq = None) -> MsgspecJSON:
 @router.get(
     "/{game_id}/log",
     response_model=LogOut,
-    responses=errors(401, 404, 422),
+    responses=errors(401, 403, 404, 422),
     openapi_extra=OPTIONAL_TOKEN,
 )
 async def log(
