@@ -272,6 +272,15 @@ async def get_services(request: Request) -> Services:
 ServicesDep = Annotated[Services, Depends(get_services)]
 
 
+PUBLIC_PATHS = ("/games/{game_id}",)
+"""The only paths whose routes take `PublicDep` (`create_app` refuses any other)."""
+
+
+def takes_public_call(dependant: Dependant) -> bool:
+    """Whether a route reads a game past `readable` (only `PUBLIC_PATHS` may)."""
+    return any(sub.call is public_call or takes_public_call(sub) for sub in dependant.dependencies)
+
+
 def checks_tokens(dependant: Dependant) -> bool:
     """Whether a route's dependencies enforce the token rule (see the module's doc)."""
     return any(

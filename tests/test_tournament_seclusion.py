@@ -2,7 +2,8 @@
 in process on the toy game: sealed while any game of the round plays, to everyone but
 its seats and referee; open once all have finished; sealed again by a replay; never for a
 Swiss round's game or a game merely named like a round's; closed when the tournament's
-stream does not check out. (Over HTTP: tests/test_duplicate_seclusion.py.)"""
+stream does not check out; and no route but the summary may skip it. (Over HTTP:
+tests/test_duplicate_seclusion.py.)"""
 
 from __future__ import annotations
 
@@ -10,7 +11,11 @@ import random
 from pathlib import Path
 
 import pytest
+from fastapi import APIRouter
+from fastapi.routing import APIRoute
 
+from skald.api.deps import PUBLIC_PATHS, PublicDep, ReadDep, SeatDep, takes_public_call
+from skald.api.routes import audit, events, games, history, moves, web
 from skald.core.engine import Engine
 from skald.core.errors import Forbidden
 from skald.core.store import EventStore
@@ -96,3 +101,35 @@ def test_closed_when_the_tournament_does_not_check_out(tmp_path: Path) -> None:
         assert _readable(tournaments, table, games[0], 1)
     finally:
         store.dispose()
+
+
+def test_only_the_summary_reads_a_game_past_the_seal() -> None:
+    """`create_app` refuses a route that `takes_public_call` finds outside `PUBLIC_PATHS`:
+    a new read of a game (say `/possible`) must take `ReadDep` or `SeatDep`."""
+    router = APIRouter()
+
+    @router.get("/games/{game_id}/sealed")
+    async def sealed(call: ReadDep) -> None: ...
+
+    @router.get("/games/{game_id}/acting")
+    async def acting(call: SeatDep) -> None: ...
+
+    @router.get("/games/{game_id}/unsealed")
+    async def unsealed(call: PublicDep) -> None: ...
+
+    found = {
+        r.path: takes_public_call(r.dependant) for r in router.routes if isinstance(r, APIRoute)
+    }
+    assert found == {
+        "/games/{game_id}/sealed": False,
+        "/games/{game_id}/acting": False,
+        "/games/{game_id}/unsealed": True,
+    }
+    served = (moves, games, events, audit, history, web)
+    summaries = [
+        (sorted(r.methods), r.path)
+        for module in served
+        for r in module.router.routes
+        if isinstance(r, APIRoute) and takes_public_call(r.dependant)
+    ]
+    assert summaries == [(["GET"], path) for path in PUBLIC_PATHS]
