@@ -15,6 +15,8 @@ A hunter's view is built without reading the Beast's location or cards at all.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
@@ -22,7 +24,10 @@ from skald.core.beast.data import HABITATS, beast_mat, cards, is_trap_item
 from skald.core.beast.legal import acting_hand, to_act
 from skald.core.beast.state import BEAST, BeastState
 from skald.events.beast import Step
+from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
+from skald.projections import beast_knowledge
+from skald.projections.beast_knowledge import BeastPossible
 from skald.projections.registry import register_views
 
 
@@ -386,3 +391,13 @@ class BeastViews:
     def perturb_hidden(self, state: BeastState, viewer: Viewer, rnd: random.Random) -> BeastState:
         """The Beast's or the hunters' secrets changed, whichever `viewer` cannot see."""
         return perturb_hidden(state, viewer, rnd)
+
+    def possible(self, log: Sequence[Envelope[Any]], viewer: Viewer) -> BeastPossible:
+        """What could be true of every hidden item, from `viewer`'s redacted log alone."""
+        return beast_knowledge.possible(log, viewer)
+
+    def sample(
+        self, state: BeastState, possible: BeastPossible, viewer: Viewer, rnd: random.Random
+    ) -> BeastState:
+        """A world drawn uniformly from `possible` (projections/beast_knowledge.py)."""
+        return beast_knowledge.sample(state, possible, viewer, rnd)

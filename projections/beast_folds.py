@@ -1,0 +1,427 @@
+"""The folds of a Beast viewer's replay (projections.beast_shadow) that need a value the
+viewer could not see: one small function per event type, each filling the unseen value
+with a token ("?7") or a seen card the viewer knows is there, so the reducer moves it as
+it moves the real card, or folding the event by hand where the reducer would need the
+card's name (a face-down discard, a trap being played, set, resolved or set off).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from skald.core.beast.data import (
+    card_index,
+    cards,
+    characters,
+    is_trap_item,
+    kind_of,
+    side_of,
+)
+from skald.core.beast.evolve import evolve
+from skald.core.beast.legal import PACK_SIZES
+from skald.core.beast.state import BEAST, BeastState
+from skald.events.beast import (
+    BeastMoved,
+    BeastRevealed,
+    CardAssigned,
+    CardDiscarded,
+    CardDiscardedFaceDown,
+    CardDrafted,
+    CardGained,
+    CardPlayed,
+    CardResolved,
+    CardSetAside,
+    DayBegan,
+    DeckShuffled,
+    HandDealt,
+    HunterLooted,
+    PackDealt,
+    PacksPassed,
+    RowDealt,
+    Step,
+    TrailsPlaced,
+    TrapCard,
+    TrapSet,
+    TrapTriggered,
+)
+
+if TYPE_CHECKING:
+    from skald.projections.beast_shadow import Reader
+
+replace = msgspec.structs.replace
+
+
+def is_token(name: str) -> bool:
+    """An unseen card or habitat in the shadow."""
+    return name.startswith("?")
+
+
+class Draft(msgspec.Struct, frozen=True):
+    """What the viewer remembers of the draft packs: which pack lies at each seat, what it
+    last saw in each, and the picks it did not see made from them since (the hand, or -1
+    for the hunters' pool, and the picked card's token)."""
+
+    ids: tuple[int, ...] = ()
+    seen: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    picks: tuple[tuple[int, tuple[tuple[int, str], ...]], ...] = ()
+
+    def saw(self, pack: int, cards: tuple[str, ...]) -> Draft:
+        """The viewer holds `pack` and sees `cards` in it."""
+        return replace(self, seen=(*[x for x in self.seen if x[0] != pack], (pack, cards)))
+
+    def unseen_pick(self, pack: int, into: int, token: str) -> Draft:
+        """Someone the viewer cannot see took a card from `pack`."""
+        before = dict(self.picks).get(pack, ())
+        picks = [x for x in self.picks if x[0] != pack]
+        return replace(self, picks=(*picks, (pack, (*before, (into, token)))))
+
+
+# -- the folds that need the unseen values (one per event type) ------------------------
+
+
+def hand_field(state: BeastState, hand: int, field: str, held: tuple[str, ...]) -> BeastState:
+    hands = list(state.hands)
+    hands[hand] = replace(hands[hand], **{field: held})
+    return replace(state, hands=tuple(hands))
+
+
+def _first_token(held: tuple[str, ...]) -> str:
+    return next(c for c in held if is_token(c))
+
+
+def _taken(reader: Reader, state: BeastState, hand: int, field: str) -> tuple[BeastState, str]:
+    """An unseen card leaves a hidden hand: a token of it (its seen cards are let go)."""
+    held: tuple[str, ...] = getattr(state.hands[hand], field)
+    if not any(is_token(c) for c in held):
+        held = reader.let_go(held)
+        state = hand_field(state, hand, field, held)
+    return state, _first_token(held)
+
+
+def _expose(state: BeastState, hand: int, name: str) -> BeastState:
+    """A seen card comes out of a hand the viewer cannot see: it was one of its tokens."""
+    if name not in card_index() or kind_of(name) == "ability":
+        return state
+    field = "actions" if kind_of(name) == "action" else "extras"
+    return hand_field(state, hand, field, _swap_in(getattr(state.hands[hand], field), name))
+
+
+def _deck_shuffled(reader: Reader, state: BeastState, event: DeckShuffled) -> BeastState | None:
+    if reader.sees(event.order):
+        return None
+    deck = event.deck
+    if deck == "action":
+        every = len(cards().action)
+        if state.first_time and state.day == 0:
+            setup = characters().first_time["large" if state.players == 4 else "small"]
+            every -= sum(len(h) for h in setup.cards)
+        order = tuple(reader.token("action") for _ in range(every))
+    else:
+        discards: tuple[str, ...] = getattr(state, f"{deck}_discard")
+        group = getattr(cards(), deck)
+        order = discards or tuple(reader.token(deck) for _ in group)
+    return evolve(state, reader.filled(event, order=order))
+
+
+def _remove_from_deck(state: BeastState, deck: str, names: tuple[str, ...]) -> BeastState:
+    pile = list(getattr(state, f"{deck}_deck"))
+    for name in names:
+        if name in pile:
+            pile.remove(name)
+        elif any(is_token(c) for c in pile):
+            pile.remove(_first_token(tuple(pile)))
+    return replace(state, **{f"{deck}_deck": tuple(pile)})
+
+
+def _row_dealt(reader: Reader, state: BeastState, event: RowDealt) -> BeastState:
+    trimmed = _remove_from_deck(state, event.deck, event.cards)
+    row = (*getattr(state, f"{event.deck}_row"), *event.cards)
+    return replace(trimmed, **{f"{event.deck}_row": row})
+
+
+def _pack_dealt(reader: Reader, state: BeastState, event: PackDealt) -> BeastState | None:
+    ids = reader.draft.ids if event.seat else ()
+    draft = replace(reader.draft, ids=(*ids, event.seat))
+    reader.draft = replace(draft, seen=(), picks=()) if not event.seat else draft
+    if reader.sees(event.pack):
+        reader.draft = reader.draft.saw(event.seat, event.pack.get())
+        return None
+    pack = state.action_deck[: PACK_SIZES[state.players]]
+    return evolve(state, reader.filled(event, pack=pack))
+
+
+def _card_set_aside(reader: Reader, state: BeastState, event: CardSetAside) -> BeastState | None:
+    if reader.sees(event.card):
+        return None
+    return evolve(state, reader.filled(event, card=state.action_deck[0]))
+
+
+def _swap_in(held: tuple[str, ...], name: str) -> tuple[str, ...]:
+    """A seen card leaves a place the viewer cannot see into: it was one of its tokens."""
+    if name in held or not any(is_token(c) for c in held):
+        return held
+    index = held.index(_first_token(held))
+    return (*held[:index], name, *held[index + 1 :])
+
+
+def _card_drafted(reader: Reader, state: BeastState, event: CardDrafted) -> BeastState | None:
+    pack = state.packs[event.seat]
+    draft = reader.draft
+    which = draft.ids[event.seat] if event.seat < len(draft.ids) else -1
+    if reader.sees(event.card):
+        name = event.card.get()
+        seen = dict(draft.seen)
+        if which in seen:
+            reader.draft = draft.saw(which, _without_one(seen[which], name))
+        packs = list(state.packs)
+        packs[event.seat] = _swap_in(pack, name)
+        return evolve(replace(state, packs=tuple(packs)), event)
+    if not all(is_token(c) for c in pack):
+        pack = reader.let_go(pack)
+        packs = list(state.packs)
+        packs[event.seat] = pack
+        state = replace(state, packs=tuple(packs))
+    token = _first_token(pack)
+    reader.draft = draft.unseen_pick(which, -1 if event.pooled else event.hand, token)
+    return evolve(state, reader.filled(event, card=token))
+
+
+def _without_one(cards_: tuple[str, ...], name: str) -> tuple[str, ...]:
+    if name not in cards_:
+        return cards_
+    index = cards_.index(name)
+    return cards_[:index] + cards_[index + 1 :]
+
+
+def _recall(reader: Reader, state: BeastState, pack: int, now: tuple[str, ...]) -> BeastState:
+    """The viewer sees `pack` again (or it is empty): the cards gone from it since it last
+    saw it are the unseen picks; when they all went to one place, that place holds them."""
+    draft = reader.draft
+    picks = dict(draft.picks).get(pack, ())
+    reader.draft = replace(draft, picks=tuple(x for x in draft.picks if x[0] != pack))
+    before = dict(draft.seen).get(pack)
+    if not picks or before is None or len({into for into, _ in picks}) != 1:
+        return state
+    gone = list(before)
+    for name in now:
+        if name in gone:
+            gone.remove(name)
+    if len(gone) != len(picks):
+        return state
+    for (into, token), name in zip(picks, sorted(gone), strict=True):
+        state = _rename(state, into, token, name)
+    return state
+
+
+def _rename(state: BeastState, into: int, token: str, name: str) -> BeastState:
+    """`token` (still where the pick put it) is `name`."""
+    held = state.pool if into < 0 else state.hands[into].actions
+    if token not in held:
+        return state
+    named = tuple(name if c == token else c for c in held)
+    return replace(state, pool=named) if into < 0 else hand_field(state, into, "actions", named)
+
+
+def _card_assigned(reader: Reader, state: BeastState, event: CardAssigned) -> BeastState | None:
+    if reader.sees(event.card):
+        return None
+    pool = state.pool if all(is_token(c) for c in state.pool) else reader.let_go(state.pool)
+    return evolve(replace(state, pool=pool), reader.filled(event, card=_first_token(pool)))
+
+
+def _packs_passed(reader: Reader, state: BeastState, event: PacksPassed) -> BeastState:
+    n = state.players
+    packs = tuple(
+        secret.get() if reader.sees(secret) else state.packs[(seat - 1) % n]
+        for seat, secret in enumerate(event.packs)
+    )
+    ids = reader.draft.ids
+    if len(ids) == n:
+        reader.draft = replace(reader.draft, ids=tuple(ids[(seat - 1) % n] for seat in range(n)))
+        for seat, secret in enumerate(event.packs):
+            if reader.sees(secret):
+                pack = reader.draft.ids[seat]
+                state = _recall(reader, state, pack, packs[seat])
+                reader.draft = reader.draft.saw(pack, packs[seat])
+    return replace(state, packs=packs, picks=_picks(state, packs))
+
+
+def _day_began(reader: Reader, state: BeastState, event: DayBegan) -> BeastState | None:
+    for pack, _ in reader.draft.picks:  # every pack is empty now
+        state = _recall(reader, state, pack, ())
+    return evolve(state, event)
+
+
+def _picks(state: BeastState, packs: tuple[tuple[str, ...], ...]) -> tuple[int, ...]:
+    from skald.core.beast.evolve import per_pass
+
+    return tuple(min(per_pass(state, seat), len(pack)) for seat, pack in enumerate(packs))
+
+
+def _hand_dealt(reader: Reader, state: BeastState, event: HandDealt) -> BeastState | None:
+    if reader.sees(event.cards):
+        return None
+    if event.hand == BEAST and state.aside:
+        dealt: tuple[str, ...] = (state.aside,)
+    else:  # a first game's starting cards are the rulebook's, known to all
+        setup = characters().first_time["large" if state.players == 4 else "small"]
+        dealt = setup.cards[event.hand]
+    return evolve(state, reader.filled(event, cards=dealt))
+
+
+def _card_played(reader: Reader, state: BeastState, event: CardPlayed) -> BeastState | None:
+    if event.hidden is None or reader.sees(event.hidden):
+        if event.card and not reader.viewer.sees(state.team(event.hand)):
+            state = _expose(state, event.hand, event.card)
+        return evolve(state, event)
+    # a hunter's trap, played face down: one of its unseen items (a seen trap is let go)
+    extras = state.hands[event.hand].extras
+    if not any(is_token(c) for c in extras):
+        extras = reader.let_go(extras)
+    else:
+        extras = reader.let_go(extras, keep=lambda c: not is_trap_item(c))
+    token = _first_token(extras)
+    reader.kinds[token] = "trap"
+    stand_in = next(c.name for c in cards().item if is_trap_item(c.name))
+    index = extras.index(token)
+    state = hand_field(
+        state, event.hand, "extras", (*extras[:index], stand_in, *extras[index + 1 :])
+    )
+    state = evolve(state, reader.filled(event, hidden=stand_in))
+    top = replace(state.frames[-1], card=token)
+    return replace(state, frames=(*state.frames[:-1], top))
+
+
+def _card_resolved(reader: Reader, state: BeastState, event: CardResolved) -> BeastState | None:
+    card = state.frames[-1].card if state.frames else ""
+    if not is_token(card):
+        return None
+    state = replace(state, frames=state.frames[:-1])
+    if any(trap.card == card for _, trap in state.traps):
+        return state
+    return replace(state, item_discard=(*state.item_discard, card))
+
+
+def _card_discarded(reader: Reader, state: BeastState, event: CardDiscarded) -> BeastState:
+    if not reader.viewer.sees(state.team(event.hand)):
+        state = _expose(state, event.hand, event.card)
+    return evolve(state, event)
+
+
+def _discarded_face_down(
+    reader: Reader, state: BeastState, event: CardDiscardedFaceDown
+) -> BeastState | None:
+    if reader.sees(event.card):
+        return None
+    state, token = _taken(reader, state, event.hand, "extras")
+    extras = list(state.hands[event.hand].extras)
+    extras.remove(token)
+    state = hand_field(state, event.hand, "extras", tuple(extras))
+    pile = "talent_discard" if event.hand == BEAST else "item_discard"
+    return replace(state, **{pile: (*getattr(state, pile), token)})
+
+
+def _hunter_looted(reader: Reader, state: BeastState, event: HunterLooted) -> BeastState:
+    if reader.sees(event.card):
+        if not reader.viewer.sees(state.team(event.hand)):
+            state = _expose(state, event.hand, event.card.get())
+        return evolve(state, event)
+    state, token = _taken(reader, state, event.hand, "actions")
+    return evolve(state, reader.filled(event, card=token))
+
+
+def _card_gained(reader: Reader, state: BeastState, event: CardGained) -> BeastState:
+    deck = event.deck
+    if reader.sees(event.card):
+        if event.from_row:
+            return evolve(state, event)
+        name = event.card.get()
+        trimmed = _remove_from_deck(state, deck, (name,))
+        held = state.hands[event.hand]
+        field = "actions" if deck == "action" else "extras"
+        return hand_field(trimmed, event.hand, field, (*getattr(held, field), name))
+    if event.from_row:  # a spectator: which open card went is not in its log
+        row = reader.let_go(getattr(state, f"{deck}_row"))
+        state = replace(state, **{f"{deck}_row": row})
+        return evolve(state, reader.filled(event, card=row[0]))
+    pile: tuple[str, ...] = getattr(state, f"{deck}_deck")
+    if not all(is_token(c) for c in pile):
+        pile = reader.let_go(pile)
+        state = replace(state, **{f"{deck}_deck": pile})
+    return evolve(state, reader.filled(event, card=pile[0]))
+
+
+def _trap_set(reader: Reader, state: BeastState, event: TrapSet) -> BeastState | None:
+    if reader.sees(event.trap):
+        return None
+    habitat = reader.token("habitat")
+    reader.excluded[habitat] = frozenset()
+    trap = TrapCard(
+        state.frames[-1].card,
+        habitat,
+        side_of(next(c.name for c in cards().item if is_trap_item(c.name)), False).effects[0].n,
+    )
+    return evolve(state, reader.filled(event, trap=trap))
+
+
+def _trap_triggered(reader: Reader, state: BeastState, event: TrapTriggered) -> BeastState:
+    for index, (zone, trap) in enumerate(state.traps):
+        card_fits = trap.card == event.card or is_token(trap.card)
+        habitat_fits = trap.habitat == event.habitat or (
+            is_token(trap.habitat) and event.habitat not in reader.excluded.get(trap.habitat, ())
+        )
+        if zone == event.zone and card_fits and habitat_fits:
+            shown = replace(trap, card=event.card, habitat=event.habitat)
+            traps = (*state.traps[:index], (zone, shown), *state.traps[index + 1 :])
+            state = replace(state, traps=traps)
+            break
+    return evolve(state, replace(event, index=None))
+
+
+def _beast_moved(reader: Reader, state: BeastState, event: BeastMoved) -> BeastState | None:
+    if reader.sees(event.card):
+        return None
+    return evolve(state, reader.filled(event, card=Step("X", state.beast.location)))
+
+
+def _trails_placed(reader: Reader, state: BeastState, event: TrailsPlaced) -> BeastState | None:
+    if reader.beast_eyes:
+        return None
+    count = len(state.trailed) + len(event.locations)
+    return replace(state, trailed=tuple(range(count)))
+
+
+def _beast_revealed(reader: Reader, state: BeastState, event: BeastRevealed) -> BeastState:
+    state = evolve(state, event)
+    beast = replace(state.beast, location=event.location)
+    state = replace(state, hands=(beast, *state.hands[1:]))
+    if not reader.hunter_eyes and event.cause != "game_end":  # traps are not set off then
+        reader.revealed = event.location
+    return state
+
+
+FOLDS: dict[type, Callable[[Reader, BeastState, Any], BeastState | None]] = {
+    DeckShuffled: _deck_shuffled,
+    RowDealt: _row_dealt,
+    PackDealt: _pack_dealt,
+    CardSetAside: _card_set_aside,
+    CardDrafted: _card_drafted,
+    CardAssigned: _card_assigned,
+    PacksPassed: _packs_passed,
+    DayBegan: _day_began,
+    HandDealt: _hand_dealt,
+    CardPlayed: _card_played,
+    CardResolved: _card_resolved,
+    CardDiscarded: _card_discarded,
+    CardDiscardedFaceDown: _discarded_face_down,
+    HunterLooted: _hunter_looted,
+    CardGained: _card_gained,
+    TrapSet: _trap_set,
+    TrapTriggered: _trap_triggered,
+    BeastMoved: _beast_moved,
+    TrailsPlaced: _trails_placed,
+    BeastRevealed: _beast_revealed,
+}

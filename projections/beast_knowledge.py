@@ -1,0 +1,269 @@
+"""What one viewer of a Beast game can know (`possible`) and one world it cannot tell from
+the real one (`sample`): the information-set contract of projections/registry.py.
+
+`possible` reads only the viewer's redacted log (projections.beast_shadow replays it):
+- for a viewer who does not see the Beast (the hunters, spectators): every location the
+  Beast can be on now, with the share of consistent hidden paths ending there
+  (projections.beast_paths: trails and their order, reveals, failed searches, zones told,
+  watchtowers, the movement rules and the movement cards by count);
+- every place it cannot see into (the Beast's hand and talents, the set-aside card, the
+  hunters' hands, items and traps for the Beast, other seats' draft packs, the face-down
+  decks and discards), each with the cards known to lie there and a token per unseen card;
+- per kind, the cards an unseen one may be: that kind's cards minus those the viewer can
+  place; per trap habitat it cannot see, the habitats still possible.
+
+`sample` is uniform over the consistent worlds: the Beast's path uniformly over every
+consistent path (forward filtering, backward sampling), the unseen cards by a uniformly
+random assignment of the cards the viewer cannot place to the unseen places (the trap
+cards first, among the unseen trap items), every face-down deck in a random order, each
+trap's habitat uniformly among those still possible. It keeps everything the viewer sees
+from `state` and replaces the rest, reading nothing else of it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from skald.core.beast.data import HABITATS, card_index, cards, is_trap_item
+from skald.core.beast.state import BEAST, BeastState
+from skald.events.viewer import Viewer
+from skald.projections.beast_folds import is_token
+from skald.projections.beast_path_graph import PathGraph, draw_path, locations
+from skald.projections.beast_paths import PathFilter
+from skald.projections.beast_shadow import Reader
+
+replace = msgspec.structs.replace
+DECK_PLACES = ("action_deck", "item_deck", "talent_deck", "item_discard", "talent_discard")
+UNPLAYED = ("copy", "upgrade", "start", "flee")  # frames that hold no card of their own
+
+
+class Holding(msgspec.Struct, frozen=True):
+    """A place the viewer cannot see into (`place` as in `places`), with its cards: seen
+    ones by name, each unseen one as a token ("?7")."""
+
+    place: str
+    cards: tuple[str, ...]
+
+
+class BeastPossible(msgspec.Struct, frozen=True, kw_only=True):
+    """What could be true of everything hidden from one viewer of a Beast game.
+
+    `beast`: where the Beast may be, with the share of consistent hidden paths ending
+    there (None when the viewer sees it). `holdings`: the hidden places. `tokens`: the
+    kind of each unseen card (action, item, talent, or trap: a trap item) and unseen trap
+    habitat. `unseen`: per kind, the cards an unseen one may be. `habitats`: per trap
+    habitat token, the habitats it may be. `paths`: the hidden paths, for `sample`."""
+
+    viewer: str
+    role: str
+    beast: tuple[tuple[str, float], ...] | None
+    holdings: tuple[Holding, ...]
+    tokens: tuple[tuple[str, str], ...]
+    unseen: tuple[tuple[str, tuple[str, ...]], ...]
+    habitats: tuple[tuple[str, tuple[str, ...]], ...]
+    paths: PathGraph | None = None
+
+    @property
+    def places(self) -> dict[str, tuple[str, ...]]:
+        """The hidden places by name."""
+        return {h.place: h.cards for h in self.holdings}
+
+
+# -- places ----------------------------------------------------------------------------
+
+
+def places(state: BeastState) -> dict[str, tuple[str, ...]]:
+    """Every place a card can lie, with its cards (a frame: the card being resolved)."""
+    found: dict[str, tuple[str, ...]] = {}
+    for index, hand in enumerate(state.hands):
+        found[f"actions/{index}"] = hand.actions
+        found[f"extras/{index}"] = hand.extras
+    for seat, pack in enumerate(state.packs):
+        found[f"pack/{seat}"] = pack
+    found["aside"] = (state.aside,) if state.aside else ()
+    found["pool"] = state.pool
+    for name in (*DECK_PLACES, "item_row", "talent_row", "discard"):
+        found[name] = getattr(state, name)
+    for index, (_, trap) in enumerate(state.traps):
+        found[f"trap/{index}"] = (trap.card, trap.habitat)
+    for index, frame in enumerate(state.frames):
+        if frame.slot not in UNPLAYED and frame.card:
+            found[f"frame/{index}"] = (frame.card,)
+    return found
+
+
+def hidden_places(state: BeastState, viewer: Viewer) -> tuple[str, ...]:
+    """The places `viewer` cannot see into (`state` is the viewer's shadow)."""
+    if viewer.referee or not state.hands:
+        return ()
+    hidden = [*DECK_PLACES]
+    for index in range(len(state.hands)):
+        if not viewer.sees(state.team(index)):
+            hidden += [f"actions/{index}", f"extras/{index}"]
+    if not viewer.sees(state.team(BEAST)):
+        hidden.append("aside")
+    if not viewer.sees(state.hunter_seats):
+        hidden.append("pool")
+        hidden += [f"trap/{i}" for i in range(len(state.traps))]
+        hidden += [f"frame/{i}" for i, f in enumerate(state.frames) if is_token(f.card)]
+    hidden += [f"pack/{seat}" for seat in range(len(state.packs)) if seat not in viewer.seats]
+    return tuple(hidden)
+
+
+def role_name(state: BeastState, viewer: Viewer) -> str:
+    """referee, beast, hunters or spectator (as projections.beast says)."""
+    from skald.projections.beast import role_of
+
+    return role_of(state, viewer)
+
+
+# -- possible --------------------------------------------------------------------------
+
+
+def possible(log: Sequence[Any], viewer: Viewer) -> BeastPossible:
+    """What could be true of every hidden item, from the viewer's redacted log alone."""
+    return known_to(Reader(viewer).read(log))
+
+
+def known_to(reader: Reader) -> BeastPossible:
+    """What a replay so far says could be true (the viewer's log read up to here)."""
+    viewer = reader.viewer
+    shadow = reader.shadow
+    every = places(shadow)
+    hidden = hidden_places(shadow, viewer)
+    holdings = tuple(Holding(place, every.get(place, ())) for place in hidden)
+    tokens = sorted(
+        {c for h in holdings for c in h.cards if is_token(c) and c not in reader.excluded},
+        key=_order,
+    )
+    habitat_tokens = [
+        trap.habitat
+        for index, (_, trap) in enumerate(shadow.traps)
+        if f"trap/{index}" in hidden and is_token(trap.habitat)
+    ]
+    placed = {c for held in every.values() for c in held if not is_token(c)}
+    hidden_path = shadow.hands and not reader.beast_eyes
+    graph = PathFilter(reader.timeline).run().graph() if hidden_path else None
+    return BeastPossible(
+        viewer=viewer.name,
+        role=role_name(shadow, viewer),
+        beast=tuple(locations(graph).items()) if graph is not None else None,
+        holdings=holdings,
+        tokens=tuple((t, reader.kinds[t]) for t in tokens),
+        unseen=tuple(
+            (kind, _unplaced(kind, placed)) for kind in ("action", "item", "talent", "trap")
+        ),
+        habitats=tuple(
+            (t, tuple(h for h in HABITATS if h not in reader.excluded.get(t, ())))
+            for t in habitat_tokens
+        ),
+        paths=graph,
+    )
+
+
+def _order(token: str) -> int:
+    return int(token[1:])
+
+
+def _unplaced(kind: str, placed: set[str]) -> tuple[str, ...]:
+    group = cards().item if kind == "trap" else getattr(cards(), kind)
+    return tuple(
+        c.name for c in group if c.name not in placed and (kind != "trap" or is_trap_item(c.name))
+    )
+
+
+# -- sample ----------------------------------------------------------------------------
+
+
+def sample(
+    state: BeastState, known: BeastPossible, viewer: Viewer, rnd: random.Random
+) -> BeastState:
+    """A complete state drawn uniformly from the worlds in `known`: `state` with every part
+    hidden from `viewer` replaced (see the module docstring for the weights)."""
+    if viewer.referee or not state.hands:
+        return state
+    if known.paths is not None:
+        state = _with_path(state, known.paths, rnd)
+    names = _deal(state, known, rnd)
+    habitats = {t: rnd.choice(allowed) for t, allowed in known.habitats}
+    for holding in known.holdings:
+        held = tuple(names.get(c, c) for c in holding.cards)
+        if holding.place in DECK_PLACES[:3]:
+            shuffled = list(held)
+            rnd.shuffle(shuffled)
+            held = tuple(shuffled)
+        state = _put(state, holding.place, held, habitats)
+    return state
+
+
+def _with_path(state: BeastState, graph: PathGraph, rnd: random.Random) -> BeastState:
+    location, active, trailed, zones = draw_path(graph, rnd)
+    beast = replace(state.beast, location=location)
+    bound = iter(zones)
+    frames = tuple(replace(f, zones=next(bound)) if f.hand == BEAST else f for f in state.frames)
+    return replace(
+        state, hands=(beast, *state.hands[1:]), active=active, trailed=trailed, frames=frames
+    )
+
+
+def _deal(state: BeastState, known: BeastPossible, rnd: random.Random) -> dict[str, str]:
+    """A name for every unseen card token: the cards the viewer cannot place, at random."""
+    hidden = set(known.places)
+    seen = {
+        c
+        for place, held in places(state).items()
+        if place not in hidden
+        for c in held
+        if c in card_index()
+    }
+    seen |= {c for h in known.holdings for c in h.cards if not is_token(c)}
+    names: dict[str, str] = {}
+    free = {
+        kind: [c.name for c in getattr(cards(), kind) if c.name not in seen]
+        for kind in ("action", "item", "talent")
+    }
+    for kind in ("trap", "action", "item", "talent"):
+        wanted = [t for t, k in known.tokens if k == kind]
+        pool = free["item"] if kind == "trap" else free[kind]
+        fits = [c for c in pool if kind != "trap" or is_trap_item(c)]
+        if len(fits) < len(wanted):
+            raise ValueError(
+                f"beast sample: {len(wanted)} unseen {kind} cards, {len(fits)} to deal"
+            )
+        chosen = rnd.sample(fits, len(wanted))
+        for token, name in zip(wanted, chosen, strict=True):
+            names[token] = name
+            pool.remove(name)
+    return names
+
+
+def _put(
+    state: BeastState, place: str, held: tuple[str, ...], habitats: dict[str, str]
+) -> BeastState:
+    """`state` with one place holding `held`."""
+    kind, _, index = place.partition("/")
+    if kind in ("actions", "extras"):
+        hands = list(state.hands)
+        hands[int(index)] = replace(hands[int(index)], **{kind: held})
+        return replace(state, hands=tuple(hands))
+    if kind == "pack":
+        packs = list(state.packs)
+        packs[int(index)] = held
+        return replace(state, packs=tuple(packs))
+    if kind == "aside":
+        return replace(state, aside=held[0] if held else "")
+    if kind == "trap":
+        zone, trap = state.traps[int(index)]
+        shown = replace(trap, card=held[0], habitat=habitats.get(held[1], held[1]))
+        traps = list(state.traps)
+        traps[int(index)] = (zone, shown)
+        return replace(state, traps=tuple(traps))
+    if kind == "frame":
+        frames = list(state.frames)
+        frames[int(index)] = replace(frames[int(index)], card=held[0])
+        return replace(state, frames=tuple(frames))
+    return replace(state, **{place: held})

@@ -1,0 +1,471 @@
+"""Where the hidden Beast may be: the hunters' pen-and-paper deduction, as a filter over
+every hidden path the rules allow, and a uniform draw of one of them.
+
+Since the last reveal the Beast has laid face-down movement cards; every sequence of them
+the rules allow (roads, the zone a zone-bound card is bound to, no No Movement where it
+shares a location, at most the deck's cards of each direction) that gives exactly the
+public consequences the viewer saw (trails and their supply, failed searches, a zone
+told, a habitat prerequisite met, a summon placed within reach, a transform of its
+location) is a possible path. The filter asks the engine's own functions
+(`mechanics.destinations`, `beast_trails`, `tower_trails`, `trails_event`,
+`evolve.trail_cards`, `evolve` for a card's zones) on the public state with one path
+filled in, so it follows the rules as implemented.
+
+Paths are merged while nothing the rules will look at before the log's end tells them
+apart (the log is read to its end first, so the filter knows what is still to come):
+where the Beast is, the cards bound to zones in play, the untrailed cards on the
+locations a later trail check can look at (a check can only place trails on its
+hunter's location, the locations near a manned watchtower, and, after the Beast moves,
+the locations with a hunter or settler), the movement under way on those, and how many
+cards of each direction it laid when the cards still to be laid could reach that
+direction's limit. Each merged node counts the paths it stands for; drawing a node of
+the last generation by its count and then, backwards, each parent by its count is a
+uniform draw over every consistent path (forward filtering, backward sampling). The
+order of the untrailed cards matters only when more trails are due than tokens are left,
+which needs more than 30 cards laid since the reveal: such stretches keep the order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+import msgspec
+
+from skald.core.beast.evolve import evolve, trail_cards
+from skald.core.beast.mechanics import (
+    MOVEMENT_DECK,
+    beast_trails,
+    destinations,
+    tower_trails,
+    trails_event,
+)
+from skald.core.beast.state import BEAST, BeastState, Frame
+from skald.core.beast.supply import TRAIL_TOKENS
+from skald.events.beast import BeastMoved, BeastRevealed, EffectProgressed, Step, TrailsPlaced
+from skald.projections.beast_path_graph import PathGraph, PathNode, Zones
+
+replace = msgspec.structs.replace
+LIMITS = tuple(MOVEMENT_DECK.values())
+FLEE = Frame(hand=BEAST, card="", slot="flee", effects=(), mode="seq", pending=(), zones=())
+
+
+class Entry(NamedTuple):
+    """One step of the viewer's replay: an engine mark ("mark", "undo", "redo") or a rules
+    event with the shadow before and after it and, for trails, the rule that placed them
+    ("hunter" with its location, "tower", "beast", or "" when not known) and every
+    location that rule could have looked at."""
+
+    kind: str
+    before: BeastState | None = None
+    event: Any = None
+    after: BeastState | None = None
+    rule: str = ""
+    where: str = ""
+    reach: frozenset[str] | None = None
+
+
+class _Node:
+    """One merged node while filtering (internal; never changed once in a generation)."""
+
+    __slots__ = (
+        "active",
+        "counts",
+        "current",
+        "location",
+        "parents",
+        "paths",
+        "trailed",
+        "untrailed",
+        "zones",
+    )
+
+    def __init__(
+        self,
+        location: str,
+        active: tuple[Step, ...],
+        trailed: tuple[int, ...],
+        zones: Zones,
+        untrailed: tuple[str, ...] = (),
+        counts: tuple[int, ...] = (0,) * len(LIMITS),
+        current: tuple[str, ...] = (),
+    ) -> None:
+        self.location = location
+        self.active = active
+        self.trailed = trailed
+        self.zones = zones
+        self.untrailed = untrailed
+        self.counts = counts
+        self.current = current
+        self.paths = 1.0
+        self.parents: tuple[tuple[int, str], ...] = ()
+
+    def but(self, **changes: Any) -> _Node:
+        """A copy with some fields changed."""
+        get = changes.get
+        return _Node(
+            get("location", self.location),
+            get("active", self.active),
+            get("trailed", self.trailed),
+            get("zones", self.zones),
+            get("untrailed", self.untrailed),
+            get("counts", self.counts),
+            get("current", self.current),
+        )
+
+
+def overlay(shadow: BeastState, node: _Node) -> BeastState:
+    """The public state with one path filled in."""
+    zones = iter(node.zones)
+    frames = tuple(replace(f, zones=next(zones)) if f.hand == BEAST else f for f in shadow.frames)
+    beast = replace(shadow.hands[BEAST], location=node.location)
+    return replace(
+        shadow,
+        hands=(beast, *shadow.hands[1:]),
+        active=node.active,
+        trailed=node.trailed,
+        frames=frames,
+    )
+
+
+def beast_zones(state: BeastState) -> Zones:
+    """The zones of the Beast's cards in play, bottom first."""
+    return tuple(f.zones for f in state.frames if f.hand == BEAST)
+
+
+class _Plan:
+    """What is still to come after each step of the replay: the locations a later trail
+    check may look at, the cards still to be laid, and whether order matters."""
+
+    def __init__(self, timeline: Sequence[Entry]) -> None:
+        n = len(timeline)
+        self.reach: list[frozenset[str] | None] = [frozenset()] * n
+        self.remaining = [0] * n
+        self.ordered = [False] * n
+        self.shown: list[tuple[Step, ...] | None] = [None] * n
+        self.beast_check: list[frozenset[str] | None] = [frozenset()] * n
+        self.caps: dict[int, dict[str, int]] = {}
+        caps: dict[str, int] = {}
+        reach: frozenset[str] | None = frozenset()
+        beast_check: frozenset[str] | None = frozenset()
+        remaining = 0
+        shown: tuple[Step, ...] | None = None
+        for clock in range(n - 1, -1, -1):
+            self.reach[clock], self.remaining[clock] = reach, remaining
+            self.shown[clock], self.beast_check[clock] = shown, beast_check
+            entry = timeline[clock]
+            if isinstance(entry.event, BeastMoved):
+                self.caps[clock] = dict(caps)
+            elif isinstance(entry.event, BeastRevealed):
+                caps = {}
+            elif isinstance(entry.event, TrailsPlaced):
+                caps = _caps(caps, entry)
+            if isinstance(entry.event, TrailsPlaced) and entry.rule in ("beast", ""):
+                beast_check = entry.reach
+            if isinstance(entry.event, BeastRevealed):
+                reach, remaining, shown = frozenset(), 0, entry.event.cards
+            elif isinstance(entry.event, TrailsPlaced) and reach is not None:
+                reach = None if entry.reach is None else reach | entry.reach
+            elif isinstance(entry.event, BeastMoved):
+                remaining += 1
+        # a stretch between reveals that lays more cards than there are trail tokens
+        laid = 0
+        for clock, entry in enumerate(timeline):
+            if isinstance(entry.event, BeastRevealed):
+                laid = 0
+            elif isinstance(entry.event, BeastMoved):
+                laid += 1
+            self.ordered[clock] = laid + self.remaining[clock] > TRAIL_TOKENS
+
+
+def _caps(caps: dict[str, int], entry: Entry) -> dict[str, int]:
+    """Before a trail check: the most untrailed cards each location may hold until then.
+    A hunter's or watchtower's check looks at known locations and trails every card on
+    them (so a path with more cards there than trails shown is dead at once); the
+    Beast's own check may or may not look at a location, so it bounds nothing before it."""
+    if entry.reach is None:
+        return {}
+    if entry.rule in ("hunter", "tower"):
+        shown = entry.event.locations
+        return caps | {loc: shown.count(loc) for loc in entry.reach}
+    return {loc: n for loc, n in caps.items() if loc not in entry.reach}
+
+
+class PathFilter:
+    """The consistent hidden paths, read from the viewer's replay (`run`)."""
+
+    def __init__(self, timeline: Sequence[Entry]) -> None:
+        timeline = timeline[_last_reveal(timeline) :]
+        self.timeline = timeline
+        self.plan = _Plan(timeline)
+        self.clock = 0
+        self.history: list[list[_Node]] = []
+        self.laid: list[str] = []
+        self.trails: list[tuple[str, ...]] = []
+        self.marks: list[tuple[Any, ...]] = []
+        self.undone: list[tuple[tuple[Any, ...], tuple[Any, ...]]] = []
+
+    @property
+    def nodes(self) -> list[_Node]:
+        """The current generation."""
+        return self.history[-1]
+
+    def run(self) -> PathFilter:
+        """Filter through the whole replay."""
+        for clock, entry in enumerate(self.timeline):
+            self.clock = clock
+            self.step(entry)
+        return self
+
+    def step(self, entry: Entry) -> None:
+        """One step of the replay."""
+        if entry.kind == "mark":
+            self.marks.append(self.snapshot())
+            self.undone.clear()
+        elif entry.kind == "undo" and self.marks:
+            before = self.marks.pop()
+            self.undone.append((before, self.snapshot()))
+            self.restore(before)
+        elif entry.kind == "redo" and self.undone:
+            before, after = self.undone.pop()
+            self.restore(after)
+            self.marks.append(before)
+        elif entry.before is not None and entry.after is not None:
+            if not self.history:
+                if entry.after.hands:
+                    self.reset(entry.after.beast.location, beast_zones(entry.after))
+                return
+            self.observe(entry)
+            self.rezone(entry.before, entry.event, entry.after)
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """The filter's state (generations are never changed once made)."""
+        return (tuple(self.history), tuple(self.laid), tuple(self.trails))
+
+    def restore(self, snap: tuple[Any, ...]) -> None:
+        """Back to a snapshot."""
+        self.history, self.laid, self.trails = list(snap[0]), list(snap[1]), list(snap[2])
+
+    # -- generations -------------------------------------------------------------------
+
+    def reset(self, location: str, zones: Zones) -> None:
+        """The Beast is seen: one path, no card."""
+        self.history = [[_Node(location, (), (), zones)]]
+        self.laid, self.trails = [""], [()]
+
+    def _next(
+        self, children: list[tuple[int, str, _Node]], laid: str, trails: tuple[str, ...] = ()
+    ) -> None:
+        """A new generation from (parent index, direction, child), merged by key."""
+        merged: dict[tuple[object, ...], _Node] = {}
+        parents = self.nodes
+        for parent, direction, child in children:
+            key = self._key(child)
+            known = merged.get(key)
+            if known is None:
+                child.paths, child.parents = parents[parent].paths, ((parent, direction),)
+                merged[key] = child
+            else:
+                known.paths += parents[parent].paths
+                known.parents += ((parent, direction),)
+        self.history.append(list(merged.values()))
+        self.laid.append(laid)
+        self.trails.append(trails)
+
+    def _key(self, node: _Node) -> tuple[object, ...]:
+        """What the rest of the log can still tell apart (`untrailed` and `current` keep
+        only the locations a later check may look at: see `_within_reach`)."""
+        remaining = self.plan.remaining[self.clock]
+        counts = tuple(
+            c if c + remaining >= most else -1 for c, most in zip(node.counts, LIMITS, strict=True)
+        )
+        current = frozenset(self._before_check(node.current))
+        return (node.location, node.untrailed, counts, current, node.zones)
+
+    def _within_reach(self, locations: tuple[str, ...]) -> tuple[str, ...]:
+        """The locations a later trail check may still look at (the set only shrinks)."""
+        reach = self.plan.reach[self.clock]
+        return locations if reach is None else tuple(loc for loc in locations if loc in reach)
+
+    def keep(self, consistent: Callable[[_Node], bool]) -> None:
+        """Drop the paths that contradict an observation."""
+        self.history[-1] = [node for node in self.nodes if consistent(node)]
+
+    # -- observations ------------------------------------------------------------------
+
+    def observe(self, entry: Entry) -> None:
+        """Keep the paths consistent with one event (the public checks are in
+        projections.beast_clues, called from here by event type)."""
+        from skald.projections.beast_clues import CLUES
+
+        clue = CLUES.get(type(entry.event))
+        if clue is not None:
+            clue(self, entry)
+
+    def laid_card(self, shadow: BeastState) -> None:
+        """A face-down movement card: every legal step from every node."""
+        steps: dict[tuple[object, ...], list[str]] = {}
+        children: list[tuple[int, str, _Node]] = []
+        top = shadow.frames[-1] if shadow.frames and shadow.frames[-1].hand == BEAST else None
+        caps = None if self.plan.ordered[self.clock] else self.plan.caps.get(self.clock)
+        for index, node in enumerate(self.nodes):
+            memo = (
+                node.location,
+                node.zones[-1] if top else None,
+                tuple(c >= m for c, m in zip(node.counts, LIMITS, strict=True)),
+            )
+            if memo not in steps:
+                state = overlay(shadow, node)
+                steps[memo] = destinations(state, BEAST, state.frames[-1] if top else FLEE)
+            untrailed = self._within_reach(node.untrailed)
+            for direction in steps[memo]:
+                if direction != "X" and caps is not None:
+                    there = shadow.board.roads[node.location][direction]
+                    if there in caps and untrailed.count(there) >= caps[there]:
+                        continue  # more cards there than the next check will show
+                there = (
+                    node.location
+                    if direction == "X"
+                    else shadow.board.roads[node.location][direction]
+                )
+                child = _Node(
+                    there,
+                    (*node.active, Step(direction, there)),
+                    node.trailed,
+                    node.zones,
+                    untrailed if direction == "X" else self._add(untrailed, there),
+                    tuple(
+                        c + (d == direction)
+                        for c, d in zip(node.counts, MOVEMENT_DECK, strict=True)
+                    ),
+                    (*node.current, there),
+                )
+                children.append((index, direction, child))
+        shown = self.plan.shown[self.clock]
+        if shown is not None:  # a stretch the log shows later: only its own path
+            children = [c for c in children if c[2].active == shown[: len(c[2].active)]]
+        self._next(children, "move")
+
+    def _before_check(self, current: tuple[str, ...]) -> tuple[str, ...]:
+        """The locations of the movement under way the check after it may look at (the
+        node keeps them all: their number says where the movement began)."""
+        reach = self.plan.beast_check[self.clock]
+        return current if reach is None else tuple(loc for loc in current if loc in reach)
+
+    def _add(self, untrailed: tuple[str, ...], location: str) -> tuple[str, ...]:
+        reach = self.plan.reach[self.clock]
+        if reach is not None and location not in reach:
+            return untrailed
+        if self.plan.ordered[self.clock]:
+            return (*untrailed, location)
+        return tuple(sorted((*untrailed, location)))
+
+    def trailed(self, entry: Entry) -> None:
+        """Trails placed: keep the paths whose due trails are exactly these, and mark them."""
+        shadow, locations = entry.before, entry.event.locations
+        assert shadow is not None
+        due = _due(entry)
+        expected: dict[tuple[object, ...], tuple[str, ...] | None] = {}
+        ordered = self.plan.ordered[self.clock]
+        reach = entry.reach
+        children: list[tuple[int, str, _Node]] = []
+        for index, node in enumerate(self.nodes):
+            if due is not None:
+                memo: tuple[object, ...] = (
+                    (index,)
+                    if ordered or reach is None
+                    else (
+                        tuple(loc for loc in node.untrailed if loc in reach),
+                        frozenset(loc for loc in node.current if loc in reach),
+                    )
+                )
+                if memo not in expected:
+                    state = overlay(shadow, node)
+                    expected[memo] = trails_event(state, due(state, node)).locations
+                if expected[memo] != locations:
+                    continue
+            try:
+                marked = trail_cards(
+                    BeastState(players=2, active=node.active, trailed=node.trailed), locations
+                )
+            except StopIteration:  # no untrailed card there on this path
+                continue
+            untrailed = list(node.untrailed)
+            for loc in locations:
+                untrailed.remove(loc)
+            child = node.but(
+                trailed=tuple(sorted({*node.trailed, *marked})),
+                untrailed=self._within_reach(tuple(untrailed)),
+                current=() if entry.rule == "beast" else node.current,
+            )
+            children.append((index, "", child))
+        self._next(children, "trail", locations)
+
+    def rezone(self, before: BeastState, event: Any, after: BeastState) -> None:
+        """The Beast's cards in play changed (played, narrowed, resolved): new zones."""
+        was, now = beast_zones(before), beast_zones(after)
+        if len(now) == len(was) and not (
+            isinstance(event, EffectProgressed)
+            and before.frames
+            and before.frames[-1].hand == BEAST
+            and any(e.zone for e in before.frames[-1].effects)
+        ):
+            return
+        narrowed: dict[tuple[object, ...], Zones] = {}
+        changed: list[tuple[int, str, _Node]] = []
+        for index, node in enumerate(self.nodes):
+            if len(now) < len(was):
+                zones = node.zones[: len(now)]
+            elif len(now) > len(was):
+                zones = node.zones + (after.board.zones_of(node.location),) * (len(now) - len(was))
+            else:
+                memo = (node.location, node.zones)
+                if memo not in narrowed:
+                    narrowed[memo] = beast_zones(evolve(overlay(before, node), event))
+                zones = narrowed[memo]
+            changed.append((index, "", node.but(zones=zones)))
+        if any(
+            child.zones != node.zones
+            for (_, _, child), node in zip(changed, self.nodes, strict=True)
+        ):
+            self._next(changed, "")
+
+    # -- the result --------------------------------------------------------------------
+
+    def graph(self) -> PathGraph:
+        """The filter as data (what `possible` carries for `sample`)."""
+        return PathGraph(
+            generations=tuple(
+                tuple(PathNode(n.location, n.paths, n.parents) for n in generation)
+                for generation in self.history
+            ),
+            laid=tuple(self.laid),
+            trails=tuple(self.trails),
+            zones=tuple(n.zones for n in self.nodes),
+        )
+
+
+def _last_reveal(timeline: Sequence[Entry]) -> int:
+    """Where the deduction may start: the last reveal with none of the Beast's cards in
+    play (their zones were bound where the Beast stood unseen). Nothing before a reveal
+    says anything of the path after it, and no undo goes back over one (a barrier)."""
+    for clock in range(len(timeline) - 1, -1, -1):
+        entry = timeline[clock]
+        after = entry.after
+        if isinstance(entry.event, BeastRevealed) and after is not None and not beast_zones(after):
+            return clock
+    return 0
+
+
+def _due(entry: Entry) -> Callable[[BeastState, _Node], set[int]] | None:
+    """The engine's rule for the trails of this check, if the replay knows it."""
+    from skald.core.beast.mechanics import _untrailed
+
+    if entry.rule == "hunter":
+        there = entry.where
+        return lambda s, _: _untrailed(s, {there}) | tower_trails(s)
+    if entry.rule == "tower":
+        return lambda s, _: tower_trails(s)
+    if entry.rule == "beast":
+        return lambda s, n: beast_trails(s, len(n.active) - len(n.current))
+    return None
