@@ -68,7 +68,10 @@ class VariationNoted(Event, frozen=True, tag="history.variation_noted"):
 class VariationStarted(Event, frozen=True, tag="history.variation_started"):
     """A variation of `parent` after seq `at` by `author`, seen from `seats` (the author's
     team; empty: the referee), who alone see it while the game runs. `hypothetical`: what
-    they could not see was drawn afresh from `seed` (every later draw is from `seed` too)."""
+    they could not see was drawn afresh from `seed` (every later draw is from `seed` too):
+    `worlds="sampled"`, from their information set (the game's `sample`, computed from the
+    author's redacted log); `""`, a variation stored before information sets, whose draw
+    was `perturb_hidden`'s (replayed as it was, never opened or extended anew)."""
 
     barrier = True
     game: str
@@ -79,7 +82,10 @@ class VariationStarted(Event, frozen=True, tag="history.variation_started"):
     seed: str
     hypothetical: bool
     name: str = ""
+    worlds: str = ""
 
 
 REFEREE_AUTHOR = -1
+SAMPLED = "sampled"
+"""`VariationStarted.worlds` of every variation opened now: hidden values from `sample`."""
 NotesEvent = Annotated | VariationNoted

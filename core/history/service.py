@@ -44,12 +44,12 @@ class HistoryStore:
     def __init__(
         self,
         engine: Engine,
-        resample_for: Callable[[str], variations.Resample],
+        believe_for: Callable[[str], variations.Believe],
         random_hex: Callable[[int], str] = secrets.token_hex,
     ) -> None:
         self.engine = engine
         self.store = engine.store
-        self.resample_for = resample_for
+        self.believe_for = believe_for
         self.random_hex = random_hex
 
     # -- reading -----------------------------------------------------------------------
@@ -99,8 +99,33 @@ class HistoryStore:
     def _replay(self, game_id: str, game: str, envelopes: Sequence[Envelope[Any]]) -> GameState:
         started = envelopes[0].event
         parent = self.state_at(game_id, started.parent, started.at)
-        base = variations.base_state(parent, started, envelopes[0], self.resample_for(game))
+        base = self.base_of(game_id, game, parent, started, envelopes[0])
         return variations.replay(get_rules(game), base, envelopes[1:])
+
+    def base_of(
+        self,
+        game_id: str,
+        game: str,
+        parent: GameState,
+        started: VariationStarted,
+        first: Envelope[Any],
+    ) -> GameState:
+        """A variation's base state; a hypothetical one's hidden part drawn from the
+        author's information set over the parent's log up to the start."""
+
+        def log() -> list[Envelope[Any]]:
+            return self.log_to(game_id, started.parent, started.at)
+
+        return variations.base_state(parent, started, first, self.believe_for(game), log)
+
+    def log_to(self, game_id: str, stream: str, seq: int) -> list[Envelope[Any]]:
+        """The full envelopes that lead to `seq` of the game or of a variation: the game's
+        from seq 1 (a variation's: its parent's up to its start, then its own moves)."""
+        if stream == game_id:
+            return self.engine.envelopes(game_id, 1, seq)
+        envelopes = self.variation(stream, self.engine.game_of(game_id))
+        started = envelopes[0].event
+        return [*self.log_to(game_id, started.parent, started.at), *envelopes[1:seq]]
 
     # -- writing -----------------------------------------------------------------------
 
@@ -125,7 +150,7 @@ class HistoryStore:
         first = append_preview(stream, start, now)
         parent = self.state_at(game_id, start.parent, start.at)
         rules = get_rules(game)
-        state = variations.base_state(parent, start, first, self.resample_for(game))
+        state = self.base_of(game_id, game, parent, start, first)
         sealed = [first]
         for number_in, line in enumerate(moves, start=1):
             seat, request = request_for(rules, state, line, number_in)

@@ -28,7 +28,7 @@ from skald.core.history.locations import places, team
 from skald.core.history.notes import annotation, author_of, build_note
 from skald.core.history.service import HistoryStore
 from skald.core.history.streams import chain_problem, variation_id
-from skald.core.history.variations import base_state, rederive
+from skald.core.history.variations import rederive
 from skald.core.importer import read_jsonl as read_game_log
 from skald.core.rules import get_rules
 from skald.core.seats import printable
@@ -37,7 +37,7 @@ from skald.core.state import GameState
 from skald.core.store import EventStore
 from skald.events.common import GameKey
 from skald.events.envelope import Envelope
-from skald.events.history import REFEREE_AUTHOR, Mark, VariationStarted
+from skald.events.history import REFEREE_AUTHOR, SAMPLED, Mark, VariationStarted
 from skald.events.secret import redact
 from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections.export import FORMATS
@@ -48,6 +48,7 @@ from skald.projections.export.jsonl import ParsedJsonl, is_jsonl_export, read_js
 from skald.projections.export.markdown import write_markdown
 from skald.projections.export.model import Bundle
 from skald.projections.export.text import MAGIC, write_text
+from skald.projections.knowledge import believer
 from skald.projections.registry import views_for
 
 Effective = Callable[[GameState, Viewer], Viewer]
@@ -79,7 +80,7 @@ class Histories:
         self._engine = engine
         self._effective = effective
         self._signer = signer
-        self._store = HistoryStore(engine, _resampler)
+        self._store = HistoryStore(engine, believer)
 
     # -- anchors and visibility --------------------------------------------------------
 
@@ -181,6 +182,7 @@ class Histories:
             seed=seed if seed is not None else secrets.token_hex(8),
             hypothetical=inherited or not effective.referee,
             name=name,
+            worlds=SAMPLED,
         )
         return self._store.open_variation(game_id, start, moves)[0].stream
 
@@ -304,7 +306,7 @@ class Histories:
             raise IllegalMove(f"game seq {finding.seq}: {finding.rule}; nothing was imported")
         with _scratch(self._engine) as scratch:
             scratch.store.append(log.stream, log.records, 0, kind=log.game, title=_title(log))
-            history = HistoryStore(scratch, _resampler)
+            history = HistoryStore(scratch, believer)
             if parsed.notes:
                 records = [to_record(env) for env in parsed.notes]
                 scratch.store.append(
@@ -327,7 +329,7 @@ class Histories:
         if not isinstance(start, VariationStarted):
             raise IllegalMove(f"{variation[0].stream}: a variation starts with its start event")
         parent = history.state_at(game_id, start.parent, start.at)
-        base = base_state(parent, start, variation[0], _resampler(game))
+        base = history.base_of(game_id, game, parent, start, variation[0])
         problem = rederive(get_rules(game), base, variation[1:])
         if problem:
             raise IllegalMove(f"{variation[0].stream}: {problem}; nothing was imported")
@@ -400,6 +402,7 @@ class Histories:
             seed=variation.seed,
             hypothetical=variation.hypothetical,
             name=variation.name,
+            worlds=SAMPLED,
         )
         moves = [f"{state.players[d.seat]}: {d.words}" for d in variation.decisions]
         try:
@@ -463,10 +466,6 @@ def _then_random(first: Iterator[str]) -> Callable[[int], str]:
         return next(first, None) or secrets.token_hex(size)
 
     return draw
-
-
-def _resampler(game: str) -> Any:
-    return views_for(game).perturb_hidden
 
 
 def _sees(viewer: Viewer, start: Any) -> bool:
