@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from skald.core.engine import Engine, plain_utc
-from skald.core.errors import NotFound
+from skald.core.errors import Forbidden, IllegalMove, NotFound, SkaldError
 from skald.core.history import variations
 from skald.core.history.streams import (
     NOTES_KIND,
@@ -22,17 +22,27 @@ from skald.core.history.streams import (
     append,
     decode,
     head_of,
+    next_variation_number,
     notes_decoder,
     notes_id,
     variation_decoder,
     variation_id,
+    variation_number,
 )
 from skald.core.importer import _seat_and_move
 from skald.core.kernel import Move, Redo, Request, Undo
+from skald.core.refusal import refusal_for
 from skald.core.rules import get_rules
 from skald.core.state import GameState
 from skald.events.envelope import GENESIS, Envelope, seal_envelope
-from skald.events.history import Annotated, VariationNoted, VariationStarted
+from skald.events.history import (
+    REFEREE_AUTHOR,
+    SAMPLED,
+    Annotated,
+    VariationNoted,
+    VariationStarted,
+)
+from skald.events.viewer import REFEREE, Viewer
 
 UNDO_WORD = "undo"
 REDO_WORD = "redo"
@@ -139,13 +149,27 @@ class HistoryStore:
         return append(self.store, notes_id(game_id), head, events, now, NOTES_KIND, game_id)
 
     def open_variation(
-        self, game_id: str, start: VariationStarted, moves: Sequence[str]
+        self,
+        game_id: str,
+        start: VariationStarted,
+        moves: Sequence[str],
+        number: int | None = None,
     ) -> list[Envelope[Any]]:
-        """Open the game's next variation and play `moves` in it ('NAME: move' says who
-        moves; `undo`/`redo` take back); nothing is written if any move fails."""
+        """Open the author's next variation (`number`: that one, on import) and play
+        `moves` in it ('NAME: move' says who moves; `undo`/`redo` take back); nothing is
+        written if any move fails."""
         game = self.engine.game_of(game_id)
-        number = len(self.variation_ids(game_id)) + 1
+        if number is None:
+            noted = [e.event for e in self.notes(game_id) if isinstance(e.event, VariationNoted)]
+            number = next_variation_number(
+                [n.author for n in noted],
+                [variation_number(n.variation) or 0 for n in noted],
+                start.author,
+                len(self.engine.players_of(game_id)),
+            )
         stream = variation_id(game_id, number)
+        if self.store.version(stream):
+            raise IllegalMove(f"variation v{number} exists already")
         now = plain_utc(self.engine.clock())
         first = append_preview(stream, start, now)
         parent = self.state_at(game_id, start.parent, start.at)
@@ -153,8 +177,7 @@ class HistoryStore:
         state = self.base_of(game_id, game, parent, start, first)
         sealed = [first]
         for number_in, line in enumerate(moves, start=1):
-            seat, request = request_for(rules, state, line, number_in)
-            batch, state = variations.derive(rules, state, seat, request, now)
+            batch, state = play_line(rules, state, line, number_in, start, now)
             sealed.extend(batch)
         append(
             self.store,
@@ -181,9 +204,14 @@ class HistoryStore:
         rules = get_rules(game)
         now = plain_utc(self.engine.clock())
         sealed: list[Envelope[Any]] = []
+        start = self.started(stream, game)
+        if start.hypothetical and start.worlds != SAMPLED:
+            raise Forbidden(
+                "this variation was opened before hidden values were drawn from what its "
+                "author could know; branch a new one from it (--from) to play on"
+            )
         for number, line in enumerate(moves, start=1):
-            seat, request = request_for(rules, state, line, number)
-            batch, state = variations.derive(rules, state, seat, request, now)
+            batch, state = play_line(rules, state, line, number, start, now)
             sealed.extend(batch)
         if sealed:
             head = (sealed[0].seq - 1, sealed[0].prev_hash)
@@ -195,6 +223,27 @@ class HistoryStore:
 def append_preview(stream: str, start: VariationStarted, now: datetime) -> Envelope[Any]:
     """The sealed first envelope of a variation (what `append` will store)."""
     return seal_envelope(stream, 1, now, _actor(start.author), start, GENESIS)
+
+
+def play_line(
+    rules: Any, state: GameState, line: str, number: int, start: VariationStarted, now: datetime
+) -> tuple[list[Envelope[Any]], GameState]:
+    """One variation move by `start`'s author: its envelopes and the state after them. A
+    refusal reads as the author may see it (`core.refusal`): a move for a seat whose hidden
+    values the author cannot see is refused without the rules' reason."""
+    seat, request = request_for(rules, state, line, number)
+    try:
+        return variations.derive(rules, state, seat, request, now)
+    except SkaldError as error:
+        shown = refusal_for(error, seat, author_viewer(start), state.players, line)
+        if shown is error:
+            raise
+        raise shown from None
+
+
+def author_viewer(start: VariationStarted) -> Viewer:
+    """Who opened a variation, as a viewer (the referee, or the author's team)."""
+    return REFEREE if start.author == REFEREE_AUTHOR else Viewer("author", start.seats)
 
 
 def request_for(rules: Any, state: GameState, line: str, number: int) -> tuple[int, Request]:

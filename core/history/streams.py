@@ -1,7 +1,12 @@
 """The history streams of a game: their ids, kinds, decoders, appends and chain checks.
 
 A game `G` has one notes stream `G~notes` (kind `skald.notes`) and variation streams
-`G~v1`, `G~v2`, ... (kind `skald.variation`), numbered in the order they were opened. Both
+`G~vN` (kind `skald.variation`). Variations are numbered per author, so nobody can count
+the variations it may not see from the numbers of its own (`next_variation_number`): with
+P players, seat s's are v(s+1), v(s+1+(P+1)), v(s+1+2(P+1)), ..., the referee's v(P+1),
+v(2(P+1)), ...; the k-th variation by an author is the same number in every game of that size, a
+number already taken (a variation stored before this numbering, numbered in opening
+order) is skipped. Both
 are hash-chained exactly like games (`events/envelope.py`): `hash = sha256(prev ||
 canonical public bytes)`, public bytes taken over commitments, so any viewer's redacted
 copy verifies.
@@ -38,6 +43,22 @@ def notes_id(game_id: str) -> str:
 def variation_id(game_id: str, number: int) -> str:
     """The id of a game's `number`-th variation."""
     return f"{game_id}~v{number}"
+
+
+def next_variation_number(
+    authors: Sequence[int], taken: Sequence[int], author: int, players: int
+) -> int:
+    """The number of `author`'s next variation (the referee: -1), given the authors of the
+    game's variations so far and the numbers taken; it depends on nothing but the
+    author's own variations (and, in games with variations stored before this numbering,
+    the numbers those took)."""
+    stride = players + 1
+    slot = players + 1 if author < 0 else author + 1
+    number = slot + stride * sum(1 for a in authors if a == author)
+    used = set(taken)
+    while number in used:
+        number += stride
+    return number
 
 
 def variation_number(stream: str) -> int | None:

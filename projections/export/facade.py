@@ -27,7 +27,7 @@ from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, InvalidOp
 from skald.core.history.locations import places, team
 from skald.core.history.notes import annotation, author_of, build_note
 from skald.core.history.service import HistoryStore
-from skald.core.history.streams import chain_problem, variation_id
+from skald.core.history.streams import chain_problem, variation_id, variation_number
 from skald.core.history.variations import rederive
 from skald.core.importer import read_jsonl as read_game_log
 from skald.core.rules import get_rules
@@ -209,8 +209,10 @@ class Histories:
         state = self._store.game(game_id)
         effective = self._effective(state, viewer)
         variations = []
-        for stream in self._store.variation_ids(game_id):
-            envelopes = self._store.variation(stream, state.game)
+        for envelopes in _parents_first(
+            game_id,
+            [self._store.variation(v, state.game) for v in self._store.variation_ids(game_id)],
+        ):
             if _sees(effective, envelopes[0].event):
                 variations.append(tuple(redact(env, effective) for env in envelopes))
         store = self._engine.store
@@ -406,11 +408,9 @@ class Histories:
         )
         moves = [f"{state.players[d.seat]}: {d.words}" for d in variation.decisions]
         try:
-            opened = self._store.open_variation(game_id, start, moves)
+            self._store.open_variation(game_id, start, moves, number=int(variation.id[1:]))
         except (IllegalMove, InvalidNotation, Forbidden, NotFound) as error:
             raise type(error)(f"line {variation.line} ({variation.id}): {error}") from None
-        if opened[0].stream != variation_id(game_id, int(variation.id[1:])):
-            raise InvalidNotation(f"line {variation.line}: variations must be numbered v1, v2, ...")
 
     def _copy(self, scratch: EventStore) -> None:
         """Copy every stream of a scratch store into this store, the game first."""
@@ -466,6 +466,22 @@ def _then_random(first: Iterator[str]) -> Callable[[int], str]:
         return next(first, None) or secrets.token_hex(size)
 
     return draw
+
+
+def _parents_first(
+    game_id: str, variations: list[list[Envelope[Any]]]
+) -> list[list[Envelope[Any]]]:
+    """Variations by depth (a parent before its branches), then by number: not in opening
+    order, which an import does not keep (it re-opens them as it reads them, under the same
+    numbers), so the export of an import is the export."""
+    parents = {v[0].stream: v[0].event.parent for v in variations}
+
+    def depth(stream: str) -> int:
+        return 0 if parents.get(stream, game_id) == game_id else 1 + depth(parents[stream])
+
+    return sorted(
+        variations, key=lambda v: (depth(v[0].stream), variation_number(v[0].stream) or 0)
+    )
 
 
 def _sees(viewer: Viewer, start: Any) -> bool:
