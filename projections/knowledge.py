@@ -15,14 +15,21 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import msgspec
+
+from skald.core.errors import NotFound
 from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
 from skald.projections.registry import GameViews, redacted_log, views_for
 
 
 def possible_for(game: str, log: Sequence[Envelope[Any]], viewer: Viewer) -> Any:
-    """The game's `possible` for `viewer` from the full envelopes `log` (redacted here)."""
-    return views_for(game).possible(redacted_log(log, viewer), viewer)
+    """The game's `possible` for `viewer` from the full envelopes `log` (redacted here);
+    NotFound for a game that does not model it yet."""
+    views = views_for(game)
+    if not _models_knowledge(views):
+        raise NotFound(f"{game} does not say yet what a seat could know")
+    return views.possible(redacted_log(log, viewer), viewer)
 
 
 def believed_state(
@@ -66,3 +73,69 @@ def believer(game: str) -> Any:
         return believed_state(game, state, viewer, rnd, log, legacy)
 
     return believe
+
+
+# -- in the game's words -------------------------------------------------------------------
+
+
+def describe_possible(possible: Any, players: Sequence[str]) -> str:
+    """What could be true, as lines a player reads (the game's own words where its model
+    says them: `describe(possible, players)` in its knowledge module, else every field)."""
+    describe = _DESCRIBERS.get(getattr(possible, "game", ""))
+    if describe is not None:
+        return describe(possible, players)
+    return "\n".join(f"{name}: {value}" for name, value in msgspec.structs.asdict(possible).items())
+
+
+def _beowulf(possible: Any, players: Sequence[str]) -> str:
+    lines = [f"Beowulf, act {possible.act}: what {possible.viewer} cannot see"]
+    for unseen in possible.unseen:
+        faces = " ".join(f"{c.face}" + (f"×{c.count}" if c.count > 1 else "") for c in unseen.faces)
+        lines.append(
+            f"  act {unseen.back} tiles not seen ({len(unseen.tiles)}: {unseen.in_hands} in "
+            f"hands, {unseen.in_pile} in the pile, {unseen.in_box} in the box): {faces or '-'}"
+        )
+    for hand in possible.hands:
+        backs = ",".join(hand.backs) or "-"
+        known = [p.face for p in hand.places if p.face]
+        counsel = sum(p.good_counsel_only for p in hand.places)
+        extra = f"; known: {' '.join(known)}" if known else ""
+        extra += f"; {counsel} can only be Good Counsel" if counsel else ""
+        may = " ".join(f"{c.face}@{c.back}" for c in hand.may_hold) or "-"
+        lines.append(
+            f"  {players[hand.seat]} ({hand.colour}) holds {len(hand.places)} tiles "
+            f"(backs {backs}{extra}); each may be: {may}"
+        )
+    return "\n".join(lines)
+
+
+def _hagar(possible: Any, players: Sequence[str]) -> str:
+    lines = [f"Hägar: what {possible.viewer} cannot see"]
+    for piece in possible.pieces:
+        values = ", ".join(
+            f"{v.name} {v.value}" + (f" ×{v.count}" if v.count > 1 else "") for v in piece.values
+        )
+        field = {"carried": "carries", "cargo": "has on his ship", "home": "has at home"}
+        lines.append(
+            f"  {players[piece.seat]} {field[piece.field]}, piece {piece.slot}: "
+            + ("it is " if piece.known else "one of ")
+            + values
+        )
+    cards = ", ".join(f"{kind} ×{n}" for kind, n in possible.fate.cards) or "none"
+    lines.append(f"  the fate deck ({possible.fate.size} cards, in any order): {cards}")
+    if not possible.exact:
+        lines.append("  (after an ambush between others, some pieces may be narrower than shown)")
+    return "\n".join(lines)
+
+
+def _toy(possible: Any, players: Sequence[str]) -> str:
+    hands = ", ".join(f"{players[s]} holds {n}" for s, n in possible.hands)
+    cards = " ".join(map(str, possible.unseen))
+    return f"cards not seen: {cards}; {hands or 'no other hand'}; deck {possible.deck}"
+
+
+_DESCRIBERS: dict[str, Callable[[Any, Sequence[str]], str]] = {
+    "beowulf": _beowulf,
+    "hagar": _hagar,
+    "toy": _toy,
+}

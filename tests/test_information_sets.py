@@ -38,11 +38,15 @@ import tests.toy_game  # noqa: F401  (registers the toy game)
 from skald.core import kernel
 from skald.core.beowulf.data import tile
 from skald.core.engine import Engine
+from skald.core.errors import IllegalMove, InvalidNotation
 from skald.core.hagar.board import board
-from skald.core.rules import get_rules
+from skald.core.refusal import refusal_for
+from skald.core.rng import Rng
+from skald.core.rules import game_names, get_rules
 from skald.core.store import EventStore
+from skald.events.common import GameCreated
 from skald.events.envelope import Envelope
-from skald.events.secret import Secret
+from skald.events.secret import Secret, seal
 from skald.events.viewer import SPECTATOR, Viewer, seat_viewer
 from skald.projections.autoplay import greedy_bot
 from skald.projections.registry import redacted_log, views_for
@@ -323,3 +327,63 @@ def test_sampled_values_do_not_depend_on_the_truth(game: str) -> None:
     real = sum(drawn[v] for v in target.real)
     spread = math.sqrt(SAMPLES * share * (1 - share))
     assert abs(real - SAMPLES * share) < Z_BOTH * spread, (real, SAMPLES * share)
+
+
+# -- refusals are projections ------------------------------------------------------------------
+
+
+def _refusal(rules: Any, state: Any, seat: int, notation: str, requester: Viewer) -> str:
+    """What `requester` reads when `seat` asks `notation` (through `core.refusal`)."""
+    players = tuple(f"P{s}" for s in range(8))
+    try:
+        rules.decide(state, seat, rules.parse(notation), Rng(b"refusal"))
+    except (IllegalMove, InvalidNotation) as error:
+        return str(refusal_for(error, seat, requester, players, notation))
+    return "accepted"
+
+
+def _positions(game: str, players: int, seed: int) -> tuple[list[Any], list[str]]:
+    """Positions of a random rules-level playout, and every command formatted on the way."""
+    rules = get_rules(game)
+    created = GameCreated(
+        game=game, players=NAMES[:players], seed=seal(f"refusal/{seed}", frozenset(), "00" * 16)
+    )
+    rng, bot = Rng(f"refusal/{game}/{seed}".encode()), random.Random(seed)
+    state = rules.initial(created)
+    for event in rules.start(state, rng):
+        state = rules.evolve(state, event)
+    positions, notations = [], set()
+    for _decision in range(3000):
+        if rules.outcome(state) is not None:
+            break
+        seat = min(rules.to_act(state))
+        for other in range(players):
+            notations.update(rules.format(c) for c in rules.legal(state, other))
+        positions.append(state)
+        for event in rules.decide(state, seat, bot.choice(list(rules.legal(state, seat))), rng):
+            state = rules.evolve(state, event)
+    return positions[:: max(1, len(positions) // 40)], sorted(notations)
+
+
+@pytest.mark.parametrize("game", [*game_names()])
+def test_a_refusal_reads_the_same_whatever_the_requester_cannot_see(game: str) -> None:
+    """For every game: the text of a request, made by a seat for itself or (as in a
+    variation) by another seat on its behalf, is byte-identical when what the requester
+    may not see is changed (`perturb_hidden`); acting for itself, it is even refused or
+    accepted alike."""
+    rules, views = get_rules(game), views_for(game)
+    players = rules.min_players + (rules.max_players > rules.min_players)
+    positions, notations = _positions(game, players, 5)
+    rnd = random.Random(17)
+    compared = 0
+    for state in positions:
+        for seat in sorted(rules.to_act(state)):
+            for requester in (seat_viewer(seat), seat_viewer((seat + 1) % players)):
+                other = views.perturb_hidden(state, requester, rnd)
+                for notation in rnd.sample(notations, min(25, len(notations))):
+                    here = _refusal(rules, state, seat, notation, requester)
+                    there = _refusal(rules, other, seat, notation, requester)
+                    if requester.sees(frozenset({seat})) or "accepted" not in (here, there):
+                        assert here == there, (game, notation, requester.name, here, there)
+                        compared += 1
+    assert compared > 20
