@@ -81,11 +81,11 @@ class HandPossible(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Unseen(msgspec.Struct, frozen=True, kw_only=True):
-    """The tiles of one act the viewer has not seen (ids are public tile names)."""
+    """The tiles of one act the viewer has not seen: `count` of them, by face."""
 
     act: int
     back: str
-    tiles: tuple[str, ...]
+    count: int
     faces: tuple[TileCount, ...]
     in_hands: int
     in_pile: int
@@ -101,6 +101,15 @@ class BeowulfPossible(msgspec.Struct, frozen=True, kw_only=True):
     pile: int
     unseen: tuple[Unseen, ...]
     hands: tuple[HandPossible, ...]
+    seen: tuple[str, ...]
+    """The ids of every tile the viewer has seen (its own, those played): the act's other
+    tiles are the unseen ones (a tile's id says nothing its face and back do not)."""
+
+
+def unseen_tiles(known: BeowulfPossible, act: int) -> list[str]:
+    """The ids of the tiles of `act` the viewer has not seen."""
+    seen = set(known.seen)
+    return [t for t in act_tiles(act) if t not in seen]
 
 
 # -- following the log -----------------------------------------------------------------
@@ -244,7 +253,7 @@ def possible(log: Sequence[Envelope[Any]], viewer: Viewer) -> BeowulfPossible:
             Unseen(
                 act=act,
                 back=ROMAN[act],
-                tiles=tuple(tiles),
+                count=len(tiles),
                 faces=_counts(tiles),
                 in_hands=hidden[act],
                 in_pile=in_pile,
@@ -267,7 +276,12 @@ def possible(log: Sequence[Envelope[Any]], viewer: Viewer) -> BeowulfPossible:
             )
         )
     return BeowulfPossible(
-        viewer=viewer.name, act=k.act, pile=max(k.pile, 0), unseen=tuple(acts), hands=tuple(hands)
+        viewer=viewer.name,
+        act=k.act,
+        pile=max(k.pile, 0),
+        unseen=tuple(acts),
+        hands=tuple(hands),
+        seen=tuple(sorted(k.seen)),
     )
 
 
@@ -302,7 +316,7 @@ def sample(
     box). Reads of `state` only what `viewer` sees: its own hands and the public part."""
     if viewer.referee:
         return state
-    left = {u.act: list(u.tiles) for u in known.unseen}
+    left = {u.act: unseen_tiles(known, u.act) for u in known.unseen}
     for tiles in left.values():
         rnd.shuffle(tiles)
     hands = [list(hand) for hand in state.hands]

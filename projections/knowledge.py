@@ -92,7 +92,7 @@ def _beowulf(possible: Any, players: Sequence[str]) -> str:
     for unseen in possible.unseen:
         faces = " ".join(f"{c.face}" + (f"×{c.count}" if c.count > 1 else "") for c in unseen.faces)
         lines.append(
-            f"  act {unseen.back} tiles not seen ({len(unseen.tiles)}: {unseen.in_hands} in "
+            f"  act {unseen.back} tiles not seen ({unseen.count}: {unseen.in_hands} in "
             f"hands, {unseen.in_pile} in the pile, {unseen.in_box} in the box): {faces or '-'}"
         )
     for hand in possible.hands:

@@ -49,6 +49,7 @@ from skald.events.envelope import Envelope
 from skald.events.secret import Secret, seal
 from skald.events.viewer import SPECTATOR, Viewer, seat_viewer
 from skald.projections.autoplay import greedy_bot
+from skald.projections.beowulf_knowledge import unseen_tiles
 from skald.projections.registry import redacted_log, views_for
 
 GAMES = ["beowulf", "hagar", "toy"]
@@ -67,7 +68,7 @@ Z_BOTH = 3.2905
 
 def beowulf_member(known: Any, state: Any, viewer: Viewer) -> bool:
     del viewer
-    unseen = {u.act: set(u.tiles) for u in known.unseen}
+    unseen = {u.act: set(unseen_tiles(known, u.act)) for u in known.unseen}
     for hand in known.hands:
         held = list(state.hands[hand.seat])
         if len(held) != len(hand.places):
@@ -254,8 +255,8 @@ def beowulf_target() -> Target:
         known = views_for("beowulf").possible(redacted_log(played.log[:seq], viewer), viewer)
         for hand in known.hands:
             for index, place in enumerate(hand.places):
-                unseen = next(u for u in known.unseen if u.act == place.act)
-                if place.tile is None and not place.good_counsel_only and len(unseen.tiles) > 10:
+                unseen = unseen_tiles(known, place.act)
+                if place.tile is None and not place.good_counsel_only and len(unseen) > 10:
                     flagged = any(p.good_counsel_only for h in known.hands for p in h.places)
                     if flagged:
                         continue
@@ -265,7 +266,7 @@ def beowulf_target() -> Target:
                         known,
                         viewer,
                         lambda w, s=hand.seat, i=index: w.hands[s][i],
-                        list(unseen.tiles),
+                        unseen,
                         real,
                     )
     raise AssertionError("no hidden hand place in the playout")

@@ -26,7 +26,6 @@ from pathlib import Path
 import httpx
 import pytest
 
-from skald.core.beowulf.data import tile_face
 from tests.cli_support import skald
 from tests.servers import free_port, running, skald_command
 
@@ -121,9 +120,9 @@ def test_the_variation_oracle_learns_nothing(server: tuple[str, str], game: dict
     ann = _headers(game["ann"])
     known = httpx.get(f"{base}/games/{game['id']}/possible", headers=ann, timeout=30).json()
     act_one = next(u for u in known["possible"]["unseen"] if u["act"] == 1)
-    faces = Counter(tile_face(t) for t in act_one["tiles"])
+    faces = Counter({c["face"]: c["count"] for c in act_one["faces"]})
     probed = sorted(f for f in faces if not f.endswith("g"))  # Good Counsel moves a figure
-    unseen = len(act_one["tiles"])
+    unseen = act_one["count"]
     accepted: Counter[str] = Counter()
     asked: Counter[str] = Counter()
     for probe in range(PROBES):
