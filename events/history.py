@@ -9,8 +9,10 @@ referee), so the generic redaction hides it from everyone else and the stream's 
 taken over commitments, still verifies from any viewer's copy.
 
 A variation is a stream of its own (`<game id>~vN`) that starts with `VariationStarted`
-and continues with the game's own events, derived by the decision kernel; the notes stream
-records each variation (`VariationNoted`) so a game's variations can be listed.
+and continues with the game's own events, derived by the decision kernel. Variations
+opened before per-author numbering (and imported ones numbered otherwise) are recorded in
+the notes stream (`VariationNoted`); the others are found by their numbers, so the notes
+stream, which every reader may read, does not count them.
 """
 
 from __future__ import annotations

@@ -162,6 +162,14 @@ def test_the_variation_oracle_learns_nothing(server: tuple[str, str], game: dict
 
 def test_variation_numbers_cannot_be_counted(server: tuple[str, str], game: dict[str, str]) -> None:
     base, _ = server
+    for seed in ("ann-1", "ann-2"):
+        ann = httpx.post(
+            f"{base}/games/{game['id']}/variations",
+            json={"from": game["seq"], "moves": ["Bob: place beowulf A1"], "seed": seed},
+            headers=_headers(game["ann"]),
+            timeout=30,
+        )
+        assert ann.status_code == 201, ann.text
     opened = httpx.post(
         f"{base}/games/{game['id']}/variations",
         json={"from": game["seq"], "moves": ["Bob: place beowulf A1"], "seed": "bob"},
@@ -170,6 +178,16 @@ def test_variation_numbers_cannot_be_counted(server: tuple[str, str], game: dict
     )
     assert opened.status_code == 201, opened.text
     assert opened.json()["id"] == f"{game['id']}~v2"  # Bob's first, whatever Ann opened
+    # Nor does anything Bob may read count Ann's: the notes stream does not list them.
+    bob = _headers(game["bob"])
+    export = httpx.get(
+        f"{base}/games/{game['id']}/export", params={"format": "jsonl"}, headers=bob, timeout=30
+    )
+    assert export.status_code == 200, export.text
+    assert "history.variation_noted" not in export.text
+    assert f"{game['id']}~v1" not in export.text
+    listed = httpx.get(f"{base}/games/{game['id']}/variations", headers=bob, timeout=30).json()
+    assert [v["id"] for v in listed["variations"]] == ["v2"]
 
 
 def test_cli_possible_speaks_the_games_words(tmp_path: Path) -> None:

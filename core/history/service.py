@@ -20,9 +20,9 @@ from skald.core.history.streams import (
     NOTES_KIND,
     VARIATION_KIND,
     append,
+    author_numbers,
     decode,
     head_of,
-    next_variation_number,
     notes_decoder,
     notes_id,
     variation_decoder,
@@ -76,12 +76,27 @@ class HistoryStore:
         return [decode(r, notes_decoder()) for r in self.store.read(stream)]
 
     def variation_ids(self, game_id: str) -> list[str]:
-        """The game's variations in the order they were opened."""
-        return [
-            env.event.variation
-            for env in self.notes(game_id)
-            if isinstance(env.event, VariationNoted)
-        ]
+        """The game's variations: those the notes stream records (variations opened
+        before per-author numbering, and imported ones numbered otherwise), then each
+        author's in turn (the referee's first), found by their numbers.
+
+        A variation numbered by `next_variation_number` is not recorded in the notes
+        stream, which every reader of the game may read: its count there would tell
+        everyone how many variations the others opened, however they are numbered."""
+        noted = self._noted(game_id)
+        found = [n.variation for n in noted]
+        taken = {variation_number(v) or 0 for v in found}
+        players = len(self.engine.players_of(game_id))
+        for author in (REFEREE_AUTHOR, *range(players)):
+            for number in author_numbers(author, players, taken):
+                stream = variation_id(game_id, number)
+                if not self.store.version(stream):
+                    break
+                found.append(stream)
+        return found
+
+    def _noted(self, game_id: str) -> list[VariationNoted]:
+        return [e.event for e in self.notes(game_id) if isinstance(e.event, VariationNoted)]
 
     def variation(self, stream: str, game: str) -> list[Envelope[Any]]:
         """A variation's full envelopes (NotFound when there is none)."""
@@ -159,14 +174,14 @@ class HistoryStore:
         `moves` in it ('NAME: move' says who moves; `undo`/`redo` take back); nothing is
         written if any move fails."""
         game = self.engine.game_of(game_id)
-        if number is None:
-            noted = [e.event for e in self.notes(game_id) if isinstance(e.event, VariationNoted)]
-            number = next_variation_number(
-                [n.author for n in noted],
-                [variation_number(n.variation) or 0 for n in noted],
-                start.author,
-                len(self.engine.players_of(game_id)),
-            )
+        players = len(self.engine.players_of(game_id))
+        taken = {variation_number(n.variation) or 0 for n in self._noted(game_id)}
+        own = next(
+            n
+            for n in author_numbers(start.author, players, taken)
+            if not self.store.version(variation_id(game_id, n))
+        )
+        number = own if number is None else number
         stream = variation_id(game_id, number)
         if self.store.version(stream):
             raise IllegalMove(f"variation v{number} exists already")
@@ -188,7 +203,8 @@ class HistoryStore:
             VARIATION_KIND,
             start.name,
         )
-        self._note_variation(game_id, start, stream)
+        if number != own:  # imported under a number the author's would not find
+            self._note_variation(game_id, start, stream)
         return sealed
 
     def _note_variation(self, game_id: str, start: VariationStarted, stream: str) -> None:

@@ -2,7 +2,7 @@
 
 A game `G` has one notes stream `G~notes` (kind `skald.notes`) and variation streams
 `G~vN` (kind `skald.variation`). Variations are numbered per author, so nobody can count
-the variations it may not see from the numbers of its own (`next_variation_number`): with
+the variations it may not see from the numbers of its own (`author_numbers`): with
 P players, seat s's are v(s+1), v(s+1+(P+1)), v(s+1+2(P+1)), ..., the referee's v(P+1),
 v(2(P+1)), ...; the k-th variation by an author is the same number in every game of that size, a
 number already taken (a variation stored before this numbering, numbered in opening
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Iterator, Sequence
 from datetime import datetime
 from typing import Any, Union
 
@@ -45,20 +45,17 @@ def variation_id(game_id: str, number: int) -> str:
     return f"{game_id}~v{number}"
 
 
-def next_variation_number(
-    authors: Sequence[int], taken: Sequence[int], author: int, players: int
-) -> int:
-    """The number of `author`'s next variation (the referee: -1), given the authors of the
-    game's variations so far and the numbers taken; it depends on nothing but the
-    author's own variations (and, in games with variations stored before this numbering,
-    the numbers those took)."""
+def author_numbers(author: int, players: int, taken: Collection[int]) -> Iterator[int]:
+    """The numbers of `author`'s variations in turn (the referee: -1), skipping `taken`
+    (numbers of variations stored before this numbering): seat s's are s+1, s+1+(P+1),
+    ..., the referee's P+1, 2(P+1), ... Nothing but the author's own variations decides
+    which of them is next."""
     stride = players + 1
-    slot = players + 1 if author < 0 else author + 1
-    number = slot + stride * sum(1 for a in authors if a == author)
-    used = set(taken)
-    while number in used:
+    number = players + 1 if author < 0 else author + 1
+    while True:
+        if number not in taken:
+            yield number
         number += stride
-    return number
 
 
 def variation_number(stream: str) -> int | None:

@@ -373,7 +373,14 @@ class Histories:
             for decision in parsed.decisions:
                 _replay_decision(scratch, game_id, decision)
             history = Histories(scratch, lambda state, viewer: viewer)
-            for variation in sorted(parsed.variations, key=lambda v: int(v.id[1:])):
+            parents = {v.id: v.parent for v in parsed.variations}
+
+            def depth(short: str) -> int:
+                parent = parents.get(short, "")
+                return 0 if not parent or parent not in parents else 1 + depth(parent)
+
+            # A parent before its branches (a branch may carry the lower number).
+            for variation in sorted(parsed.variations, key=lambda v: (depth(v.id), int(v.id[1:]))):
                 history._import_variation(game_id, variation)
             for note in parsed.notes:
                 stream = variation_id(game_id, int(note.stream[1:])) if note.stream else game_id
