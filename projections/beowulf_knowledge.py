@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import msgspec
@@ -212,23 +212,27 @@ def _apply(k: _Knowledge, event: Any) -> None:
 
 
 def _undo(k: _Knowledge) -> None:
-    if not k.decisions:
-        return
-    decision = k.decisions.pop()
-    for event in decision:
-        if isinstance(event, TilePlaced | TreasureCashed):
-            k.returned(event.seat, event.tile)
-    k.undone.append(decision)
+    _move_decision(k.decisions, k.undone, k.returned)
 
 
 def _redo(k: _Knowledge) -> None:
-    if not k.undone:
+    _move_decision(k.undone, k.decisions, k.shown)
+
+
+def _move_decision(
+    source: list[list[Any]],
+    target: list[list[Any]],
+    play: Callable[[int, str], None],
+) -> None:
+    """Undo (or redo) the last decision of `source`: each tile it showed goes back into
+    its hand known to all (or leaves it again), through `play(seat, tile)`."""
+    if not source:
         return
-    decision = k.undone.pop()
+    decision = source.pop()
     for event in decision:
         if isinstance(event, TilePlaced | TreasureCashed):
-            k.shown(event.seat, event.tile)
-    k.decisions.append(decision)
+            play(event.seat, event.tile)
+    target.append(decision)
 
 
 # -- the information set -----------------------------------------------------------------

@@ -185,6 +185,14 @@ class _Groups:
         return reach[-1]
 
 
+def _top_taken(groups: _Groups, event: Any, token: int, piece: Secret[Any]) -> Any:
+    """`event` taking the top piece of a pile (`token`): seen by the viewer or not."""
+    seen = _seen(piece)
+    if seen is not None:
+        groups.observe(token, seen)
+    return msgspec.structs.replace(event, piece=_secret(token))
+
+
 def _secret(value: Any) -> Secret[Any]:
     return Secret(audience=frozenset(), commitment="", value=value, salt="")
 
@@ -237,17 +245,9 @@ class _TokenRules:
             case FateDrawn():
                 return event  # `rewrite` puts the drawn card on top of the token deck
             case CityPlundered(city=city, piece=piece):
-                token = state.stack(city)[0]
-                seen = _seen(piece)
-                if seen is not None:
-                    g.observe(token, seen)
-                return replace(event, piece=_secret(token))
+                return _top_taken(g, event, state.stack(city)[0], piece)
             case RoadsideLootTaken(space=space, piece=piece):
-                token = state.lying(space)[0]
-                seen = _seen(piece)
-                if seen is not None:
-                    g.observe(token, seen)
-                return replace(event, piece=_secret(token))
+                return _top_taken(g, event, state.lying(space)[0], piece)
             case ChestRobbed(piece=piece):
                 return replace(event, piece=next(t for t in state.camp if g.value(t) == piece))
             case LootDropped(seat=seat):
