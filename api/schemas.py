@@ -247,6 +247,39 @@ class GamePage(BaseModel):
     next_offset: int | None
 
 
+class PossibleOut(BaseModel):
+    """What could be true of everything the caller cannot see after `seq`: `possible` is
+    the game's own structure (faces, piece names, counts), `text` the same in words."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "3f9a1c2b7d4e5f60",
+                    "game": "toy",
+                    "seq": 4,
+                    "viewer": "Ann",
+                    "possible": {
+                        "game": "toy",
+                        "viewer": "Ann",
+                        "unseen": [1, 2, 3, 4, 5, 6, 8, 9],
+                        "hands": [[1, 1]],
+                        "deck": 7,
+                    },
+                    "text": "cards not seen: 1 2 3 4 5 6 8 9; Bob holds 1; deck 7",
+                }
+            ]
+        }
+    )
+
+    id: str
+    game: str
+    seq: int
+    viewer: str
+    possible: dict[str, Any]
+    text: str
+
+
 class TableViewOut(BaseModel):
     """The game as the caller sees it after `seq`; `state` is the game's own view."""
 

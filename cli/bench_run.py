@@ -17,10 +17,11 @@ import sqlalchemy as sa
 
 from skald.api.bench import Figure, http_figures, memory_figures
 from skald.cli import bench_figures as engine_figures
+from skald.cli.bench_knowledge import knowledge_figures
 from skald.core.errors import InvalidOption, StoreError
 from skald.core.store import metadata as store_metadata
 
-PARTS = ("engine", "long", "peer", "http", "memory")
+PARTS = ("engine", "long", "peer", "http", "memory", "knowledge")
 OWNED_MARK = "skald_bench_owned"
 
 
@@ -121,6 +122,8 @@ def run(
             yield from memory_figures(
                 f"sqlite:///{folder}/memory.db", memory_games, game, players, memory_seconds
             )
+        if wanted("knowledge"):
+            yield from knowledge_figures(folder)
 
 
 def _eventsourcing_pg(url: str) -> dict[str, str]:

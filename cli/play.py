@@ -128,6 +128,24 @@ def show(
         echo(render_table_view(table, shown))
 
 
+@command("possible")
+def possible(
+    game_id: IdArg,
+    as_: AsOption = None,
+    at: Annotated[int | None, typer.Option(help="As it stood after this seq.")] = None,
+    json: JsonFlag = False,
+    db: DbOption = None,
+) -> None:
+    """What could be true of everything this viewer cannot see (a seat's unseen tiles and
+    the other hands, the face-down loot, where the Beast may be), from its own log only."""
+    table = open_table(db, create=False)
+    known = table.possible(game_id, table.viewer(game_id, as_), at)
+    if json:
+        print_json(known)
+    else:
+        echo(known.text)
+
+
 @command("legal")
 def legal(game_id: IdArg, as_: SeatOption, json: JsonFlag = False, db: DbOption = None) -> None:
     """List the seat's legal moves in the game's notation."""

@@ -9,8 +9,10 @@ referee), so the generic redaction hides it from everyone else and the stream's 
 taken over commitments, still verifies from any viewer's copy.
 
 A variation is a stream of its own (`<game id>~vN`) that starts with `VariationStarted`
-and continues with the game's own events, derived by the decision kernel; the notes stream
-records each variation (`VariationNoted`) so a game's variations can be listed.
+and continues with the game's own events, derived by the decision kernel. Variations
+opened before per-author numbering (and imported ones numbered otherwise) are recorded in
+the notes stream (`VariationNoted`); the others are found by their numbers, so the notes
+stream, which every reader may read, does not count them.
 """
 
 from __future__ import annotations
@@ -68,7 +70,10 @@ class VariationNoted(Event, frozen=True, tag="history.variation_noted"):
 class VariationStarted(Event, frozen=True, tag="history.variation_started"):
     """A variation of `parent` after seq `at` by `author`, seen from `seats` (the author's
     team; empty: the referee), who alone see it while the game runs. `hypothetical`: what
-    they could not see was drawn afresh from `seed` (every later draw is from `seed` too)."""
+    they could not see was drawn afresh from `seed` (every later draw is from `seed` too):
+    `worlds="sampled"`, from their information set (the game's `sample`, computed from the
+    author's redacted log); `""`, a variation stored before information sets, whose draw
+    was `perturb_hidden`'s (replayed as it was, never opened or extended anew)."""
 
     barrier = True
     game: str
@@ -79,7 +84,10 @@ class VariationStarted(Event, frozen=True, tag="history.variation_started"):
     seed: str
     hypothetical: bool
     name: str = ""
+    worlds: str = ""
 
 
 REFEREE_AUTHOR = -1
+SAMPLED = "sampled"
+"""`VariationStarted.worlds` of every variation opened now: hidden values from `sample`."""
 NotesEvent = Annotated | VariationNoted

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -27,7 +28,10 @@ from skald.core.beowulf.data import (
     tile_face,
 )
 from skald.core.beowulf.state import BeowulfState
+from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
+from skald.projections import beowulf_knowledge
+from skald.projections.beowulf_knowledge import BeowulfPossible
 from skald.projections.registry import register_views
 
 OWNER_LETTERS = {"brown": "b", "green": "g", "gray": "y", "blue": "l"}
@@ -232,6 +236,16 @@ class BeowulfViews:
     ) -> BeowulfState:
         """The pile reordered, and hidden hand tiles traded with pile tiles of the same back."""
         return perturb_hidden(state, viewer, rnd)
+
+    def possible(self, log: Sequence[Envelope[Any]], viewer: Viewer) -> BeowulfPossible:
+        """The unseen tiles and each other hand's possible tiles (`beowulf_knowledge`)."""
+        return beowulf_knowledge.possible(log, viewer)
+
+    def sample(
+        self, state: BeowulfState, possible: BeowulfPossible, viewer: Viewer, rnd: random.Random
+    ) -> BeowulfState:
+        """A world uniform over the consistent deals (`beowulf_knowledge.sample`)."""
+        return beowulf_knowledge.sample(state, possible, viewer, rnd)
 
 
 @register_views("beowulf")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
@@ -17,7 +19,10 @@ from skald.core.hagar.board import board
 from skald.core.hagar.data import cards, pieces
 from skald.core.hagar.scoring import feast_reason
 from skald.core.hagar.state import Crossing, HagarState, Leg, Result, Throw, Viking
+from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
+from skald.projections import hagar_knowledge
+from skald.projections.hagar_knowledge import HagarPossible
 from skald.projections.registry import register_views
 
 
@@ -280,6 +285,16 @@ class HagarViews:
     def perturb_hidden(self, state: HagarState, viewer: Viewer, rnd: random.Random) -> HagarState:
         """Face-down loot and the fate deck's order changed where `viewer` cannot see."""
         return perturb_hidden(state, viewer, rnd)
+
+    def possible(self, log: Sequence[Envelope[Any]], viewer: Viewer) -> HagarPossible:
+        """Each face-down piece's possible values, the fate deck (`hagar_knowledge`)."""
+        return hagar_knowledge.possible(log, viewer)
+
+    def sample(
+        self, state: HagarState, possible: HagarPossible, viewer: Viewer, rnd: random.Random
+    ) -> HagarState:
+        """A world uniform over those in `possible` (`hagar_knowledge.sample`)."""
+        return hagar_knowledge.sample(state, possible, viewer, rnd)
 
 
 @register_views("hagar")

@@ -6,16 +6,24 @@ rules state and the viewer: only what that viewer is entitled to), `render(view)
 dual of `view`: a state that differs only in what `viewer` may not see, so the conformance
 suite can check that views, legal commands and logs do not depend on it), and registers
 them with `@register_views(name)`.
+
+Each game's views also say what a viewer could believe (DESIGN.md "What a viewer can
+know"): `possible(log, viewer)`, computed only from the viewer's redacted log
+(`redacted_log`), and `sample(state, possible, viewer, rnd)`, a complete rules state
+drawn from those worlds. Anything that plays forward from a position a viewer cannot fully
+see starts from `sample` (`knowledge.believed_state`); `perturb_hidden` is a test tool.
 """
 
 from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, cast
 
 from skald.core.errors import NotFound
+from skald.events.envelope import Envelope
+from skald.events.secret import redact
 from skald.events.viewer import Viewer
 
 
@@ -32,8 +40,43 @@ class GameViews(Protocol):
         """`state` with (some of) what `viewer` may not see changed at random, and nothing
         else: the same view for `viewer`, the same legal commands for its seats."""
 
+    def possible(self, log: Sequence[Envelope[Any]], viewer: Viewer) -> Any:
+        """What could be true of every hidden item, exactly, for the rules as implemented,
+        computed ONLY from `log`: the game's envelopes from seq 1 up to the position asked
+        (`at`), each already redacted for `viewer` (the same redaction `skald log --as
+        VIEWER` prints: hidden values the viewer may not see are commitments). Returns the
+        game's own frozen msgspec Struct (e.g. `BeowulfPossible`), JSON-encodable with
+        msgspec, in faces people can read (tile faces, card names, location names), with
+        counts."""
 
-_VIEWS: dict[str, Callable[[], GameViews]] = {}
+    def sample(self, state: Any, possible: Any, viewer: Viewer, rnd: random.Random) -> Any:
+        """A complete rules state drawn from the worlds in `possible` (uniformly over the
+        consistent deals and hidden histories, or by their exact weights: say which in the
+        docstring): `state` with EVERY part hidden from `viewer` replaced by a draw from
+        `possible`. It may read from `state` only what `viewer` sees; the result must give
+        `viewer` the same view and the same legal moves as `state`."""
+
+
+def redacted_log(envelopes: Sequence[Envelope[Any]], viewer: Viewer) -> list[Envelope[Any]]:
+    """The envelopes as `viewer` may read them: every hidden value outside its entitlement
+    sealed to its commitment (what `skald log --as VIEWER` prints), nothing else changed."""
+    return [redact(envelope, viewer) for envelope in envelopes]
+
+
+class _ViewsWithoutKnowledge(Protocol):
+    """BEAST FALLBACK (lead: delete at merge, once Beast's views have `possible` and
+    `sample`, and type `register_views` with `GameViews` alone): views registered before
+    they model what a viewer can know (`knowledge._models_knowledge` is their one use)."""
+
+    def view(self, state: Any, viewer: Viewer) -> Any: ...
+
+    def render(self, view: Any) -> str: ...
+
+    def perturb_hidden(self, state: Any, viewer: Viewer, rnd: random.Random) -> Any: ...
+
+
+_Factory = Callable[[], "GameViews | _ViewsWithoutKnowledge"]
+_VIEWS: dict[str, _Factory] = {}
 BUILTIN_VIEWS = {
     "beowulf": "skald.projections.beowulf",
     "beast": "skald.projections.beast",
@@ -41,10 +84,10 @@ BUILTIN_VIEWS = {
 }
 
 
-def register_views(name: str) -> Callable[[Callable[[], GameViews]], Callable[[], GameViews]]:
+def register_views(name: str) -> Callable[[_Factory], _Factory]:
     """Decorator: make a game's views available by name."""
 
-    def wrap(factory: Callable[[], GameViews]) -> Callable[[], GameViews]:
+    def wrap(factory: _Factory) -> _Factory:
         _VIEWS[name] = factory
         return factory
 
@@ -56,6 +99,6 @@ def views_for(game: str) -> GameViews:
     if game not in _VIEWS and game in BUILTIN_VIEWS:
         importlib.import_module(BUILTIN_VIEWS[game])
     try:
-        return _VIEWS[game]()
+        return cast(GameViews, _VIEWS[game]())
     except KeyError:
         raise NotFound(f"no views for game {game!r}") from None

@@ -45,6 +45,7 @@ from skald.events.secret import redact
 from skald.events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
 from skald.projections.audit import AuditReport, build_audit
 from skald.projections.export.facade import Histories
+from skald.projections.knowledge import describe_possible, possible_for
 from skald.projections.registry import views_for
 
 
@@ -59,6 +60,18 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     to_act: tuple[int, ...]
     outcome: Outcome | None
     state: Any
+
+
+class PossibleView(msgspec.Struct, frozen=True, kw_only=True):
+    """What could be true of everything one viewer cannot see, at one seq: the game's own
+    `possible` struct, and the same in the game's words (`text`)."""
+
+    id: str
+    game: str
+    seq: int
+    viewer: str
+    possible: Any
+    text: str
 
 
 class LegalNow(msgspec.Struct, frozen=True, kw_only=True):
@@ -190,6 +203,24 @@ class Table:
         """`show`, except that after the game under reveal=end every viewer sees it all, as
         in the log and the audit (a finished game's board shows what was hidden)."""
         return self.show(game_id, self._effective(self._engine.load(game_id), viewer), at)
+
+    def possible(self, game_id: str, viewer: Viewer, at: int | None = None) -> PossibleView:
+        """What `viewer` could believe after seq `at` (default: now), computed from its own
+        redacted log only (`knowledge.possible_for`); after the game under reveal=end a
+        viewer sees everything, as in `show_revealed`."""
+        state = self._engine.load(game_id, at)
+        effective = self._effective(self._engine.load(game_id), viewer)
+        log = self._engine.envelopes(game_id, 1, state.version)
+        with presenting(state.version):
+            known = possible_for(state.game, log, effective)
+        return PossibleView(
+            id=game_id,
+            game=state.game,
+            seq=state.version,
+            viewer=effective.name,
+            possible=known,
+            text=describe_possible(known, state.players),
+        )
 
     def turn(self, game_id: str) -> Turn:
         """Whose decision it is now, without building anyone's view (public facts only)."""

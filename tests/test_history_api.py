@@ -37,13 +37,13 @@ def test_annotate_branch_and_export_with_tokens(client: TestClient) -> None:
         headers=bob,
     )
     assert branched.status_code == 201, branched.text
-    assert branched.json() == {"id": f"{game_id}~v1"}
+    assert branched.json() == {"id": f"{game_id}~v2"}
     as_ann = client.get(f"/games/{game_id}/export", params={"format": "text"}, headers=ann)
     as_bob = client.get(f"/games/{game_id}/export", params={"format": "text"}, headers=bob)
     assert "Ann only" in as_ann.text
     assert "Ann only" not in as_bob.text
-    assert '( v1 "centre"' in as_bob.text
-    assert '( v1 "centre"' not in as_ann.text
+    assert '( v2 "centre"' in as_bob.text
+    assert '( v2 "centre"' not in as_ann.text
     page = client.get(f"/games/{game_id}/export", params={"format": "html"})
     assert page.headers["content-type"].startswith("text/html")
     assert "<svg" in page.text
@@ -61,7 +61,7 @@ def test_annotate_branch_and_export_with_tokens(client: TestClient) -> None:
         assert empty.status_code == 422, empty.text
     after = client.get(f"/games/{game_id}/export", params={"format": "jsonl"}, headers=ann)
     assert after.text.count('"type":"history.annotated"') == 1
-    assert f"{game_id}~v2" not in after.text
+    assert f"{game_id}~v1" not in after.text
     unknown = client.get("/games/nope/export", headers=ann)
     assert unknown.status_code in (401, 404)
 

@@ -71,13 +71,13 @@ def test_annotate_variation_export(game: tuple[str, str]) -> None:
         "place beowulf A1",
         "Ann: place thane B2",
     )
-    assert (code, out.strip()) == (0, f"{game_id}~v1")
-    code, out, _ = run(db, "variation", game_id, "--as", "Bob", "--extend", "v1", "place thane B1")
+    assert (code, out.strip()) == (0, f"{game_id}~v2")
+    code, out, _ = run(db, "variation", game_id, "--as", "Bob", "--extend", "v2", "place thane B1")
     assert code == 0
     code, text, _ = run(db, "export", game_id, "--as", "Bob", "--format", "text")
     assert code == 0
     assert "{@6 Ann public !? [%circle C3 green] [%arrow C3 D4 red]: Centre first}" in text
-    assert '( v1 "edge" from 8 by Bob seed' in text
+    assert '( v2 "edge" from 8 by Bob seed' in text
     assert (
         "  2. Bob: place beowulf A1\n  5. Ann: place thane B2\n  8. Bob: place thane B1\n)" in text
     )
@@ -85,9 +85,9 @@ def test_annotate_variation_export(game: tuple[str, str]) -> None:
         db, "export", game_id, "--as", "Bob", "--format", "text", "--no-comments", "--no-variations"
     )
     assert "Centre first" not in bare
-    assert "( v1" not in bare
+    assert "( v2" not in bare
     # Ann does not see Bob's variation while the game runs
-    assert "( v1" not in run(db, "export", game_id, "--as", "Ann", "--format", "text")[1]
+    assert "( v2" not in run(db, "export", game_id, "--as", "Ann", "--format", "text")[1]
 
 
 @pytest.mark.parametrize(

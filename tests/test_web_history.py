@@ -92,22 +92,22 @@ def test_annotations_and_variations_read_as_each_viewer(client: TestClient) -> N
         return found
 
     (mine,) = listed(bob)
-    assert (mine["id"], mine["name"], mine["parent"], mine["at"]) == ("v1", "centre", "game", seq)
+    assert (mine["id"], mine["name"], mine["parent"], mine["at"]) == ("v2", "centre", "game", seq)
     assert mine["author"] == "Bob"
     assert mine["hypothetical"] is True
     assert mine["lines"][0]["seq"] == 2
     assert "C3" in mine["lines"][0]["text"]
     assert listed(ann) == []  # a seat's variation is its own while the game runs
     assert listed({}) == []
-    assert [v["id"] for v in listed(referee)] == ["v1"]
+    assert [v["id"] for v in listed(referee)] == ["v2"]
     # The variation's board, for those who see it; a 404 for the others.
-    board = client.get(f"/games/{game_id}/board.svg?variation=v1&at=3", headers=bob)
+    board = client.get(f"/games/{game_id}/board.svg?variation=v2&at=3", headers=bob)
     assert board.status_code == 200, board.text
     assert 'class="figure' in board.text
-    assert client.get(f"/games/{game_id}/board.svg?variation=v1", headers=ann).status_code == 404
+    assert client.get(f"/games/{game_id}/board.svg?variation=v2", headers=ann).status_code == 404
     assert client.get(f"/games/{game_id}/board.svg?variation=v9", headers=bob).status_code == 404
     assert (
-        client.get(f"/games/{game_id}/board.svg?variation=v1&at=99", headers=bob).status_code == 404
+        client.get(f"/games/{game_id}/board.svg?variation=v2&at=99", headers=bob).status_code == 404
     )
     # A token that is not this game's is a 401, as on every game route.
     assert client.get(f"/games/{game_id}/annotations", headers=_bearer("nope")).status_code == 401
@@ -212,7 +212,7 @@ def test_notes_and_variations_at_the_table(
     bob.fill("#branch-move", "place beowulf C3")
     bob.click("#branch-add")
     bob.click("#branch-open")
-    bob.wait_for_selector("#status:has-text('Variation v1')")
+    bob.wait_for_selector("#status:has-text('Variation v2')")
     bob.wait_for_selector('#board .figure[data-at="C3"]')
     assert bob.locator("#play-hint").inner_text().startswith("Showing a variation")
     last = bob.inner_text("#position").split(" / ")[1]
@@ -224,7 +224,7 @@ def test_notes_and_variations_at_the_table(
     bob.locator("#board").screenshot(path=shots / "beowulf-variation-bob.png")
     bob.click("#variation-close")
     bob.wait_for_selector(f"#position:text-is('{seq} / {seq}')")
-    assert bob.locator('#variation-list li[data-variation="v1"]').count() == 1
+    assert bob.locator('#variation-list li[data-variation="v2"]').count() == 1
     # Ann never sees Bob's variation while the game runs.
     ann.reload()
     ann.wait_for_selector("#variation-list li")

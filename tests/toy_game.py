@@ -9,7 +9,7 @@ the highest total of cards in hand wins, ties share.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import msgspec
@@ -20,6 +20,7 @@ from skald.core.rng import Rng
 from skald.core.rules import BaseRules, register
 from skald.events.base import Event
 from skald.events.common import GameCreated, Outcome
+from skald.events.envelope import Envelope
 from skald.events.secret import Secret, seal
 from skald.events.viewer import Viewer
 from skald.projections.registry import register_views
@@ -147,6 +148,47 @@ class ToyRules(BaseRules):
         return "draw" if isinstance(command, Draw) else f"bet {command.amount}"
 
 
+class ToyPossible(msgspec.Struct, frozen=True, kw_only=True):
+    """What a viewer cannot see: the cards it has not seen, how many each other hand
+    holds (any of them), and how many lie in the deck (in any order)."""
+
+    game: str = "toy"
+    viewer: str
+    unseen: tuple[int, ...]
+    hands: tuple[tuple[int, int], ...]
+    deck: int
+
+
+def toy_possible(log: Sequence[Envelope[Any]], viewer: Viewer) -> ToyPossible:
+    """From the redacted log: every dealt card the viewer saw, and who got how many."""
+    seen: set[int] = set()
+    counts: dict[int, int] = {}
+    deck = 9
+    for envelope in log:
+        event = envelope.event
+        if isinstance(event, CardDealt):
+            deck -= 1
+            counts[event.seat] = counts.get(event.seat, 0) + 1
+            if event.card.known:
+                seen.add(event.card.get())
+    others = tuple(sorted((s, n) for s, n in counts.items() if not viewer.sees(frozenset({s}))))
+    unseen = tuple(c for c in range(1, 10) if c not in seen)
+    return ToyPossible(viewer=viewer.name, unseen=unseen, hands=others, deck=deck)
+
+
+def toy_sample(state: ToyState, known: ToyPossible, viewer: Viewer, rnd: random.Random) -> ToyState:
+    """Uniform over the consistent deals: the unseen cards shuffled, dealt to the other
+    hands, the rest the deck (the viewer's own hands and the public part kept)."""
+    if viewer.referee:
+        return state
+    cards = list(known.unseen)
+    rnd.shuffle(cards)
+    hands = list(state.hands)
+    for seat, count in known.hands:
+        hands[seat], cards = tuple(cards[:count]), cards[count:]
+    return msgspec.structs.replace(state, hands=tuple(hands), deck=tuple(cards[: known.deck]))
+
+
 class ToyView(msgspec.Struct, frozen=True):
     hand: tuple[int, ...] | None
     hand_sizes: tuple[int, ...]
@@ -168,6 +210,14 @@ class ToyViews:
 
     def render(self, view: ToyView) -> str:
         return f"hand {view.hand} bets {view.bets} deck {view.deck_size}"
+
+    def possible(self, log: Sequence[Envelope[Any]], viewer: Viewer) -> ToyPossible:
+        return toy_possible(log, viewer)
+
+    def sample(
+        self, state: ToyState, possible: ToyPossible, viewer: Viewer, rnd: random.Random
+    ) -> ToyState:
+        return toy_sample(state, possible, viewer, rnd)
 
     def perturb_hidden(self, state: ToyState, viewer: Viewer, rnd: random.Random) -> ToyState:
         """The deck reordered, and the cards of hands `viewer` cannot see traded with it."""

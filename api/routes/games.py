@@ -38,6 +38,7 @@ from skald.api.schemas import (
     LegalOut,
     LogOut,
     NewGame,
+    PossibleOut,
     TableViewOut,
 )
 from skald.core.errors import NotFound
@@ -164,3 +165,18 @@ def _legal(call: Call) -> MsgspecJSON:
     assert seat is not None
     legal = call.table.legal_now(call.game_id, seat)
     return MsgspecJSON({"seat": seat, "seq": legal.seq, "moves": legal.moves})
+
+
+@router.get(
+    "/{game_id}/possible",
+    response_model=PossibleOut,
+    responses=errors(401, 404, 422),
+    openapi_extra=OPTIONAL_TOKEN,
+)
+async def possible(game_id: GameId, call: ReadDep, at: AtSeq = None) -> MsgspecJSON:
+    """What could be true of everything the caller cannot see, computed from its own log
+    only (a seat's, the referee's, or with no token a spectator's), at `at` (default: now):
+    the game's own structure, and `text`, the same in the game's words."""
+    return MsgspecJSON(
+        await on_table(call.table, call.table.possible, call.game_id, call.caller.viewer, at)
+    )

@@ -76,6 +76,7 @@
       notes.drawPanels(notesContext());
       drawStatus();
       drawPlay();
+      showPossible(ticket);
     } catch (error) {
       if (ticket === state.ticket) say(error.message);
     }
@@ -143,6 +144,39 @@
       }
     }
     return places;
+  }
+
+  // What could be true for this page's viewer (GET /possible, as it stood at the shown
+  // seq), read while its panel is open: its text, and the places a "…location…" list of
+  // the game's struct names shaded on the board with their count (the hunters' view of
+  // where the Beast may be). The referee, who sees everything, has no such panel.
+  function showPossible(ticket) {
+    const panel = $("possible");
+    panel.hidden = Boolean(state.variation || state.lookAs || state.referee);
+    if (panel.hidden || !panel.open) return;
+    const at = state.at === null ? "" : `?at=${state.at}`;
+    json(`${base}/possible${at}`).catch(() => null).then((known) => {
+      if (ticket === state.ticket) drawPossible(known);
+    });
+  }
+
+  function possiblePlaces(known) {
+    for (const [field, value] of Object.entries(known || {})) {
+      if (!field.includes("location") || !Array.isArray(value)) continue;
+      return value.map((item) => (typeof item === "string" ? item : item.name || item.location || item.at)).filter(Boolean);
+    }
+    return [];
+  }
+
+  function drawPossible(answer) {
+    if (!answer) return;
+    if ($("possible-text").textContent !== answer.text) $("possible-text").textContent = answer.text;
+    const places = possiblePlaces(answer.possible);
+    $("possible-count").textContent = places.length ? `${places.length} possible places, shaded on the board` : "";
+    const svg = $("board").querySelector("svg");
+    for (const place of places) {
+      svg && svg.querySelectorAll(`[data-at="${CSS.escape(place)}"]`).forEach((node) => node.classList.add("possible-place"));
+    }
   }
 
   function drawBoard(svgText) {
@@ -436,6 +470,7 @@
     }
     viewerChoices();
     $("viewer").addEventListener("change", () => { state.lookAs = $("viewer").value || null; refresh(); });
+    $("possible").addEventListener("toggle", () => showPossible(state.ticket));
     $("board").addEventListener("click", onBoardActivate);
     document.addEventListener("keydown", onKey);
     $("first").addEventListener("click", first);

@@ -14,25 +14,35 @@ from datetime import datetime
 from typing import Any
 
 from skald.core.engine import Engine, plain_utc
-from skald.core.errors import NotFound
+from skald.core.errors import Forbidden, IllegalMove, NotFound, SkaldError
 from skald.core.history import variations
 from skald.core.history.streams import (
     NOTES_KIND,
     VARIATION_KIND,
     append,
+    author_numbers,
     decode,
     head_of,
     notes_decoder,
     notes_id,
     variation_decoder,
     variation_id,
+    variation_number,
 )
 from skald.core.importer import _seat_and_move
 from skald.core.kernel import Move, Redo, Request, Undo
+from skald.core.refusal import refusal_for
 from skald.core.rules import get_rules
 from skald.core.state import GameState
 from skald.events.envelope import GENESIS, Envelope, seal_envelope
-from skald.events.history import Annotated, VariationNoted, VariationStarted
+from skald.events.history import (
+    REFEREE_AUTHOR,
+    SAMPLED,
+    Annotated,
+    VariationNoted,
+    VariationStarted,
+)
+from skald.events.viewer import REFEREE, Viewer
 
 UNDO_WORD = "undo"
 REDO_WORD = "redo"
@@ -44,12 +54,12 @@ class HistoryStore:
     def __init__(
         self,
         engine: Engine,
-        resample_for: Callable[[str], variations.Resample],
+        believe_for: Callable[[str], variations.Believe],
         random_hex: Callable[[int], str] = secrets.token_hex,
     ) -> None:
         self.engine = engine
         self.store = engine.store
-        self.resample_for = resample_for
+        self.believe_for = believe_for
         self.random_hex = random_hex
 
     # -- reading -----------------------------------------------------------------------
@@ -66,12 +76,27 @@ class HistoryStore:
         return [decode(r, notes_decoder()) for r in self.store.read(stream)]
 
     def variation_ids(self, game_id: str) -> list[str]:
-        """The game's variations in the order they were opened."""
-        return [
-            env.event.variation
-            for env in self.notes(game_id)
-            if isinstance(env.event, VariationNoted)
-        ]
+        """The game's variations: those the notes stream records (variations opened
+        before per-author numbering, and imported ones numbered otherwise), then each
+        author's in turn (the referee's first), found by their numbers.
+
+        A variation numbered by `next_variation_number` is not recorded in the notes
+        stream, which every reader of the game may read: its count there would tell
+        everyone how many variations the others opened, however they are numbered."""
+        noted = self._noted(game_id)
+        found = [n.variation for n in noted]
+        taken = {variation_number(v) or 0 for v in found}
+        players = len(self.engine.players_of(game_id))
+        for author in (REFEREE_AUTHOR, *range(players)):
+            for number in author_numbers(author, players, taken):
+                stream = variation_id(game_id, number)
+                if not self.store.version(stream):
+                    break
+                found.append(stream)
+        return found
+
+    def _noted(self, game_id: str) -> list[VariationNoted]:
+        return [e.event for e in self.notes(game_id) if isinstance(e.event, VariationNoted)]
 
     def variation(self, stream: str, game: str) -> list[Envelope[Any]]:
         """A variation's full envelopes (NotFound when there is none)."""
@@ -99,8 +124,33 @@ class HistoryStore:
     def _replay(self, game_id: str, game: str, envelopes: Sequence[Envelope[Any]]) -> GameState:
         started = envelopes[0].event
         parent = self.state_at(game_id, started.parent, started.at)
-        base = variations.base_state(parent, started, envelopes[0], self.resample_for(game))
+        base = self.base_of(game_id, game, parent, started, envelopes[0])
         return variations.replay(get_rules(game), base, envelopes[1:])
+
+    def base_of(
+        self,
+        game_id: str,
+        game: str,
+        parent: GameState,
+        started: VariationStarted,
+        first: Envelope[Any],
+    ) -> GameState:
+        """A variation's base state; a hypothetical one's hidden part drawn from the
+        author's information set over the parent's log up to the start."""
+
+        def log() -> list[Envelope[Any]]:
+            return self.log_to(game_id, started.parent, started.at)
+
+        return variations.base_state(parent, started, first, self.believe_for(game), log)
+
+    def log_to(self, game_id: str, stream: str, seq: int) -> list[Envelope[Any]]:
+        """The full envelopes that lead to `seq` of the game or of a variation: the game's
+        from seq 1 (a variation's: its parent's up to its start, then its own moves)."""
+        if stream == game_id:
+            return self.engine.envelopes(game_id, 1, seq)
+        envelopes = self.variation(stream, self.engine.game_of(game_id))
+        started = envelopes[0].event
+        return [*self.log_to(game_id, started.parent, started.at), *envelopes[1:seq]]
 
     # -- writing -----------------------------------------------------------------------
 
@@ -114,22 +164,35 @@ class HistoryStore:
         return append(self.store, notes_id(game_id), head, events, now, NOTES_KIND, game_id)
 
     def open_variation(
-        self, game_id: str, start: VariationStarted, moves: Sequence[str]
+        self,
+        game_id: str,
+        start: VariationStarted,
+        moves: Sequence[str],
+        number: int | None = None,
     ) -> list[Envelope[Any]]:
-        """Open the game's next variation and play `moves` in it ('NAME: move' says who
-        moves; `undo`/`redo` take back); nothing is written if any move fails."""
+        """Open the author's next variation (`number`: that one, on import) and play
+        `moves` in it ('NAME: move' says who moves; `undo`/`redo` take back); nothing is
+        written if any move fails."""
         game = self.engine.game_of(game_id)
-        number = len(self.variation_ids(game_id)) + 1
+        players = len(self.engine.players_of(game_id))
+        taken = {variation_number(n.variation) or 0 for n in self._noted(game_id)}
+        own = next(
+            n
+            for n in author_numbers(start.author, players, taken)
+            if not self.store.version(variation_id(game_id, n))
+        )
+        number = own if number is None else number
         stream = variation_id(game_id, number)
+        if self.store.version(stream):
+            raise IllegalMove(f"variation v{number} exists already")
         now = plain_utc(self.engine.clock())
         first = append_preview(stream, start, now)
         parent = self.state_at(game_id, start.parent, start.at)
         rules = get_rules(game)
-        state = variations.base_state(parent, start, first, self.resample_for(game))
+        state = self.base_of(game_id, game, parent, start, first)
         sealed = [first]
         for number_in, line in enumerate(moves, start=1):
-            seat, request = request_for(rules, state, line, number_in)
-            batch, state = variations.derive(rules, state, seat, request, now)
+            batch, state = play_line(rules, state, line, number_in, start, now)
             sealed.extend(batch)
         append(
             self.store,
@@ -140,7 +203,8 @@ class HistoryStore:
             VARIATION_KIND,
             start.name,
         )
-        self._note_variation(game_id, start, stream)
+        if number != own:  # imported under a number the author's would not find
+            self._note_variation(game_id, start, stream)
         return sealed
 
     def _note_variation(self, game_id: str, start: VariationStarted, stream: str) -> None:
@@ -156,9 +220,14 @@ class HistoryStore:
         rules = get_rules(game)
         now = plain_utc(self.engine.clock())
         sealed: list[Envelope[Any]] = []
+        start = self.started(stream, game)
+        if start.hypothetical and start.worlds != SAMPLED:
+            raise Forbidden(
+                "this variation was opened before hidden values were drawn from what its "
+                "author could know; branch a new one from it (--from) to play on"
+            )
         for number, line in enumerate(moves, start=1):
-            seat, request = request_for(rules, state, line, number)
-            batch, state = variations.derive(rules, state, seat, request, now)
+            batch, state = play_line(rules, state, line, number, start, now)
             sealed.extend(batch)
         if sealed:
             head = (sealed[0].seq - 1, sealed[0].prev_hash)
@@ -170,6 +239,27 @@ class HistoryStore:
 def append_preview(stream: str, start: VariationStarted, now: datetime) -> Envelope[Any]:
     """The sealed first envelope of a variation (what `append` will store)."""
     return seal_envelope(stream, 1, now, _actor(start.author), start, GENESIS)
+
+
+def play_line(
+    rules: Any, state: GameState, line: str, number: int, start: VariationStarted, now: datetime
+) -> tuple[list[Envelope[Any]], GameState]:
+    """One variation move by `start`'s author: its envelopes and the state after them. A
+    refusal reads as the author may see it (`core.refusal`): a move for a seat whose hidden
+    values the author cannot see is refused without the rules' reason."""
+    seat, request = request_for(rules, state, line, number)
+    try:
+        return variations.derive(rules, state, seat, request, now)
+    except SkaldError as error:
+        shown = refusal_for(error, seat, author_viewer(start), state.players, line)
+        if shown is error:
+            raise
+        raise shown from None
+
+
+def author_viewer(start: VariationStarted) -> Viewer:
+    """Who opened a variation, as a viewer (the referee, or the author's team)."""
+    return REFEREE if start.author == REFEREE_AUTHOR else Viewer("author", start.seats)
 
 
 def request_for(rules: Any, state: GameState, line: str, number: int) -> tuple[int, Request]:

@@ -1,7 +1,12 @@
 """The history streams of a game: their ids, kinds, decoders, appends and chain checks.
 
 A game `G` has one notes stream `G~notes` (kind `skald.notes`) and variation streams
-`G~v1`, `G~v2`, ... (kind `skald.variation`), numbered in the order they were opened. Both
+`G~vN` (kind `skald.variation`). Variations are numbered per author, so nobody can count
+the variations it may not see from the numbers of its own (`author_numbers`): with
+P players, seat s's are v(s+1), v(s+1+(P+1)), v(s+1+2(P+1)), ..., the referee's v(P+1),
+v(2(P+1)), ...; the k-th variation by an author is the same number in every game of that size, a
+number already taken (a variation stored before this numbering, numbered in opening
+order) is skipped. Both
 are hash-chained exactly like games (`events/envelope.py`): `hash = sha256(prev ||
 canonical public bytes)`, public bytes taken over commitments, so any viewer's redacted
 copy verifies.
@@ -11,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Iterator, Sequence
 from datetime import datetime
 from typing import Any, Union
 
@@ -38,6 +43,19 @@ def notes_id(game_id: str) -> str:
 def variation_id(game_id: str, number: int) -> str:
     """The id of a game's `number`-th variation."""
     return f"{game_id}~v{number}"
+
+
+def author_numbers(author: int, players: int, taken: Collection[int]) -> Iterator[int]:
+    """The numbers of `author`'s variations in turn (the referee: -1), skipping `taken`
+    (numbers of variations stored before this numbering): seat s's are s+1, s+1+(P+1),
+    ..., the referee's P+1, 2(P+1), ... Nothing but the author's own variations decides
+    which of them is next."""
+    stride = players + 1
+    number = players + 1 if author < 0 else author + 1
+    while True:
+        if number not in taken:
+            yield number
+        number += stride
 
 
 def variation_number(stream: str) -> int | None:

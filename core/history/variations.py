@@ -8,9 +8,12 @@ seq `at`, with three changes:
 - undo stops at its start (the parent's undo snapshots are dropped);
 - when the author could not see everything (a seat while the game runs, or under
   reveal=referee), everything that seat may not see is drawn afresh from the seed by the
-  game's `perturb_hidden` (`projections/registry.py`), and the variation says
-  `hypothetical`. That draw is uniform whatever the real hidden values were, so playing
-  the variation never tells the seat anything it could not see.
+  game's `sample` over the author's information set (`possible`, computed from the
+  parent's log redacted for the author: `projections/knowledge.py`), and the variation
+  says `hypothetical`. That draw depends only on what the author saw, never on the real
+  hidden values, so playing the variation tells the seat nothing it could not see.
+  Variations stored before information sets (`worlds=""`) replay with the draw they were
+  made with (`Believe`'s `legacy` flag); they are never opened or extended anew.
 
 Moves are derived by `core.kernel.derive` (`Move`/`Undo`/`Redo` as in play), the game ends
 by `kernel.finish`; import re-derives every decision the same way and compares bytes.
@@ -23,7 +26,7 @@ import hmac
 import random
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -35,12 +38,22 @@ from skald.core.rules import Rules
 from skald.core.state import GameState, fold
 from skald.events.common import GameKey
 from skald.events.envelope import Envelope, seal_envelope
-from skald.events.history import VariationStarted
+from skald.events.history import SAMPLED, VariationStarted
 from skald.events.secret import Secret, seal
 from skald.events.viewer import Viewer
 
-Resample = Callable[[Any, Viewer, random.Random], Any]
-"""`perturb_hidden(state, viewer, rnd)`: what `viewer` may not see, drawn afresh."""
+LogOf = Callable[[], Sequence[Envelope[Any]]]
+"""The parent's full envelopes from seq 1 to the variation's start (read only when needed)."""
+
+
+class Believe(Protocol):
+    """`(rules_state, viewer, rnd, log, legacy)`: the rules state with everything `viewer`
+    may not see drawn from its information set (computed from `log()` redacted for
+    `viewer`); `legacy`: a variation stored before information sets, drawn as it was."""
+
+    def __call__(
+        self, state: Any, viewer: Viewer, rnd: random.Random, log: LogOf, legacy: bool
+    ) -> Any: ...
 
 
 def _derived(seed: str, stream: str, label: str) -> bytes:
@@ -55,13 +68,18 @@ def variation_key(seed: str, stream: str) -> Secret[GameKey]:
 
 
 def base_state(
-    parent: GameState, started: VariationStarted, envelope: Envelope[Any], resample: Resample
+    parent: GameState,
+    started: VariationStarted,
+    envelope: Envelope[Any],
+    believe: Believe,
+    log: LogOf,
 ) -> GameState:
     """The state a variation starts from (after its `VariationStarted` envelope)."""
     rules_state = parent.rules
     if started.hypothetical:
         rnd = random.Random(_derived(started.seed, envelope.stream, "hidden"))
-        rules_state = resample(rules_state, Viewer("variation", started.seats), rnd)
+        viewer = Viewer("variation", started.seats)
+        rules_state = believe(rules_state, viewer, rnd, log, started.worlds != SAMPLED)
     return msgspec.structs.replace(
         parent,
         id=envelope.stream,

@@ -27,8 +27,8 @@ from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, InvalidOp
 from skald.core.history.locations import places, team
 from skald.core.history.notes import annotation, author_of, build_note
 from skald.core.history.service import HistoryStore
-from skald.core.history.streams import chain_problem, variation_id
-from skald.core.history.variations import base_state, rederive
+from skald.core.history.streams import chain_problem, variation_id, variation_number
+from skald.core.history.variations import rederive
 from skald.core.importer import read_jsonl as read_game_log
 from skald.core.rules import get_rules
 from skald.core.seats import printable
@@ -37,7 +37,7 @@ from skald.core.state import GameState
 from skald.core.store import EventStore
 from skald.events.common import GameKey
 from skald.events.envelope import Envelope
-from skald.events.history import REFEREE_AUTHOR, Mark, VariationStarted
+from skald.events.history import REFEREE_AUTHOR, SAMPLED, Mark, VariationStarted
 from skald.events.secret import redact
 from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections.export import FORMATS
@@ -48,6 +48,7 @@ from skald.projections.export.jsonl import ParsedJsonl, is_jsonl_export, read_js
 from skald.projections.export.markdown import write_markdown
 from skald.projections.export.model import Bundle
 from skald.projections.export.text import MAGIC, write_text
+from skald.projections.knowledge import believer
 from skald.projections.registry import views_for
 
 Effective = Callable[[GameState, Viewer], Viewer]
@@ -79,7 +80,7 @@ class Histories:
         self._engine = engine
         self._effective = effective
         self._signer = signer
-        self._store = HistoryStore(engine, _resampler)
+        self._store = HistoryStore(engine, believer)
 
     # -- anchors and visibility --------------------------------------------------------
 
@@ -181,6 +182,7 @@ class Histories:
             seed=seed if seed is not None else secrets.token_hex(8),
             hypothetical=inherited or not effective.referee,
             name=name,
+            worlds=SAMPLED,
         )
         return self._store.open_variation(game_id, start, moves)[0].stream
 
@@ -207,8 +209,10 @@ class Histories:
         state = self._store.game(game_id)
         effective = self._effective(state, viewer)
         variations = []
-        for stream in self._store.variation_ids(game_id):
-            envelopes = self._store.variation(stream, state.game)
+        for envelopes in _parents_first(
+            game_id,
+            [self._store.variation(v, state.game) for v in self._store.variation_ids(game_id)],
+        ):
             if _sees(effective, envelopes[0].event):
                 variations.append(tuple(redact(env, effective) for env in envelopes))
         store = self._engine.store
@@ -312,7 +316,7 @@ class Histories:
             raise IllegalMove(f"game seq {finding.seq}: {finding.rule}; nothing was imported")
         with _scratch(self._engine) as scratch:
             scratch.store.append(log.stream, log.records, 0, kind=log.game, title=_title(log))
-            history = HistoryStore(scratch, _resampler)
+            history = HistoryStore(scratch, believer)
             if parsed.notes:
                 records = [to_record(env) for env in parsed.notes]
                 scratch.store.append(
@@ -335,7 +339,7 @@ class Histories:
         if not isinstance(start, VariationStarted):
             raise IllegalMove(f"{variation[0].stream}: a variation starts with its start event")
         parent = history.state_at(game_id, start.parent, start.at)
-        base = base_state(parent, start, variation[0], _resampler(game))
+        base = history.base_of(game_id, game, parent, start, variation[0])
         problem = rederive(get_rules(game), base, variation[1:])
         if problem:
             raise IllegalMove(f"{variation[0].stream}: {problem}; nothing was imported")
@@ -369,7 +373,14 @@ class Histories:
             for decision in parsed.decisions:
                 _replay_decision(scratch, game_id, decision)
             history = Histories(scratch, lambda state, viewer: viewer)
-            for variation in sorted(parsed.variations, key=lambda v: int(v.id[1:])):
+            parents = {v.id: v.parent for v in parsed.variations}
+
+            def depth(short: str) -> int:
+                parent = parents.get(short, "")
+                return 0 if not parent or parent not in parents else 1 + depth(parent)
+
+            # A parent before its branches (a branch may carry the lower number).
+            for variation in sorted(parsed.variations, key=lambda v: (depth(v.id), int(v.id[1:]))):
                 history._import_variation(game_id, variation)
             for note in parsed.notes:
                 stream = variation_id(game_id, int(note.stream[1:])) if note.stream else game_id
@@ -408,14 +419,13 @@ class Histories:
             seed=variation.seed,
             hypothetical=variation.hypothetical,
             name=variation.name,
+            worlds=SAMPLED,
         )
         moves = [f"{state.players[d.seat]}: {d.words}" for d in variation.decisions]
         try:
-            opened = self._store.open_variation(game_id, start, moves)
+            self._store.open_variation(game_id, start, moves, number=int(variation.id[1:]))
         except (IllegalMove, InvalidNotation, Forbidden, NotFound) as error:
             raise type(error)(f"line {variation.line} ({variation.id}): {error}") from None
-        if opened[0].stream != variation_id(game_id, int(variation.id[1:])):
-            raise InvalidNotation(f"line {variation.line}: variations must be numbered v1, v2, ...")
 
     def _copy(self, scratch: EventStore) -> None:
         """Copy every stream of a scratch store into this store, the game first."""
@@ -473,8 +483,20 @@ def _then_random(first: Iterator[str]) -> Callable[[int], str]:
     return draw
 
 
-def _resampler(game: str) -> Any:
-    return views_for(game).perturb_hidden
+def _parents_first(
+    game_id: str, variations: list[list[Envelope[Any]]]
+) -> list[list[Envelope[Any]]]:
+    """Variations by depth (a parent before its branches), then by number: not in opening
+    order, which an import does not keep (it re-opens them as it reads them, under the same
+    numbers), so the export of an import is the export."""
+    parents = {v[0].stream: v[0].event.parent for v in variations}
+
+    def depth(stream: str) -> int:
+        return 0 if parents.get(stream, game_id) == game_id else 1 + depth(parents[stream])
+
+    return sorted(
+        variations, key=lambda v: (depth(v[0].stream), variation_number(v[0].stream) or 0)
+    )
 
 
 def _sees(viewer: Viewer, start: Any) -> bool:

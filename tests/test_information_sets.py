@@ -1,0 +1,390 @@
+"""The information-set contract, for every game that models it (CONTRACT-23, DESIGN.md "What
+a viewer can know"): `possible(log, viewer)` from the viewer's redacted log, and
+`sample(state, possible, viewer, rnd)`.
+
+Over random and greedy playouts through the engine, for every viewer (each seat, a
+spectator), at every seq (every few seqs in the long games):
+- soundness: the real hidden state is one of the worlds in `possible`;
+- consistency: every state `sample` returns is among them and looks to the viewer exactly
+  like the real one (the same view, the same seats to act, the same legal commands);
+- non-interference: `possible` does not change when the hidden values behind the log's
+  commitments do (each commitment replaced), and `sample` draws the very same world from
+  the real state and from a `perturb_hidden` copy of it (so its distribution cannot
+  depend on what the viewer cannot see).
+Independence of the truth, per game: at a fixed position, 3,000 samples with a fixed seed;
+the value one hidden place takes is uniform over what the model allows (chi-square
+goodness of fit, rejected at p < 0.001 only), and the values really there are drawn no
+more and no less often than any other (a two-sided binomial z-test at p < 0.001).
+
+`MEMBERS` says, per game, whether a rules state is one of `possible`'s worlds; the lead
+adds Beast's at merge (`GAMES`).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+import pytest
+
+import tests.toy_game  # noqa: F401  (registers the toy game)
+from skald.core import kernel
+from skald.core.beowulf.data import tile
+from skald.core.engine import Engine
+from skald.core.errors import IllegalMove, InvalidNotation
+from skald.core.hagar.board import board
+from skald.core.refusal import refusal_for
+from skald.core.rng import Rng
+from skald.core.rules import game_names, get_rules
+from skald.core.store import EventStore
+from skald.events.common import GameCreated
+from skald.events.envelope import Envelope
+from skald.events.secret import Secret, seal
+from skald.events.viewer import SPECTATOR, Viewer, seat_viewer
+from skald.projections.autoplay import greedy_bot
+from skald.projections.beowulf_knowledge import unseen_tiles
+from skald.projections.registry import redacted_log, views_for
+
+GAMES = ["beowulf", "hagar", "toy"]
+NAMES = ("Ann", "Bob", "Cid", "Dag", "Eir", "Fro")
+STRIDE = {"beowulf": 3, "hagar": 9, "toy": 1}
+"""Every how many seqs the properties are checked (every seq of the short toy game)."""
+SAMPLES = 3000
+Z_UPPER = 3.0902
+"""The standard normal's 0.999 quantile (one-sided p < 0.001, for the chi-square bound)."""
+Z_BOTH = 3.2905
+"""The standard normal's two-sided p < 0.001 point (for the binomial test)."""
+
+
+# -- membership: is a rules state one of `possible`'s worlds? --------------------------------
+
+
+def beowulf_member(known: Any, state: Any, viewer: Viewer) -> bool:
+    del viewer
+    unseen = {u.act: set(unseen_tiles(known, u.act)) for u in known.unseen}
+    for hand in known.hands:
+        held = list(state.hands[hand.seat])
+        if len(held) != len(hand.places):
+            return False
+        if not any(
+            all(_fits(place, t, unseen) for place, t in zip(hand.places, order, strict=True))
+            for order in itertools.permutations(held)
+        ):
+            return False
+    return len(state.pile) == known.pile and set(state.pile) <= unseen.get(state.act, set())
+
+
+def _fits(place: Any, tile_id: str, unseen: dict[int, set[str]]) -> bool:
+    if place.tile is not None:
+        return bool(place.tile == tile_id)
+    if tile(tile_id).act != place.act or tile_id not in unseen.get(place.act, set()):
+        return False
+    return not place.good_counsel_only or tile(tile_id).ability == "good_counsel"
+
+
+def hagar_member(known: Any, state: Any, viewer: Viewer) -> bool:
+    del viewer
+    if state.revealed:
+        return True
+    cities = board().cities
+    covered = 0
+    for group in known.groups:
+        real = []
+        for spot in group.spots:
+            if spot.place == "stack":
+                real.append(state.stacks[cities.index(spot.key)][spot.index])
+            elif spot.place == "roadside":
+                real.append(dict(state.roadside)[spot.key][spot.index])
+            elif spot.place == "removed":
+                real.append(state.removed[spot.index])
+            else:
+                real.append(getattr(state.vikings[int(spot.key)], spot.place)[spot.index])
+        covered += len(real)
+        if sorted(real) != sorted(group.pieces):
+            return False
+    places = sum(map(len, state.stacks)) + sum(len(p) for _, p in state.roadside)
+    places += len(state.removed) + sum(len(v.carried + v.cargo + v.home) for v in state.vikings)
+    return covered == places and sorted(state.deck) == list(known.fate.ids)
+
+
+def toy_member(known: Any, state: Any, viewer: Viewer) -> bool:
+    del viewer
+    unseen = set(known.unseen)
+    for seat, count in known.hands:
+        if len(state.hands[seat]) != count or not set(state.hands[seat]) <= unseen:
+            return False
+    return len(state.deck) == known.deck and set(state.deck) <= unseen
+
+
+MEMBERS: dict[str, Callable[[Any, Any, Viewer], bool]] = {
+    "beowulf": beowulf_member,
+    "hagar": hagar_member,
+    "toy": toy_member,
+}
+
+
+# -- playouts ------------------------------------------------------------------------------
+
+
+@dataclass
+class Playout:
+    engine: Engine
+    game: str
+    game_id: str
+    log: list[Envelope[Any]]
+
+
+def playout(game: str, players: int, seed: int, bot: str, limit: int = 400) -> Playout:
+    """A seeded game through the engine, by random or greedy bots (each seeing its view)."""
+    rules = get_rules(game)
+    engine = Engine(EventStore("sqlite://"))
+    state = engine.create(game, NAMES[:players], seed=f"info/{game}/{seed}", reproducible=True)
+    rnd = random.Random(seed)
+    views = views_for(game)
+    for _ in range(limit):
+        state = engine.load(state.id)
+        if state.outcome is not None:
+            break
+        seat = min(kernel.to_act(rules, state))
+        legal = [rules.format(c) for c in rules.legal(state.rules, seat)]
+        if bot == "greedy":
+            move = greedy_bot(views.view(state.rules, seat_viewer(seat)), legal, rnd)
+        else:
+            move = rnd.choice(legal)
+        engine.execute(state.id, seat, move)
+        if rnd.random() < 0.1:
+            after = engine.load(state.id)
+            if after.undo and after.outcome is None:
+                engine.undo(state.id, after.undo[-1].seat)
+    return Playout(engine, game, state.id, engine.envelopes(state.id))
+
+
+@functools.cache
+def playouts(game: str) -> tuple[Playout, ...]:
+    rules = get_rules(game)
+    return (
+        playout(game, rules.min_players, 1, "random"),
+        playout(game, max(rules.min_players, min(rules.max_players, 4)), 2, "greedy"),
+    )
+
+
+def viewers(players: int) -> list[Viewer]:
+    return [*(seat_viewer(s) for s in range(players)), SPECTATOR]
+
+
+def _recommitted(log: list[Envelope[Any]]) -> list[Envelope[Any]]:
+    """The redacted log with every sealed commitment replaced: other hidden values."""
+
+    def walk(obj: Any) -> Any:
+        if isinstance(obj, Secret):
+            if obj.known:
+                return obj
+            return Secret(audience=obj.audience, commitment="f" * 64)
+        if isinstance(obj, msgspec.Struct):
+            changes = {f: walk(getattr(obj, f)) for f in obj.__struct_fields__}
+            return msgspec.structs.replace(obj, **changes)
+        if isinstance(obj, tuple):
+            return tuple(walk(item) for item in obj)
+        return obj
+
+    return [msgspec.structs.replace(env, event=walk(env.event)) for env in log]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_possible_is_sound_and_sample_consistent_and_blind(game: str) -> None:
+    rules, views, member = get_rules(game), views_for(game), MEMBERS[game]
+    checked = 0
+    for played in playouts(game):
+        players = len(played.engine.load(played.game_id).players)
+        for seq in range(2, len(played.log) + 1, STRIDE[game]):
+            state = played.engine.load(played.game_id, seq)
+            for viewer in viewers(players):
+                log = redacted_log(played.log[:seq], viewer)
+                known = views.possible(log, viewer)
+                where = f"{game} seq {seq} as {viewer.name}"
+                assert member(known, state.rules, viewer), f"unsound at {where}"
+                assert views.possible(_recommitted(log), viewer) == known, where
+                world = views.sample(state.rules, known, viewer, random.Random(seq))
+                assert member(known, world, viewer), f"sample outside possible at {where}"
+                assert views.view(world, viewer) == views.view(state.rules, viewer), where
+                assert rules.to_act(world) == rules.to_act(state.rules), where
+                for seat in viewer.seats:
+                    legal = list(rules.legal(world, seat))
+                    assert legal == list(rules.legal(state.rules, seat)), where
+                other = views.perturb_hidden(state.rules, viewer, random.Random(-seq))
+                again = views.sample(other, known, viewer, random.Random(seq))
+                assert again == world, f"sample reads a hidden value at {where}"
+                checked += 1
+    assert checked > 50
+
+
+# -- independence of the truth ----------------------------------------------------------------
+
+
+def chi_square_critical(df: int) -> float:
+    """The chi-square 0.999 quantile for `df` degrees of freedom (Wilson-Hilferty)."""
+    h = 2 / (9 * df)
+    return float(df * (1 - h + Z_UPPER * math.sqrt(h)) ** 3)
+
+
+@dataclass
+class Target:
+    """One hidden place at one position: the values `sample` puts there are read by `pick`,
+    the model allows `allowed` (uniformly), the truth holds `real` (a subset)."""
+
+    state: Any
+    known: Any
+    viewer: Viewer
+    pick: Callable[[Any], Any]
+    allowed: list[Any]
+    real: set[Any]
+
+
+def beowulf_target() -> Target:
+    played = playouts("beowulf")[1]
+    viewer = seat_viewer(0)
+    for seq in range(len(played.log) // 3, len(played.log)):
+        state = played.engine.load(played.game_id, seq).rules
+        known = views_for("beowulf").possible(redacted_log(played.log[:seq], viewer), viewer)
+        for hand in known.hands:
+            for index, place in enumerate(hand.places):
+                unseen = unseen_tiles(known, place.act)
+                if place.tile is None and not place.good_counsel_only and len(unseen) > 10:
+                    flagged = any(p.good_counsel_only for h in known.hands for p in h.places)
+                    if flagged:
+                        continue
+                    real = {t for t in state.hands[hand.seat] if tile(t).act == place.act}
+                    return Target(
+                        state,
+                        known,
+                        viewer,
+                        lambda w, s=hand.seat, i=index: w.hands[s][i],
+                        unseen,
+                        real,
+                    )
+    raise AssertionError("no hidden hand place in the playout")
+
+
+def hagar_target() -> Target:
+    played = playouts("hagar")[1]
+    viewer = seat_viewer(0)
+    for seq in range(len(played.log) // 2, len(played.log)):
+        state = played.engine.load(played.game_id, seq).rules
+        known = views_for("hagar").possible(redacted_log(played.log[:seq], viewer), viewer)
+        for group in known.groups:
+            spots = [s for s in group.spots if s.place in ("carried", "cargo")]
+            if spots and len(group.pieces) > 10 and spots[0].key != "0":
+                spot = spots[0]
+                real = {getattr(state.vikings[int(spot.key)], spot.place)[spot.index]}
+                return Target(
+                    state,
+                    known,
+                    viewer,
+                    lambda w, s=spot: getattr(w.vikings[int(s.key)], s.place)[s.index],
+                    list(group.pieces),
+                    real,
+                )
+    raise AssertionError("no face-down piece of another Viking in the playout")
+
+
+def toy_target() -> Target:
+    played = playouts("toy")[0]
+    viewer = seat_viewer(0)
+    seq = len(played.log)
+    state = played.engine.load(played.game_id, seq).rules
+    known = views_for("toy").possible(redacted_log(played.log, viewer), viewer)
+    return Target(
+        state, known, viewer, lambda w: w.hands[1][0], list(known.unseen), {state.hands[1][0]}
+    )
+
+
+TARGETS = {"beowulf": beowulf_target, "hagar": hagar_target, "toy": toy_target}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_sampled_values_do_not_depend_on_the_truth(game: str) -> None:
+    target = TARGETS[game]()
+    views = views_for(game)
+    rnd = random.Random(2026)
+    drawn = Counter(
+        target.pick(views.sample(target.state, target.known, target.viewer, rnd))
+        for _ in range(SAMPLES)
+    )
+    assert set(drawn) <= set(target.allowed)
+    allowed = Counter(target.allowed)
+    total = len(target.allowed)
+    statistic = sum(
+        (drawn[v] - SAMPLES * n / total) ** 2 / (SAMPLES * n / total) for v, n in allowed.items()
+    )
+    assert statistic < chi_square_critical(len(allowed) - 1), (statistic, drawn)
+    share = sum(allowed[v] for v in target.real) / total
+    real = sum(drawn[v] for v in target.real)
+    spread = math.sqrt(SAMPLES * share * (1 - share))
+    assert abs(real - SAMPLES * share) < Z_BOTH * spread, (real, SAMPLES * share)
+
+
+# -- refusals are projections ------------------------------------------------------------------
+
+
+def _refusal(rules: Any, state: Any, seat: int, notation: str, requester: Viewer) -> str:
+    """What `requester` reads when `seat` asks `notation` (through `core.refusal`)."""
+    players = tuple(f"P{s}" for s in range(8))
+    try:
+        rules.decide(state, seat, rules.parse(notation), Rng(b"refusal"))
+    except (IllegalMove, InvalidNotation) as error:
+        return str(refusal_for(error, seat, requester, players, notation))
+    return "accepted"
+
+
+def _positions(game: str, players: int, seed: int) -> tuple[list[Any], list[str]]:
+    """Positions of a random rules-level playout, and every command formatted on the way."""
+    rules = get_rules(game)
+    created = GameCreated(
+        game=game, players=NAMES[:players], seed=seal(f"refusal/{seed}", frozenset(), "00" * 16)
+    )
+    rng, bot = Rng(f"refusal/{game}/{seed}".encode()), random.Random(seed)
+    state = rules.initial(created)
+    for event in rules.start(state, rng):
+        state = rules.evolve(state, event)
+    positions, notations = [], set()
+    for _decision in range(3000):
+        if rules.outcome(state) is not None:
+            break
+        seat = min(rules.to_act(state))
+        for other in range(players):
+            notations.update(rules.format(c) for c in rules.legal(state, other))
+        positions.append(state)
+        for event in rules.decide(state, seat, bot.choice(list(rules.legal(state, seat))), rng):
+            state = rules.evolve(state, event)
+    return positions[:: max(1, len(positions) // 40)], sorted(notations)
+
+
+@pytest.mark.parametrize("game", [*game_names()])
+def test_a_refusal_reads_the_same_whatever_the_requester_cannot_see(game: str) -> None:
+    """For every game: the text of a request, made by a seat for itself or (as in a
+    variation) by another seat on its behalf, is byte-identical when what the requester
+    may not see is changed (`perturb_hidden`); acting for itself, it is even refused or
+    accepted alike."""
+    rules, views = get_rules(game), views_for(game)
+    players = rules.min_players + (rules.max_players > rules.min_players)
+    positions, notations = _positions(game, players, 5)
+    rnd = random.Random(17)
+    compared = 0
+    for state in positions:
+        for seat in sorted(rules.to_act(state)):
+            for requester in (seat_viewer(seat), seat_viewer((seat + 1) % players)):
+                other = views.perturb_hidden(state, requester, rnd)
+                for notation in rnd.sample(notations, min(25, len(notations))):
+                    here = _refusal(rules, state, seat, notation, requester)
+                    there = _refusal(rules, other, seat, notation, requester)
+                    if requester.sees(frozenset({seat})) or "accepted" not in (here, there):
+                        assert here == there, (game, notation, requester.name, here, there)
+                        compared += 1
+    assert compared > 20

@@ -1,0 +1,73 @@
+""" "What could be true" on the web table (real Chromium against a real `skald serve`): a
+Beowulf seat sees the tiles it has not seen and the other hand's possible tiles, a Hägar
+seat the fate deck and each face-down piece (the panel is read while it is open); the
+referee, who sees everything, has no such panel."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.browser_support import CHROMIUM, chromium, local_context, served_skald
+from tests.servers import Server
+
+pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with served_skald(tmp_path_factory, "web-possible") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def context(server: Server) -> Iterator[Any]:
+    with chromium() as browser:
+        made = local_context(browser, server, height=900)
+        yield made
+        made.close()
+
+
+def _create(server: Server, game: str, players: list[str]) -> dict[str, Any]:
+    answer = httpx.post(f"{server.base}/games", json={"game": game, "players": players})
+    assert answer.status_code == 201, answer.text
+    created: dict[str, Any] = answer.json()
+    return created
+
+
+def _page(context: Any, game_id: str, token: str) -> Any:
+    page = context.new_page()
+    page.goto(f"/play/{game_id}#token={token}")
+    page.wait_for_selector("#board svg")
+    return page
+
+
+def test_a_beowulf_seat_sees_what_could_be_true(context: Any, server: Server) -> None:
+    created = _create(server, "beowulf", ["Ann", "Bob"])
+    game_id = created["id"]
+    ann_token = created["seats"][0]["token"]
+    ann = _page(context, game_id, ann_token)
+    ann.click("#possible summary")
+    ann.wait_for_selector("#possible-text:not(:empty)")
+    shown = ann.text_content("#possible-text") or ""
+    asked = httpx.get(
+        f"{server.base}/games/{game_id}/possible",
+        headers={"Authorization": f"Bearer {ann_token}"},
+    ).json()
+    assert shown == asked["text"]
+    assert "Bob (green) holds 2 tiles" in shown
+    assert "act I tiles not seen" in shown
+    referee = _page(context, game_id, created["referee_token"])
+    referee.wait_for_selector("#possible[hidden]", state="attached")
+
+
+def test_a_hagar_seat_sees_the_fate_deck_and_face_down_loot(context: Any, server: Server) -> None:
+    created = _create(server, "hagar", ["Ann", "Bob", "Cid"])
+    page = _page(context, created["id"], created["seats"][1]["token"])
+    page.click("#possible summary")
+    page.wait_for_selector("#possible-text:not(:empty)")
+    assert "the fate deck" in (page.text_content("#possible-text") or "")
