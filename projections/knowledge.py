@@ -17,18 +17,14 @@ from typing import Any
 
 import msgspec
 
-from skald.core.errors import NotFound
 from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
-from skald.projections.registry import GameViews, redacted_log, views_for
+from skald.projections.registry import redacted_log, views_for
 
 
 def possible_for(game: str, log: Sequence[Envelope[Any]], viewer: Viewer) -> Any:
-    """The game's `possible` for `viewer` from the full envelopes `log` (redacted here);
-    NotFound for a game that does not model it yet."""
+    """The game's `possible` for `viewer` from the full envelopes `log` (redacted here)."""
     views = views_for(game)
-    if not _models_knowledge(views):
-        raise NotFound(f"{game} does not say yet what a seat could know")
     return views.possible(redacted_log(log, viewer), viewer)
 
 
@@ -47,17 +43,10 @@ def believed_state(
     views = views_for(game)
     if viewer.referee:
         return state
-    if legacy or not _models_knowledge(views):
+    if legacy:
         return views.perturb_hidden(state, viewer, rnd)
     possible = views.possible(redacted_log(log(), viewer), viewer)
     return views.sample(state, possible, viewer, rnd)
-
-
-def _models_knowledge(views: GameViews) -> bool:
-    # BEAST FALLBACK (lead: delete at merge, with the `not _models_knowledge` test above,
-    # once projections/beast_knowledge.py gives Beast's views `possible` and `sample`): a
-    # game whose views do not model knowledge yet keeps the old `perturb_hidden` draw.
-    return hasattr(views, "possible") and hasattr(views, "sample")
 
 
 def believer(game: str) -> Any:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from skald.core.errors import NotFound
 from skald.events.envelope import Envelope
@@ -63,19 +63,7 @@ def redacted_log(envelopes: Sequence[Envelope[Any]], viewer: Viewer) -> list[Env
     return [redact(envelope, viewer) for envelope in envelopes]
 
 
-class _ViewsWithoutKnowledge(Protocol):
-    """BEAST FALLBACK (lead: delete at merge, once Beast's views have `possible` and
-    `sample`, and type `register_views` with `GameViews` alone): views registered before
-    they model what a viewer can know (`knowledge._models_knowledge` is their one use)."""
-
-    def view(self, state: Any, viewer: Viewer) -> Any: ...
-
-    def render(self, view: Any) -> str: ...
-
-    def perturb_hidden(self, state: Any, viewer: Viewer, rnd: random.Random) -> Any: ...
-
-
-_Factory = Callable[[], "GameViews | _ViewsWithoutKnowledge"]
+_Factory = Callable[[], GameViews]
 _VIEWS: dict[str, _Factory] = {}
 BUILTIN_VIEWS = {
     "beowulf": "skald.projections.beowulf",
@@ -99,6 +87,6 @@ def views_for(game: str) -> GameViews:
     if game not in _VIEWS and game in BUILTIN_VIEWS:
         importlib.import_module(BUILTIN_VIEWS[game])
     try:
-        return cast(GameViews, _VIEWS[game]())
+        return _VIEWS[game]()
     except KeyError:
         raise NotFound(f"no views for game {game!r}") from None

@@ -53,6 +53,9 @@ from skald.projections.beowulf_knowledge import unseen_tiles
 from skald.projections.registry import redacted_log, views_for
 
 GAMES = ["beowulf", "hagar", "toy"]
+"""Beast's model (its hidden path needs a membership test of its own) is held to the same
+four properties, and the rulebook's positions, in tests/test_beast_knowledge.py; the
+refusal test below runs over every game."""
 NAMES = ("Ann", "Bob", "Cid", "Dag", "Eir", "Fro")
 STRIDE = {"beowulf": 3, "hagar": 9, "toy": 1}
 """Every how many seqs the properties are checked (every seq of the short toy game)."""
