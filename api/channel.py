@@ -1,0 +1,396 @@
+"""The live channel of a seat: one WebSocket (`/games/ID/play`) to act and to follow a game.
+
+Protocol (JSON text frames; README "The live channel"):
+
+- The client's first message is `{"type": "hello", "token"?, "after"?}`. The token may come
+  instead in the upgrade's `Authorization: Bearer TOKEN` header; never in the URL (a
+  `?token=` is refused). No token: a spectator; the referee's: the referee (both listen
+  only). `after`: the last seq the client has (a reconnecting client resumes after it);
+  without it the first update carries no events, only the game as it is now.
+- The server answers `{"type": "welcome", "game", "viewer", "seat"}`, then an update.
+- A seat's decisions: `{"type": "move", "move", "expected_seq"?}`, `{"type": "undo"}`,
+  `{"type": "redo"}`, `{"type": "entropy", "entropy"}` (each with an optional
+  `expected_seq`, the compare-and-set of the REST routes). One message per decision.
+- After every decision by anyone (through this channel, REST, the CLI, another server),
+  every channel gets one frame `{"type": "update", "seq", "events", "to_act", "outcome",
+  "legal", "view", "receipt"}`: the events since its last seq redacted for its viewer,
+  whose turn it is, the outcome, its seat's legal moves (empty when it is not to act;
+  null for a viewer without a seat), its view, and the signed receipt for the head.
+- A message that cannot be done gets `{"type": "error", "error", "message"}` (the REST
+  error codes; `current_seq` on a conflict; `bad_message` for one that does not parse),
+  and nothing is written. A failed hello is answered so, then the channel closes (4400
+  bad hello, 4401 bad token, 4404 no such game); the store failing closes it with 1011
+  after a `store_unavailable` error (reconnect with `after` to resume).
+- After the update that carries the outcome the server closes the channel (1000).
+
+Cost per decision: the process follows each game with open channels once (`Watch`: one
+task per game, woken by this process's decisions, PostgreSQL notifications of any
+process's, and a poll), reads the new head once, and each viewer's update is built
+(`Table.update`) and encoded once per viewer and head, whatever the number of channels
+that share that viewer. An idle channel costs nothing but its poll's share: one version
+query per watched game per poll interval (0.2 s on SQLite, 2 s on PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Annotated, Any
+
+import msgspec
+from sqlalchemy.exc import DBAPIError
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from skald.api.deps import Caller, Services, caller_of
+from skald.api.errors import STATUS
+from skald.api.offload import offload, on_table
+from skald.api.schemas import MAX_SEQ
+from skald.core.errors import SkaldError, StoreError, Unauthorized, VersionConflict
+from skald.core.kernel import ENTROPY_PREFIX
+from skald.core.memo import Memo
+from skald.core.store import describe_db_error
+from skald.events.viewer import Viewer
+from skald.projections.table import Update
+
+log = logging.getLogger(__name__)
+HELLO_SECONDS = 10.0  # a channel that says nothing is closed after this long
+Seq = Annotated[int, msgspec.Meta(ge=0, le=MAX_SEQ)]
+Text = Annotated[str, msgspec.Meta(max_length=4096)]
+
+
+class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
+    """Who the client is and what it has."""
+
+    token: Annotated[str, msgspec.Meta(min_length=1, max_length=200)] | None = None
+    after: Seq | None = None
+
+
+class MoveMessage(msgspec.Struct, tag="move", forbid_unknown_fields=True):
+    """Play a move."""
+
+    move: Text
+    expected_seq: Seq | None = None
+
+
+class UndoMessage(msgspec.Struct, tag="undo", forbid_unknown_fields=True):
+    """Take back the last decision."""
+
+    expected_seq: Seq | None = None
+
+
+class RedoMessage(msgspec.Struct, tag="redo", forbid_unknown_fields=True):
+    """Re-apply the decision just undone."""
+
+    expected_seq: Seq | None = None
+
+
+class EntropyMessage(msgspec.Struct, tag="entropy", forbid_unknown_fields=True):
+    """A seat's entropy (its words, or its commitment or reveal), as `entropy ...`."""
+
+    entropy: Text
+    expected_seq: Seq | None = None
+
+
+Decision = MoveMessage | UndoMessage | RedoMessage | EntropyMessage
+_HELLO = msgspec.json.Decoder(Hello)
+_DECISION: msgspec.json.Decoder[Decision] = msgspec.json.Decoder(Decision)
+
+
+class Refused(Exception):
+    """A hello the channel cannot take: the error frame's code and message, the close code."""
+
+    def __init__(self, error: str, message: str, close: int) -> None:
+        super().__init__(message)
+        self.error, self.message, self.close = error, message, close
+
+
+def error_frame(error: str, message: str, **extra: Any) -> str:
+    """An error frame's text."""
+    return msgspec.json.encode(
+        {"type": "error", "error": error, "message": message, **extra}
+    ).decode()
+
+
+def skald_error_frame(error: SkaldError) -> str:
+    """The error frame for a refused decision: the REST error code and message."""
+    code = next(c for kind, _s, c in STATUS if isinstance(error, kind))
+    if isinstance(error, VersionConflict):
+        return error_frame(code, str(error), current_seq=error.current)
+    return error_frame(code, str(error))
+
+
+def decision_args(message: Decision) -> tuple[str, str | None]:
+    """The Table's action and notation for a decision message."""
+    if isinstance(message, MoveMessage):
+        return "move", message.move
+    if isinstance(message, EntropyMessage):
+        words = message.entropy.strip()
+        return "move", words if words.startswith(ENTROPY_PREFIX) else ENTROPY_PREFIX + words
+    return ("undo" if isinstance(message, UndoMessage) else "redo"), None
+
+
+def encode_update(update: Update) -> str:
+    """An update frame's text: the update's fields after `"type": "update"`."""
+    return '{"type":"update",' + msgspec.json.encode(update).decode()[1:]
+
+
+class Frames:
+    """The update frames of a process, encoded once per game, viewer, seq had and head."""
+
+    def __init__(self, services: Services) -> None:
+        self.table = services.table
+        self._encoded: Memo[tuple[str, Viewer, int | None, int], str] = Memo(4096)
+
+    def frame(
+        self, game_id: str, viewer: Viewer, after: int | None, current: bool
+    ) -> tuple[int, str, bool] | None:
+        """The frame taking `viewer` from seq `after` to the head: (its seq, its text,
+        whether the game is over), or None when the game is not past `after`."""
+        update = self.table.update(game_id, viewer, after, current)
+        if update is None:
+            return None
+        key = (game_id, viewer, after, update.seq)
+        text = self._encoded.get(key)
+        if text is None:
+            text = encode_update(update)
+            self._encoded.put(key, text)
+        return update.seq, text, update.outcome is not None
+
+
+class Channel:
+    """One open channel: its viewer, the seq it has, and a writer sending its updates."""
+
+    def __init__(self, websocket: WebSocket, caller: Caller, after: int | None) -> None:
+        self.websocket = websocket
+        self.caller = caller
+        self.after = after
+        self.due = asyncio.Event()
+        self.due.set()  # the first update (the game as it is now, or what was missed)
+        self.current = True  # the next update asks the store for the head itself
+        self.closed = False
+
+    def wake(self, head: int | None) -> None:
+        """The game may be past what this channel has (`head`: it is at that seq, known
+        current; None: a hint only)."""
+        if head is None:
+            self.current = True
+        elif self.after is not None and head <= self.after:
+            return
+        self.due.set()
+
+    async def write(self, frames: Frames) -> None:
+        """Send an update whenever one is due, until the game ends or the client leaves."""
+        table, game_id, viewer = frames.table, self.caller.game_id, self.caller.viewer
+        while not self.closed:
+            await self.due.wait()
+            self.due.clear()
+            current, self.current = self.current, False
+            frame = await on_table(table, frames.frame, game_id, viewer, self.after, current)
+            if frame is None:
+                continue
+            self.after, text, over = frame
+            await self.websocket.send_text(text)
+            if over:
+                self.closed = True
+                await self.websocket.close(1000, "the game is over")
+
+
+class Watch:
+    """This process following one game for its open channels: one task that hears of new
+    events (a decision here, a notification, a poll) and wakes the channels behind."""
+
+    def __init__(self, services: Services, game_id: str, done: Any) -> None:
+        self.services, self.game_id = services, game_id
+        self.channels: set[Channel] = set()
+        self._done = done
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        feed, table = self.services.feed, self.services.table
+        seen = -1
+        try:
+            while self.channels:
+                with feed.subscription(self.game_id) as woken:
+                    try:
+                        head = await on_table(table, table.head, self.game_id)
+                    except (DBAPIError, StoreError):
+                        head = None  # each channel's own read reports it
+                    if head is None or head != seen:
+                        for channel in list(self.channels):
+                            channel.wake(head)
+                        seen = head if head is not None else seen
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(woken.wait(), feed.poll_interval)
+        finally:
+            self._done(self)
+
+
+class Watches:
+    """The games this process follows for its channels."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.frames = Frames(services)
+        self._games: dict[str, Watch] = {}
+
+    def join(self, channel: Channel) -> None:
+        """Follow the channel's game for it."""
+        game_id = channel.caller.game_id
+        watch = self._games.get(game_id)
+        if watch is None or watch.task.done():
+            watch = self._games[game_id] = Watch(self.services, game_id, self._ended)
+        watch.channels.add(channel)
+
+    def leave(self, channel: Channel) -> None:
+        """Stop following for it (the game's watch ends with its last channel)."""
+        watch = self._games.get(channel.caller.game_id)
+        if watch is not None:
+            watch.channels.discard(channel)
+
+    def _ended(self, watch: Watch) -> None:
+        if self._games.get(watch.game_id) is watch:
+            del self._games[watch.game_id]
+
+    def wake(self, game_id: str, channel: Channel) -> None:
+        """A decision of this channel's: its own update is due now (the engine's copy is
+        current); the others hear of it through the feed."""
+        channel.wake(None)
+        channel.current = False
+
+
+def header_token(websocket: WebSocket) -> str | None:
+    """The upgrade's bearer token, if any (Unauthorized for a malformed header)."""
+    header = websocket.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, given = header.partition(" ")
+    if scheme.lower() != "bearer" or not given.strip():
+        raise Unauthorized("the Authorization header must be 'Bearer TOKEN'")
+    return given.strip()
+
+
+async def _hello(
+    websocket: WebSocket, services: Services, game_id: str
+) -> tuple[Caller, int | None]:
+    if "token" in websocket.query_params:
+        raise Refused(
+            "bad_message",
+            "the token goes in the first message or the Authorization header, never the URL",
+            4400,
+        )
+    try:
+        message = await asyncio.wait_for(websocket.receive(), HELLO_SECONDS)
+    except TimeoutError:
+        raise Refused("bad_message", f"no hello within {HELLO_SECONDS:g} s", 4400) from None
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    try:
+        hello = _HELLO.decode(message.get("text") or message.get("bytes") or b"")
+    except (msgspec.DecodeError, UnicodeDecodeError) as error:
+        raise Refused(
+            "bad_message", f'the first message must be {{"type": "hello"}}: {error}', 4400
+        ) from None
+    try:
+        token = header_token(websocket)
+        if token is not None and hello.token is not None and token != hello.token:
+            raise Unauthorized("the hello's token and the Authorization header's differ")
+        caller = await offload(caller_of, services, game_id, token or hello.token)
+        if hello.after is not None:
+            head = await on_table(services.table, services.table.head, game_id)
+            if hello.after > head:
+                raise Refused(
+                    "bad_message", f"after={hello.after}: the game is at seq {head}", 4400
+                )
+    except SkaldError as error:
+        code = next(c for kind, _s, c in STATUS if isinstance(error, kind))
+        close = {"not_found": 4404, "unauthorized": 4401}.get(code, 1011)
+        raise Refused(code, str(error), close) from None
+    return caller, hello.after
+
+
+async def serve_channel(websocket: WebSocket, game_id: str, watches: Watches) -> None:
+    """Run one channel until the client leaves or the game ends."""
+    services = watches.services
+    await websocket.accept()
+    try:
+        caller, after = await _hello(websocket, services, game_id)
+    except Refused as refused:
+        await websocket.send_text(error_frame(refused.error, refused.message))
+        await websocket.close(refused.close, refused.error)
+        return
+    except WebSocketDisconnect:
+        return
+    welcome = {
+        "type": "welcome",
+        "game": game_id,
+        "viewer": caller.viewer.name,
+        "seat": caller.seat,
+    }
+    await websocket.send_text(msgspec.json.encode(welcome).decode())
+    channel = Channel(websocket, caller, after)
+    watches.join(channel)
+    writer = asyncio.get_running_loop().create_task(channel.write(watches.frames))
+    reader = asyncio.get_running_loop().create_task(_read(channel, watches))
+    try:
+        await asyncio.wait((writer, reader), return_when=asyncio.FIRST_COMPLETED)
+        for task in (writer, reader):
+            if task.done() and not task.cancelled():
+                error = task.exception()
+                if isinstance(error, DBAPIError | StoreError):
+                    text = describe_db_error(error) if isinstance(error, DBAPIError) else str(error)
+                    log.warning("live channel of %s ended: the store failed: %s", game_id, text)
+                    with contextlib.suppress(Exception):
+                        await websocket.send_text(
+                            error_frame(
+                                "store_unavailable",
+                                "the event store is unavailable; reconnect with after to resume",
+                            )
+                        )
+                        await websocket.close(1011, "store_unavailable")
+                elif error is not None and not isinstance(error, WebSocketDisconnect):
+                    raise error
+    finally:
+        channel.closed = True
+        watches.leave(channel)
+        for task in (writer, reader):
+            task.cancel()
+
+
+async def _read(channel: Channel, watches: Watches) -> None:
+    """The client's messages: each decision made, or answered with an error frame."""
+    websocket, caller = channel.websocket, channel.caller
+    table, feed = watches.services.table, watches.services.feed
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        try:
+            decision = _DECISION.decode(message.get("text") or message.get("bytes") or b"")
+        except (msgspec.DecodeError, UnicodeDecodeError) as error:
+            await websocket.send_text(error_frame("bad_message", f"not a decision: {error}"))
+            continue
+        if caller.seat is None:
+            who = "the referee" if caller.viewer.referee else "a spectator"
+            await websocket.send_text(
+                error_frame("forbidden", f"{who} listens only; decisions need a seat's token")
+            )
+            continue
+        action, notation = decision_args(decision)
+        try:
+            await on_table(
+                table,
+                table.act,
+                caller.game_id,
+                caller.seat,
+                action,
+                notation,
+                decision.expected_seq,
+            )
+        except (DBAPIError, StoreError):
+            raise
+        except SkaldError as error:
+            await websocket.send_text(skald_error_frame(error))
+            continue
+        feed.publish(caller.game_id)
+        watches.wake(caller.game_id, channel)
