@@ -44,7 +44,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from skald.api.deps import Caller, Services, caller_of
 from skald.api.errors import STATUS
-from skald.api.offload import offload, on_table
+from skald.api.offload import offload, on_table, reading
 from skald.api.schemas import MAX_SEQ
 from skald.core.errors import SkaldError, StoreError, Unauthorized, VersionConflict
 from skald.core.kernel import ENTROPY_PREFIX
@@ -142,12 +142,10 @@ class Frames:
         self.table = services.table
         self._encoded: Memo[tuple[str, Viewer, int | None, int], str] = Memo(4096)
 
-    def frame(
-        self, game_id: str, viewer: Viewer, after: int | None, current: bool
-    ) -> tuple[int, str, bool] | None:
-        """The frame taking `viewer` from seq `after` to the head: (its seq, its text,
-        whether the game is over), or None when the game is not past `after`."""
-        update = self.table.update(game_id, viewer, after, current)
+    def frame(self, game_id: str, viewer: Viewer, after: int | None) -> Frame | None:
+        """The frame taking `viewer` from seq `after` to the engine's copy of the game
+        (read from the store just before), or None when it is not past `after`."""
+        update = self.table.update(game_id, viewer, after, current=False)
         if update is None:
             return None
         key = (game_id, viewer, after, update.seq)
@@ -155,73 +153,131 @@ class Frames:
         if text is None:
             text = encode_update(update)
             self._encoded.put(key, text)
-        return update.seq, text, update.outcome is not None
+        return Frame(update.seq, text, update.outcome is not None)
+
+    def frames(self, game_id: str, wanted: list[tuple[Viewer, int | None]]) -> list[Frame | None]:
+        """`frame` for each (viewer, seq had): one call for every channel of a game."""
+        return [self.frame(game_id, viewer, after) for viewer, after in wanted]
+
+
+class Frame(msgspec.Struct, frozen=True):
+    """One update frame: the seq it takes its channel to, its text, whether the game is over."""
+
+    seq: int
+    text: str
+    over: bool
 
 
 class Channel:
-    """One open channel: its viewer, the seq it has, and a writer sending its updates."""
+    """One open channel: its viewer, the seq it has been sent, and what is still to send."""
 
     def __init__(self, websocket: WebSocket, caller: Caller, after: int | None) -> None:
         self.websocket = websocket
         self.caller = caller
         self.after = after
-        self.due = asyncio.Event()
-        self.due.set()  # the first update (the game as it is now, or what was missed)
-        self.current = True  # the next update asks the store for the head itself
-        self.closed = False
+        self._outbox: list[str] = []
+        self._ready = asyncio.Event()
+        self._close: tuple[int, str] | None = None
 
-    def wake(self, head: int | None) -> None:
-        """The game may be past what this channel has (`head`: it is at that seq, known
-        current; None: a hint only)."""
-        if head is None:
-            self.current = True
-        elif self.after is not None and head <= self.after:
-            return
-        self.due.set()
+    def push(self, text: str, close: tuple[int, str] | None = None) -> None:
+        """Send `text` (then close with `close`: code and reason)."""
+        self._outbox.append(text)
+        self._close = self._close or close
+        self._ready.set()
 
-    async def write(self, frames: Frames) -> None:
-        """Send an update whenever one is due, until the game ends or the client leaves."""
-        table, game_id, viewer = frames.table, self.caller.game_id, self.caller.viewer
-        while not self.closed:
-            await self.due.wait()
-            self.due.clear()
-            current, self.current = self.current, False
-            frame = await on_table(table, frames.frame, game_id, viewer, self.after, current)
-            if frame is None:
-                continue
-            self.after, text, over = frame
-            await self.websocket.send_text(text)
-            if over:
-                self.closed = True
-                await self.websocket.close(1000, "the game is over")
+    async def write(self) -> None:
+        """Send what is pushed, in order, until the channel closes."""
+        while True:
+            await self._ready.wait()
+            self._ready.clear()
+            texts, self._outbox = self._outbox, []
+            for text in texts:
+                await self.websocket.send_text(text)
+            if self._close is not None:
+                await self.websocket.close(*self._close)
+                return
 
 
 class Watch:
     """This process following one game for its open channels: one task that hears of new
-    events (a decision here, a notification, a poll) and wakes the channels behind."""
+    events (a decision of this process, a notification of another's, a poll), learns the
+    head once, builds every channel's frame in one go and hands each its own.
 
-    def __init__(self, services: Services, game_id: str, done: Any) -> None:
-        self.services, self.game_id = services, game_id
+    The head is read from the store at the start, when a channel joins, at every poll,
+    and when a notification names a seq the engine's copy has not reached; a decision of
+    this process (its seq published with it) needs no read: the engine's copy is it."""
+
+    def __init__(self, services: Services, frames: Frames, game_id: str, done: Any) -> None:
+        self.services, self.frames, self.game_id = services, frames, game_id
         self.channels: set[Channel] = set()
         self._done = done
+        self._read = True  # the next round reads the head from the store
+        self._woken: asyncio.Event | None = None
         self.task = asyncio.get_running_loop().create_task(self._run())
+
+    def add(self, channel: Channel) -> None:
+        """Follow the game for one more channel (its first frame is due)."""
+        self.channels.add(channel)
+        self._read = True
+        if self._woken is not None:
+            self._woken.set()
+
+    def _tick(self) -> None:
+        self._read = True
+        if self._woken is not None:
+            self._woken.set()
+
+    def _head_known(self, seen: int) -> int | None:
+        """The head without asking the store, or None when it must be read."""
+        if self._read:
+            self._read = False
+            return None
+        said = self.services.feed.head(self.game_id)
+        if said is None or said <= seen:
+            return seen
+        cached = self.services.table.cached_head(self.game_id)
+        return cached if cached is not None and cached >= said else None
 
     async def _run(self) -> None:
         feed, table = self.services.feed, self.services.table
+        loop = asyncio.get_running_loop()
         seen = -1
         try:
-            while self.channels:
-                with feed.subscription(self.game_id) as woken:
+            with feed.subscription(self.game_id) as woken:
+                self._woken = woken
+                while self.channels:
+                    woken.clear()
+                    head = self._head_known(seen)
+                    if head is None:
+                        head = await reading(table, table.head, self.game_id)
+                    seen = max(seen, head)
+                    behind = [c for c in self.channels if c.after is None or c.after < seen]
+                    if behind:
+                        wanted = [(c.caller.viewer, c.after) for c in behind]
+                        built = await reading(table, self.frames.frames, self.game_id, wanted)
+                        for channel, frame in zip(behind, built, strict=True):
+                            if frame is not None:
+                                channel.after = frame.seq
+                                over = (1000, "the game is over") if frame.over else None
+                                channel.push(frame.text, over)
+                                if over:
+                                    self.channels.discard(channel)
+                    if woken.is_set() or not self.channels:
+                        continue
+                    timer = loop.call_later(feed.poll_interval, self._tick)
                     try:
-                        head = await on_table(table, table.head, self.game_id)
-                    except (DBAPIError, StoreError):
-                        head = None  # each channel's own read reports it
-                    if head is None or head != seen:
-                        for channel in list(self.channels):
-                            channel.wake(head)
-                        seen = head if head is not None else seen
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(woken.wait(), feed.poll_interval)
+                        await woken.wait()
+                    finally:
+                        timer.cancel()
+        except (DBAPIError, StoreError) as error:
+            text = describe_db_error(error) if isinstance(error, DBAPIError) else str(error)
+            log.warning("live channels of %s ended: the store failed: %s", self.game_id, text)
+            failed = error_frame(
+                "store_unavailable",
+                "the event store is unavailable; reconnect with after to resume",
+            )
+            for channel in self.channels:
+                channel.push(failed, (1011, "store_unavailable"))
         finally:
             self._done(self)
 
@@ -239,8 +295,8 @@ class Watches:
         game_id = channel.caller.game_id
         watch = self._games.get(game_id)
         if watch is None or watch.task.done():
-            watch = self._games[game_id] = Watch(self.services, game_id, self._ended)
-        watch.channels.add(channel)
+            watch = self._games[game_id] = Watch(self.services, self.frames, game_id, self._ended)
+        watch.add(channel)
 
     def leave(self, channel: Channel) -> None:
         """Stop following for it (the game's watch ends with its last channel)."""
@@ -251,12 +307,6 @@ class Watches:
     def _ended(self, watch: Watch) -> None:
         if self._games.get(watch.game_id) is watch:
             del self._games[watch.game_id]
-
-    def wake(self, game_id: str, channel: Channel) -> None:
-        """A decision of this channel's: its own update is due now (the engine's copy is
-        current); the others hear of it through the feed."""
-        channel.wake(None)
-        channel.current = False
 
 
 def header_token(websocket: WebSocket) -> str | None:
@@ -330,37 +380,37 @@ async def serve_channel(websocket: WebSocket, game_id: str, watches: Watches) ->
     await websocket.send_text(msgspec.json.encode(welcome).decode())
     channel = Channel(websocket, caller, after)
     watches.join(channel)
-    writer = asyncio.get_running_loop().create_task(channel.write(watches.frames))
-    reader = asyncio.get_running_loop().create_task(_read(channel, watches))
+    loop = asyncio.get_running_loop()
+    writer = loop.create_task(channel.write())
+    reader = loop.create_task(_read(channel, services))
     try:
-        await asyncio.wait((writer, reader), return_when=asyncio.FIRST_COMPLETED)
-        for task in (writer, reader):
-            if task.done() and not task.cancelled():
-                error = task.exception()
-                if isinstance(error, DBAPIError | StoreError):
-                    text = describe_db_error(error) if isinstance(error, DBAPIError) else str(error)
-                    log.warning("live channel of %s ended: the store failed: %s", game_id, text)
-                    with contextlib.suppress(Exception):
-                        await websocket.send_text(
-                            error_frame(
-                                "store_unavailable",
-                                "the event store is unavailable; reconnect with after to resume",
-                            )
+        done, _ = await asyncio.wait((writer, reader), return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            error = task.exception()
+            if isinstance(error, DBAPIError | StoreError):
+                text = describe_db_error(error) if isinstance(error, DBAPIError) else str(error)
+                log.warning("a live channel of %s ended: the store failed: %s", game_id, text)
+                with contextlib.suppress(Exception):
+                    await websocket.send_text(
+                        error_frame(
+                            "store_unavailable",
+                            "the event store is unavailable; reconnect with after to resume",
                         )
-                        await websocket.close(1011, "store_unavailable")
-                elif error is not None and not isinstance(error, WebSocketDisconnect):
-                    raise error
+                    )
+                    await websocket.close(1011, "store_unavailable")
+            elif error is not None and not isinstance(error, WebSocketDisconnect):
+                raise error
     finally:
-        channel.closed = True
         watches.leave(channel)
         for task in (writer, reader):
             task.cancel()
 
 
-async def _read(channel: Channel, watches: Watches) -> None:
-    """The client's messages: each decision made, or answered with an error frame."""
+async def _read(channel: Channel, services: Services) -> None:
+    """The client's messages: each decision made (its seq published: this process's
+    watch, and its SSE streams, take it from there), or answered with an error frame."""
     websocket, caller = channel.websocket, channel.caller
-    table, feed = watches.services.table, watches.services.feed
+    table, feed = services.table, services.feed
     while True:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
@@ -378,7 +428,7 @@ async def _read(channel: Channel, watches: Watches) -> None:
             continue
         action, notation = decision_args(decision)
         try:
-            await on_table(
+            seq = await on_table(
                 table,
                 table.act,
                 caller.game_id,
@@ -392,5 +442,4 @@ async def _read(channel: Channel, watches: Watches) -> None:
         except SkaldError as error:
             await websocket.send_text(skald_error_frame(error))
             continue
-        feed.publish(caller.game_id)
-        watches.wake(caller.game_id, channel)
+        feed.publish(caller.game_id, seq)

@@ -138,6 +138,7 @@ class Table:
     def __init__(self, engine: Engine, signer: Signer | None = None) -> None:
         self._engine = engine
         self._signer = signer
+        self._sqlite = engine.store.dialect == "sqlite"
         self._legal_at: Memo[tuple[str, int, str, int], list[str]] = Memo(self.CACHED)
         # What this process's decisions appended: (game, new seq) -> (seq before, envelopes),
         # so the viewers following the game read them without asking the store.
@@ -154,6 +155,11 @@ class Table:
         """Whether the store's reads and appends are brief right now (`EventStore.
         answers_at_once`): then a request may do the engine's work without a thread."""
         return self._engine.store.answers_at_once()
+
+    def reads_at_once(self) -> bool:
+        """Whether reads here never wait for a writer (SQLite's WAL readers; not on
+        PostgreSQL, where every statement waits for the server)."""
+        return self._sqlite
 
     def never_waiting(self) -> AbstractContextManager[NoWaiting]:
         """A block in which the store raises `WouldWait` rather than wait for a lock, until
@@ -249,7 +255,16 @@ class Table:
         """The events in a range, redacted for `viewer`."""
         state = self._engine.load(game_id)
         effective = self._effective(state, viewer)
-        return [redact(env, effective) for env in self._engine.envelopes(game_id, from_seq, to_seq)]
+        recent = self._recent(game_id, state, from_seq - 1) if to_seq is None else None
+        if recent is None:
+            recent = self._engine.envelopes(game_id, from_seq, to_seq)
+        return [redact(env, effective) for env in recent]
+
+    def _recent(self, game_id: str, state: GameState, after: int) -> list[Envelope[Any]] | None:
+        """The envelopes after seq `after` up to `state`, when they are what a decision of
+        this process appended (no store read), else None."""
+        kept = self._appended.get((game_id, state.version))
+        return kept[1] if kept is not None and kept[0] == after else None
 
     def legal(self, game_id: str, seat: int) -> list[str]:
         """The seat's legal moves in notation (empty when it is not the seat's turn)."""
@@ -416,6 +431,11 @@ class Table:
         self._appended.put((game_id, acted.state.version), (base, acted.envelopes))
         return acted
 
+    def cached_head(self, game_id: str) -> int | None:
+        """The seq of the engine's copy of the game, if it holds one (no I/O)."""
+        state = self._engine.cached(game_id)
+        return None if state is None else state.version
+
     def head(self, game_id: str) -> int:
         """The game's seq now (asks the store; the engine's copy is brought up to it)."""
         return self._engine.load(game_id).version
@@ -437,11 +457,9 @@ class Table:
     def _update(self, game_id: str, state: GameState, viewer: Viewer, after: int | None) -> Update:
         envelopes: list[Envelope[Any]] = []
         if after is not None:
-            kept = self._appended.get((game_id, state.version))
-            if kept is not None and kept[0] == after:
-                envelopes = kept[1]
-            else:
-                envelopes = self._engine.envelopes(game_id, after + 1, state.version)
+            envelopes = self._recent(game_id, state, after) or self._engine.envelopes(
+                game_id, after + 1, state.version
+            )
         seat = viewer.seat
         legal = None if seat is None else self._legal(game_id, state, seat)
         return update_for(game_id, state, envelopes, viewer, legal, self._receipt(game_id, state))
