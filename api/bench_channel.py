@@ -2,10 +2,11 @@
 from the same clients against the same server in the same run.
 
 For each backend and client count, one `skald serve` (or two on one PostgreSQL database)
-is measured, in turn: `GET /health` (the do-nothing baseline), the REST clients of
-`api.bench` (a POST /moves per decision, and the next seat's GET /legal), then the channel's
-clients: each plays its own games with one WebSocket per seat, sending one message per
-decision and reading, on every seat's channel, the one frame the decision brings. Figures:
+is measured: `GET /health` (the do-nothing baseline), then, alternately (`ROUNDS` rounds,
+so that the shared machine's drift hits both alike), the REST clients of `api.bench` (a
+POST /moves per decision, and the next seat's GET /legal) and the channel's clients: each
+plays its own games with one WebSocket per seat, sending one message per decision and
+reading, on every seat's channel, the one frame the decision brings. Figures:
 
 - `ws.move.B.N`: decisions/s over the channel beside `http.move.B.N` (REST, same run);
 - `ws.move.p99.B.N` beside its p50 (a decision's message to the acting seat's frame);
@@ -48,6 +49,7 @@ from skald.api.bench import (
 )
 
 FRAME_SECONDS = 10.0
+ROUNDS = 2  # REST and channel measurements alternate, each `seconds / ROUNDS` long
 _HANDSHAKE = (
     "GET /games/{game}/play HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
     "Connection: Upgrade\r\nSec-WebSocket-Key: c2thbGQtYmVuY2gtMTZieQ==\r\n"
@@ -230,14 +232,26 @@ def channel_figures(
 ) -> Iterator[Figure]:
     """The channel against REST (and /health) on one server, for each client count."""
     process, port = start_server(url)
+    pid, half = process.pid, seconds / ROUNDS
     try:
         for clients in client_counts:
-            health = asyncio.run(_measure(port, clients, seconds, None, players, process.pid))
-            rest = asyncio.run(_measure(port, clients, seconds, game, players, process.pid))
-            ws = asyncio.run(_measure_ws([port], clients, seconds, game, players, [process.pid]))
+            health = asyncio.run(_measure(port, clients, half, None, players, pid))
+            rest, ws = Tally(), ChannelTally()
+            for _ in range(ROUNDS):  # alternately, so that the machine's drift hits both
+                _add(rest, asyncio.run(_measure(port, clients, half, game, players, pid)))
+                _add(ws, asyncio.run(_measure_ws([port], clients, half, game, players, [pid])))
             yield from _figures(f"{label}.{clients}", clients, health, rest, ws)
     finally:
         _stop(process)
+
+
+def _add(total: Tally, part: Tally) -> None:
+    """Count `part` into `total` (every counter summed, latencies joined)."""
+    for name, value in vars(part).items():
+        if name == "latencies":
+            total.latencies.extend(value)
+        else:
+            setattr(total, name, getattr(total, name) + value)
 
 
 def _figures(

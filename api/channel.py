@@ -25,10 +25,13 @@ Protocol (JSON text frames; README "The live channel"):
 
 Cost per decision: the process follows each game with open channels once (`Watch`: one
 task per game, woken by this process's decisions, PostgreSQL notifications of any
-process's, and a poll), reads the new head once, and each viewer's update is built
-(`Table.update`) and encoded once per viewer and head, whatever the number of channels
-that share that viewer. An idle channel costs nothing but its poll's share: one version
-query per watched game per poll interval (0.2 s on SQLite, 2 s on PostgreSQL).
+process's, and a poll), learns the new head once (no store read at all after a decision of
+this process: its seq is published with it and the engine's copy is that head), builds
+every channel's frame in one call, each viewer's update (`Table.update`) built and encoded
+once per viewer and head whatever the number of channels sharing that viewer, and hands
+each channel its text (its own writer sends it). An idle channel costs nothing but its
+game's poll: one version query per watched game per poll interval (0.2 s on SQLite, 2 s on
+PostgreSQL), not per channel. Keep-alive is uvicorn's WebSocket ping.
 """
 
 from __future__ import annotations
