@@ -54,7 +54,7 @@ from skald.core.kernel import ENTROPY_PREFIX
 from skald.core.memo import Memo
 from skald.core.store import describe_db_error
 from skald.events.viewer import Viewer
-from skald.projections.table import Update
+from skald.projections.table import NotHeld, Update
 
 log = logging.getLogger(__name__)
 HELLO_SECONDS = 10.0  # a channel that says nothing is closed after this long
@@ -145,10 +145,13 @@ class Frames:
         self.table = services.table
         self._encoded: Memo[tuple[str, Viewer, int | None, int], str] = Memo(4096)
 
-    def frame(self, game_id: str, viewer: Viewer, after: int | None) -> Frame | None:
+    def frame(
+        self, game_id: str, viewer: Viewer, after: int | None, held: bool = False
+    ) -> Frame | None:
         """The frame taking `viewer` from seq `after` to the engine's copy of the game
-        (read from the store just before), or None when it is not past `after`."""
-        update = self.table.update(game_id, viewer, after, current=False)
+        (read from the store just before), or None when it is not past `after` (`held`:
+        from what the process holds alone, else NotHeld; see `Table.update`)."""
+        update = self.table.update(game_id, viewer, after, held)
         if update is None:
             return None
         key = (game_id, viewer, after, update.seq)
@@ -158,9 +161,11 @@ class Frames:
             self._encoded.put(key, text)
         return Frame(update.seq, text, update.outcome is not None)
 
-    def frames(self, game_id: str, wanted: list[tuple[Viewer, int | None]]) -> list[Frame | None]:
+    def frames(
+        self, game_id: str, wanted: list[tuple[Viewer, int | None]], held: bool = False
+    ) -> list[Frame | None]:
         """`frame` for each (viewer, seq had): one call for every channel of a game."""
-        return [self.frame(game_id, viewer, after) for viewer, after in wanted]
+        return [self.frame(game_id, viewer, after, held) for viewer, after in wanted]
 
 
 class Frame(msgspec.Struct, frozen=True):
@@ -257,7 +262,10 @@ class Watch:
                     behind = [c for c in self.channels if c.after is None or c.after < seen]
                     if behind:
                         wanted = [(c.caller.viewer, c.after) for c in behind]
-                        built = await reading(table, self.frames.frames, self.game_id, wanted)
+                        try:  # after a decision here: all in memory, on the loop at once
+                            built = self.frames.frames(self.game_id, wanted, held=True)
+                        except NotHeld:
+                            built = await reading(table, self.frames.frames, self.game_id, wanted)
                         for channel, frame in zip(behind, built, strict=True):
                             if frame is not None:
                                 channel.after = frame.seq

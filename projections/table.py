@@ -120,6 +120,10 @@ class Update(msgspec.Struct, frozen=True, kw_only=True):
     receipt: Receipt | None
 
 
+class NotHeld(LookupError):
+    """An update that needs the store, asked for from what the process holds alone."""
+
+
 class GameListing(msgspec.Struct, frozen=True, kw_only=True):
     """One game in a list (read from the store's header row, no replay)."""
 
@@ -441,25 +445,34 @@ class Table:
         return self._engine.load(game_id).version
 
     def update(
-        self, game_id: str, viewer: Viewer, after: int | None, current: bool = True
+        self, game_id: str, viewer: Viewer, after: int | None, held: bool = False
     ) -> Update | None:
         """What `viewer` needs now that the game is past seq `after` (None: it has nothing
         yet; the update then carries no events, only the state now), or None when the game
-        is not past `after`. `current=False` trusts the engine's copy of the game (loaded
-        just before, by `head` or a decision). One update per viewer and head is built
-        once and shared by everyone who asks for it."""
-        state = self._engine.load(game_id) if current else self._engine.peek(game_id)
+        is not past `after`, from the engine's copy of the game (read from the store just
+        before, by `head` or a decision). `held`: from what this process holds alone, no
+        store read (the copy, and the events of its own decision): NotHeld when that is not
+        enough. One update per viewer and head is built once and shared by all who ask."""
+        if held:
+            state = self._engine.cached(game_id)
+            if state is None:
+                raise NotHeld(game_id)
+        else:
+            state = self._engine.peek(game_id)
         if after is not None and state.version <= after:
             return None
         key = (game_id, viewer, after, state.version, state.last_hash)
-        return self._updates.fetch(key, lambda: self._update(game_id, state, viewer, after))
+        return self._updates.fetch(key, lambda: self._update(game_id, state, viewer, after, held))
 
-    def _update(self, game_id: str, state: GameState, viewer: Viewer, after: int | None) -> Update:
+    def _update(
+        self, game_id: str, state: GameState, viewer: Viewer, after: int | None, held: bool
+    ) -> Update:
         envelopes: list[Envelope[Any]] = []
         if after is not None:
-            envelopes = self._recent(game_id, state, after) or self._engine.envelopes(
-                game_id, after + 1, state.version
-            )
+            recent = self._recent(game_id, state, after)
+            if recent is None and held:
+                raise NotHeld(game_id)
+            envelopes = recent or self._engine.envelopes(game_id, after + 1, state.version)
         seat = viewer.seat
         legal = None if seat is None else self._legal(game_id, state, seat)
         return update_for(game_id, state, envelopes, viewer, legal, self._receipt(game_id, state))
