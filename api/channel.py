@@ -367,6 +367,11 @@ async def _hello(
         code = next(c for kind, _s, c in STATUS if isinstance(error, kind))
         close = {"not_found": 4404, "unauthorized": 4401}.get(code, 1011)
         raise Refused(code, str(error), close) from None
+    except DBAPIError as error:
+        log.warning("a live channel of %s: the store failed: %s", game_id, describe_db_error(error))
+        raise Refused(
+            "store_unavailable", "the event store is unavailable; try again", 1011
+        ) from None
     return caller, hello.after
 
 
@@ -409,8 +414,8 @@ async def serve_channel(websocket: WebSocket, game_id: str, watches: Watches) ->
                         )
                     )
                     await websocket.close(1011, "store_unavailable")
-            elif error is not None and not isinstance(error, WebSocketDisconnect):
-                raise error
+            elif error is not None and not isinstance(error, WebSocketDisconnect | OSError):
+                raise error  # a client gone mid-send is an OSError (uvicorn's ClientDisconnected)
     finally:
         watches.leave(channel)
         for task in (writer, reader):

@@ -86,7 +86,7 @@ def event_seqs(frames: list[dict[str, Any]]) -> list[int]:
     return [event["seq"] for f in frames for event in f["events"]]
 
 
-def test_a_seat_plays_a_whole_game_one_message_per_decision(base: str) -> None:
+def test_a_seat_plays_a_whole_game_one_message_per_decision(base: str, tmp_path: Path) -> None:
     game = new_game(base)
     tokens = [seat["token"] for seat in game["seats"]]
     rnd = random.Random(3)
@@ -144,6 +144,13 @@ def test_a_seat_plays_a_whole_game_one_message_per_decision(base: str) -> None:
                 break
         assert event_seqs(seen[2]) == list(range(first_seq + 1, final + 1))
     assert summary(base, game["id"])["outcome"] is not None
+    # A client that leaves abruptly mid-game is no error of the server's.
+    other = new_game(base, "abrupt")
+    with channel(base, other["id"], other["seats"][0]["token"]) as (gone, _):
+        frame(gone)
+        gone.socket.close()
+    assert summary(base, other["id"])["seq"] > 0  # the server still answers
+    assert "Traceback" not in (tmp_path / "server.log").read_text()
 
 
 def test_a_move_through_rest_is_seen_on_the_channel_and_the_referee_listens(base: str) -> None:
