@@ -72,6 +72,7 @@ class Tally:
     elapsed: float = 0.0
     client_cpu: float = 0.0
     server_cpu: float = 0.0
+    received: int = 0  # bytes of the answers (heads and bodies) the clients read
 
     def percentile(self, fraction: float) -> float:
         """A latency percentile in milliseconds."""
@@ -87,6 +88,7 @@ class Connection:
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader, self.writer = reader, writer
+        self.received = 0  # bytes read: every answer's head and body
 
     @classmethod
     async def open(cls, port: int) -> Connection:
@@ -108,12 +110,14 @@ class Connection:
         status_line = await self.reader.readline()
         if not status_line:
             raise ConnectionError("the server closed the connection")
-        length = 0
+        length, received = 0, len(status_line)
         while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            received += len(line)
             name, _, value = line.partition(b":")
             if name.lower() == b"content-length":
                 length = int(value)
         data = await self.reader.readexactly(length) if length else b""
+        self.received += received + 2 + length
         status = int(status_line.split()[1])
         try:
             return status, msgspec.json.decode(data) if data else None
@@ -261,6 +265,7 @@ async def _player(
     except (OSError, asyncio.IncompleteReadError):  # ConnectionError is an OSError
         tally.errors += 1  # the connection is gone: this client stops
     finally:
+        tally.received += conn.received
         conn.close()
 
 

@@ -132,23 +132,27 @@ def identify(
     cached = getattr(request.state, "skald_caller", None)
     if isinstance(cached, Caller) and cached.game_id == game_id:
         return cached
+    caller = caller_of(services, game_id, presented_token(request) or token)
+    request.state.skald_caller = caller
+    return caller
+
+
+def caller_of(services: Services, game_id: str, token: str | None) -> Caller:
+    """The caller a token makes (None: a spectator), remembered by the process; NotFound
+    for an unknown game first, then Unauthorized for a token that is not one of its own."""
     check_game_id(game_id)
     players = services.table.players(game_id)  # NotFound first
-    token = presented_token(request) or token
     if token is None:
-        spectator = Caller(game_id, SPECTATOR)
-        request.state.skald_caller = spectator
-        services.callers.add(None, spectator)
-        return spectator
-    grant = services.tokens.grant(game_id, token)
-    if grant is None:
-        raise Unauthorized(f"that token is not a seat's or the referee's of game {game_id}")
-    caller = (
-        Caller(game_id, REFEREE)
-        if grant.seat is None
-        else Caller(game_id, seat_viewer(grant.seat, players[grant.seat]), grant.seat)
-    )
-    request.state.skald_caller = caller
+        caller = Caller(game_id, SPECTATOR)
+    else:
+        grant = services.tokens.grant(game_id, token)
+        if grant is None:
+            raise Unauthorized(f"that token is not a seat's or the referee's of game {game_id}")
+        caller = (
+            Caller(game_id, REFEREE)
+            if grant.seat is None
+            else Caller(game_id, seat_viewer(grant.seat, players[grant.seat]), grant.seat)
+        )
     services.callers.add(token, caller)
     return caller
 

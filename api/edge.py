@@ -70,10 +70,12 @@ class RedactTokens(logging.Filter):
 
 
 def install_log_redaction() -> None:
-    """Add the filter to uvicorn's access logger (once per process)."""
-    access = logging.getLogger("uvicorn.access")
-    if not any(isinstance(f, RedactTokens) for f in access.filters):
-        access.addFilter(RedactTokens())
+    """Add the filter to uvicorn's access logger, and to its error logger, which logs each
+    WebSocket upgrade's path with its query (once per process)."""
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())
 
 
 def _json_error(status: int, code: str, message: str) -> tuple[Message, Message]:

@@ -47,6 +47,7 @@ class LiveFeed:
         self.notifies = store.dialect == "postgresql"
         self.poll_interval = poll_interval or (2.0 if self.notifies else 0.2)
         self._waiters: defaultdict[str, set[asyncio.Event]] = defaultdict(set)
+        self._heads: dict[str, int] = {}  # the highest seq published, of streams waited on
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -62,7 +63,7 @@ class LiveFeed:
                 daemon=True,
                 args=(
                     self.store.url,
-                    lambda stream, _v: self.publish(stream),
+                    self.publish,
                     self._stop,
                     self.listening,
                 ),
@@ -76,17 +77,28 @@ class LiveFeed:
             self._thread.join(timeout=2)
             self._thread = None
 
-    def publish(self, stream: str) -> None:
-        """Wake the streams waiting on `stream`; safe from any thread. Nothing to do (no
-        hop to the loop) when none waits: a stream registers before it reads the store,
-        and a publish comes after the append committed, so none misses an append."""
+    def publish(self, stream: str, version: int | None = None) -> None:
+        """Wake the streams waiting on `stream` (`version`: its seq now, when known); safe
+        from any thread. Nothing to do (no hop to the loop) when none waits: a stream
+        registers before it reads the store, and a publish comes after the append
+        committed, so none misses an append."""
         loop = self._loop
         if stream in self._waiters and loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._wake, stream)
+            loop.call_soon_threadsafe(self._wake, stream, version)
 
-    def _wake(self, stream: str) -> None:
-        for waiter in self._waiters.get(stream, ()):
+    def _wake(self, stream: str, version: int | None) -> None:
+        waiters = self._waiters.get(stream)
+        if not waiters:
+            return
+        if version is not None and version > self._heads.get(stream, 0):
+            self._heads[stream] = version
+        for waiter in waiters:
             waiter.set()
+
+    def head(self, stream: str) -> int | None:
+        """The highest seq published for `stream` while it was waited on (a hint: the
+        store may be further on; None: none was said)."""
+        return self._heads.get(stream)
 
     @contextmanager
     def subscription(self, stream: str) -> Iterator[asyncio.Event]:
@@ -101,6 +113,7 @@ class LiveFeed:
             self._waiters[stream].discard(waiter)
             if not self._waiters[stream]:
                 del self._waiters[stream]
+                self._heads.pop(stream, None)
 
 
 RETRY_MS = 2000

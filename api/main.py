@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 import skald.core.access  # noqa: F401  (its table joins the store's metadata before create_all)
 from skald.api import errors
+from skald.api.channel import Watches
 from skald.api.collector import settle_collector
 from skald.api.deps import (
     PUBLIC_PATHS,
@@ -36,7 +37,7 @@ from skald.api.direct import Direct, DirectRoutes, direct_routes
 from skald.api.edge import MAX_BODY, BodyLimit, HeadAsGet, install_log_redaction
 from skald.api.live import LiveFeed
 from skald.api.responses import MsgspecJSON
-from skald.api.routes import audit, events, games, moves
+from skald.api.routes import audit, events, games, moves, play
 from skald.api.routes import history as history_routes
 from skald.api.routes import tournaments as tournament_routes
 from skald.api.routes import web as web_routes
@@ -159,6 +160,7 @@ def create_app(url: str | None = None, poll_interval: float | None = None) -> Sk
         telemetry=NO_TELEMETRY,
     )
     app.state.services = services
+    app.state.watches = Watches(services)
     errors.install(app)
 
     check = [Depends(check_token)]
@@ -178,6 +180,7 @@ def create_app(url: str | None = None, poll_interval: float | None = None) -> Sk
         app.include_router(router)
     for router in (tournament_routes.router, web_routes.router):
         app.include_router(router, dependencies=check)
+    app.include_router(play.router)  # the channel identifies its caller from its hello
     routes = [*app.router.routes, *(route for router in identifying for route in router.routes)]
     unchecked = [
         route.path

@@ -15,13 +15,14 @@ from collections.abc import Iterator
 
 import sqlalchemy as sa
 
+from skald.api import bench_channel
 from skald.api.bench import Figure, http_figures, memory_figures
 from skald.cli import bench_figures as engine_figures
 from skald.cli.bench_knowledge import knowledge_figures
 from skald.core.errors import InvalidOption, StoreError
 from skald.core.store import metadata as store_metadata
 
-PARTS = ("engine", "long", "peer", "http", "memory", "knowledge")
+PARTS = ("engine", "long", "peer", "http", "memory", "knowledge", "channel")
 OWNED_MARK = "skald_bench_owned"
 
 
@@ -78,13 +79,15 @@ def run(
     pg_url: str | None,
     workers: int,
     parts: set[str] | None,
+    channel_clients: tuple[int, ...] = (1, 8, 32),
+    idle_channels: tuple[int, ...] = (1, 100, 1000),
 ) -> Iterator[Figure]:
     """Yield each figure as soon as it is measured."""
 
     def wanted(part: str) -> bool:
         return parts is None or part in parts
 
-    if pg_url and (wanted("engine") or wanted("peer") or wanted("http")):
+    if pg_url and any(wanted(part) for part in ("engine", "peer", "http", "channel")):
         claim(pg_url)  # refused before anything is measured
     with tempfile.TemporaryDirectory(prefix="skald-bench-") as folder:
         if wanted("engine"):
@@ -124,6 +127,34 @@ def run(
             )
         if wanted("knowledge"):
             yield from knowledge_figures(folder)
+        if wanted("channel"):
+            yield from _channel(
+                folder, channel_clients, idle_channels, (pg_url, pg_clients), seconds, game, players
+            )
+
+
+def _channel(
+    folder: str,
+    clients: tuple[int, ...],
+    idle: tuple[int, ...],
+    pg: tuple[str | None, int],
+    seconds: float,
+    game: str,
+    players: int,
+) -> Iterator[Figure]:
+    """The live channel beside REST on SQLite (each client count) and PostgreSQL (one
+    server, then two on the database), and its open channels' memory."""
+    pg_url, pg_clients = pg
+    sqlite = f"sqlite:///{folder}/channel.db"
+    yield from bench_channel.channel_figures("sqlite", sqlite, clients, seconds, game, players)
+    if pg_url:
+        claim(pg_url)
+        yield from bench_channel.channel_figures(
+            "postgresql", pg_url, (pg_clients,), seconds, game, players
+        )
+        claim(pg_url)
+        yield from bench_channel.two_server_figures(pg_url, pg_clients, seconds, game, players)
+    yield from bench_channel.memory_figures(f"sqlite:///{folder}/idle.db", idle, game)
 
 
 def _eventsourcing_pg(url: str) -> dict[str, str]:

@@ -109,6 +109,10 @@ def serve(
             log_level=log_level,
             http=JsonErrorHttpToolsProtocol,
             timeout_graceful_shutdown=5,  # live streams would hold shutdown forever
+            # The live channel's frames are sent as they are: compressing each one (a
+            # browser asks for it) cost more CPU per decision than the bytes it saves on
+            # a LAN. Its keep-alive pings stay uvicorn's (every 20 s, 20 s to answer).
+            ws_per_message_deflate=False,
         )
     except SystemExit as stop:
         # uvicorn says why above (the port taken since our check, say) and exits 3, which
@@ -118,6 +122,16 @@ def serve(
         raise CannotListen(
             f"the service did not start on {host}:{port} (uvicorn said why above)"
         ) from None
+
+
+def _counts(option: str, text: str) -> tuple[int, ...]:
+    """Whole numbers separated by commas (InvalidOption otherwise)."""
+    from skald.core.errors import InvalidOption
+
+    try:
+        return tuple(int(n) for n in text.split(","))
+    except ValueError:
+        raise InvalidOption(f"{option} {text!r}: whole numbers separated by commas") from None
 
 
 @command("bench")
@@ -145,20 +159,21 @@ def bench(
     ] = None,
     workers: Annotated[int, typer.Option(help="uvicorn workers of the HTTP server.")] = 1,
     only: Annotated[
-        str | None, typer.Option(help="Comma-separated parts: engine,long,peer,http,memory.")
+        str | None,
+        typer.Option(help="Comma-separated parts: engine,long,peer,http,memory,channel."),
     ] = None,
+    channel_clients: Annotated[
+        str, typer.Option(help="Client counts of the live channel's figures on SQLite.")
+    ] = "1,8,32",
+    idle_channels: Annotated[
+        str, typer.Option(help="Open idle channels for the channel's memory figures.")
+    ] = "1,100,1000",
 ) -> None:
     """Measure every figure beside its baseline in one run; print a table or JSON lines."""
     from skald.cli.bench_run import parse_parts, run
-    from skald.core.errors import InvalidOption
 
     parts = parse_parts(only)
-    try:
-        counts = tuple(int(n) for n in memory_games.split(","))
-    except ValueError:
-        raise InvalidOption(
-            f"--memory-games {memory_games!r}: whole numbers separated by commas"
-        ) from None
+    counts = _counts("--memory-games", memory_games)
     for figure in run(
         clients=clients,
         pg_clients=pg_clients,
@@ -172,6 +187,8 @@ def bench(
         pg_url=pg,
         workers=workers,
         parts=parts,
+        channel_clients=_counts("--channel-clients", channel_clients),
+        idle_channels=_counts("--idle-channels", idle_channels),
     ):
         if json:
             import msgspec

@@ -15,6 +15,7 @@ A game's creation time comes from the engine, which reads a stream's header once
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
@@ -24,6 +25,7 @@ import msgspec
 
 from skald.core.chain import ChainReport, require_intact, verify_receipt, verify_stream
 from skald.core.engine import (
+    Acted,
     CorruptRecord,
     Engine,
     to_act,
@@ -47,6 +49,8 @@ from skald.projections.audit import AuditReport, build_audit
 from skald.projections.export.facade import Histories
 from skald.projections.knowledge import describe_possible, possible_for
 from skald.projections.registry import views_for
+
+log = logging.getLogger(__name__)
 
 
 class TableView(msgspec.Struct, frozen=True, kw_only=True):
@@ -114,6 +118,25 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True):
     view: TableView
 
 
+class Update(msgspec.Struct, frozen=True, kw_only=True):
+    """What one viewer needs once a game moved on past the seq it had: the events since
+    (redacted for it), the new head, whose turn it is, the outcome, its seat's legal moves
+    (None for a viewer without a seat; empty when it is not to act), its view, and the
+    service's receipt for the head (None should signing fail)."""
+
+    seq: int
+    events: list[Envelope[Any]]
+    to_act: tuple[int, ...]
+    outcome: Outcome | None
+    legal: list[str] | None
+    view: TableView
+    receipt: Receipt | None
+
+
+class NotHeld(LookupError):
+    """An update that needs the store, asked for from what the process holds alone."""
+
+
 class GameListing(msgspec.Struct, frozen=True, kw_only=True):
     """One game in a list (read from the store's header row, no replay)."""
 
@@ -132,7 +155,13 @@ class Table:
     def __init__(self, engine: Engine, signer: Signer | None = None) -> None:
         self._engine = engine
         self._signer = signer
+        self._sqlite = engine.store.dialect == "sqlite"
         self._legal_at: Memo[tuple[str, int, str, int], list[str]] = Memo(self.CACHED)
+        # What this process's decisions appended: (game, new seq) -> (seq before, envelopes),
+        # so the viewers following the game read them without asking the store.
+        self._appended: Memo[tuple[str, int], tuple[int, list[Envelope[Any]]]] = Memo(self.CACHED)
+        self._receipts: Memo[tuple[str, int, str], Receipt] = Memo(self.CACHED)
+        self._updates: Memo[tuple[str, Viewer, int | None, int, str], Update] = Memo(self.CACHED)
 
     @property
     def store_url(self) -> str:
@@ -143,6 +172,11 @@ class Table:
         """Whether the store's reads and appends are brief right now (`EventStore.
         answers_at_once`): then a request may do the engine's work without a thread."""
         return self._engine.store.answers_at_once()
+
+    def reads_at_once(self) -> bool:
+        """Whether reads here never wait for a writer (SQLite's WAL readers; not on
+        PostgreSQL, where every statement waits for the server)."""
+        return self._sqlite
 
     def never_waiting(self) -> AbstractContextManager[NoWaiting]:
         """A block in which the store raises `WouldWait` rather than wait for a lock, until
@@ -174,10 +208,7 @@ class Table:
         return resolve_seat(self._engine.peek(game_id).players, who)
 
     def _effective(self, state: GameState, viewer: Viewer) -> Viewer:
-        policy = state.option("reveal", "end")
-        if state.outcome is not None and policy == "end":
-            return Viewer(viewer.name, viewer.seats, referee=True)
-        return viewer
+        return effective_viewer(state, viewer)
 
     # -- reading -----------------------------------------------------------------------
 
@@ -186,18 +217,7 @@ class Table:
         return self._view(game_id, self._engine.load(game_id, at), viewer)
 
     def _view(self, game_id: str, state: GameState, viewer: Viewer) -> TableView:
-        with presenting(state.version):
-            seen = views_for(state.game).view(state.rules, viewer)
-        return TableView(
-            id=game_id,
-            game=state.game,
-            seq=state.version,
-            viewer=viewer.name,
-            players=state.players,
-            to_act=_waiting(state),
-            outcome=state.outcome,
-            state=seen,
-        )
+        return view_of(game_id, state, viewer)
 
     def show_revealed(self, game_id: str, viewer: Viewer, at: int | None = None) -> TableView:
         """`show`, except that after the game under reveal=end every viewer sees it all, as
@@ -270,7 +290,16 @@ class Table:
         """The events in a range, redacted for `viewer`."""
         state = self._engine.load(game_id)
         effective = self._effective(state, viewer)
-        return [redact(env, effective) for env in self._engine.envelopes(game_id, from_seq, to_seq)]
+        recent = self._recent(game_id, state, from_seq - 1) if to_seq is None else None
+        if recent is None:
+            recent = self._engine.envelopes(game_id, from_seq, to_seq)
+        return [redact(env, effective) for env in recent]
+
+    def _recent(self, game_id: str, state: GameState, after: int) -> list[Envelope[Any]] | None:
+        """The envelopes after seq `after` up to `state`, when they are what a decision of
+        this process appended (no store read), else None."""
+        kept = self._appended.get((game_id, state.version))
+        return kept[1] if kept is not None and kept[0] == after else None
 
     def legal(self, game_id: str, seat: int) -> list[str]:
         """The seat's legal moves in notation (empty when it is not the seat's turn)."""
@@ -287,13 +316,7 @@ class Table:
         return self._legal_at.fetch(key, lambda: self._compute_legal(state, seat))
 
     def _compute_legal(self, state: GameState, seat: int) -> list[str]:
-        rules = get_rules(state.game)
-        if seat not in to_act(rules, state):
-            return []
-        if state.awaiting_entropy:
-            return [entropy_template(state)]
-        with presenting(state.version):
-            return [rules.format(command) for command in rules.legal(state.rules, seat)]
+        return legal_moves(state, seat)
 
     def verify(self, game_id: str) -> ChainReport:
         """Check the stored chain and commitments of a game."""
@@ -409,9 +432,7 @@ class Table:
     ) -> Decision:
         """Make one decision (`action`: move with `notation`, undo or redo) and answer with
         everything the seat needs next, from the state the append produced (no reload)."""
-        requests: dict[str, Request] = {"move": Move(notation), "undo": Undo(), "redo": Redo()}
-        request = requests[action]
-        acted = self._engine.act(game_id, seat, request, expected_seq)
+        acted = self._act(game_id, seat, action, notation, expected_seq)
         state = acted.state
         viewer = seat_viewer(seat, state.players[seat])
         effective = self._effective(state, viewer)
@@ -424,12 +445,143 @@ class Table:
             view=self._view(game_id, state, viewer),
         )
 
+    def act(
+        self,
+        game_id: str,
+        seat: int,
+        action: str,
+        notation: str | None = None,
+        expected_seq: int | None = None,
+    ) -> int:
+        """Make one decision, as `decide` does, without projecting anything for anyone: the
+        new seq. The viewers following the game then read what they need (`update`)."""
+        return self._act(game_id, seat, action, notation, expected_seq).state.version
+
+    def _act(
+        self, game_id: str, seat: int, action: str, notation: str | None, expected_seq: int | None
+    ) -> Acted:
+        requests: dict[str, Request] = {"move": Move(notation), "undo": Undo(), "redo": Redo()}
+        acted = self._engine.act(game_id, seat, requests[action], expected_seq)
+        base = acted.envelopes[0].seq - 1
+        self._appended.put((game_id, acted.state.version), (base, acted.envelopes))
+        return acted
+
+    def cached_head(self, game_id: str) -> int | None:
+        """The seq of the engine's copy of the game, if it holds one (no I/O)."""
+        state = self._engine.cached(game_id)
+        return None if state is None else state.version
+
+    def head(self, game_id: str) -> int:
+        """The game's seq now (asks the store; the engine's copy is brought up to it)."""
+        return self._engine.load(game_id).version
+
+    def update(
+        self, game_id: str, viewer: Viewer, after: int | None, held: bool = False
+    ) -> Update | None:
+        """What `viewer` needs now that the game is past seq `after` (None: it has nothing
+        yet; the update then carries no events, only the state now), or None when the game
+        is not past `after`, from the engine's copy of the game (read from the store just
+        before, by `head` or a decision). `held`: from what this process holds alone, no
+        store read (the copy, and the events of its own decision): NotHeld when that is not
+        enough. One update per viewer and head is built once and shared by all who ask."""
+        if held:
+            state = self._engine.cached(game_id)
+            if state is None:
+                raise NotHeld(game_id)
+        else:
+            state = self._engine.peek(game_id)
+        if after is not None and state.version <= after:
+            return None
+        key = (game_id, viewer, after, state.version, state.last_hash)
+        return self._updates.fetch(key, lambda: self._update(game_id, state, viewer, after, held))
+
+    def _update(
+        self, game_id: str, state: GameState, viewer: Viewer, after: int | None, held: bool
+    ) -> Update:
+        envelopes: list[Envelope[Any]] = []
+        if after is not None:
+            recent = self._recent(game_id, state, after)
+            if recent is None and held:
+                raise NotHeld(game_id)
+            envelopes = recent or self._engine.envelopes(game_id, after + 1, state.version)
+        seat = viewer.seat
+        legal = None if seat is None else self._legal(game_id, state, seat)
+        return update_for(game_id, state, envelopes, viewer, legal, self._receipt(game_id, state))
+
+    def _receipt(self, game_id: str, state: GameState) -> Receipt | None:
+        key = (game_id, state.version, state.last_hash)
+        try:
+            return self._receipts.fetch(
+                key, lambda: self.signer.receipt(game_id, state.version, state.last_hash)
+            )
+        except Exception as error:  # the update goes out all the same; GET /receipt later
+            log.error("no receipt for %s at seq %d: %s", game_id, state.version, error)
+            return None
+
     def _as_seat(
         self, game_id: str, seat: int, envelopes: list[Envelope[Any]]
     ) -> list[Envelope[Any]]:
         state = self._engine.peek(game_id)  # just appended: the cache holds it
         viewer = self._effective(state, seat_viewer(seat, state.players[seat]))
         return [redact(env, viewer) for env in envelopes]
+
+
+def effective_viewer(state: GameState, viewer: Viewer) -> Viewer:
+    """Who `viewer` is for what it is shown: after the game under reveal=end, one who sees
+    everything (the log, the board and the audit show what was hidden)."""
+    if state.outcome is not None and state.option("reveal", "end") == "end":
+        return Viewer(viewer.name, viewer.seats, referee=True)
+    return viewer
+
+
+def view_of(game_id: str, state: GameState, viewer: Viewer) -> TableView:
+    """The game at `state` as `viewer` sees it."""
+    with presenting(state.version):
+        seen = views_for(state.game).view(state.rules, viewer)
+    return TableView(
+        id=game_id,
+        game=state.game,
+        seq=state.version,
+        viewer=viewer.name,
+        players=state.players,
+        to_act=_waiting(state),
+        outcome=state.outcome,
+        state=seen,
+    )
+
+
+def legal_moves(state: GameState, seat: int) -> list[str]:
+    """A seat's legal moves at `state` in notation (empty when it is not to act)."""
+    rules = get_rules(state.game)
+    if seat not in to_act(rules, state):
+        return []
+    if state.awaiting_entropy:
+        return [entropy_template(state)]
+    with presenting(state.version):
+        return [rules.format(command) for command in rules.legal(state.rules, seat)]
+
+
+def update_for(
+    game_id: str,
+    state: GameState,
+    envelopes: list[Envelope[Any]],
+    viewer: Viewer,
+    legal: list[str] | None,
+    receipt: Receipt | None,
+) -> Update:
+    """The update for `viewer` at `state`, with the full `envelopes` since its last seq
+    redacted for it, and its seat's `legal` moves (`legal_moves`, or None without a seat):
+    the one place an update is projected, so what it shows is what the viewer may see."""
+    effective = effective_viewer(state, viewer)
+    return Update(
+        seq=state.version,
+        events=[redact(env, effective) for env in envelopes],
+        to_act=_waiting(state),
+        outcome=state.outcome,
+        legal=legal,
+        view=view_of(game_id, state, effective),
+        receipt=receipt,
+    )
 
 
 def _waiting(state: GameState) -> tuple[int, ...]:

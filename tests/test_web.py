@@ -63,6 +63,10 @@ class Recorder:
         self.urls: list[str] = []
         page.on("request", lambda request: self.urls.append(request.url))
         page.on("response", self._keep)
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))  # the channel
+
+    def _frame(self, payload: str | bytes) -> None:
+        self.bodies.append(payload if isinstance(payload, str) else payload.decode())
 
     def _keep(self, response: Any) -> None:
         if "/events" in response.url:
@@ -204,6 +208,7 @@ def test_beowulf_played_in_the_browser(context: Any, server: Server, shots: Path
     ann = open_table(context, game_id, ann_token)
     bob = open_table(context, game_id, bob_token)
     bob_traffic = Recorder(bob)
+    ann_traffic = Recorder(ann)
     spectator = context.new_page()
     spectator_traffic = Recorder(spectator)
     spectator.goto(f"/play/{game_id}")
@@ -234,6 +239,8 @@ def test_beowulf_played_in_the_browser(context: Any, server: Server, shots: Path
         wait_seq(page, seq)
     square = move.split()[-1]
     assert bob.locator(f'#board .figure[data-at="{square}"]').count() == 1
+    assert bob_traffic.seen('"type":"update"'), "Bob's page follows over its live channel"
+    assert not [url for url in ann_traffic.urls if url.endswith("/moves")], "Ann's move: a message"
 
     # Undo (the author, before anyone else acts), then redo; every page follows.
     ann.click("#undo")
@@ -251,11 +258,12 @@ def test_beowulf_played_in_the_browser(context: Any, server: Server, shots: Path
     assert "Traceback" not in bob.inner_text("#message")
     assert seq_of(server, game_id) == seq
 
-    # A stale page (its live stream cut) plays on an old seq: 409, and it reloads.
+    # A stale page (its live channel cut: it acts through REST) plays on an old seq: 409,
+    # and it reloads.
     bob_move = click_a_move(bob)
     seq = played(server, game_id, seq)
     stale = context.new_page()
-    stale.route("**/events*", lambda route: route.abort())
+    stale.route_web_socket("**/play", lambda ws: ws.close())
     stale.goto(f"/play/{game_id}#token={ann_token}")
     stale.wait_for_selector("#legal button.move")
     legal = api(server, ann_token, f"/games/{game_id}/legal")

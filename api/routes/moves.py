@@ -37,8 +37,8 @@ def _decide(call: Call, action: str, notation: str | None, expected_seq: int | N
     assert seat is not None
     game_id, table = call.game_id, call.table
     decision = table.decide(game_id, seat, action, notation, expected_seq)
-    call.feed.publish(game_id)
     head = decision.events[-1]
+    call.feed.publish(game_id, head.seq)
     body: dict[str, Any] = {"seq": head.seq, "events": decision.events}
     try:
         body["receipt"] = table.signer.receipt(game_id, head.seq, head.hash)

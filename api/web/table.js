@@ -300,7 +300,8 @@
   async function act(route, body, done) {
     say("");
     try {
-      await request(`${base}/${route}`, { method: "POST", body: Object.assign({ expected_seq: state.latest }, body) });
+      if (channel.socket && channel.socket.readyState === WebSocket.OPEN) await decide(route, body);
+      else await request(`${base}/${route}`, { method: "POST", body: Object.assign({ expected_seq: state.latest }, body) });
       say(done, "info");
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
@@ -366,47 +367,57 @@
 
   // -- live ------------------------------------------------------------------------------
 
-  function onMessage(block) {
-    let kind = "message";
-    const data = [];
-    for (const line of block.split("\n")) {
-      if (line.startsWith("event:")) kind = line.slice(6).trim();
-      else if (line.startsWith("data:")) data.push(line.slice(5).trim());
-    }
-    if (!data.length) return;
-    if (kind === "error") return say("The live stream was interrupted; reconnecting.", "info");
-    const envelope = JSON.parse(data.join("\n"));
-    if (envelope.seq > state.latest) queueRefresh();
+  // One live channel per page (/games/ID/play; the token in its first message, never in the
+  // URL): one update frame after every decision by anyone, and the page's own decisions go
+  // over it (one message each; REST while it is not open). It ends with the game; a lost
+  // channel reconnects, backing off, and resumes after the seq the page has.
+  const channel = { socket: null, pending: null };
+
+  function decide(route, body) {
+    return new Promise((resolve, reject) => {
+      channel.pending = { seq: state.latest, resolve, reject };
+      const type = route === "moves" ? "move" : route;
+      channel.socket.send(JSON.stringify(Object.assign({ type, expected_seq: state.latest }, body)));
+    });
   }
 
-  // The stream is read with fetch(), so the token travels in the Authorization header
-  // (an EventSource could only put it in the URL). It ends with the game; reconnects back off.
-  async function live() {
-    let pause = 500;
-    for (let attempt = 0; attempt < 100 && !state.outcome; attempt++) {
-      try {
-        const response = await request(`${base}/events?from=${state.latest + 1}`, { headers: { Accept: "text/event-stream" } });
-        const reader = response.body.getReader();
-        const decoder = new TextDecoder();
-        let buffer = "";
-        pause = 500;
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, "\n");
-          let cut;
-          while ((cut = buffer.indexOf("\n\n")) >= 0) {
-            onMessage(buffer.slice(0, cut));
-            buffer = buffer.slice(cut + 2);
-          }
-        }
-      } catch (error) {
-        if (error instanceof ApiError && error.status && error.status < 500) return say(error.message);
+  function onFrame(message) {
+    const frame = JSON.parse(message.data);
+    const pending = channel.pending;
+    if (frame.type === "update") {
+      if (frame.seq > state.latest) queueRefresh();
+      if (pending && frame.seq > pending.seq) {
+        channel.pending = null;
+        pending.resolve();
       }
-      await refresh();
-      await sleep(pause);
-      pause = Math.min(pause * 2, 10000);
+    } else if (frame.type === "error" && pending) {
+      channel.pending = null;
+      pending.reject(new ApiError(frame.error === "version_conflict" ? 409 : 422, frame));
+    } else if (frame.type === "error") {
+      say(frame.error === "store_unavailable" ? "The live channel was interrupted; reconnecting." : frame.message, "info");
     }
+  }
+
+  function live() {
+    let pause = 500;
+    const connect = () => {
+      const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${base}/play`);
+      channel.socket = socket;
+      socket.onopen = () => {
+        pause = 500;
+        socket.send(JSON.stringify(Object.assign({ type: "hello", after: state.latest }, Skald.token() ? { token: Skald.token() } : {})));
+      };
+      socket.onmessage = onFrame;
+      socket.onclose = (event) => {
+        channel.socket = null;
+        if (channel.pending) channel.pending.reject(new ApiError(0, { message: "the live channel closed; try again" }));
+        channel.pending = null;
+        if (state.outcome || [1000, 4400, 4401, 4404].includes(event.code)) return; // over, or refused
+        setTimeout(() => refresh().then(connect), pause);
+        pause = Math.min(pause * 2, 10000);
+      };
+    };
+    connect();
   }
 
   // -- the audit -------------------------------------------------------------------------

@@ -1,0 +1,461 @@
+"""The live channel of a seat: one WebSocket (`/games/ID/play`) to act and to follow a game.
+
+Protocol (JSON text frames; README "The live channel"):
+
+- The client's first message is `{"type": "hello", "token"?, "after"?}`. The token may come
+  instead in the upgrade's `Authorization: Bearer TOKEN` header; never in the URL (a
+  `?token=` is refused). No token: a spectator; the referee's: the referee (both listen
+  only). `after`: the last seq the client has (a reconnecting client resumes after it);
+  without it the first update carries no events, only the game as it is now.
+- The server answers `{"type": "welcome", "game", "viewer", "seat"}`, then an update.
+- A seat's decisions: `{"type": "move", "move", "expected_seq"?}`, `{"type": "undo"}`,
+  `{"type": "redo"}`, `{"type": "entropy", "entropy"}` (each with an optional
+  `expected_seq`, the compare-and-set of the REST routes). One message per decision.
+- After every decision by anyone (through this channel, REST, the CLI, another server),
+  every channel gets one frame `{"type": "update", "seq", "events", "to_act", "outcome",
+  "legal", "view", "receipt"}`: the events since its last seq redacted for its viewer,
+  whose turn it is, the outcome, its seat's legal moves (empty when it is not to act;
+  null for a viewer without a seat), its view, and the signed receipt for the head.
+- A message that cannot be done gets `{"type": "error", "error", "message"}` (the REST
+  error codes; `current_seq` on a conflict; `bad_message` for one that does not parse),
+  and nothing is written. A failed hello is answered so, then the channel closes (4400
+  bad hello, 4401 bad token, 4404 no such game); the store failing closes it with 1011
+  after a `store_unavailable` error (reconnect with `after` to resume).
+- After the update that carries the outcome the server closes the channel (1000).
+
+Cost per decision: the process follows each game with open channels once (`Watch`: one
+task per game, woken by this process's decisions, PostgreSQL notifications of any
+process's, and a poll), learns the new head once (no store read at all after a decision of
+this process: its seq is published with it and the engine's copy is that head), builds
+every channel's frame in one call, each viewer's update (`Table.update`) built and encoded
+once per viewer and head whatever the number of channels sharing that viewer, and hands
+each channel its text (its own writer sends it). An idle channel costs nothing but its
+game's poll: one version query per watched game per poll interval (0.2 s on SQLite, 2 s on
+PostgreSQL), not per channel. Keep-alive is uvicorn's WebSocket ping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Annotated, Any
+
+import msgspec
+from sqlalchemy.exc import DBAPIError
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from skald.api.deps import Caller, Services, caller_of
+from skald.api.errors import STATUS
+from skald.api.offload import offload, on_table, reading
+from skald.api.schemas import MAX_SEQ
+from skald.core.errors import SkaldError, StoreError, Unauthorized, VersionConflict
+from skald.core.kernel import ENTROPY_PREFIX
+from skald.core.memo import Memo
+from skald.core.store import describe_db_error
+from skald.events.viewer import Viewer
+from skald.projections.table import NotHeld, Update
+
+log = logging.getLogger(__name__)
+HELLO_SECONDS = 10.0  # a channel that says nothing is closed after this long
+Seq = Annotated[int, msgspec.Meta(ge=0, le=MAX_SEQ)]
+Text = Annotated[str, msgspec.Meta(max_length=4096)]
+
+
+class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
+    """Who the client is and what it has."""
+
+    token: Annotated[str, msgspec.Meta(min_length=1, max_length=200)] | None = None
+    after: Seq | None = None
+
+
+class MoveMessage(msgspec.Struct, tag="move", forbid_unknown_fields=True):
+    """Play a move."""
+
+    move: Text
+    expected_seq: Seq | None = None
+
+
+class UndoMessage(msgspec.Struct, tag="undo", forbid_unknown_fields=True):
+    """Take back the last decision."""
+
+    expected_seq: Seq | None = None
+
+
+class RedoMessage(msgspec.Struct, tag="redo", forbid_unknown_fields=True):
+    """Re-apply the decision just undone."""
+
+    expected_seq: Seq | None = None
+
+
+class EntropyMessage(msgspec.Struct, tag="entropy", forbid_unknown_fields=True):
+    """A seat's entropy (its words, or its commitment or reveal), as `entropy ...`."""
+
+    entropy: Text
+    expected_seq: Seq | None = None
+
+
+Decision = MoveMessage | UndoMessage | RedoMessage | EntropyMessage
+_HELLO = msgspec.json.Decoder(Hello)
+_DECISION: msgspec.json.Decoder[Decision] = msgspec.json.Decoder(Decision)
+
+
+class Refused(Exception):
+    """A hello the channel cannot take: the error frame's code and message, the close code."""
+
+    def __init__(self, error: str, message: str, close: int) -> None:
+        super().__init__(message)
+        self.error, self.message, self.close = error, message, close
+
+
+def error_frame(error: str, message: str, **extra: Any) -> str:
+    """An error frame's text."""
+    return msgspec.json.encode(
+        {"type": "error", "error": error, "message": message, **extra}
+    ).decode()
+
+
+def skald_error_frame(error: SkaldError) -> str:
+    """The error frame for a refused decision: the REST error code and message."""
+    code = next(c for kind, _s, c in STATUS if isinstance(error, kind))
+    if isinstance(error, VersionConflict):
+        return error_frame(code, str(error), current_seq=error.current)
+    return error_frame(code, str(error))
+
+
+def decision_args(message: Decision) -> tuple[str, str | None]:
+    """The Table's action and notation for a decision message."""
+    if isinstance(message, MoveMessage):
+        return "move", message.move
+    if isinstance(message, EntropyMessage):
+        words = message.entropy.strip()
+        return "move", words if words.startswith(ENTROPY_PREFIX) else ENTROPY_PREFIX + words
+    return ("undo" if isinstance(message, UndoMessage) else "redo"), None
+
+
+def encode_update(update: Update) -> str:
+    """An update frame's text: the update's fields after `"type": "update"`."""
+    return '{"type":"update",' + msgspec.json.encode(update).decode()[1:]
+
+
+class Frames:
+    """The update frames of a process, encoded once per game, viewer, seq had and head."""
+
+    def __init__(self, services: Services) -> None:
+        self.table = services.table
+        self._encoded: Memo[tuple[str, Viewer, int | None, int], str] = Memo(4096)
+
+    def frame(
+        self, game_id: str, viewer: Viewer, after: int | None, held: bool = False
+    ) -> Frame | None:
+        """The frame taking `viewer` from seq `after` to the engine's copy of the game
+        (read from the store just before), or None when it is not past `after` (`held`:
+        from what the process holds alone, else NotHeld; see `Table.update`)."""
+        update = self.table.update(game_id, viewer, after, held)
+        if update is None:
+            return None
+        key = (game_id, viewer, after, update.seq)
+        text = self._encoded.get(key)
+        if text is None:
+            text = encode_update(update)
+            self._encoded.put(key, text)
+        return Frame(update.seq, text, update.outcome is not None)
+
+    def frames(
+        self, game_id: str, wanted: list[tuple[Viewer, int | None]], held: bool = False
+    ) -> list[Frame | None]:
+        """`frame` for each (viewer, seq had): one call for every channel of a game."""
+        return [self.frame(game_id, viewer, after, held) for viewer, after in wanted]
+
+
+class Frame(msgspec.Struct, frozen=True):
+    """One update frame: the seq it takes its channel to, its text, whether the game is over."""
+
+    seq: int
+    text: str
+    over: bool
+
+
+class Channel:
+    """One open channel: its viewer, the seq it has been sent, and what is still to send."""
+
+    def __init__(self, websocket: WebSocket, caller: Caller, after: int | None) -> None:
+        self.websocket = websocket
+        self.caller = caller
+        self.after = after
+        self._outbox: list[str] = []
+        self._ready = asyncio.Event()
+        self._close: tuple[int, str] | None = None
+
+    def push(self, text: str, close: tuple[int, str] | None = None) -> None:
+        """Send `text` (then close with `close`: code and reason)."""
+        self._outbox.append(text)
+        self._close = self._close or close
+        self._ready.set()
+
+    async def write(self) -> None:
+        """Send what is pushed, in order, until the channel closes."""
+        while True:
+            await self._ready.wait()
+            self._ready.clear()
+            texts, self._outbox = self._outbox, []
+            for text in texts:
+                await self.websocket.send_text(text)
+            if self._close is not None:
+                await self.websocket.close(*self._close)
+                return
+
+
+class Watch:
+    """This process following one game for its open channels: one task that hears of new
+    events (a decision of this process, a notification of another's, a poll), learns the
+    head once, builds every channel's frame in one go and hands each its own.
+
+    The head is read from the store at the start, when a channel joins, at every poll,
+    and when a notification names a seq the engine's copy has not reached; a decision of
+    this process (its seq published with it) needs no read: the engine's copy is it."""
+
+    def __init__(self, services: Services, frames: Frames, game_id: str, done: Any) -> None:
+        self.services, self.frames, self.game_id = services, frames, game_id
+        self.channels: set[Channel] = set()
+        self._done = done
+        self._read = True  # the next round reads the head from the store
+        self._woken: asyncio.Event | None = None
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    def add(self, channel: Channel) -> None:
+        """Follow the game for one more channel (its first frame is due)."""
+        self.channels.add(channel)
+        self._read = True
+        if self._woken is not None:
+            self._woken.set()
+
+    def _tick(self) -> None:
+        self._read = True
+        if self._woken is not None:
+            self._woken.set()
+
+    def _head_known(self, seen: int) -> int | None:
+        """The head without asking the store, or None when it must be read."""
+        if self._read:
+            self._read = False
+            return None
+        said = self.services.feed.head(self.game_id)
+        if said is None or said <= seen:
+            return seen
+        cached = self.services.table.cached_head(self.game_id)
+        return cached if cached is not None and cached >= said else None
+
+    async def _run(self) -> None:
+        feed, table = self.services.feed, self.services.table
+        loop = asyncio.get_running_loop()
+        seen = -1
+        try:
+            with feed.subscription(self.game_id) as woken:
+                self._woken = woken
+                while self.channels:
+                    woken.clear()
+                    head = self._head_known(seen)
+                    if head is None:
+                        head = await reading(table, table.head, self.game_id)
+                    seen = max(seen, head)
+                    behind = [c for c in self.channels if c.after is None or c.after < seen]
+                    if behind:
+                        wanted = [(c.caller.viewer, c.after) for c in behind]
+                        try:  # after a decision here: all in memory, on the loop at once
+                            built = self.frames.frames(self.game_id, wanted, held=True)
+                        except NotHeld:
+                            built = await reading(table, self.frames.frames, self.game_id, wanted)
+                        for channel, frame in zip(behind, built, strict=True):
+                            if frame is not None:
+                                channel.after = frame.seq
+                                over = (1000, "the game is over") if frame.over else None
+                                channel.push(frame.text, over)
+                                if over:
+                                    self.channels.discard(channel)
+                    if woken.is_set() or not self.channels:
+                        continue
+                    timer = loop.call_later(feed.poll_interval, self._tick)
+                    try:
+                        await woken.wait()
+                    finally:
+                        timer.cancel()
+        except (DBAPIError, StoreError) as error:
+            text = describe_db_error(error) if isinstance(error, DBAPIError) else str(error)
+            log.warning("live channels of %s ended: the store failed: %s", self.game_id, text)
+            failed = error_frame(
+                "store_unavailable",
+                "the event store is unavailable; reconnect with after to resume",
+            )
+            for channel in self.channels:
+                channel.push(failed, (1011, "store_unavailable"))
+        finally:
+            self._done(self)
+
+
+class Watches:
+    """The games this process follows for its channels."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.frames = Frames(services)
+        self._games: dict[str, Watch] = {}
+
+    def join(self, channel: Channel) -> None:
+        """Follow the channel's game for it."""
+        game_id = channel.caller.game_id
+        watch = self._games.get(game_id)
+        if watch is None or watch.task.done():
+            watch = self._games[game_id] = Watch(self.services, self.frames, game_id, self._ended)
+        watch.add(channel)
+
+    def leave(self, channel: Channel) -> None:
+        """Stop following for it (the game's watch ends with its last channel)."""
+        watch = self._games.get(channel.caller.game_id)
+        if watch is not None:
+            watch.channels.discard(channel)
+
+    def _ended(self, watch: Watch) -> None:
+        if self._games.get(watch.game_id) is watch:
+            del self._games[watch.game_id]
+
+
+def header_token(websocket: WebSocket) -> str | None:
+    """The upgrade's bearer token, if any (Unauthorized for a malformed header)."""
+    header = websocket.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, given = header.partition(" ")
+    if scheme.lower() != "bearer" or not given.strip():
+        raise Unauthorized("the Authorization header must be 'Bearer TOKEN'")
+    return given.strip()
+
+
+async def _hello(
+    websocket: WebSocket, services: Services, game_id: str
+) -> tuple[Caller, int | None]:
+    if "token" in websocket.query_params:
+        raise Refused(
+            "bad_message",
+            "the token goes in the first message or the Authorization header, never the URL",
+            4400,
+        )
+    try:
+        message = await asyncio.wait_for(websocket.receive(), HELLO_SECONDS)
+    except TimeoutError:
+        raise Refused("bad_message", f"no hello within {HELLO_SECONDS:g} s", 4400) from None
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    try:
+        hello = _HELLO.decode(message.get("text") or message.get("bytes") or b"")
+    except (msgspec.DecodeError, UnicodeDecodeError) as error:
+        raise Refused(
+            "bad_message", f'the first message must be {{"type": "hello"}}: {error}', 4400
+        ) from None
+    try:
+        token = header_token(websocket)
+        if token is not None and hello.token is not None and token != hello.token:
+            raise Unauthorized("the hello's token and the Authorization header's differ")
+        caller = await offload(caller_of, services, game_id, token or hello.token)
+        if hello.after is not None:
+            head = await on_table(services.table, services.table.head, game_id)
+            if hello.after > head:
+                raise Refused(
+                    "bad_message", f"after={hello.after}: the game is at seq {head}", 4400
+                )
+    except SkaldError as error:
+        code = next(c for kind, _s, c in STATUS if isinstance(error, kind))
+        close = {"not_found": 4404, "unauthorized": 4401}.get(code, 1011)
+        raise Refused(code, str(error), close) from None
+    except DBAPIError as error:
+        log.warning("a live channel of %s: the store failed: %s", game_id, describe_db_error(error))
+        raise Refused(
+            "store_unavailable", "the event store is unavailable; try again", 1011
+        ) from None
+    return caller, hello.after
+
+
+async def serve_channel(websocket: WebSocket, game_id: str, watches: Watches) -> None:
+    """Run one channel until the client leaves or the game ends."""
+    services = watches.services
+    await websocket.accept()
+    try:
+        caller, after = await _hello(websocket, services, game_id)
+    except Refused as refused:
+        await websocket.send_text(error_frame(refused.error, refused.message))
+        await websocket.close(refused.close, refused.error)
+        return
+    except WebSocketDisconnect:
+        return
+    welcome = {
+        "type": "welcome",
+        "game": game_id,
+        "viewer": caller.viewer.name,
+        "seat": caller.seat,
+    }
+    await websocket.send_text(msgspec.json.encode(welcome).decode())
+    channel = Channel(websocket, caller, after)
+    watches.join(channel)
+    loop = asyncio.get_running_loop()
+    writer = loop.create_task(channel.write())
+    reader = loop.create_task(_read(channel, services))
+    try:
+        done, _ = await asyncio.wait((writer, reader), return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            error = task.exception()
+            if isinstance(error, DBAPIError | StoreError):
+                text = describe_db_error(error) if isinstance(error, DBAPIError) else str(error)
+                log.warning("a live channel of %s ended: the store failed: %s", game_id, text)
+                with contextlib.suppress(Exception):
+                    await websocket.send_text(
+                        error_frame(
+                            "store_unavailable",
+                            "the event store is unavailable; reconnect with after to resume",
+                        )
+                    )
+                    await websocket.close(1011, "store_unavailable")
+            elif error is not None and not isinstance(error, WebSocketDisconnect | OSError):
+                raise error  # a client gone mid-send is an OSError (uvicorn's ClientDisconnected)
+    finally:
+        watches.leave(channel)
+        for task in (writer, reader):
+            task.cancel()
+
+
+async def _read(channel: Channel, services: Services) -> None:
+    """The client's messages: each decision made (its seq published: this process's
+    watch, and its SSE streams, take it from there), or answered with an error frame."""
+    websocket, caller = channel.websocket, channel.caller
+    table, feed = services.table, services.feed
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        try:
+            decision = _DECISION.decode(message.get("text") or message.get("bytes") or b"")
+        except (msgspec.DecodeError, UnicodeDecodeError) as error:
+            await websocket.send_text(error_frame("bad_message", f"not a decision: {error}"))
+            continue
+        if caller.seat is None:
+            who = "the referee" if caller.viewer.referee else "a spectator"
+            await websocket.send_text(
+                error_frame("forbidden", f"{who} listens only; decisions need a seat's token")
+            )
+            continue
+        action, notation = decision_args(decision)
+        try:
+            seq = await on_table(
+                table,
+                table.act,
+                caller.game_id,
+                caller.seat,
+                action,
+                notation,
+                decision.expected_seq,
+            )
+        except (DBAPIError, StoreError):
+            raise
+        except SkaldError as error:
+            await websocket.send_text(skald_error_frame(error))
+            continue
+        feed.publish(caller.game_id, seq)
