@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,9 @@ MOMENT = re.compile(r"\b\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d
 DATE = re.compile(r"\b\d{4}\.\d\d\.\d\d\b")
 TOKEN = re.compile(r'("(?:token|organiser_token|referee_token)":\s*)"[^"]*"')
 MARKER = "@@skald-docs-example@@"
+# A page that talks to the service says so; its shell then starts `skald serve` on a free
+# loopback port first (its address in $S) and stops it when the page is done.
+NEEDS_SERVER = "<!-- examples: a server at $S -->"
 
 
 @dataclass
@@ -73,6 +77,8 @@ def mask(line: str) -> str:
 def run_page(page: Path, folder: Path, skald_bin: Path) -> list[list[str]]:
     """Run every example of `page` in one shell in `folder`; each command's output lines."""
     script = ["cd " + _quote(str(folder))]
+    if NEEDS_SERVER in page.read_text(encoding="utf-8"):
+        script += _server_start()
     for example in examples(page):
         script.append(f"printf '%s\\n' {MARKER}")
         script.append(example.command + " 2>&1")
@@ -96,6 +102,19 @@ def run_page(page: Path, folder: Path, skald_bin: Path) -> list[list[str]]:
     )
     chunks = done.stdout.split(MARKER + "\n")[1:]
     return [chunk.splitlines() for chunk in chunks]
+
+
+def _server_start() -> list[str]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return [
+        f"export S=http://127.0.0.1:{port}",
+        f"skald serve --port {port} --log-level warning > server.log 2>&1 &",
+        "SERVER=$!",
+        "trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null' EXIT",
+        'for _ in $(seq 200); do curl -sf "$S/health" > /dev/null && break; sleep 0.1; done',
+    ]
 
 
 def _quote(text: str) -> str:
