@@ -26,6 +26,7 @@ try:
         bench_engine,
         bots,
         demo,
+        docs,
         history,
         play,
         score,
