@@ -22,7 +22,7 @@ from skald.core.engine import Engine
 from skald.core.store import EventStore
 from skald.events.viewer import REFEREE
 from skald.projections.table import Table
-from tests.browser_support import CHROMIUM, chromium, local_context, served_skald
+from tests.browser_support import CHROMIUM, chromium, local_context, screenshot_folder, served_skald
 from tests.servers import Server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -43,7 +43,7 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("web-screenshots")
+    folder = screenshot_folder(tmp_path_factory, "web-screenshots")
     print(f"screenshots in {folder}")
     return folder
 
