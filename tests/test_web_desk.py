@@ -8,6 +8,7 @@ the lobby's filters and paging; no page scrolls sideways on a phone and every co
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -87,7 +88,7 @@ def cli_standings(server: Server, tournament: str) -> list[list[str]]:
         capture_output=True,
         text=True,
         check=True,
-        env={"SKALD_DB": server.url, "PATH": "/usr/bin:/bin"},
+        env={**os.environ, "SKALD_DB": server.url},
         timeout=60,
     )
     return [line.split("\t") for line in done.stdout.strip().splitlines()]

@@ -45,6 +45,7 @@ FILES = (
     "lobby.js",
     "table.js",
     "notes.js",
+    "share.js",
     "tournament.js",
 )
 HEADERS = {

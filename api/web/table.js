@@ -222,6 +222,10 @@
     if (state.at !== null && !state.variation) parts.push("replaying");
     $("status").textContent = parts.join(" · ");
     $("position").textContent = `${shownSeq()} / ${lastSeq()}`;
+    // The share panel (share.js) links to the position shown.
+    document.dispatchEvent(new CustomEvent("skald:position", {
+      detail: { seq: shownSeq(), latest: lastSeq(), variation: state.variation ? state.variation.id : null, lookAs: state.lookAs },
+    }));
     $("jump-seq").max = String(lastSeq());
     $("last").textContent = state.variation ? "Last ⏭" : "Live ⏭";
   }
@@ -429,6 +433,13 @@
       const seat = view.players.indexOf(view.viewer);
       state.seat = Skald.token() && seat >= 0 ? seat : null;
       state.latest = view.seq;
+      // A shared link opens the position it names: ?at=SEQ, ?variation=vN (&at=SEQ in it).
+      const asked = new URLSearchParams(location.search);
+      const askedAt = Number(asked.get("at")) || null;
+      if (asked.get("variation")) {
+        state.variation = { id: asked.get("variation"), seq: askedAt || 1, lines: [] };
+        state.vat = askedAt;
+      } else if (askedAt !== null && askedAt < state.latest) state.at = askedAt;
       $("title").textContent = `${view.game} · ${gameId}`;
       document.title = `Skald · ${view.game} · ${view.viewer}`;
     } catch (error) {
