@@ -245,9 +245,14 @@ def test_beowulf_played_in_the_browser(context: Any, server: Server, shots: Path
     wait_seq(spectator, seq)
     assert spectator.locator(f'#board .figure[data-at="{square}"]').count() == 1
 
-    # Bob may not undo Ann's decision: a readable message, nothing written.
-    bob.click("#undo")
+    # Bob may not undo Ann's decision: the button says so on focus, and a tap on it says
+    # why in the message box; nothing is written.
+    bob.wait_for_selector("#undo[aria-disabled='true']")
+    bob.focus("#undo")
+    assert "only Ann" in bob.locator("#undo-why").inner_text()
+    bob.click("#undo", force=True)
     bob.wait_for_selector("#message:not(:empty)")
+    assert "only Ann" in bob.inner_text("#message")
     assert "Traceback" not in bob.inner_text("#message")
     assert seq_of(server, game_id) == seq
 

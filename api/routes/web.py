@@ -46,6 +46,8 @@ FILES = (
     "table.js",
     "notes.js",
     "share.js",
+    "controls.js",
+    "entropy.js",
     "tournament.js",
 )
 HEADERS = {

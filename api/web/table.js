@@ -16,6 +16,7 @@
     variation: null, vat: null, notesSeen: "",
   };
   const notes = SkaldNotes;
+  const controls = SkaldControls; // the legal moves, undo/redo, sending (controls.js)
 
   // In a variation (read-only replay) the replay steps through its seqs instead.
   const lastSeq = () => (state.variation ? state.variation.seq : state.latest);
@@ -62,15 +63,17 @@
         if (!state.variation) state.vat = null;
         else if (state.vat !== null && state.vat >= state.variation.seq) state.vat = null;
       }
-      const mayAct = !state.variation && state.seat !== null && state.at === null && !state.outcome && state.toAct.includes(state.seat);
+      const mayAct = !state.variation && state.seat !== null && state.at === null && !state.outcome; // undo/redo too
       const [svg, log, legal] = await Promise.all([
         text(`${base}/board.svg${query()}`),
         state.variation ? Promise.resolve({ lines: state.variation.lines }) : json(`${base}/lines${query({ at: String(state.latest) })}`),
         mayAct ? json(`${base}/legal`) : Promise.resolve(null),
       ]);
       if (ticket !== state.ticket) return; // a newer refresh is under way
-      state.legal = legal && legal.seq === state.latest ? legal.moves : [];
-      drawBoard(svg);
+      state.legalAnswer = legal && legal.seq === state.latest ? legal : null;
+      state.legal = state.legalAnswer ? state.legalAnswer.moves : [];
+      if (controls.boardChanged(svg, state.legal)) drawBoard(svg);
+      else $("board").querySelectorAll("g.markup").forEach((layer) => layer.remove());
       notes.drawMarks($("board").querySelector("svg"), stream(), shownSeq());
       drawLog(log.lines);
       notes.drawPanels(notesContext());
@@ -171,7 +174,7 @@
       event.preventDefault();
       return notes.pick(node.dataset.at);
     }
-    if (!node || !state.places) return;
+    if (!node || !state.places || !controls.ready()) return;
     const moves = state.places.get(node.dataset.at);
     if (!moves) return;
     event.preventDefault();
@@ -241,11 +244,7 @@
     else if (state.outcome) hint = "The game is over.";
     else if (!state.legal.length) hint = `Waiting for ${names(state.toAct) || "the table"}.`;
     $("play-hint").textContent = hint;
-    $("legal").replaceChildren(
-      ...(live ? state.legal : []).map((move) => el("li", {}, el("button", { type: "button", class: "move", onclick: () => play(move) }, move))),
-    );
-    $("undo").disabled = !live || Boolean(state.outcome);
-    $("redo").disabled = !live || Boolean(state.outcome);
+    controls.draw(state.legalAnswer, live);
   }
 
   function drawLog(lines) {
@@ -267,22 +266,7 @@
 
   // -- acting ----------------------------------------------------------------------------
 
-  async function act(route, body, done) {
-    say("");
-    try {
-      await request(`${base}/${route}`, { method: "POST", body: Object.assign({ expected_seq: state.latest }, body) });
-      say(done, "info");
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 409) {
-        say(`The game moved on (it is at seq ${error.currentSeq}); the page has reloaded: look again and retry.`, "info");
-      } else {
-        say(error.message);
-      }
-    }
-    await refresh();
-  }
-
-  const play = (move) => act("moves", { move }, `Played: ${move}`);
+  const play = (move) => controls.play(move);
 
   // -- replay ----------------------------------------------------------------------------
 
@@ -455,8 +439,7 @@
     $("last").addEventListener("click", last);
     $("jump").addEventListener("submit", (event) => { event.preventDefault(); goTo(Number($("jump-seq").value) || 1); });
     $("autoplay").addEventListener("click", toggleAutoplay);
-    $("undo").addEventListener("click", () => act("undo", {}, "Undone."));
-    $("redo").addEventListener("click", () => act("redo", {}, "Redone."));
+    controls.start(() => ({ base, say, refresh }));
     $("open-audit").addEventListener("click", openAudit);
     notes.start(notesContext);
     await refresh();
