@@ -48,6 +48,7 @@ FILES = (
     "share.js",
     "controls.js",
     "entropy.js",
+    "narrow.js",
     "tournament.js",
 )
 HEADERS = {
