@@ -102,6 +102,7 @@ const SkaldControls = (() => {
     mine.seq = seq;
     mine.live = live;
     mine.answer = answer;
+    $("legal").dataset.seq = seq === null ? "" : String(seq); // the seq these moves are for
     const moves = answer && live ? answer.moves : [];
     drawMoves(moves.filter((move) => !isTemplate(move)));
     if (typeof SkaldEntropy !== "undefined") SkaldEntropy.draw(moves.filter(isTemplate), send);

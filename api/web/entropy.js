@@ -115,7 +115,7 @@ const SkaldEntropy = (() => {
     const template = templates[0] || "";
     const record = await kept();
     const mode = template.startsWith("entropy commit") ? "commit" : template.startsWith("entropy reveal") ? "reveal" : template ? "plain" : null;
-    const waiting = !mode && record && record.committed;
+    const waiting = !mode && record && record.committed && !record.revealed;
     $("entropy").hidden = !mode && !waiting;
     $("entropy-form").hidden = !mode;
     if (mode !== mine.mode && mode) $("entropy-text").value = (record && record.text) || (mode === "commit" || mode === "plain" ? randomText() : "");
@@ -144,7 +144,10 @@ const SkaldEntropy = (() => {
       await keep({ text, commitment, committed: true });
       await mine.send("moves", { move: `entropy commit ${commitment}` }, "Committed: the others see only the hash until every seat reveals.");
     } else if (mine.mode === "reveal") {
+      const record = (await kept()) || {};
+      await keep({ ...record, text, revealed: true }); // (the panel closes as the page reloads)
       if (await mine.send("moves", { move: `entropy reveal ${text}` }, "Revealed.")) await keep(null);
+      else await keep({ ...record, text });
     } else if (mine.mode === "plain") {
       await mine.send("moves", { move: `entropy ${text}` }, "Entropy sent.");
     }
