@@ -61,10 +61,15 @@ class Table:
     """A page at a game's table in a window (a browser context) of its own: a phone
     (390×844, touch) or a desktop; every decision it POSTs and the answer's status."""
 
-    def __init__(self, browser: Any, server: Server, game_id: str, token: str | None, phone: bool) -> None:
+    def __init__(
+        self, browser: Any, server: Server, game_id: str, token: str | None, phone: bool
+    ) -> None:
         self.phone = phone
         self.context = browser.new_context(
-            base_url=server.base, viewport=PHONE if phone else DESKTOP, is_mobile=phone, has_touch=phone
+            base_url=server.base,
+            viewport=PHONE if phone else DESKTOP,
+            is_mobile=phone,
+            has_touch=phone,
         )
         self.context.set_default_timeout(WAIT)
         self.context.route(ONLY_LOOPBACK, lambda route: route.abort())
@@ -79,10 +84,16 @@ class Table:
 
     def _sent(self, request: Any) -> None:
         if request.method == "POST" and request.url.rsplit("/", 1)[-1] in ("moves", "undo", "redo"):
-            self.sent.append({"route": request.url.rsplit("/", 1)[-1], **json.loads(request.post_data)})
+            self.sent.append(
+                {"route": request.url.rsplit("/", 1)[-1], **json.loads(request.post_data)}
+            )
 
     def _answered(self, response: Any) -> None:
-        if response.request.method == "POST" and response.url.rsplit("/", 1)[-1] in ("moves", "undo", "redo"):
+        if response.request.method == "POST" and response.url.rsplit("/", 1)[-1] in (
+            "moves",
+            "undo",
+            "redo",
+        ):
             self.answers.append(response.status)
 
     def touch(self, locator: Any, **options: Any) -> None:
@@ -93,7 +104,9 @@ class Table:
 
     def controls_at(self, seq: int) -> None:
         """Wait until the seat's controls are drawn for `seq` (its moves, undo, redo)."""
-        self.page.wait_for_function("seq => document.getElementById('legal').dataset.seq === String(seq)", arg=seq)
+        self.page.wait_for_function(
+            "seq => document.getElementById('legal').dataset.seq === String(seq)", arg=seq
+        )
 
     def play(self, on_board: bool) -> str:
         """Play one legal move by tapping: a playable place on the board (then the first
@@ -125,7 +138,9 @@ def fits_a_phone(table: Table) -> None:
     """No horizontal scrolling; every control a finger needs at least 44 px high, the
     board's places at least 44 px wide."""
     page = table.page
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the page scrolls sideways"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (
+        "the page scrolls sideways"
+    )
     small = page.evaluate(
         """() => [...document.querySelectorAll('#play button, #entropy button, #replay button, #share button')]
              .filter((b) => b.offsetParent && b.getBoundingClientRect().height < 44).map((b) => b.textContent)"""
@@ -252,13 +267,14 @@ def test_clicks_interleaved_with_live_updates(browser: Any, server: Server) -> N
                 except playwright_api.TimeoutError:
                     pass  # the live update took the list away first: nothing to tap
             else:
-                table.play(on_board=round_no % 4 == 0)
+                table.play(on_board=False)  # the listed moves: their taps are recorded
                 played(server, game_id, summary["seq"], seconds=60)
             other = tables[1 - seat]
             other.controls_at(seq_of(server, game_id))
         for table in (ann, bob):
             table.page.wait_for_function(
-                "n => window.skaldClicks.length === n", arg=len([s for s in table.sent if s["route"] == "moves"])
+                "n => window.skaldClicks.length === n",
+                arg=len([s for s in table.sent if s["route"] == "moves"]),
             )
             listed = [(c["move"], c["seq"]) for c in table.clicks()]
             sent = [(s["move"], s["expected_seq"]) for s in table.sent if s["route"] == "moves"]
@@ -281,13 +297,17 @@ def round_of(server: Server, game: str, game_id: str, referee: str) -> int:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("game", "players"), [("beast", ["Ann", "Bob"]), ("hagar", ["Ann", "Bob", "Cid"])])
+@pytest.mark.parametrize(
+    ("game", "players"), [("beast", ["Ann", "Bob"]), ("hagar", ["Ann", "Bob", "Cid"])]
+)
 def test_a_round_tapped_by_every_seat(
     browser: Any, server: Server, shots: Path, game: str, players: list[str]
 ) -> None:
     created = create(server, game, players)
     game_id, referee = created["id"], created["referee_token"]
-    tables = [Table(browser, server, game_id, seat["token"], phone=True) for seat in created["seats"]]
+    tables = [
+        Table(browser, server, game_id, seat["token"], phone=True) for seat in created["seats"]
+    ]
     spectator = Table(browser, server, game_id, None, phone=False)
     try:
         first = round_of(server, game, game_id, referee)
@@ -316,7 +336,9 @@ def test_a_round_tapped_by_every_seat(
             table.close()
 
 
-def test_entropy_committed_and_revealed_from_two_pages(browser: Any, server: Server, shots: Path) -> None:
+def test_entropy_committed_and_revealed_from_two_pages(
+    browser: Any, server: Server, shots: Path
+) -> None:
     created = create(server, "beowulf", ["Ann", "Bob"], options={"entropy": "seats"})
     game_id, referee = created["id"], created["referee_token"]
     tokens = [seat["token"] for seat in created["seats"]]
@@ -333,7 +355,13 @@ def test_entropy_committed_and_revealed_from_two_pages(browser: Any, server: Ser
             digest = hashlib.sha256(text.encode()).hexdigest()
             page.wait_for_selector(f"#entropy-hash:text-is('{digest}')")
             # The plain-script SHA-256 (for pages served over plain http) agrees.
-            assert page.evaluate("t => [...SkaldEntropy.sha256Plain(new TextEncoder().encode(t))].map((b) => b.toString(16).padStart(2, '0')).join('')", text) == digest
+            assert (
+                page.evaluate(
+                    "t => [...SkaldEntropy.sha256Plain(new TextEncoder().encode(t))].map((b) => b.toString(16).padStart(2, '0')).join('')",
+                    text,
+                )
+                == digest
+            )
             if table is ann:
                 fits_a_phone(ann)
                 page.screenshot(path=shots / "entropy-phone-ann-commit.png")
