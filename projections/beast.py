@@ -116,7 +116,9 @@ def _hand(state: BeastState, index: int, role: str) -> HandView:
         or (role == "beast" and index == BEAST)
         or (role == "hunters" and index != BEAST)
     )
-    located = index != BEAST or role in ("beast", "referee")
+    # The Beast's location is public while it is revealed (no active movement cards: it
+    # stands on its standee); hidden, only its own side and the referee see it.
+    located = index != BEAST or role in ("beast", "referee") or not state.hidden
     return HandView(
         character=hand.character,
         seat=hand.seat,

@@ -49,10 +49,15 @@ def _loot_trip(at: str, ship: str, aboard: bool, targets: list[str]) -> int:
 
 
 def _targets(view: HagarView, seat: int) -> list[str]:
+    """Where loot waits for this Viking: cities with loot and room, loot by the roadside,
+    and the camp while a chest lies there that he has not robbed (once per Viking). The
+    camp matters at the end: once the cities are empty its chests are often the only loot
+    left, and the fallback feast ("no piece can still come home") waits for them."""
     cities = [
         c.city for c in view.cities if c.loot and len([v for v in c.vikings if v != seat]) < 2
     ]
-    return cities + [space for space, count in view.roadside if count]
+    camp = [board().camp] if view.camp_chests and not view.vikings[seat].robbed_camp else []
+    return cities + [space for space, count in view.roadside if count] + camp
 
 
 def _value(view: HagarView, me: VikingView, at: str, ship: str, aboard: bool) -> float:
@@ -60,7 +65,7 @@ def _value(view: HagarView, me: VikingView, at: str, ship: str, aboard: bool) ->
     carried, cargo, home = me.carried, me.cargo, me.home
     kind = board().kind(at)
     targets = _targets(view, me.seat)
-    if not carried and kind == "city" and at in targets:
+    if not carried and kind in ("city", "camp") and at in targets:
         carried = 1
     if aboard and carried and cargo < SHIP_HOLDS + 1:
         carried, cargo = carried - 1, cargo + 1
@@ -73,8 +78,11 @@ def _value(view: HagarView, me: VikingView, at: str, ship: str, aboard: bool) ->
         need = _home_trip(at, ship, aboard)
     else:
         need = _loot_trip(at, ship, aboard, targets)
-        if cargo and need >= FAR:
-            need = _home_trip(at, ship, aboard)
+        if need >= FAR:
+            # No loot left to fetch: bring the cargo home; with none, nothing is owed (a
+            # ship just unloaded at home was scored as 100 steps from nowhere, so a full
+            # ship stayed at sea rather than come home, and the endgame never ended).
+            need = _home_trip(at, ship, aboard) if cargo else 0
     return progress - min(need, FAR // 10)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from skald.core.beast.data import Contract, boards, contracts
 from skald.core.beast.state import BEAST, Piece
-from skald.core.beast.supply import GRUDGE_VALUE, wounds_fit, wounds_placed
+from skald.core.beast.supply import GRUDGE_VALUE
 from skald.core.rng import Rng
 from skald.events.beast import (
     BeastMoved,
@@ -145,28 +145,6 @@ def test_grudge_gains_stop_at_the_supply_value() -> None:
     events = game.do("play Bounty", "do")
     assert GrudgesGained(hand=1, amount=1) in events
     assert sum(h.grudges for h in game.state.hands) == GRUDGE_VALUE
-
-
-def test_wound_tokens_six_threes_and_six_ones() -> None:
-    assert wounds_fit([3] * 6 + [1] * 6)
-    assert not wounds_fit([1] * 7)
-    assert wounds_fit([3] * 7 + [1] * 3)
-    assert not wounds_fit([3] * 7 + [1] * 4)
-    game = day_one(hunters="Iona,Helga")
-    sturdy = [i for i, p in enumerate(game.state.pieces) if p.kind in ("noble", "boar", "bear")][
-        :6
-    ]  # six wounds of 1: all 1s out
-    game.edit(
-        pieces=tuple(
-            Piece(p.kind, p.location, wounds=1) if i in sturdy else p
-            for i, p in enumerate(game.state.pieces)
-        )
-    )
-    game.edit_hand(BEAST, wounds=0)
-    placed = wounds_placed(game.state, "beast", "beast", 2, game.state.max_health(BEAST))
-    assert placed == 0  # no 1s left, a 3 is too much
-    dying = wounds_placed(game.state, "beast", "beast", 99, game.state.max_health(BEAST))
-    assert dying == 99  # a killing hit always kills
 
 
 # -- 3. item and talent discards, reshuffles ------------------------------------------

@@ -24,7 +24,7 @@ from typing import Any
 from skald.events.beast import BeastRevealed, Damaged, HunterMoved, Searched, Step, TrailsPlaced
 from skald.events.viewer import Viewer
 from skald.projections.beast import beast_view
-from tests.test_beast_support import BeastGame
+from tests.test_beast_support import BeastGame, opening
 
 SEED = "rulebook-example"
 
@@ -32,9 +32,7 @@ SEED = "rulebook-example"
 def day_one(beast_steps: tuple[str, ...] = (), places: tuple[str, str] = ("A1", "A1")) -> BeastGame:
     """Day 1 of a seeded first game, the Beast to play; every move checked legal first."""
     game = BeastGame(3, seed=SEED, setup="first", hunters="Iona,Helga")
-    moves = [f"step {d}" for d in beast_steps]
-    if len(beast_steps) < 2:
-        moves.append("stop" if beast_steps else "skip")
+    moves = [f"step {d}" for d in opening(beast_steps)]
     moves += [f"place {p}" for p in places]
     play(game, *moves)
     assert game.state.phase == "day"
@@ -59,7 +57,8 @@ def test_beast_movement_is_hidden_and_the_standee_stays() -> None:
     assert game.state.standee == "C3"
     play(game, "play Dash", "step E", "step N", "end")
     state = game.state
-    assert state.active == (Step("E", "D3"), Step("N", "D2"))
+    # after the opening's two No Movement cards
+    assert state.active == (Step("X", "C3"), Step("X", "C3"), Step("E", "D3"), Step("N", "D2"))
     assert state.beast.location == "D2"
     assert state.standee == "C3"
     assert state.hidden
@@ -69,16 +68,22 @@ def hunted() -> tuple[BeastGame, list[Any], list[Any]]:
     """The rulebook's hunter steps "to the right" (east) twice onto locations matching the
     Beast's active movement cards. Day 1: the Beast goes C3 -> B3 -> B2 (first day), Iona
     is placed on A1 and Helga on A5. The Beast passes; Iona plays Incite and steps S onto
-    A2; Helga plays Bolster; the Beast plays Dash and steps E onto C2 (its active cards:
-    B3, B2, C2). Then Iona plays Rush and steps E onto B2, then E onto C2."""
+    A2; Helga plays Bolster; the Beast plays Dash, steps E onto C2 and lays No Movement
+    for Dash's second step (its active cards: B3, B2, C2, C2). Then Iona plays Rush and
+    steps E onto B2, then E onto C2."""
     game = day_one(beast_steps=("W", "N"), places=("A1", "A5"))
     play(game, "pass")
     play(game, "play Incite", "step S", "skip", "end")
     assert game.state.hands[1].location == "A2"
     play(game, "play Bolster", "do", "do", "end")
-    play(game, "play Dash", "step E", "stop", "end")
+    play(game, "play Dash", "step E", "step X", "end")  # Dash: up to 2 steps, 2 cards
     assert game.state.beast.location == "C2"
-    assert game.state.active == (Step("W", "B3"), Step("N", "B2"), Step("E", "C2"))
+    assert game.state.active == (
+        Step("W", "B3"),
+        Step("N", "B2"),
+        Step("E", "C2"),
+        Step("X", "C2"),
+    )
     assert game.state.trailed == ()
     assert game.state.turn == 1
     first = play(game, "play Rush", "step E")
@@ -120,7 +125,7 @@ def test_search_and_reveal_after_rush_hunt_finds_and_wounds_the_beast() -> None:
     events = play(game, "search C2")
     assert Searched(hand=1, location="C2", found=True) in events
     revealed = next(e for e in events if isinstance(e, BeastRevealed))
-    assert revealed.cards == (Step("W", "B3"), Step("N", "B2"), Step("E", "C2"))
+    assert revealed.cards == (Step("W", "B3"), Step("N", "B2"), Step("E", "C2"), Step("X", "C2"))
     events = play(game, "attack beast")
     assert Damaged(kind="beast", ref="beast", amount=1, by="hunter:1") in events
     state = game.state
@@ -200,8 +205,10 @@ def test_gather_the_pack_needs_the_beast_on_a_forest_and_tells_the_hunters_so() 
     # possible locations shrink to those that count as forest
     board = state.board
     habitats = dict(board.habitat) | dict(hunters.habitats)
+    # (two cards: the opening is always two, No Movement for the step not taken)
+    assert hunters.active_count == 2
     reach = set(board.within(hunters.standee, hunters.active_count))
-    assert reach == {"C3", "B3", "D3", "C2", "C4"}
+    assert reach == {"A3", "B2", "B3", "B4", "C2", "C3", "C4", "D2", "D3", "D4", "E3"}
     possible = {loc for loc in reach if habitats[loc] in ("forest", "centre")}
-    assert possible == {"C3", "B3"}
+    assert possible == {"B3", "C3", "D4"}
     assert state.beast.location in possible

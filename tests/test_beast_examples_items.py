@@ -40,7 +40,7 @@ from skald.events.beast import (
 from skald.events.viewer import Viewer
 from skald.projections.beast import beast_view
 from tests.test_beast_examples import play
-from tests.test_beast_support import BeastGame
+from tests.test_beast_support import BeastGame, opening
 
 ROWS = "rulebook-example-99"
 RUSH = "rulebook-example-rush"
@@ -53,9 +53,7 @@ def first_game(
 ) -> BeastGame:
     """A seeded first game (the rulebook's starting cards), on day 1 with the Beast to play."""
     game = BeastGame(3, seed=seed, setup="first", hunters=hunters)
-    moves = [f"step {d}" for d in beast_steps]
-    if len(beast_steps) < 2:
-        moves.append("stop" if beast_steps else "skip")
+    moves = [f"step {d}" for d in opening(beast_steps)]
     play(game, *moves, *(f"place {p}" for p in places))
     assert game.state.phase == "day"
     assert game.state.turn == BEAST
@@ -76,7 +74,7 @@ def test_outpost_watchtower_puts_trails_on_the_two_nearby_active_cards() -> None
     nearby the watchtower, and Iona is in the same location as the watchtower."
     (Example Watchtower)
 
-    The Beast goes C3 -> D3 -> E3 (first day) -> E2 (Dash, stopped after one step). Iona,
+    The Beast goes C3 -> D3 -> E3 (first day) -> E2 (Pursuit's one step). Iona,
     placed on E1, gains Outpost (Avarice) and goes E1 -> D1 (Silver Arrow) -> D2 (Haste),
     never onto a location the cards lead to, then plays Outpost on D2: D3 and E2 are
     nearby, E3 is not."""
@@ -84,7 +82,7 @@ def test_outpost_watchtower_puts_trails_on_the_two_nearby_active_cards() -> None
     iona = game.state.hand_named("Iona")
     assert iona == 2
     assert "Outpost" in game.state.item_row
-    play(game, "play Dash", "step N", "stop", "end")
+    play(game, "play Pursuit", "step N", "skip", "end")  # no summon
     ignore(game, "Incite")  # Helga
     # both symbols played: the turn ends
     play(game, "play Avarice", "take Outpost", "do", "play Silver Arrow", "step W", "skip")
@@ -155,9 +153,10 @@ def test_intuition_moves_the_beast_before_hunt_searches() -> None:
     the card that triggered them, the Beast moves 1 step first, and Iona will no longer
     discover the Beast when she searches." (Example Reaction)
 
-    The Beast takes one first-day step (C3 -> D3) and gains Intuition (Dark Dealings);
-    Iona, placed on E1, goes E1 -> E2 -> E3 (Rush) -> D3 (Silver Arrow), where the one
-    card leads: a trail."""
+    The Beast takes one first-day step (C3 -> D3), No Movement for the opening's second
+    card (here two active cards, one of them No Movement, which leaves no trail), and
+    gains Intuition (Dark Dealings); Iona, placed on E1, goes E1 -> E2 -> E3 (Rush) -> D3
+    (Silver Arrow), where the one moving card leads: a trail."""
     game = first_game(ROWS, "Iona,Helga", ("E",), ("E1", "A1"))
     assert "Intuition" in game.state.talent_row
     play(game, "play Dark Dealings", "take Intuition", "end")
@@ -167,7 +166,7 @@ def test_intuition_moves_the_beast_before_hunt_searches() -> None:
     ignore(game, "Bolster")  # Helga may not pass: Iona and the Beast hold fewer
     play(game, "pass")  # the Beast
     state = game.state
-    assert state.active == (Step("E", "D3"),)
+    assert state.active == (Step("E", "D3"), Step("X", "D3"))
     assert state.trailed == (0,)
     assert state.hands[1].location == "D3" == state.beast.location
     assert state.turn == 1
@@ -190,7 +189,7 @@ def drafted(seed: str, beast_picks: tuple[str, ...]) -> BeastGame:
     hunters go to A1 and A5, the Beast drafts `beast_picks` first, everyone else the first
     card offered; returns the game on day 1 with the Beast to play."""
     game = BeastGame(3, seed=seed, hunters="Iona,Helga")
-    play(game, "skip", "place A1", "place A5")
+    play(game, "step X", "step X", "place A1", "place A5")
     assert game.state.phase == "draft"
     wanted = list(beast_picks)
     while game.state.phase == "draft":
@@ -224,13 +223,15 @@ def test_rush_with_no_movement_east_north_leaves_the_beast_two_steps_away() -> N
     play(game, "step X", "step E", "step N")  # three steps: Rush is done
     play(game, "end")
     state = game.state
-    assert state.active == (Step("X", "C3"), Step("E", "D3"), Step("N", "D2"))
+    # after the opening's two No Movement cards (the Beast stayed on the centre)
+    assert state.active[:2] == (Step("X", "C3"), Step("X", "C3"))
+    assert state.active[2:] == (Step("X", "C3"), Step("E", "D3"), Step("N", "D2"))
     assert state.beast.location == "D2"
     assert state.board.distances("C3")["D2"] == 2
     assert state.standee == "C3"
     assert state.hidden
     hunters = beast_view(state, HUNTERS)
-    assert hunters.active_count == 3
+    assert hunters.active_count == 5
     assert hunters.active is None
     assert hunters.beast_location is None
 

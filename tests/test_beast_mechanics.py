@@ -20,6 +20,7 @@ from skald.events.beast import (
     Killed,
     RewardEarned,
     Searched,
+    Step,
 )
 from tests.test_beast_support import BeastGame, day_one
 
@@ -222,7 +223,7 @@ def test_the_draft_deals_keeps_and_passes_by_player_count(
     players: int, beast_cards: int, hunter_cards: tuple[int, ...]
 ) -> None:
     game = BeastGame(players, seed="draft")
-    game.do("skip")
+    game.do("step X", "step X")
     game.do(*("place A1",) * len(game.state.hunters))
     assert game.state.phase == "draft"
     while game.state.phase == "draft":
@@ -244,9 +245,10 @@ def test_seer_makes_the_beast_tell_its_zone() -> None:
 def test_track_searches_only_trails_and_the_standee_within_two_steps() -> None:
     game = day_one(hunters="Assar,Helga")
     game.edit_hand(BEAST, actions=("Rush",))
-    game.do("play Rush", "step E", "step N", "stop", "end")  # D3, D2; standee C3
+    game.do("play Rush", "step E", "step N", "step X", "end")  # D3, D2; standee C3
     game.edit_hand(1, location="D4")
-    game.edit(trailed=(0,))  # a trail on D3
+    assert game.state.active[2] == Step("E", "D3")  # after the opening's two X
+    game.edit(trailed=(2,))  # a trail on D3
     game.do("play Track", "skip")
     assert sorted(game.legal()) == ["search C3", "search D3", "skip"]
     game.do("search D3")

@@ -77,7 +77,7 @@ def test_the_beast_leaves_trails_only_where_this_movement_went() -> None:
     )
     game.edit_hand(BEAST, location="E2", actions=("Dash",))
     game.edit_hand(2, location="E1")
-    events = game.do("play Dash", "step W", "stop")
+    events = game.do("play Dash", "step W", "step X")
     assert TrailsPlaced(locations=()) in events
     assert game.state.trailed == ()
 

@@ -39,9 +39,18 @@ BEAST_SEAT = Viewer("beast", frozenset({0}))
 
 def rushed() -> BeastGame:
     """Rulebook 'Example Beast movement': Rush, then No Movement, East, North."""
-    game = day_one(hunters="Iona,Helga")
+    game = on_the_centre()
     game.edit_hand(BEAST, actions=("Rush",))
     game.do("play Rush", "step X", "step E", "step N", "end")
+    return game
+
+
+def on_the_centre() -> BeastGame:
+    """Day 1, the Beast revealed on the centre (arranged: the opening's two No Movement
+    cards taken back, as a reveal there would)."""
+    game = day_one(hunters="Iona,Helga")
+    assert game.state.active == (Step("X", "C3"), Step("X", "C3"))
+    game.edit(active=())
     return game
 
 
@@ -150,7 +159,7 @@ def test_a_missed_search_keeps_the_beast_hidden_and_the_attack_has_no_target() -
 
 def test_watchtower_puts_trails_on_nearby_locations() -> None:
     """Rulebook 'Example Watchtower': Outpost; two of three active cards are nearby."""
-    game = day_one(hunters="Iona,Helga")
+    game = on_the_centre()
     game.edit_hand(BEAST, actions=("Rush",))
     game.do("play Rush", "step E", "step E", "step N", "end")  # D3, E3, E2
     game.edit_hand(1, location="D2", extras=("Outpost",))  # D3 and E2 are nearby D2
@@ -202,9 +211,9 @@ def test_traps_do_not_trigger_when_the_beast_is_already_revealed() -> None:
 
 def test_intuition_reaction_moves_the_beast_before_hunt_resolves() -> None:
     """Rulebook 'Example Reaction': one active card; Iona on its trail plays Hunt."""
-    game = day_one(hunters="Iona,Helga")
+    game = on_the_centre()
     game.edit_hand(BEAST, actions=("Dash",), extras=("Intuition",))
-    game.do("play Dash", "step E", "stop")  # one card: E to D3
+    game.do("play Dash", "step E", "step X")  # E to D3, No Movement for the second step
     game.edit(turn=1, slots=())
     game.edit_hand(1, location="D3")
     game.edit(trailed=(0,))

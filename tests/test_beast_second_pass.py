@@ -121,7 +121,7 @@ def test_two_players_assign_their_drafted_cards_after_the_draft() -> None:
     cards instead of one. After the draft, the hunter assigns all the action cards evenly
     between the two hunter characters." """
     game = BeastGame(2, seed="assign")
-    game.do("skip")
+    game.do("step X", "step X")
     game.do("place A1", "place A1")
     hunter_seat = game.state.hands[1].seat
     while any(game.state.picks) or (game.state.phase == "draft" and not game.state.pool):
@@ -172,8 +172,10 @@ def test_a_move_is_ignored_with_skip_never_stopped_before_its_first_step() -> No
     assert "stop" not in game.legal()
     assert "skip" in game.legal()
     game.do("step N")
-    assert "stop" in game.legal()
-    game.do("stop", "end")
+    # the Beast lays Rush's full count: No Movement for the steps it does not take
+    assert "stop" not in game.legal()
+    assert "step X" in game.legal()
+    game.do("step X", "step X", "end")
     game.edit(turn=0, slots=(), passes=0)
     game.do("play Charge")  # "then": move 1, then attack
     assert "skip" not in game.legal()

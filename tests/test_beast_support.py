@@ -78,6 +78,12 @@ class BeastGame:
         return self.state.hands[index]
 
 
+def opening(steps: tuple[str, ...]) -> tuple[str, ...]:
+    """The Beast's two opening movement cards: `steps`, then No Movement for the rest
+    ("The Beast then gets to move up two steps by playing two movement cards")."""
+    return (*steps, *("X",) * (2 - len(steps)))
+
+
 def day_one(
     players: int = 3,
     beast_steps: tuple[str, ...] = (),
@@ -87,9 +93,8 @@ def day_one(
     """A first-time game on day 1 with the Beast to play (Drenched Lands for 2-3 players)."""
     options.setdefault("setup", "first")
     game = BeastGame(players, **options)
-    game.do(*(f"step {d}" for d in beast_steps))
-    if len(beast_steps) < 2:
-        game.do("stop" if beast_steps else "skip")
+    # The opening is always two movement cards, No Movement for a step not taken.
+    game.do(*(f"step {d}" for d in opening(beast_steps)))
     hunters = len(game.state.hunters)
     game.do(*(f"place {loc}" for loc in (places or ("A1",) * hunters)))
     assert game.state.phase == "day"

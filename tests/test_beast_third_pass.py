@@ -45,7 +45,7 @@ def test_every_effect_of_a_zone_card_is_bound_to_the_zone_attacks_too() -> None:
     C3 and stepping north into the West zone (C2): the attack stays in the West, so the
     sheep on D2 (East, one road away) cannot be its target; the sheep on C2 and the bear
     on B2 (West) can."""
-    game = drafted("third-pass-3", ("Ambush",))
+    game = drafted("third-pass-5", ("Ambush",))
     assert "Ambush" in game.state.beast.actions
     play(game, "play Ambush")
     assert "skip" not in game.legal()  # a "then" card

@@ -5,6 +5,9 @@ test over all of its games. A game gets all of it by registering its rules
 
 - random playouts end with an outcome that ranks every seat; a seat asked to act always
   has a legal command; `parse(format(c)) == c` for every legal command seen;
+- never stuck: random and greedy bots (and, for the Beast, one that transforms every
+  settlement it can) play to an outcome, and in every position without one some seat is
+  to act and every seat to act has a legal command (over 300 Beast games under `-m slow`);
 - through the engine: replaying the log gives the live state at every seq (a fold over
   the stored events, and `load(at=seq)`); undo then redo is the identity wherever undo is
   allowed;
@@ -41,7 +44,9 @@ from skald.events.common import GameCreated, MoveMade
 from skald.events.envelope import Envelope
 from skald.events.secret import Secret, redact, seal, secrets_in
 from skald.events.viewer import SPECTATOR, Viewer, seat_viewer
+from skald.projections.autoplay import BOTS, Bot, random_bot
 from skald.projections.registry import views_for
+from tests.beast_transformer import transforming_beast
 from tests.forgery import forge
 
 GAMES = game_names()
@@ -105,6 +110,64 @@ def test_random_playouts_end_with_an_outcome(game: str) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_many_random_playouts_end_with_an_outcome(game: str) -> None:
     check_playouts(game, range(2, 12))
+
+
+# -- never stuck: whoever must act can --------------------------------------------------
+
+
+def check_never_stuck(game: str, players: int, seed: int, bot: Bot, **options: str) -> None:
+    """Play a game to its end with `bot` at every seat, each seeing its own view: in every
+    position without an outcome some seat is to act, and every seat to act has a legal
+    command (issue 24: a Beast night waited for a hunter with no legal move)."""
+    rules = get_rules(game)
+    created = GameCreated(
+        game=game,
+        players=NAMES[:players],
+        seed=seal(f"never-stuck/{seed}", frozenset(), "00" * 16),
+        options=tuple(sorted(options.items())),
+    )
+    rng = Rng(f"never-stuck/{game}/{seed}".encode())
+    state = rules.initial(created)
+    for event in rules.start(state, rng):
+        state = rules.evolve(state, event)
+    views = views_for(game)
+    rnd = random.Random(seed)
+    for _ in range(PLAYOUT_LIMIT):
+        if rules.outcome(state) is not None:
+            return
+        seats = rules.to_act(state)
+        assert seats, f"{game} {options}: nobody may act, yet the game has no outcome"
+        for seat in seats:
+            assert list(rules.legal(state, seat)), f"{game} {options}: seat {seat} is stuck"
+        seat = min(seats)
+        legal = [rules.format(c) for c in rules.legal(state, seat)]
+        view = None if bot is random_bot else views.view(state, seat_viewer(seat))
+        move = bot(view, legal, rnd)
+        for event in rules.decide(state, seat, rules.parse(move), rng):
+            state = rules.evolve(state, event)
+    raise AssertionError(f"{game} {options}: no outcome after {PLAYOUT_LIMIT} decisions")
+
+
+@pytest.mark.parametrize("bot", sorted(BOTS))
+@pytest.mark.parametrize("game", GAMES)
+def test_no_position_leaves_the_seat_to_act_without_a_move(game: str, bot: str) -> None:
+    for players in player_counts(get_rules(game)):
+        check_never_stuck(game, players, 0, BOTS[bot])
+
+
+BEASTS = ("Fangrir", "Hogbad", "Bolgin", "Raaga", "Esmeria", "Mara")
+BEAST_BOTS: dict[str, Bot] = {**BOTS, "transforming": transforming_beast}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bot", sorted(BEAST_BOTS))
+def test_no_beast_game_gets_stuck(bot: str) -> None:
+    """102 games per bot (306 in all) over 2, 3 and 4 players and all six Beasts: random,
+    greedy, and a Beast that transforms every settlement it can and kills hunters."""
+    for seed in range(34):
+        for players in (2, 3, 4):
+            beast = BEASTS[(seed + players) % len(BEASTS)]
+            check_never_stuck("beast", players, seed, BEAST_BOTS[bot], beast=beast)
 
 
 # -- one game through the engine, checked at every step -----------------------------------

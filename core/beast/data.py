@@ -277,7 +277,9 @@ def characters() -> Characters:
     mats: list[BeastMat | HunterMat] = [*data.beast, *data.hunter]
     for mat in mats:
         for upgrade in mat.upgrades:
-            check_base_damage(upgrade.effects, f"characters.toml {mat.name}")
+            where = f"characters.toml {mat.name} {upgrade.name}"
+            check_base_damage(upgrade.effects, where)
+            check_sources(upgrade.effects, "upgrade", isinstance(mat, BeastMat), where)
     return data
 
 
@@ -292,7 +294,36 @@ def cards() -> Cards:
         if unknown or side.mode not in ("seq", "then", "any", "choose"):
             raise ValueError(f"cards.toml: unknown effect {unknown} or mode {side.mode!r}")
         check_base_damage(side.effects, "cards.toml")
+    for action in data.action:
+        check_sources(action.top.effects, "action", False, f"cards.toml {action.name}")
+        check_sources(action.bottom.effects, "action", True, f"cards.toml {action.name}")
+    for kind, group in (("ability", data.ability), ("item", data.item), ("talent", data.talent)):
+        for card in group:
+            beast = kind == "talent" or (kind == "ability" and card.owner in _beast_names())
+            check_sources(card.effects, kind, beast, f"cards.toml {card.name}")
     return data
+
+
+# Rulebook "Ancient Powers": "Ancient powers are gained from contract rewards, items,
+# beastly talents and certain upgrades." "Grudges": "Hunters gain grudges by completing
+# contract rewards and by playing certain action or item cards." (The Beast gains them
+# "primarily" by killing: other sources are not excluded.)
+POWER_SOURCES = frozenset({"item", "talent", "upgrade"})
+HUNTER_GRUDGE_SOURCES = frozenset({"action", "item"})
+
+
+def check_sources(effects: tuple[Effect, ...], kind: str, beast: bool, where: str) -> None:
+    """Reconstructed data may give Ancient powers and hunters' grudges only where the
+    rulebook says they come from (contract rewards are the contracts' own)."""
+    ops = {e.op for e in effects}
+    if "power" in ops and kind not in POWER_SOURCES:
+        raise ValueError(f"{where}: an {kind} card is not a source of Ancient powers")
+    if "grudge" in ops and not beast and kind not in HUNTER_GRUDGE_SOURCES:
+        raise ValueError(f"{where}: a hunter's {kind} is not a source of grudges")
+
+
+def _beast_names() -> frozenset[str]:
+    return frozenset(b.name for b in characters().beast)
 
 
 def check_base_damage(effects: tuple[Effect, ...], where: str) -> None:

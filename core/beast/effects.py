@@ -17,10 +17,15 @@ Placing a summon while all of that kind are on the map: the Beast names the one 
 moves ("move an existing summon to its new location": `summon LOC Wolf2`). Placing a
 watchtower while all six are out: the player "may move an existing watchtower" — names
 the one to move (`tower LOC`) or declines (`skip`), on any card, "then" cards included.
-A move effect is "up to n steps": stopping is offered after the first step; not moving at
-all is ignoring the effect (`skip`), which the rulebook allows except on "then" cards
-("you have the option to ignore one or more effects ... unless they meet either of the
-requirements 'if', or 'then'") and a flee ("Discard 1 card of any type to move 1 step").
+A move effect is "up to n steps". A hunter may stop after the first step. The Beast lays
+n movement cards, No Movement for a step not taken, as the rulebook's Rush example plays
+"up to three steps" with three cards (a movement with stride upgrades: n plus those), and
+stops early only when no card can be laid; the hunters count the cards, so fewer would
+tell them it moved less. Not moving at all is ignoring the effect (`skip`), which the
+rulebook allows except on "then" cards ("you have the option to ignore one or more effects
+... unless they meet either of the requirements 'if', or 'then'"), a flee ("Discard 1
+card of any type to move 1 step") and the Beast's opening ("The Beast then gets to move
+up two steps by playing two movement cards": always two cards).
 Zone-bound effects stay within one zone: the card is bound to "the zone you are in at the
 time the card is played"; on the centre (in three zones) the first step out of it
 chooses the zone, and the card's effects stay there (no crossing from one zone into
@@ -122,7 +127,9 @@ def effect_commands(state: BeastState) -> list[Any]:
             c for c in _start_commands(state, frame, frame.effects[index]) if c not in commands
         ]
     first = frame.effects[frame.pending[0]] if frame.pending else None
-    binding = frame.mode == "then" or frame.slot == "flee" or conditional(frame)
+    # The Beast's opening is not an effect to ignore: "The Beast then gets to move up two
+    # steps by playing two movement cards" ("Player starting positions").
+    binding = frame.mode == "then" or frame.slot in ("flee", "start") or conditional(frame)
     if first is not None and (
         not binding
         or not _start_commands(state, frame, first)
@@ -149,7 +156,11 @@ def _towers_all_out(state: BeastState, hand: int) -> bool:
 
 def _continue_commands(state: BeastState, frame: Frame, effect: Effect) -> list[Any]:
     if effect.op == "move":
-        return [*(StepTo(d) for d in destinations(state, frame.hand, frame)), Stop()]
+        steps: list[Any] = [StepTo(d) for d in destinations(state, frame.hand, frame)]
+        # The Beast lays the movement's full count: "up to N steps" is N movement cards,
+        # No Movement for a step not taken (rulebook "Example Beast movement"); it stops
+        # early only when no card can be laid. A hunter's standee may stop.
+        return steps if frame.hand == BEAST and steps else [*steps, Stop()]
     return [*_summon_acts(state, frame), Stop()]
 
 

@@ -75,7 +75,7 @@ def legal_commands(state: BeastState, seat: int) -> list[Any]:
     if state.frames:
         return effect_commands(state)
     if state.phase in ("place", "respawn"):
-        return [Place(loc) for loc in state.settlements()]
+        return [Place(loc) for loc in state.return_places()]
     if state.phase == "upgrade":
         return _upgrade_commands(state, hand)
     return _turn_commands(state, hand)

@@ -5,14 +5,14 @@ itself is `board`).
 Rulebook sections: Beast movement (the movement deck, No Movement), Hunter movement &
 trails, Revealing, Attacking, Player Death, Watchtowers, Traps. The movement deck holds
 ten of each direction and eight No Movement cards (reconstructed split of the 48).
-Token supplies (trails, wounds, grudges) are limited as core/beast/supply.py says.
+Token supplies (trails, grudges) are limited as core/beast/supply.py says; wounds are not.
 """
 
 from __future__ import annotations
 
 from skald.core.beast.data import Effect, pieces
 from skald.core.beast.state import BEAST, BeastState, Frame, Tx
-from skald.core.beast.supply import gain_grudges, trails_left, wounds_placed
+from skald.core.beast.supply import gain_grudges, trails_left
 from skald.events.beast import (
     BeastMoved,
     BeastRestored,
@@ -180,12 +180,8 @@ def reveal(tx: Tx, cause: str) -> None:
 
 
 def damage(tx: Tx, kind: str, ref: str, amount: int, by: str) -> None:
-    """Deal damage to one target (as many wounds as the supply allows) and resolve a death."""
-    state = tx.state
-    if kind in ("beast", "hunter", "piece"):
-        amount = wounds_placed(state, kind, ref, amount, _health(state, kind, ref))
-        if not amount:
-            return
+    """Deal all of an attack's damage to one target and resolve a death (rulebook
+    "Attacking": "Every attack deals 1 base damage"; wound tokens are denominations)."""
     tx.emit(Damaged(kind=kind, ref=ref, amount=amount, by=by))
     state = tx.state
     if kind == "beast":
@@ -212,14 +208,6 @@ def damage(tx: Tx, kind: str, ref: str, amount: int, by: str) -> None:
                 gain_grudges(tx, BEAST, pieces()[piece.kind].grudges)
     else:
         tx.emit(Killed(kind=kind, ref=ref, by=by))
-
-
-def _health(state: BeastState, kind: str, ref: str) -> int:
-    if kind == "beast":
-        return state.max_health(BEAST)
-    if kind == "hunter":
-        return state.max_health(int(ref))
-    return pieces()[state.pieces[int(ref)].kind].health
 
 
 def strike(tx: Tx, target: str, amount: int, by: str) -> None:

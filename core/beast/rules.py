@@ -17,8 +17,8 @@ talents, go face down beside their deck (a set trap's item once it triggers; the
 rows at night); an empty deck is shuffled from them when a card is taken from it or the
 row is refilled, labelled `beast/reshuffle/DECK/N` from the shuffle counter in state.
 Every component supply is limited as core/beast/supply.py says (trails 30, grudge value
-30, wound tokens six 3s and six 1s, habitat tokens 27, upgrade tokens 18, watchtowers 6,
-ancient powers 3) and traps to 3 per zone. The rulebook's trap text ("Traps", "Example
+30, habitat tokens 27, upgrade tokens 18, watchtowers 6, ancient powers 3; wound tokens
+are denominations, no limit) and traps to 3 per zone. The rulebook's trap text ("Traps", "Example
 Trap") describes only the Fire Trap's wound and no other trap: the reconstructed Spike,
 Bear, Net and Pit Traps differ from it only by name (cards.toml says why).
 
@@ -49,6 +49,20 @@ opens one window for reactions to either (trigger "search attack"), so an attack
 its 1 damage whatever the Beast's damage upgrade ("Attack for 1 damage"); a trap's habitat
 token matches the untransformed centre for forest, swamp and cave (the Beast's location
 "counts as all habitat types except the settlement").
+
+Fourth rules pass (rules version 6): the Beast's opening is two movement cards ("The
+Beast then gets to move up two steps by playing two movement cards") and every "up to N
+steps" movement of the Beast is N cards, No Movement for a step not taken, as the Rush
+example plays it (it stops early only when no card can be laid; the hunters count the
+cards); every hit places all its wounds ("Every attack deals 1 base damage"; "Wound tokens
+come in values of 3 and 1" are denominations, not a cap); a hunter returns "to any
+settlement on the map", and when the Beast has transformed every one, to a settlement the
+map prints (table option `hunter_return=printed`, the default) or to the Beast starting
+location (`hunter_return=centre`), so no night waits for a hunter with no move; Ancient
+powers come only from "contract rewards, items, beastly talents and certain upgrades" and
+hunters' grudges only from "contract rewards and ... certain action or item cards"
+(Bolster, Dark Rituals, Rally, Hollow and Muster re-reconstructed; the loader refuses
+other sources). The revealed Beast's location is public in every view.
 
 Secrecy: views cut the state per viewer (projections/beast.py); the log is redacted
 generically. When the game ends with movement cards still face down, they are shown
@@ -86,9 +100,19 @@ class BeastRules(BaseRules[BeastState, Command]):
     # 4: a summon is placed only on its mat's habitat (no longer on an untransformed centre).
     # 5: an "if" card's effects cannot be ignored; a zone card binds all its effects to the
     # zone; Hunt on the revealed Beast may be answered by an attack reaction.
-    version: ClassVar[str] = "5"
+    # 6: every Beast movement lays its full count of cards (the opening two); every hit
+    # places all its wounds; a dead hunter returns to a printed settlement (or the centre)
+    # when none is left; re-reconstructed cards give powers and grudges only where the
+    # rulebook says they come from.
+    version: ClassVar[str] = "6"
     title: ClassVar[str] = "Beast"
-    option_names: ClassVar[tuple[str, ...]] = ("contract", "beast", "hunters", "setup")
+    option_names: ClassVar[tuple[str, ...]] = (
+        "contract",
+        "beast",
+        "hunters",
+        "setup",
+        "hunter_return",
+    )
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES

@@ -5,7 +5,9 @@ Table options: `contract` (great-cleansing, northern-settlements, blood-moon,
 drowned-harvest; default by player count as the rulebook recommends), `beast` (a Beast
 name), `hunters` (comma-separated names), `setup=first` (the rulebook's first game: the
 recommended characters unless `beast`/`hunters` say otherwise, and the listed starting
-cards by seat order instead of the first draft). Seat 0 plays the Beast; with 2 players
+cards by seat order instead of the first draft), `hunter_return` (`printed`, the default,
+or `centre`: where a hunter returns when the Beast has transformed every settlement; see
+`BeastState.return_places`). Seat 0 plays the Beast; with 2 players
 seat 1 controls two hunters, with 3 one hunter each, with 4 three hunters. Contracts may
 leave pieces off the map at setup (`leave_off` in contracts.toml).
 
@@ -19,7 +21,7 @@ from __future__ import annotations
 from skald.core.beast.data import beast_mat, cards, characters, contracts, hunter_mat
 from skald.core.beast.decide import begin
 from skald.core.beast.flow import settle
-from skald.core.beast.state import BeastState
+from skald.core.beast.state import HUNTER_RETURN, BeastState
 from skald.core.errors import InvalidOption
 from skald.core.rng import Rng
 from skald.events.base import Event
@@ -57,6 +59,11 @@ def setup_event(state: BeastState) -> GameSetUp:
             "'first' (the rulebook's first game)"
         )
     first = chosen.get("setup", "") == "first"
+    if chosen.get("hunter_return", HUNTER_RETURN[0]) not in HUNTER_RETURN:
+        raise InvalidOption(
+            f"option hunter_return={chosen['hunter_return']!r}: where a hunter returns when "
+            f"no settlement is left, one of {', '.join(HUNTER_RETURN)}"
+        )
     large = state.players == 4
     default = characters().first_time["large" if large else "small"]
     contract = chosen.get("contract", "northern-settlements" if large else "great-cleansing")

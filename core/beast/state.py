@@ -23,6 +23,9 @@ from skald.core.derive import Derivation
 from skald.events.beast import Step, TrapCard
 
 BEAST = 0
+# Table option `hunter_return`: where a hunter goes when no settlement is left (the first
+# is the default; see `BeastState.return_places`).
+HUNTER_RETURN = ("printed", "centre")
 
 
 class Piece(msgspec.Struct, frozen=True):
@@ -174,6 +177,20 @@ class BeastState(msgspec.Struct, frozen=True, kw_only=True):
     def settlements(self) -> tuple[str, ...]:
         """Every location that is currently a settlement."""
         return tuple(loc for loc in self.board.locations if self.habitat(loc) == "settlement")
+
+    def return_places(self) -> tuple[str, ...]:
+        """Where a hunter may put its standee (placing at the start, returning at night):
+        "any settlement on the map" (rulebook "Player starting positions", "Player
+        Death"). When the Beast has transformed every settlement, the text names none;
+        the table option `hunter_return` chooses: `printed` (default) the locations the
+        map prints as settlements, transformed or not; `centre` the Beast starting
+        location. Either way the hunter always has somewhere to go."""
+        current = self.settlements()
+        if current:
+            return current
+        if dict(self.options).get("hunter_return", HUNTER_RETURN[0]) == "centre":
+            return (self.board.centre,)
+        return tuple(loc for loc in self.board.locations if self.board.habitat[loc] == "settlement")
 
     def living_pieces(self, location: str) -> tuple[int, ...]:
         """Indices of the living animals and settlers on a location."""

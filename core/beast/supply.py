@@ -13,13 +13,11 @@ the supply cannot be placed, and a token comes back to the supply when it leaves
   always be changed to fit any split of 30 between the at most four hands (each needs at
   most two 1s beyond its 3s), so the value is the whole limit. A gain larger than what
   is left gains what is left; paid and discarded grudges come back.
-- Wounds (12 tokens: six 3s and six 1s, value 24): wounds on the Beast's and hunters' mats
-  and beneath animals and settlers are tokens, each holder's count made of as many 3s as
-  fit and 1s for the rest (three 1s replace a 3 when the 3s are out). A hit places as many
-  wounds as the tokens allow; but a hit that would kill always kills (its tokens come
-  straight back), so nobody is unkillable at the brink. Summons and watchtowers are
-  removed at the first damage and hold no token. Wounds come back on death, healing,
-  respawn and the night's restore.
+- Wounds: not a limit. "Wound tokens come in values of 3 and 1" (rulebook "Attacking"):
+  the twelve tokens (six 3s, six 1s) are denominations, as coins are, and a holder's
+  wounds are a count; "Every attack deals 1 base damage" (more with upgrades and Ancient
+  powers), so every hit places all of its wounds, whatever lies on the table already
+  (rules version 6; before, a hit placed only what six 3s and six 1s could still show).
 - Habitat tokens (27): one per transformed location (transforming it again swaps the
   token) and one under each set trap. A transform places tokens on its locations in
   order (your location first, then by compass) while tokens last; no trap can be set
@@ -36,7 +34,6 @@ from skald.events.beast import GrudgesGained
 
 TRAIL_TOKENS = 30
 GRUDGE_VALUE = 30
-WOUND_TOKENS = {3: 6, 1: 6}
 HABITAT_TOKENS = 27
 UPGRADE_TOKENS = 18
 WATCHTOWERS = 6
@@ -82,27 +79,3 @@ def transformable(state: BeastState, places: tuple[str, ...]) -> tuple[str, ...]
             chosen.append(place)
             left -= 1
     return tuple(chosen)
-
-
-def wounds_fit(values: list[int]) -> bool:
-    """True when the wound tokens can show these counts (3s first, then 1s)."""
-    threes = sum(v // 3 for v in values)
-    ones = sum(v % 3 for v in values) + 3 * max(0, threes - WOUND_TOKENS[3])
-    return ones <= WOUND_TOKENS[1]
-
-
-def wounds_placed(state: BeastState, kind: str, ref: str, amount: int, health: int) -> int:
-    """How many of `amount` wounds a hit places on a holder (a killing hit: all of them)."""
-    holders: dict[tuple[str, str], int] = {("beast", "beast"): state.beast.wounds}
-    holders |= {
-        ("hunter", str(h)): state.hands[h].wounds for h in state.hunters if not state.hands[h].dead
-    }
-    holders |= {("piece", str(i)): p.wounds for i, p in enumerate(state.pieces) if p.alive}
-    current = holders.get((kind, ref), 0)
-    if current + amount >= health:
-        return amount
-    for placed in range(amount, 0, -1):
-        trial = holders | {(kind, ref): current + placed}
-        if wounds_fit(list(trial.values())):
-            return placed
-    return 0
