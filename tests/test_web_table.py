@@ -33,7 +33,8 @@ RECORD_CLICKS = """
 window.skaldClicks = [];
 document.addEventListener("click", (event) => {
   const button = event.target.closest && event.target.closest("#legal button.move");
-  if (button) window.skaldClicks.push({ move: button.textContent, seq: Number(document.getElementById("legal").dataset.seq) });
+  const seq = Number(document.getElementById("legal").dataset.seq);
+  if (button) window.skaldClicks.push({ move: button.textContent, seq });
 }, true);
 """
 
@@ -142,12 +143,15 @@ def fits_a_phone(table: Table) -> None:
         "the page scrolls sideways"
     )
     small = page.evaluate(
-        """() => [...document.querySelectorAll('#play button, #entropy button, #replay button, #share button')]
-             .filter((b) => b.offsetParent && b.getBoundingClientRect().height < 44).map((b) => b.textContent)"""
+        """() => [...document.querySelectorAll(
+               '#play button, #entropy button, #replay button, #share button')]
+             .filter((b) => b.offsetParent && b.getBoundingClientRect().height < 44)
+             .map((b) => b.textContent)"""
     )
     assert not small, f"too small to tap: {small}"
     cells = page.evaluate(
-        "() => [...document.querySelectorAll('#board .playable[tabindex]')].map((n) => n.getBoundingClientRect().width)"
+        "() => [...document.querySelectorAll('#board .playable[tabindex]')]"
+        ".map((n) => n.getBoundingClientRect().width)"
     )
     assert not cells or min(cells) >= 44, f"board places {min(cells):.0f} px wide"
 
@@ -159,7 +163,8 @@ def take_back_says(table: Table, route: str, words: str) -> None:
     page.wait_for_selector(f"#{route}[aria-disabled='true']")
     page.focus(f"#{route}")
     why = page.locator(f"#{route}-why")
-    assert why.is_visible() and words in why.inner_text(), why.inner_text()
+    assert why.is_visible()
+    assert words in why.inner_text(), why.inner_text()
     assert words in str(page.get_attribute(f"#{route}", "title"))
     page.locator(f"#{route}").click(force=True)
     page.wait_for_selector(f"#message:has-text('{words}')")
@@ -345,7 +350,7 @@ def test_entropy_committed_and_revealed_from_two_pages(
     ann, bob = (Table(browser, server, game_id, token, phone=True) for token in tokens)
     try:
         texts = ["Ann's secret: a hawk over Heorot", "bob picks a long enough text"]
-        for table, text in zip((ann, bob), texts):
+        for table, text in zip((ann, bob), texts, strict=True):
             page = table.page
             page.wait_for_selector("#entropy-send:has-text('Commit')")
             assert len(str(page.input_value("#entropy-text"))) >= 16  # a random text is offered
@@ -355,13 +360,11 @@ def test_entropy_committed_and_revealed_from_two_pages(
             digest = hashlib.sha256(text.encode()).hexdigest()
             page.wait_for_selector(f"#entropy-hash:text-is('{digest}')")
             # The plain-script SHA-256 (for pages served over plain http) agrees.
-            assert (
-                page.evaluate(
-                    "t => [...SkaldEntropy.sha256Plain(new TextEncoder().encode(t))].map((b) => b.toString(16).padStart(2, '0')).join('')",
-                    text,
-                )
-                == digest
+            plain = (
+                "t => [...SkaldEntropy.sha256Plain(new TextEncoder().encode(t))]"
+                ".map((b) => b.toString(16).padStart(2, '0')).join('')"
             )
+            assert page.evaluate(plain, text) == digest
             if table is ann:
                 fits_a_phone(ann)
                 page.screenshot(path=shots / "entropy-phone-ann-commit.png")
@@ -374,7 +377,7 @@ def test_entropy_committed_and_revealed_from_two_pages(
         for text in texts:
             assert hashlib.sha256(text.encode()).hexdigest() in log
             assert text not in log  # only the commitment so far
-        for table, text in zip((ann, bob), texts):
+        for table, text in zip((ann, bob), texts, strict=True):
             table.page.wait_for_selector("#entropy-send:has-text('Reveal')")
             assert table.page.input_value("#entropy-text") == text  # kept by the browser
             table.page.wait_for_selector("#entropy-hash:has-text('matches your commitment')")
@@ -385,7 +388,8 @@ def test_entropy_committed_and_revealed_from_two_pages(
             table.page.wait_for_selector("#entropy", state="hidden")
             table.page.wait_for_selector("#legal button.move, #play-hint:has-text('Waiting')")
         state = api(server, referee, f"/games/{game_id}/view")["state"]
-        assert state["act"] == 1 and state["seats"][0]["hand"], "the opening was dealt"
+        assert state["act"] == 1
+        assert state["seats"][0]["hand"], "the opening was dealt"
     finally:
         ann.close()
         bob.close()
