@@ -208,6 +208,7 @@ def test_beowulf_on_two_phones_and_a_desktop(browser: Any, server: Server, shots
         ann.page.wait_for_selector("#message:has-text('Undone')")
         ann.page.wait_for_selector("#redo[aria-disabled='false']")
         ann.touch(ann.page.locator("#redo"))
+        ann.page.wait_for_selector("#message:has-text('Redone')")
         seq = played(server, game_id, seq, seconds=60)
         ann.controls_at(seq)
         take_back_says(ann, "redo", "nothing to redo")
