@@ -351,16 +351,36 @@ class LogOut(BaseModel):
     events: list[EnvelopeOut]
 
 
+class TakeBackOut(BaseModel):
+    """Whether the caller may undo (or redo) now; if not, the refusal it would get."""
+
+    allowed: bool
+    reason: str | None = None
+
+
 class LegalOut(BaseModel):
-    """The caller's legal moves now (empty when it is not the caller's turn)."""
+    """The caller's legal moves now (empty when it is not the caller's turn), and whether it
+    may undo or redo now (a page enables its buttons by these, and says why not)."""
 
     model_config = ConfigDict(
-        json_schema_extra={"examples": [{"seat": 0, "seq": 4, "moves": ["bet 1", "bet 2", "draw"]}]}
+        json_schema_extra={
+            "examples": [
+                {
+                    "seat": 0,
+                    "seq": 4,
+                    "moves": ["bet 1", "bet 2", "draw"],
+                    "undo": {"allowed": False, "reason": "nothing to undo: …"},
+                    "redo": {"allowed": False, "reason": "nothing to redo: …"},
+                }
+            ]
+        }
     )
 
     seat: int
     seq: int
     moves: list[str]
+    undo: TakeBackOut
+    redo: TakeBackOut
 
 
 class ReceiptOut(BaseModel):

@@ -16,7 +16,7 @@ A game's creation time comes from the engine, which reads a stream's header once
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
@@ -31,9 +31,17 @@ from skald.core.engine import (
     to_act,
     to_envelope,
 )
-from skald.core.errors import Forbidden
+from skald.core.errors import Forbidden, IllegalMove
 from skald.core.importer import ImportResult, import_text
-from skald.core.kernel import Move, Redo, Request, Undo, entropy_template
+from skald.core.kernel import (
+    Move,
+    Redo,
+    Request,
+    Undo,
+    entropy_template,
+    redo_event,
+    undo_event,
+)
 from skald.core.memo import Memo
 from skald.core.rules import game_names, get_rules
 from skald.core.seats import resolve_seat
@@ -78,11 +86,20 @@ class PossibleView(msgspec.Struct, frozen=True, kw_only=True):
     text: str
 
 
+class TakeBack(msgspec.Struct, frozen=True, kw_only=True):
+    """Whether a seat may undo (or redo) now, and if not, why: the refusal it would get."""
+
+    allowed: bool
+    reason: str | None = None
+
+
 class LegalNow(msgspec.Struct, frozen=True, kw_only=True):
-    """A seat's legal moves at the game's current seq."""
+    """A seat's legal moves at the game's current seq, and whether it may undo or redo."""
 
     seq: int
     moves: list[str]
+    undo: TakeBack
+    redo: TakeBack
 
 
 class Turn(msgspec.Struct, frozen=True, kw_only=True):
@@ -308,7 +325,12 @@ class Table:
     def legal_now(self, game_id: str, seat: int) -> LegalNow:
         """`legal` with the seq it holds at, from one load of the game."""
         state = self._engine.load(game_id)
-        return LegalNow(seq=state.version, moves=self._legal(game_id, state, seat))
+        return LegalNow(
+            seq=state.version,
+            moves=self._legal(game_id, state, seat),
+            undo=_take_back(state, seat, undo_event),
+            redo=_take_back(state, seat, redo_event),
+        )
 
     def _legal(self, game_id: str, state: GameState, seat: int) -> list[str]:
         """The moves (shared: not to be changed by the caller)."""
@@ -582,6 +604,18 @@ def update_for(
         view=view_of(game_id, state, effective),
         receipt=receipt,
     )
+
+
+def _take_back(state: GameState, seat: int, check: Callable[[GameState, int], object]) -> TakeBack:
+    """Whether `check` (the kernel's own undo or redo check) lets `seat` take it now; its
+    refusal's words are the reason (they name decisions and policies, never a hidden value)."""
+    if state.outcome is not None:
+        return TakeBack(allowed=False, reason="the game is over: nothing can be taken back")
+    try:
+        check(state, seat)
+    except (IllegalMove, Forbidden) as refusal:
+        return TakeBack(allowed=False, reason=str(refusal))
+    return TakeBack(allowed=True)
 
 
 def _waiting(state: GameState) -> tuple[int, ...]:

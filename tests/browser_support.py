@@ -4,6 +4,7 @@ reach only the service under test. Shared by tests/test_web*.py."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -26,6 +27,17 @@ ARGS = [
 ]
 TIMEOUT = 10_000  # ms, for every wait in the page
 ONLY_LOOPBACK = re.compile(r"^(?!http://127\.0\.0\.1:\d+/).*")
+
+
+def screenshot_folder(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    """Where a browser test keeps its screenshots for a person to look at: the folder
+    SKALD_SCREENSHOTS names (kept after the run), else a fresh temporary one."""
+    chosen = os.environ.get("SKALD_SCREENSHOTS")
+    if not chosen:
+        return tmp_path_factory.mktemp(name)
+    folder = Path(chosen) / name
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @contextmanager

@@ -21,6 +21,12 @@ from skald.core.access import token_hash
 from skald.core.signing import load_receipt, signature_valid
 from skald.core.store import seat_tokens
 
+NOTHING_TO_UNDO = (
+    "nothing to undo: the last decision revealed information or used chance (a draw, a "
+    "roll, a card shown), and cannot be taken back"
+)
+NOTHING_TO_REDO = "nothing to redo: no decision was undone since the last move"
+
 
 class Game:
     """A created game: its id and the headers of each seat and the referee."""
@@ -84,6 +90,8 @@ def test_walk_create_read_play_undo_redo(client: TestClient) -> None:
         "seat": 0,
         "seq": 4,
         "moves": ["bet 1", "bet 2", "bet 3", "bet 4", "bet 5", "draw"],
+        "undo": {"allowed": False, "reason": NOTHING_TO_UNDO},
+        "redo": {"allowed": False, "reason": NOTHING_TO_REDO},
     }
     assert client.get(f"/games/{game.id}/legal", headers=game.bob).json()["moves"] == []
 
@@ -94,6 +102,14 @@ def test_walk_create_read_play_undo_redo(client: TestClient) -> None:
     assert [e["event"]["type"] for e in body["events"]] == ["skald.move_made", "toy.bet_placed"]
     assert body["events"][1]["event"]["amount"] == 2
 
+    # Who may take the bet back is said before anyone tries: Ann may, Bob may not, and why.
+    ann_now = client.get(f"/games/{game.id}/legal", headers=game.ann).json()
+    bob_now = client.get(f"/games/{game.id}/legal", headers=game.bob).json()
+    assert ann_now["undo"] == {"allowed": True, "reason": None}
+    assert bob_now["undo"] == {
+        "allowed": False,
+        "reason": "only Ann, who made that decision, may undo it (table policy: author)",
+    }
     undone = client.post(f"/games/{game.id}/undo", headers=game.ann, json={"expected_seq": 6})
     assert undone.status_code == 201
     assert undone.json()["events"][0]["event"]["type"] == "skald.decision_undone"
@@ -101,6 +117,10 @@ def test_walk_create_read_play_undo_redo(client: TestClient) -> None:
     assert view["state"]["bets"] == [0, 0]
     assert view["seq"] == 7
 
+    assert client.get(f"/games/{game.id}/legal", headers=game.ann).json()["redo"] == {
+        "allowed": True,
+        "reason": None,
+    }
     redone = client.post(f"/games/{game.id}/redo", headers=game.ann, json={"expected_seq": 7})
     assert redone.status_code == 201
     assert redone.json()["seq"] == 8

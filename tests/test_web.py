@@ -22,7 +22,7 @@ from skald.core.engine import Engine
 from skald.core.store import EventStore
 from skald.events.viewer import REFEREE
 from skald.projections.table import Table
-from tests.browser_support import CHROMIUM, chromium, local_context, served_skald
+from tests.browser_support import CHROMIUM, chromium, local_context, screenshot_folder, served_skald
 from tests.servers import Server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -43,7 +43,7 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("web-screenshots")
+    folder = screenshot_folder(tmp_path_factory, "web-screenshots")
     print(f"screenshots in {folder}")
     return folder
 
@@ -252,9 +252,14 @@ def test_beowulf_played_in_the_browser(context: Any, server: Server, shots: Path
     wait_seq(spectator, seq)
     assert spectator.locator(f'#board .figure[data-at="{square}"]').count() == 1
 
-    # Bob may not undo Ann's decision: a readable message, nothing written.
-    bob.click("#undo")
+    # Bob may not undo Ann's decision: the button says so on focus, and a tap on it says
+    # why in the message box; nothing is written.
+    bob.wait_for_selector("#undo[aria-disabled='true']")
+    bob.focus("#undo")
+    assert "only Ann" in bob.locator("#undo-why").inner_text()
+    bob.click("#undo", force=True)
     bob.wait_for_selector("#message:not(:empty)")
+    assert "only Ann" in bob.inner_text("#message")
     assert "Traceback" not in bob.inner_text("#message")
     assert seq_of(server, game_id) == seq
 

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from skald.api.main import create_app
-from tests.browser_support import chromium, served_skald, windows
+from tests.browser_support import chromium, screenshot_folder, served_skald, windows
 from tests.servers import Server
 from tests.test_web import (
     Recorder,
@@ -140,7 +140,7 @@ def window(browser: Any, server: Server) -> Iterator[Callable[[str], Any]]:
 def test_notes_and_variations_at_the_table(
     window: Callable[[str], Any], server: Server, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    shots = tmp_path_factory.mktemp("web-history-screenshots")
+    shots = screenshot_folder(tmp_path_factory, "web-history-screenshots")
     created = create(server, "beowulf", ["Ann", "Bob"], seed="14")
     game_id = created["id"]
     ann_token, bob_token = (seat["token"] for seat in created["seats"])

@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from skald.api.main import create_app
-from tests.browser_support import chromium, served_skald, windows
+from tests.browser_support import chromium, screenshot_folder, served_skald, windows
 from tests.servers import Server
 from tests.test_web import Recorder
 
@@ -89,7 +89,7 @@ def _post(server: Server, path: str, token: str, body: Any = None) -> Any:
 def test_tournament_page_standings_rounds_and_seats(
     window: Callable[[str], Any], server: Server, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    shots = tmp_path_factory.mktemp("web-tournament-screenshots")
+    shots = screenshot_folder(tmp_path_factory, "web-tournament-screenshots")
     players = ["Ann", "Bob", "Cid", "Dag"]
     made = httpx.post(
         f"{server.base}/tournaments",
@@ -114,7 +114,7 @@ def test_tournament_page_standings_rounds_and_seats(
 
     # The lobby lists it; its page shows standings and both rounds.
     lobby = window("/")
-    lobby.locator(f'#tournaments tr[data-tournament="{tid}"] a').click()
+    lobby.locator(f'#tournaments [data-tournament="{tid}"] a.tournament-link').click()
     lobby.wait_for_selector("#standings tbody tr")
     assert lobby.url.endswith(f"/tournaments/{tid}/page")
     assert "Winter cup" in lobby.inner_text("#title")

@@ -164,7 +164,15 @@ def _legal(call: Call) -> MsgspecJSON:
     seat = call.caller.seat
     assert seat is not None
     legal = call.table.legal_now(call.game_id, seat)
-    return MsgspecJSON({"seat": seat, "seq": legal.seq, "moves": legal.moves})
+    return MsgspecJSON(
+        {
+            "seat": seat,
+            "seq": legal.seq,
+            "moves": legal.moves,
+            "undo": legal.undo,
+            "redo": legal.redo,
+        }
+    )
 
 
 @router.get(

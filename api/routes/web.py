@@ -45,6 +45,10 @@ FILES = (
     "lobby.js",
     "table.js",
     "notes.js",
+    "share.js",
+    "controls.js",
+    "entropy.js",
+    "narrow.js",
     "tournament.js",
 )
 HEADERS = {

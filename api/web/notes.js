@@ -238,6 +238,7 @@ const SkaldNotes = (() => {
 
   function drawPanels(ctx) {
     const here = anchor(ctx.stream, ctx.seq);
+    $("notes").hidden = !ctx.canWrite; // a seat or the referee; never a spectator
     $("annotate").hidden = !ctx.canWrite;
     $("branch").hidden = !ctx.canWrite;
     $("annotate-at").textContent = `A note on ${ctx.stream === "game" ? "seq " : ""}${here}, the position shown.`;

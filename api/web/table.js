@@ -16,6 +16,7 @@
     variation: null, vat: null, notesSeen: "",
   };
   const notes = SkaldNotes;
+  const controls = SkaldControls; // the legal moves, undo/redo, sending (controls.js)
 
   // In a variation (read-only replay) the replay steps through its seqs instead.
   const lastSeq = () => (state.variation ? state.variation.seq : state.latest);
@@ -62,15 +63,17 @@
         if (!state.variation) state.vat = null;
         else if (state.vat !== null && state.vat >= state.variation.seq) state.vat = null;
       }
-      const mayAct = !state.variation && state.seat !== null && state.at === null && !state.outcome && state.toAct.includes(state.seat);
+      const mayAct = !state.variation && state.seat !== null && state.at === null && !state.outcome; // undo/redo too
       const [svg, log, legal] = await Promise.all([
         text(`${base}/board.svg${query()}`),
         state.variation ? Promise.resolve({ lines: state.variation.lines }) : json(`${base}/lines${query({ at: String(state.latest) })}`),
         mayAct ? json(`${base}/legal`) : Promise.resolve(null),
       ]);
       if (ticket !== state.ticket) return; // a newer refresh is under way
-      state.legal = legal && legal.seq === state.latest ? legal.moves : [];
-      drawBoard(svg);
+      state.legalAnswer = legal && legal.seq === state.latest ? legal : null;
+      state.legal = state.legalAnswer ? state.legalAnswer.moves : [];
+      if (controls.boardChanged(svg, state.legal)) drawBoard(svg);
+      else $("board").querySelectorAll("g.markup").forEach((layer) => layer.remove());
       notes.drawMarks($("board").querySelector("svg"), stream(), shownSeq());
       drawLog(log.lines);
       notes.drawPanels(notesContext());
@@ -205,7 +208,7 @@
       event.preventDefault();
       return notes.pick(node.dataset.at);
     }
-    if (!node || !state.places) return;
+    if (!node || !state.places || !controls.ready()) return;
     const moves = state.places.get(node.dataset.at);
     if (!moves) return;
     event.preventDefault();
@@ -256,6 +259,10 @@
     if (state.at !== null && !state.variation) parts.push("replaying");
     $("status").textContent = parts.join(" · ");
     $("position").textContent = `${shownSeq()} / ${lastSeq()}`;
+    // The share panel (share.js) links to the position shown.
+    document.dispatchEvent(new CustomEvent("skald:position", {
+      detail: { seq: shownSeq(), latest: lastSeq(), variation: state.variation ? state.variation.id : null, lookAs: state.lookAs },
+    }));
     $("jump-seq").max = String(lastSeq());
     $("last").textContent = state.variation ? "Last ⏭" : "Live ⏭";
   }
@@ -271,11 +278,7 @@
     else if (state.outcome) hint = "The game is over.";
     else if (!state.legal.length) hint = `Waiting for ${names(state.toAct) || "the table"}.`;
     $("play-hint").textContent = hint;
-    $("legal").replaceChildren(
-      ...(live ? state.legal : []).map((move) => el("li", {}, el("button", { type: "button", class: "move", onclick: () => play(move) }, move))),
-    );
-    $("undo").disabled = !live || Boolean(state.outcome);
-    $("redo").disabled = !live || Boolean(state.outcome);
+    controls.draw(state.legalAnswer, live);
   }
 
   function drawLog(lines) {
@@ -297,23 +300,7 @@
 
   // -- acting ----------------------------------------------------------------------------
 
-  async function act(route, body, done) {
-    say("");
-    try {
-      if (channel.socket && channel.socket.readyState === WebSocket.OPEN) await decide(route, body);
-      else await request(`${base}/${route}`, { method: "POST", body: Object.assign({ expected_seq: state.latest }, body) });
-      say(done, "info");
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 409) {
-        say(`The game moved on (it is at seq ${error.currentSeq}); the page has reloaded: look again and retry.`, "info");
-      } else {
-        say(error.message);
-      }
-    }
-    await refresh();
-  }
-
-  const play = (move) => act("moves", { move }, `Played: ${move}`);
+  const play = (move) => controls.play(move);
 
   // -- replay ----------------------------------------------------------------------------
 
@@ -474,6 +461,13 @@
       const seat = view.players.indexOf(view.viewer);
       state.seat = Skald.token() && seat >= 0 ? seat : null;
       state.latest = view.seq;
+      // A shared link opens the position it names: ?at=SEQ, ?variation=vN (&at=SEQ in it).
+      const asked = new URLSearchParams(location.search);
+      const askedAt = Number(asked.get("at")) || null;
+      if (asked.get("variation")) {
+        state.variation = { id: asked.get("variation"), seq: askedAt || 1, lines: [] };
+        state.vat = askedAt;
+      } else if (askedAt !== null && askedAt < state.latest) state.at = askedAt;
       $("title").textContent = `${view.game} · ${gameId}`;
       document.title = `Skald · ${view.game} · ${view.viewer}`;
     } catch (error) {
@@ -490,8 +484,7 @@
     $("last").addEventListener("click", last);
     $("jump").addEventListener("submit", (event) => { event.preventDefault(); goTo(Number($("jump-seq").value) || 1); });
     $("autoplay").addEventListener("click", toggleAutoplay);
-    $("undo").addEventListener("click", () => act("undo", {}, "Undone."));
-    $("redo").addEventListener("click", () => act("redo", {}, "Redone."));
+    controls.start(() => ({ base, say, refresh }));
     $("open-audit").addEventListener("click", openAudit);
     notes.start(notesContext);
     await refresh();

@@ -1,8 +1,8 @@
-// A tournament's page: its standings (rank, player, points, tie-breaks, rating ± uncertainty,
-// after any round) and its rounds, each table linked to its game's page. Anyone gets the
-// spectator links; a page holding a player's tournament token (#token=... in the fragment,
-// never sent in a request line) also offers that player's own seat: a click asks the service
-// for a fresh seat token of that game (POST .../tables/mine) and opens the table with it.
+// A tournament's page: standings (after any round), a crosstable, and its rounds, each
+// table linked to its game's page. A page holding a player's tournament token (#token=...
+// in the fragment, never in a request line) also offers that player's own seat and a
+// dispute of its result; the organiser's token opens the desk: pair, take results in, let
+// bots play, register and withdraw players, hand out links, settle disputes with a ruling.
 "use strict";
 
 (() => {
@@ -15,9 +15,16 @@
 
   function say(textValue) {
     $("message").textContent = textValue || "";
+    if (textValue) $("info").textContent = "";
+  }
+
+  function tell(textValue) {
+    $("info").textContent = textValue || "";
+    if (textValue) $("message").textContent = "";
   }
 
   const number = (value) => (Number.isInteger(value) ? String(value) : value.toFixed(2));
+  const organiser = () => state.me.role === "organiser";
 
   function rating(value) {
     if (value && typeof value.mu === "number") return `${value.mu.toFixed(1)} ± ${value.sigma.toFixed(1)}`;
@@ -50,6 +57,43 @@
     if (!table.standings.length) $("standings").querySelector("tbody").replaceChildren(el("tr", {}, el("td", { colspan: 5 }, "No players.")));
   }
 
+  // Places at a table from its outcome: the ranking's groups, best first (ties share a place).
+  function places(table) {
+    const found = {};
+    const outcome = table.outcome;
+    if (!outcome || !outcome.ranking) return found;
+    let place = 1;
+    for (const group of outcome.ranking) {
+      for (const who of group) found[typeof who === "number" ? table.seats[who] : who] = place;
+      place += group.length;
+    }
+    return found;
+  }
+
+  const ordinal = (n) => `${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;
+
+  // Player × round: the table, the opponents and the place there (points are the standings').
+  function drawCrosstable() {
+    const s = state.summary;
+    const rounds = s.paired;
+    $("crosstable").querySelector("thead").replaceChildren(
+      el("tr", {}, el("th", { scope: "col" }, "Player"), ...rounds.map((r) => el("th", { scope: "col" }, `Round ${r.round}`))),
+    );
+    $("crosstable").querySelector("tbody").replaceChildren(
+      ...s.players.map((player) =>
+        el("tr", { "data-player": player },
+          el("th", { scope: "row" }, player),
+          ...rounds.map((paired) => {
+            const table = paired.tables.find((t) => t.seats.includes(player));
+            if (!table) return el("td", {}, paired.byes.includes(player) ? "bye" : "–");
+            const place = places(table)[player];
+            const others = table.seats.filter((name) => name !== player).join(", ");
+            return el("td", { "data-game": table.game }, `T${table.table} vs ${others}`, place ? ` · ${ordinal(place)}` : " · in play");
+          })),
+      ),
+    );
+  }
+
   function result(table) {
     const outcome = table.outcome;
     if (!outcome || !outcome.ranking) return "";
@@ -68,6 +112,12 @@
     }
   }
 
+  function disputeForm(table) {
+    const reason = el("input", { required: true, autocomplete: "off", "aria-label": `Why you dispute table ${table.table}`, placeholder: "what went wrong" });
+    return el("form", { class: "dispute", onsubmit: (event) => act(event, "disputes", { game: table.game, reason: reason.value.trim() }, "Your dispute is recorded; the result stands until the organiser rules.") },
+      reason, el("button", { type: "submit" }, "Dispute"));
+  }
+
   function links(table, paired) {
     // A duplicate round's games are read only by their own seats until the round is over
     // (core/tournament/seclusion.py): no "watch" link to one before then.
@@ -77,7 +127,8 @@
       : el("a", { href: path`/play/${table.game}`, class: "watch" }, "watch");
     if (state.me.role !== "player" || !table.seats.includes(state.me.player)) return [watch];
     const play = el("a", { href: path`/play/${table.game}`, class: "my-seat", onclick: (event) => openMine(event, paired.round) }, "play my seat");
-    return sealed ? [play] : [play, " · ", watch];
+    const mayDispute = table.outcome && !table.disputed_by && !table.status.startsWith("ruled");
+    return [play, ...(sealed ? [] : [" · ", watch]), mayDispute ? disputeForm(table) : null];
   }
 
   function drawRounds() {
@@ -88,7 +139,7 @@
           "section",
           { class: "round", "data-round": paired.round },
           el("h3", {}, `Round ${paired.round}`, paired.final ? " (final table)" : "", paired.duplicate ? " (duplicate)" : "", paired.complete ? " · complete" : " · in play"),
-          el(
+          el("div", { class: "scroll" }, el(
             "table",
             {},
             el("thead", {}, el("tr", {}, ["Table", "Seats", "Status", "Result", "Game"].map((h) => el("th", { scope: "col" }, h)))),
@@ -107,7 +158,7 @@
                 ),
               ),
             ),
-          ),
+          )),
           paired.byes.length ? el("p", { class: "note" }, `Byes: ${paired.byes.join(", ")}`) : null,
         ),
       ),
@@ -115,30 +166,131 @@
     if (!rounds.length) $("rounds").replaceChildren(el("p", { class: "note" }, "No round paired yet."));
   }
 
-  async function start() {
+  // --- the organiser's desk --------------------------------------------------------------
+
+  function linkItem(label, href) {
+    const absolute = new URL(href, location.href).href;
+    return el("li", {}, el("span", { class: "who" }, label), " ", el("a", { href, class: "seat-link" }, absolute));
+  }
+
+  function busy(on) {
+    for (const button of document.querySelectorAll("#desk button, form.dispute button")) button.disabled = on;
+  }
+
+  // One desk action: POST, redraw the page from the service, let `after` show what the
+  // answer holds, then say what happened in words (last, so the words mean it is all drawn).
+  async function act(event, route, body, done, after) {
+    if (event) event.preventDefault();
+    busy(true);
+    say("");
     try {
-      const [summary, me] = await Promise.all([json(base), json(`${base}/me`)]);
-      state.summary = summary;
-      state.me = me;
+      const answer = await json(`${base}/${route}`, { method: "POST", body });
+      await refresh();
+      if (after) after(answer);
+      tell(typeof done === "function" ? done(answer) : done);
+      return answer;
     } catch (error) {
-      return say(error.status === 401 ? "This link's token is not one of this tournament's." : error.message);
+      say(error.message);
+      return null;
+    } finally {
+      busy(false);
     }
+  }
+
+  function handOut(paired) {
+    const items = paired.tables.map((table) =>
+      table.referee_token
+        ? linkItem(`Round ${paired.round}, table ${table.table} (${table.seats.join(", ")}): referee`, path`/play/${table.game}` + `#token=${encodeURIComponent(table.referee_token)}`)
+        : linkItem(`Round ${paired.round}, table ${table.table} (${table.seats.join(", ")}): watch (a duplicate round has no referee link)`, path`/play/${table.game}`));
+    $("handout-links").replaceChildren(...items);
+    $("handout").hidden = false;
+  }
+
+  const pair = () => act(null, "pair", undefined, (paired) =>
+    `Round ${paired.round} is paired: ${paired.tables.length} table${paired.tables.length === 1 ? "" : "s"}${paired.byes.length ? `; byes: ${paired.byes.join(", ")}` : ""}.`, handOut);
+
+  function settleForm(table, round) {
+    const ruling = el("select", { "aria-label": "Ruling" },
+      el("option", { value: "stands" }, "the result stands"),
+      el("option", { value: "adjusted" }, "adjust the order"),
+      el("option", { value: "replayed" }, "replay the table"));
+    const reason = el("input", { required: true, autocomplete: "off", "aria-label": "Reason", placeholder: "the reason" });
+    const ranking = el("input", { autocomplete: "off", "aria-label": "New order", placeholder: table.seats.join(">") });
+    const submit = (event) => {
+      const body = { ruling: ruling.value, reason: reason.value.trim() };
+      if (ruling.value === "adjusted") {
+        body.ranking = ranking.value.split(">").map((group) => group.split("=").map((name) => name.trim()).filter(Boolean)).filter((group) => group.length);
+      }
+      return act(event, path`disputes/${table.game}/settle`, body, (settled) => `Ruled on round ${round}, table ${table.table}: ${settled.event.ruling}.`);
+    };
+    return el("form", { class: "settle", "data-game": table.game, onsubmit: submit },
+      el("p", {}, `Round ${round}, table ${table.table} (${table.seats.join(", ")}): ${table.disputed_by ? `disputed by ${table.disputed_by}` : "held"}`),
+      el("div", { class: "row" }, ruling, reason, ranking, el("button", { type: "submit" }, "Rule")));
+  }
+
+  function drawDesk() {
     const s = state.summary;
-    $("title").textContent = `${s.name || s.id} · ${s.game}`;
-    document.title = `Skald · ${s.name || s.id}`;
-    $("whoami").textContent = state.me.role === "player" ? `You: ${state.me.player}` : state.me.role === "organiser" ? "You: the organiser" : "Watching";
+    $("desk").hidden = false;
+    const roundsLeft = s.paired.length < s.rounds;
+    const open = s.paired.length && !s.paired[s.paired.length - 1].complete;
+    $("pair").title = roundsLeft ? (open ? "the current round is still in play" : "") : "every round is paired";
+    $("withdraw-name").replaceChildren(...s.players.filter((name) => !s.withdrawn.includes(name)).map((name) => el("option", { value: name }, name)));
+    const pending = s.paired.flatMap((paired) => paired.tables
+      .filter((table) => !table.status.startsWith("ruled") && (table.disputed_by || table.status.startsWith("held")))
+      .map((table) => settleForm(table, paired.round)));
+    $("dispute-list").replaceChildren(...(pending.length ? pending : [el("p", { class: "note" }, "No open dispute.")]));
+  }
+
+  async function refresh() {
+    state.summary = await json(base);
+    const s = state.summary;
     $("setup").textContent = `${s.format}, ${s.paired.length} of ${s.rounds} rounds paired, tables of ${s.table_size}; points ${s.points.join("/")} (bye ${s.bye_points}); tie-breaks ${s.tiebreaks.join(", ")}.`;
+    const chosen = $("after").value;
     $("after").replaceChildren(
       el("option", { value: "" }, "now"),
       ...s.paired.map((paired) => el("option", { value: String(paired.round) }, `round ${paired.round}`)),
     );
-    $("after").addEventListener("change", () => drawStandings().catch((error) => say(error.message)));
+    $("after").value = s.paired.some((paired) => String(paired.round) === chosen) ? chosen : "";
     drawRounds();
+    drawCrosstable();
+    if (organiser()) drawDesk();
+    await drawStandings();
+  }
+
+  async function start() {
     try {
-      await drawStandings();
+      state.me = await json(`${base}/me`);
+    } catch (error) {
+      return say(error.status === 401 ? "This link's token is not one of this tournament's." : error.message);
+    }
+    const whoami = { player: `You: ${state.me.player}`, organiser: "You: the organiser" };
+    $("whoami").textContent = whoami[state.me.role] || "Watching";
+    $("after").addEventListener("change", () => drawStandings().catch((error) => say(error.message)));
+    if (organiser()) {
+      $("pair").addEventListener("click", pair);
+      $("results").addEventListener("click", () => act(null, "results", undefined, (taken) => `${taken.events.length} result${taken.events.length === 1 ? "" : "s"} taken in.`));
+      $("autoplay").addEventListener("click", () => act(null, "autoplay", { bots: "greedy" }, (played) => `The bots played ${played.games.length} game${played.games.length === 1 ? "" : "s"}; take in the results.`));
+      $("register").addEventListener("submit", async (event) => {
+        const name = $("register-name").value.trim();
+        await act(event, "players", { player: name }, `${name} is registered and will be paired from the next round.`, (answer) => {
+          $("handout-links").replaceChildren(linkItem(`${answer.name}: their tournament link`, `${path`/tournaments/${tournamentId}/page`}#token=${encodeURIComponent(answer.token)}`));
+          $("handout").hidden = false;
+          $("register-name").value = "";
+        });
+      });
+      $("withdraw").addEventListener("submit", (event) => {
+        const name = $("withdraw-name").value;
+        return act(event, "withdraw", { player: name }, `${name} is withdrawn; past results stay.`);
+      });
+    }
+    try {
+      await refresh();
     } catch (error) {
       say(error.message);
     }
+    document.title = `Skald · ${state.summary ? state.summary.name || state.summary.id : "tournament"}`;
+    const games = { beowulf: "Beowulf", beast: "Beast", hagar: "Hägar" };
+    if (state.summary) $("title").textContent = `${state.summary.name || state.summary.id} · ${games[state.summary.game] || state.summary.game}`;
   }
 
   start();

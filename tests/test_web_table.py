@@ -1,0 +1,396 @@
+"""The table page as the phones at a table use it (issue 27): real Chromium (Debian's,
+through Playwright) against a real `skald serve`. Two seats on 390×844 phones and a
+spectator at a desktop width play Beowulf by tapping the board and the listed moves; undo
+and redo are enabled only when the service says they may be done, and a refused one says
+why; clicks interleaved with live updates are sent with the seq they were shown at (a
+stale one answers 409 and the page says so, none is lost); Beast and Hägar are played for a
+round by every seat; player entropy is committed and revealed from two pages. Screenshots
+at both sizes are kept (tests/browser_support.screenshot_folder)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser_support import CHROMIUM, ONLY_LOOPBACK, chromium, screenshot_folder, served_skald
+from tests.servers import Server
+from tests.test_web import api, api_move, create, played, seq_of, wait_seq
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium")
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1400, "height": 1000}
+WAIT = 45_000  # ms: the machine running these tests may be heavily loaded
+# Every tap on a listed move, as the page showed it at that instant (capture phase: before
+# the page's own handler runs): the move's words and the seq the list was drawn for.
+RECORD_CLICKS = """
+window.skaldClicks = [];
+document.addEventListener("click", (event) => {
+  const button = event.target.closest && event.target.closest("#legal button.move");
+  const seq = Number(document.getElementById("legal").dataset.seq);
+  if (button) window.skaldClicks.push({ move: button.textContent, seq });
+}, true);
+"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with served_skald(tmp_path_factory, "web-table-server") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = screenshot_folder(tmp_path_factory, "web-table-screenshots")
+    print(f"screenshots in {folder}")
+    return folder
+
+
+class Table:
+    """A page at a game's table in a window (a browser context) of its own: a phone
+    (390×844, touch) or a desktop; every decision it POSTs and the answer's status."""
+
+    def __init__(
+        self, browser: Any, server: Server, game_id: str, token: str | None, phone: bool
+    ) -> None:
+        self.phone = phone
+        self.context = browser.new_context(
+            base_url=server.base,
+            viewport=PHONE if phone else DESKTOP,
+            is_mobile=phone,
+            has_touch=phone,
+        )
+        self.context.set_default_timeout(WAIT)
+        self.context.route(ONLY_LOOPBACK, lambda route: route.abort())
+        self.context.add_init_script(RECORD_CLICKS)
+        self.page = self.context.new_page()
+        self.sent: list[dict[str, Any]] = []
+        self.answers: list[int] = []
+        self.page.on("request", self._sent)
+        self.page.on("response", self._answered)
+        self.page.goto(f"/play/{game_id}" + (f"#token={token}" if token else ""))
+        self.page.wait_for_selector("#board svg")
+
+    def _sent(self, request: Any) -> None:
+        if request.method == "POST" and request.url.rsplit("/", 1)[-1] in ("moves", "undo", "redo"):
+            self.sent.append(
+                {"route": request.url.rsplit("/", 1)[-1], **json.loads(request.post_data)}
+            )
+
+    def _answered(self, response: Any) -> None:
+        if response.request.method == "POST" and response.url.rsplit("/", 1)[-1] in (
+            "moves",
+            "undo",
+            "redo",
+        ):
+            self.answers.append(response.status)
+
+    def touch(self, locator: Any, **options: Any) -> None:
+        if self.phone:
+            locator.tap(**options)
+        else:
+            locator.click(**options)
+
+    def controls_at(self, seq: int) -> None:
+        """Wait until the seat's controls are drawn for `seq` (its moves, undo, redo)."""
+        self.page.wait_for_function(
+            "seq => document.getElementById('legal').dataset.seq === String(seq)", arg=seq
+        )
+
+    def play(self, on_board: bool) -> str:
+        """Play one legal move by tapping: a playable place on the board (then the first
+        move of its menu, if it opens one), else the first listed move; the move's words."""
+        page = self.page
+        places = page.locator("#board .playable[tabindex]")
+        if on_board and places.count():
+            place = places.nth(places.count() // 2)
+            label = str(place.get_attribute("aria-label"))
+            self.touch(place)
+            menu = page.locator("#menu:not([hidden]) button.move")
+            if menu.count():
+                label = str(menu.first.inner_text())
+                self.touch(menu.first)
+            return label
+        entry = page.locator("#legal button.move").first
+        label = str(entry.inner_text())
+        self.touch(entry)
+        return label
+
+    def clicks(self) -> list[dict[str, Any]]:
+        return list(self.page.evaluate("window.skaldClicks"))
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def fits_a_phone(table: Table) -> None:
+    """No horizontal scrolling; every control a finger needs at least 44 px high, the
+    board's places at least 44 px wide."""
+    page = table.page
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (
+        "the page scrolls sideways"
+    )
+    small = page.evaluate(
+        """() => [...document.querySelectorAll(
+               '#play button, #entropy button, #replay button, #share button')]
+             .filter((b) => b.offsetParent && b.getBoundingClientRect().height < 44)
+             .map((b) => b.textContent)"""
+    )
+    assert not small, f"too small to tap: {small}"
+    cells = page.evaluate(
+        "() => [...document.querySelectorAll('#board .playable[tabindex]')]"
+        ".map((n) => n.getBoundingClientRect().width)"
+    )
+    assert not cells or min(cells) >= 44, f"board places {min(cells):.0f} px wide"
+
+
+def take_back_says(table: Table, route: str, words: str) -> None:
+    """`route` (undo or redo) is refused on the page before it is tried: not enabled, and
+    its reason shown when it has the focus (and on a tap, in the message box)."""
+    page = table.page
+    page.wait_for_selector(f"#{route}[aria-disabled='true']")
+    page.focus(f"#{route}")
+    why = page.locator(f"#{route}-why")
+    assert why.is_visible()
+    assert words in why.inner_text(), why.inner_text()
+    assert words in str(page.get_attribute(f"#{route}", "title"))
+    page.keyboard.press("Enter")  # pressed anyway: the message box says why
+    page.wait_for_selector(f"#message:has-text('{words}')")
+
+
+def beowulf_act(server: Server, game_id: str, referee: str) -> int:
+    return int(api(server, referee, f"/games/{game_id}/view")["state"]["act"])
+
+
+@pytest.mark.slow
+def test_beowulf_on_two_phones_and_a_desktop(browser: Any, server: Server, shots: Path) -> None:
+    created = create(server, "beowulf", ["Ann", "Bob"])
+    game_id, referee = created["id"], created["referee_token"]
+    ann_token, bob_token = (seat["token"] for seat in created["seats"])
+    ann = Table(browser, server, game_id, ann_token, phone=True)
+    bob = Table(browser, server, game_id, bob_token, phone=True)
+    spectator = Table(browser, server, game_id, None, phone=False)
+    try:
+        seq = seq_of(server, game_id)
+        ann.controls_at(seq)
+        fits_a_phone(ann)
+        ann.page.screenshot(path=shots / "beowulf-phone-1-ann-start.png")
+        ann.page.screenshot(path=shots / "beowulf-phone-1-ann-start-whole.png", full_page=True)
+        # The deal used chance: nothing to undo yet, and the page says so before any try.
+        take_back_says(ann, "undo", "cannot be taken back")
+        take_back_says(ann, "redo", "nothing to redo")
+        assert spectator.page.locator("#notes").is_hidden()  # spectators may not annotate
+        assert spectator.page.locator("#play").is_hidden()
+        assert ann.page.locator("#annotate").is_visible()
+
+        # Ann taps a square; Bob may not take it back (table policy: author), Ann may.
+        ann.play(on_board=True)
+        seq = played(server, game_id, seq, seconds=60)
+        bob.controls_at(seq)
+        take_back_says(bob, "undo", "only Ann")
+        ann.controls_at(seq)
+        ann.page.wait_for_selector("#undo[aria-disabled='false']")
+        ann.touch(ann.page.locator("#undo"))
+        seq = played(server, game_id, seq, seconds=60)
+        ann.controls_at(seq)
+        ann.page.wait_for_selector("#message:has-text('Undone')")
+        ann.page.wait_for_selector("#redo[aria-disabled='false']")
+        ann.touch(ann.page.locator("#redo"))
+        ann.page.wait_for_selector("#message:has-text('Redone')")
+        seq = played(server, game_id, seq, seconds=60)
+        ann.controls_at(seq)
+        take_back_says(ann, "redo", "nothing to redo")
+        wait_seq(spectator.page, seq)
+
+        # Every decision of Act I by tapping, the board and the list in turn.
+        tables = {0: ann, 1: bob}
+        taps = 0
+        while beowulf_act(server, game_id, referee) == 1:
+            taps += 1
+            assert taps <= 120, "Act I did not end by tapping"
+            summary = api(server, None, f"/games/{game_id}")
+            table = tables[summary["to_act"][0]]
+            table.controls_at(summary["seq"])
+            table.play(on_board=taps % 3 != 0)
+            seq = played(server, game_id, summary["seq"], seconds=60)
+            if taps == 6:
+                fits_a_phone(bob)
+                bob.page.screenshot(path=shots / "beowulf-phone-2-bob-playing.png")
+        print(f"Act I ended after {taps} tapped decisions")
+        for table in (ann, bob, spectator):
+            wait_seq(table.page, seq)
+        fits_a_phone(ann)
+        ann.page.screenshot(path=shots / "beowulf-phone-3-ann-act2.png")
+        spectator.page.screenshot(path=shots / "beowulf-desktop-spectator-act2.png", full_page=True)
+        # Every tap reached the service once, at the seq the page showed; none was refused.
+        for table in (ann, bob):
+            listed = [(c["move"], c["seq"]) for c in table.clicks()]
+            sent = [(s["move"], s["expected_seq"]) for s in table.sent if s["route"] == "moves"]
+            assert set(listed) <= set(sent)
+            assert 409 not in table.answers
+    finally:
+        for table in (ann, bob, spectator):
+            table.close()
+
+
+def test_clicks_interleaved_with_live_updates(browser: Any, server: Server) -> None:
+    """Both phones play as fast as their pages let them while a third device of Bob's
+    plays behind his page's back: every tap is sent once, with the move and seq it showed;
+    the stale ones are refused (409) and the page says it reloaded; none lands stale."""
+    created = create(server, "beowulf", ["Ann", "Bob"])
+    game_id = created["id"]
+    ann_token, bob_token = (seat["token"] for seat in created["seats"])
+    ann = Table(browser, server, game_id, ann_token, phone=True)
+    bob = Table(browser, server, game_id, bob_token, phone=True)
+    try:
+        tables = {0: ann, 1: bob}
+        tokens = {0: ann_token, 1: bob_token}
+        stale_taps = 0
+        for round_no in range(10):
+            summary = api(server, None, f"/games/{game_id}")
+            seat = summary["to_act"][0]
+            table = tables[seat]
+            table.controls_at(summary["seq"])
+            if round_no % 2:
+                # The seat's other device plays first; the page's tap comes right after.
+                legal = api(server, tokens[seat], f"/games/{game_id}/legal")
+                api_move(server, game_id, tokens[seat], legal["moves"][-1], legal["seq"])
+                try:
+                    table.touch(table.page.locator("#legal button.move").first, timeout=3000)
+                    stale_taps += 1
+                except playwright_api.TimeoutError:
+                    pass  # the live update took the list away first: nothing to tap
+            else:
+                table.play(on_board=False)  # the listed moves: their taps are recorded
+                played(server, game_id, summary["seq"], seconds=60)
+            other = tables[1 - seat]
+            other.controls_at(seq_of(server, game_id))
+        for table in (ann, bob):
+            table.page.wait_for_function(
+                "n => window.skaldClicks.length === n",
+                arg=len([s for s in table.sent if s["route"] == "moves"]),
+            )
+            listed = [(c["move"], c["seq"]) for c in table.clicks()]
+            sent = [(s["move"], s["expected_seq"]) for s in table.sent if s["route"] == "moves"]
+            assert listed == sent  # each tap once, with what it showed
+        refused = ann.answers.count(409) + bob.answers.count(409)
+        print(f"{stale_taps} taps after another device played; {refused} refused as stale")
+        if refused:
+            assert "moved on" in (ann.page.inner_text("#message") + bob.page.inner_text("#message"))
+        # The service's log: every decision a page sent landed at the seq it was shown at.
+        accepted = sum(table.answers.count(201) for table in (ann, bob))
+        assert accepted + refused == len(ann.sent) + len(bob.sent)
+    finally:
+        ann.close()
+        bob.close()
+
+
+def round_of(server: Server, game: str, game_id: str, referee: str) -> int:
+    state = api(server, referee, f"/games/{game_id}/view")["state"]
+    return int(state["day"] if game == "beast" else state["rounds"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("game", "players"), [("beast", ["Ann", "Bob"]), ("hagar", ["Ann", "Bob", "Cid"])]
+)
+def test_a_round_tapped_by_every_seat(
+    browser: Any, server: Server, shots: Path, game: str, players: list[str]
+) -> None:
+    created = create(server, game, players)
+    game_id, referee = created["id"], created["referee_token"]
+    tables = [
+        Table(browser, server, game_id, seat["token"], phone=True) for seat in created["seats"]
+    ]
+    spectator = Table(browser, server, game_id, None, phone=False)
+    try:
+        first = round_of(server, game, game_id, referee)
+        tapped: set[int] = set()
+        taps = 0
+        while round_of(server, game, game_id, referee) == first or len(tapped) < len(players):
+            taps += 1
+            assert taps <= 60, f"no round of {game} by tapping"
+            summary = api(server, None, f"/games/{game_id}")
+            if summary["outcome"]:
+                break
+            seat = summary["to_act"][0]
+            tables[seat].controls_at(summary["seq"])
+            tables[seat].play(on_board=taps % 2 == 1)
+            played(server, game_id, summary["seq"], seconds=60)
+            tapped.add(seat)
+            if taps == 2:
+                fits_a_phone(tables[seat])
+                tables[seat].page.screenshot(path=shots / f"{game}-phone-{players[seat]}.png")
+        print(f"{game}: round {first} → {round_of(server, game, game_id, referee)} in {taps} taps")
+        assert tapped == set(range(len(players)))
+        wait_seq(spectator.page, seq_of(server, game_id))
+        spectator.page.screenshot(path=shots / f"{game}-desktop-spectator.png")
+    finally:
+        for table in (*tables, spectator):
+            table.close()
+
+
+def test_entropy_committed_and_revealed_from_two_pages(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    created = create(server, "beowulf", ["Ann", "Bob"], options={"entropy": "seats"})
+    game_id, referee = created["id"], created["referee_token"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    ann, bob = (Table(browser, server, game_id, token, phone=True) for token in tokens)
+    try:
+        texts = ["Ann's secret: a hawk over Heorot", "bob picks a long enough text"]
+        for table, text in zip((ann, bob), texts, strict=True):
+            page = table.page
+            page.wait_for_selector("#entropy-send:has-text('Commit')")
+            assert len(str(page.input_value("#entropy-text"))) >= 16  # a random text is offered
+            page.fill("#entropy-text", "too short")
+            page.wait_for_selector("#entropy-hash:has-text('more characters')")
+            page.fill("#entropy-text", text)
+            digest = hashlib.sha256(text.encode()).hexdigest()
+            page.wait_for_selector(f"#entropy-hash:text-is('{digest}')")
+            # The plain-script SHA-256 (for pages served over plain http) agrees.
+            plain = (
+                "t => [...SkaldEntropy.sha256Plain(new TextEncoder().encode(t))]"
+                ".map((b) => b.toString(16).padStart(2, '0')).join('')"
+            )
+            assert page.evaluate(plain, text) == digest
+            if table is ann:
+                fits_a_phone(ann)
+                page.screenshot(path=shots / "entropy-phone-ann-commit.png")
+            seq = seq_of(server, game_id)
+            table.touch(page.locator("#entropy-send"))
+            played(server, game_id, seq, seconds=60)
+            if table is ann:
+                ann.page.wait_for_selector("#entropy-hint:has-text('Waiting for the other seats')")
+        log = json.dumps(api(server, referee, f"/games/{game_id}/log"))
+        for text in texts:
+            assert hashlib.sha256(text.encode()).hexdigest() in log
+            assert text not in log  # only the commitment so far
+        for table, text in zip((ann, bob), texts, strict=True):
+            table.page.wait_for_selector("#entropy-send:has-text('Reveal')")
+            assert table.page.input_value("#entropy-text") == text  # kept by the browser
+            table.page.wait_for_selector("#entropy-hash:has-text('matches your commitment')")
+            seq = seq_of(server, game_id)
+            table.touch(table.page.locator("#entropy-send"))
+            played(server, game_id, seq, seconds=60)
+        for table in (ann, bob):
+            table.page.wait_for_selector("#entropy", state="hidden")
+            table.page.wait_for_selector("#legal button.move, #play-hint:has-text('Waiting')")
+        state = api(server, referee, f"/games/{game_id}/view")["state"]
+        assert state["act"] == 1
+        assert state["seats"][0]["hand"], "the opening was dealt"
+    finally:
+        ann.close()
+        bob.close()
