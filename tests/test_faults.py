@@ -26,6 +26,7 @@ import sqlalchemy as sa
 
 from tests.cli_support import one_line, skald
 from tests.conftest import PG_URL
+from tests.processes import Processes
 from tests.servers import Cluster, free_port, own_cluster, tmpfs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,7 +84,7 @@ def test_a_read_only_store_gives_clean_errors(tmp_path: Path) -> None:
 INIT = "import sys; from core.store import EventStore; import core.access; EventStore(sys.argv[1])"
 
 
-def test_processes_initialising_a_fresh_postgresql_database_at_once() -> None:
+def test_processes_initialising_a_fresh_postgresql_database_at_once(processes: Processes) -> None:
     if not PG_URL:
         pytest.skip("no PostgreSQL server (set SKALD_TEST_PG_URL)")
     admin = sa.create_engine(PG_URL, isolation_level="AUTOCOMMIT")
@@ -96,7 +97,7 @@ def test_processes_initialising_a_fresh_postgresql_database_at_once() -> None:
             url = base.set(database=name).render_as_string(hide_password=False)
             try:
                 starters = [
-                    subprocess.Popen(
+                    processes.start(
                         [sys.executable, "-c", INIT, url],
                         cwd=ROOT,
                         stderr=subprocess.PIPE,
@@ -129,8 +130,8 @@ def serve(url: str, log: Path) -> Iterator[str]:
     """A real `skald serve` (toy game loaded) with its output in `log`."""
     port = free_port()
     code = "import sys, tests.toy_game; from cli.main import app; sys.argv[0] = 'skald'; app()"
-    with log.open("w") as sink:
-        process = subprocess.Popen(
+    with log.open("w") as sink, Processes() as group:
+        process = group.start(
             [sys.executable, "-c", code, "serve", "--port", str(port), "--db", url],
             cwd=ROOT,
             stdout=sink,
@@ -150,7 +151,8 @@ def serve(url: str, log: Path) -> Iterator[str]:
             yield base
         finally:
             process.terminate()
-            process.wait(timeout=15)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=15)
 
 
 def read_events(response: httpx.Response, until: float) -> Iterator[tuple[str, str, str]]:
