@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -24,10 +25,12 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
+from skald.core.store import store_refusal
 from tests.cli_support import one_line, skald
 from tests.conftest import PG_URL
 from tests.processes import Processes
-from tests.servers import Cluster, free_port, own_cluster, tmpfs
+from tests.servers import Cluster, Server, free_port, own_cluster, tmpfs
+from tests.test_faults_pg import fill, new_game, refused, try_move
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -79,6 +82,42 @@ def test_a_read_only_store_gives_clean_errors(tmp_path: Path) -> None:
         code, out, err = skald("verify", game_id, "--db", url)
         assert code == 0, err
         assert "ok: 4 events" in out, err
+
+
+def test_the_api_says_a_full_sqlite_store_will_not_take_writes(tmp_path: Path) -> None:
+    with tmpfs(tmp_path / "small", "8m") as disk:
+        url = f"sqlite:///{disk}/api.db"
+        with Server(url, tmp_path / "server.log") as server:
+            base = server.start()
+            game = new_game(base).json()
+            assert try_move(base, game).status_code == 201
+            filler = fill(disk, 16 * 1024)
+            for _ in range(200):  # new games until the disk refuses
+                answer = new_game(base)
+                if answer.status_code != 201:
+                    break
+            refused(answer, "store_full")  # (a move may still fit in a page: not asked)
+            assert httpx.get(f"{base}/games/{game['id']}", timeout=10).status_code == 200
+            filler.unlink()
+            assert try_move(base, game).status_code == 201
+
+
+def test_a_read_only_sqlite_file_is_told_from_a_passing_failure(tmp_path: Path) -> None:
+    path = tmp_path / "ro.db"
+    with sqlite3.connect(path) as made:
+        made.execute("CREATE TABLE t (x)")
+    read_only = sa.create_engine(
+        "sqlite://", creator=lambda: sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    )
+    try:
+        with pytest.raises(sa.exc.DBAPIError) as refusal, read_only.begin() as conn:
+            conn.execute(sa.text("INSERT INTO t VALUES (1)"))
+        assert store_refusal(refusal.value) == "read_only"
+        with pytest.raises(sa.exc.DBAPIError) as passing, read_only.begin() as conn:
+            conn.execute(sa.text("SELECT * FROM no_such_table"))
+        assert store_refusal(passing.value) is None
+    finally:
+        read_only.dispose()
 
 
 INIT = "import sys; from core.store import EventStore; import core.access; EventStore(sys.argv[1])"
