@@ -216,7 +216,8 @@ class JsonErrorHttpToolsProtocol(HttpToolsProtocol):
         self.transport = CoalescedWrites(self.transport, self.loop)  # type: ignore[assignment]
         self._open: list[RequestResponseCycle] = []  # requests not yet answered, in order
         self.limits = http_limits()
-        self.timeout_keep_alive = self.limits.idle_seconds  # uvicorn's, between requests
+        # uvicorn's keep-alive timer, between requests (it declares an int; any number works)
+        self.timeout_keep_alive = self.limits.idle_seconds  # type: ignore[assignment]
         if len(self.connections) > self.limits.max_connections:
             self._too_many()
             return

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -36,13 +36,11 @@ class HttpLimits:
     max_connections: int = 1000
 
 
-def _from_env(name: str, default: float | int) -> float | int:
-    text = os.environ.get(f"SKALD_HTTP_{name.upper()}", "").strip()
-    if not text:
-        return default
-    value = type(default)(text)
+def _from_env(name: str, default: float) -> float:
+    text = os.environ.get(f"SKALD_HTTP_{name}", "").strip()
+    value = float(text) if text else default
     if value <= 0:
-        raise ValueError(f"SKALD_HTTP_{name.upper()} must be above 0, not {text}")
+        raise ValueError(f"SKALD_HTTP_{name} must be above 0, not {text}")
     return value
 
 
@@ -51,8 +49,8 @@ def http_limits() -> HttpLimits:
     """This process's limits: the defaults, or the environment's values."""
     defaults = HttpLimits()
     return HttpLimits(
-        **{
-            field.name: _from_env(field.name, getattr(defaults, field.name))
-            for field in fields(HttpLimits)
-        }
+        head_seconds=_from_env("HEAD_SECONDS", defaults.head_seconds),
+        idle_seconds=_from_env("IDLE_SECONDS", defaults.idle_seconds),
+        body_seconds=_from_env("BODY_SECONDS", defaults.body_seconds),
+        max_connections=int(_from_env("MAX_CONNECTIONS", defaults.max_connections)),
     )
