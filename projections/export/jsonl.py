@@ -4,10 +4,12 @@ Line 1 is a header `{"format": "skald-history", "version": 1, "game", "id", "vie
 "full"}`; then one envelope a line, exactly as the store chains it (redacted for the
 viewer: a sealed value keeps its commitment, so every chain still verifies): the game's
 stream, then its notes stream (`ID~notes`), then each variation (`ID~vN`) the viewer may
-see, in order. The last line may be `{"receipt": {...}}`: the exporting service's signed
-head of the game, so a seat can prove its copy genuine without anyone's secrets. The
-receipt is signed by the exporting store's key; everything before it re-exports byte for
-byte after an import.
+see, in order. The last line is the end mark: `{"receipt": {...}}`, the exporting
+service's signed head of the game, so a seat can prove its copy genuine without anyone's
+secrets, or, from a store that holds no signing key, `{"end": {"seq", "head"}}`, the same
+head unsigned. An import refuses a file without it (a file cut short). The receipt is
+signed by the exporting store's key; everything before it re-exports byte for byte after
+an import.
 """
 
 from __future__ import annotations
@@ -44,6 +46,19 @@ class Trailer(msgspec.Struct, frozen=True, kw_only=True):
     receipt: Receipt
 
 
+class End(msgspec.Struct, frozen=True, kw_only=True):
+    """The game's last seq and head: the unsigned end mark."""
+
+    seq: int
+    head: str
+
+
+class EndLine(msgspec.Struct, frozen=True, kw_only=True):
+    """The last line of an export from a store without a signing key."""
+
+    end: End
+
+
 class ParsedJsonl(msgspec.Struct, frozen=True, kw_only=True):
     """A decoded jsonl export: its header, streams in order, and receipt."""
 
@@ -52,6 +67,7 @@ class ParsedJsonl(msgspec.Struct, frozen=True, kw_only=True):
     notes: list[Envelope[Any]]
     variations: list[list[Envelope[Any]]]
     receipt: Receipt | None
+    end: End | None = None
 
 
 def write_jsonl(bundle: Bundle, comments: bool = True, variations: bool = True) -> str:
@@ -73,6 +89,9 @@ def write_jsonl(bundle: Bundle, comments: bool = True, variations: bool = True) 
             lines += [msgspec.json.encode(env) for env in variation]
     if bundle.receipt is not None:
         lines.append(msgspec.json.encode(Trailer(receipt=bundle.receipt)))
+    else:
+        last = bundle.game_events[-1]
+        lines.append(msgspec.json.encode(EndLine(end=End(seq=last.seq, head=last.hash))))
     return "".join(line.decode() + "\n" for line in lines)
 
 
@@ -93,15 +112,18 @@ def read_jsonl(text: str) -> ParsedJsonl:
         raise InvalidNotation(f"line 1: not a {FORMAT} version {VERSION} export")
     game_decoder = envelope_decoder_for(header.game)
     parsed = ParsedJsonl(header=header, game=[], notes=[], variations=[], receipt=None)
-    receipt = None
+    receipt, end = None, None
     for number, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
-        if receipt is not None:
-            raise InvalidNotation(f"line {number}: nothing may follow the receipt")
+        if receipt is not None or end is not None:
+            raise InvalidNotation(f"line {number}: nothing may follow the end mark")
         try:
-            stream = msgspec.json.decode(line, type=dict[str, Any]).get("stream")
-            if stream is None:
+            fields = msgspec.json.decode(line, type=dict[str, Any])
+            stream = fields.get("stream")
+            if stream is None and "end" in fields:
+                end = msgspec.json.decode(line, type=EndLine).end
+            elif stream is None:
                 receipt = msgspec.json.decode(line, type=Trailer).receipt
             elif stream == header.id:
                 parsed.game.append(game_decoder.decode(line))
@@ -114,4 +136,4 @@ def read_jsonl(text: str) -> ParsedJsonl:
                 parsed.variations[-1].append(envelope)
         except (msgspec.DecodeError, RecursionError) as error:
             raise InvalidNotation(f"line {number}: {error}") from None
-    return msgspec.structs.replace(parsed, receipt=receipt)
+    return msgspec.structs.replace(parsed, receipt=receipt, end=end)
