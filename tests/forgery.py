@@ -94,3 +94,11 @@ def tamper_first_result(path: Path, tid: str) -> int:
         )
     conn.close()
     return int(seq)
+
+
+def copy_games(source: EventStore, target: EventStore, tournament: str) -> None:
+    """Copy the game streams a tournament's rounds link to from `source` into `target`
+    (a tournament imports only into a store that holds its games)."""
+    for info in source.list_streams(limit=10_000):
+        if info.id.startswith(f"{tournament}.r"):
+            target.append(info.id, source.read(info.id), 0, kind=info.kind, title=info.title)
