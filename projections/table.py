@@ -137,6 +137,10 @@ class Table:
         a write commits (`EventStore.never_waiting`)."""
         return self._engine.store.never_waiting()
 
+    def signer_or_none(self) -> Signer | None:
+        """The signing key loaded at start-up, if any (for what is signed when it can be)."""
+        return self._signer
+
     @property
     def signer(self) -> Signer:
         """The service's signing key, loaded at start-up (`core.signing.open_signer`):
