@@ -10,15 +10,20 @@ inside one ('v2@ 5') are refused, naming the value. What is echoed is the seq as
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from skald.cli.app import AsOption, DbOption, command, echo, open_table
+from skald.cli.history import read_receipt
 from skald.cli.play import IdArg
 from skald.core.errors import InvalidNotation, InvalidOption
 from skald.core.history.notes import visible_note
+from skald.core.signing import load_receipt
 from skald.projections.export import FORMATS
+
+SELF_CHECKING = ("jsonl", "html")  # the formats that carry the chain, signed head and receipts
 
 
 @command("annotate")
@@ -127,15 +132,27 @@ def export(
     comments: Annotated[
         bool, typer.Option("--comments/--no-comments", help="Include annotations.")
     ] = True,
+    receipt: Annotated[
+        list[Path] | None,
+        typer.Option(
+            help="A receipt a player kept (`skald receipt`), repeatable: embedded in a jsonl "
+            "or html export, whose verifiers check the record extends it."
+        ),
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Write the game's annotated history as VIEWER may see it to stdout: jsonl (lossless,
-    chained, with a signed head when the store has a key), text (PGN-like), md or html."""
+    chained, with a signed head when the store has a key), text (PGN-like), md or html
+    (which checks itself when opened: chain, commitments, signed head, kept receipts)."""
     if format not in FORMATS:
         raise InvalidNotation(f"--format {format!r}: choose one of {', '.join(FORMATS)}")
-    table = open_table(db, signing=format == "jsonl", create=False, optional_signing=True)
+    if receipt and format not in SELF_CHECKING:
+        raise InvalidOption(f"--receipt: only a {' or '.join(SELF_CHECKING)} export embeds one")
+    kept = [load_receipt(read_receipt(path)) for path in receipt or ()]
+    signing = format in SELF_CHECKING
+    table = open_table(db, signing=signing, create=False, optional_signing=True)
     viewer = table.viewer(game_id, as_ or "spectator")
     text = table.histories().export(
-        game_id, viewer, format, comments=comments, variations=variations
+        game_id, viewer, format, comments=comments, variations=variations, kept_receipts=kept
     )
     typer.echo(text, nl=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.resources
 from pathlib import Path
 from typing import Annotated
 
@@ -19,11 +20,16 @@ from skald.cli.app import (
 )
 from skald.cli.play import IdArg, render_table_view
 from skald.core.chain import ChainReport
-from skald.core.errors import InvalidNotation
+from skald.core.errors import InvalidNotation, InvalidOption, NotFound
 from skald.core.importer import end_line
 from skald.core.signing import load_receipt
 from skald.events.common import GameFinished, MoveMade
 from skald.projections.describe import describe_line
+from skald.projections.export.verify_skald import verify as verify_export
+from skald.projections.export.verify_skald import words as verdict_words
+
+# The script `skald verifier` prints: the module `verify --file` runs, shipped as source.
+REFERENCE_VERIFIER = importlib.resources.files("skald.projections.export") / "verify_skald.py"
 
 
 @command("log")
@@ -81,10 +87,20 @@ def replay(
 
 @command("verify")
 def verify(
-    game_id: IdArg,
+    game_id: Annotated[
+        str | None, typer.Argument(help="The game id printed by `skald new` (or --file).")
+    ] = None,
     receipt: Annotated[
         Path | None,
         typer.Option(help="A receipt from `skald receipt`: also prove the log extends it."),
+    ] = None,
+    file: Annotated[
+        Path | None,
+        typer.Option(
+            "--file",
+            help="Check an export instead (jsonl or html, no store needed): its chains, "
+            "revealed commitments, signed head and kept receipts, as its own page does.",
+        ),
     ] = None,
     json: JsonFlag = False,
     db: DbOption = None,
@@ -92,11 +108,19 @@ def verify(
     """Check the stored hash chain and every commitment; exit 1 naming the first bad seq
     (or, for a receipt signed by another key, saying so: that is not tampering). A receipt
     that is wrong itself (for another game, or altered) is RECEIPT INVALID, exit 3: the
-    log is not blamed for it."""
+    log is not blamed for it. With --file, an export is checked as `skald verifier`'s
+    script checks it (exit 3: not a Skald export)."""
+    if file is not None:
+        if game_id is not None or receipt is not None:
+            raise InvalidOption("--file checks an export alone: give no game id or --receipt")
+        _verify_export(file, json)
+        return
+    if game_id is None:
+        raise InvalidOption("give a game id, or --file EXPORT (a jsonl or html export)")
     if receipt is None:
         report = open_table(db, create=False).verify(game_id)
     else:
-        signed = load_receipt(_read_receipt(receipt))
+        signed = load_receipt(read_receipt(receipt))
         report = open_verifying_table(db).verify_receipt(game_id, signed)
     if json:
         print_json(report)
@@ -109,12 +133,39 @@ def verify(
         raise typer.Exit(1)
 
 
+def _verify_export(path: Path, json: bool) -> None:
+    """`verify --file`: the reference verifier's verdict on an export, and its exit code."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise NotFound(f"no file {path}") from None
+    except UnicodeDecodeError as error:
+        raise InvalidNotation(f"{path} is not UTF-8 text (byte {error.start})") from None
+    verdict = verify_export(text)
+    if json:
+        print_json(verdict)
+    else:
+        echo(verdict_words(verdict), err=not verdict["ok"])
+    if not verdict["export"]:
+        raise typer.Exit(RECEIPT_INVALID_EXIT)
+    if not verdict["ok"]:
+        raise typer.Exit(1)
+
+
+@command("verifier")
+def verifier() -> None:
+    """Print the reference verifier, a short Python script anyone can read and run on an
+    export without Skald: `skald verifier > verify_skald.py; python3 verify_skald.py
+    game.jsonl` (standard library; Ed25519 through PyNaCl or cryptography if installed)."""
+    typer.echo(REFERENCE_VERIFIER.read_text(encoding="utf-8"), nl=False)
+
+
 # A receipt is a few hundred bytes: a file longer than this is not one (and /dev/zero, or
 # a pipe that never ends, must not be read forever).
 RECEIPT_MAX_BYTES = 64 * 1024
 
 
-def _read_receipt(path: Path) -> bytes:
+def read_receipt(path: Path) -> bytes:
     """At most RECEIPT_MAX_BYTES of the receipt file; InvalidNotation (exit 3) if longer."""
     with open(path, "rb") as source:
         data = source.read(RECEIPT_MAX_BYTES + 1)

@@ -32,7 +32,7 @@ from skald.core.history.variations import base_state, rederive
 from skald.core.importer import read_jsonl as read_game_log
 from skald.core.rules import get_rules
 from skald.core.seats import printable
-from skald.core.signing import Signer, signature_valid
+from skald.core.signing import Receipt, Signer, signature_valid
 from skald.core.state import GameState
 from skald.core.store import EventStore
 from skald.events.common import GameKey
@@ -239,11 +239,19 @@ class Histories:
         format: str,
         comments: bool = True,
         variations: bool = True,
+        kept_receipts: Sequence[Receipt] = (),
     ) -> str:
-        """The export of the game for `viewer` in `format` (jsonl, text, md, html)."""
+        """The export of the game for `viewer` in `format` (jsonl, text, md, html), with
+        the receipts players kept embedded (jsonl, html; each genuine and for this game, or
+        InvalidNotation: one the log does not extend is embedded, and verifies as such)."""
         if format not in FORMATS:
             raise InvalidNotation(f"--format {format!r}: one of {', '.join(FORMATS)}")
+        for number, kept in enumerate(kept_receipts, start=1):
+            problem = _kept_receipt_problem(kept, game_id)
+            if problem:
+                raise InvalidNotation(f"RECEIPT INVALID: receipt {number} {problem}")
         bundle = self.bundle(game_id, viewer)
+        bundle = msgspec.structs.replace(bundle, kept_receipts=tuple(kept_receipts))
         if format == "jsonl":
             return write_jsonl(bundle, comments, variations)
         if format == "text":
@@ -486,6 +494,15 @@ def _check_result(said: str, state: Any) -> None:
             f"the text export's [Result] is {said!r}, but its decisions replay to "
             f"{replayed!r}: it is not whole; nothing was imported"
         )
+
+
+def _kept_receipt_problem(receipt: Receipt, game_id: str) -> str:
+    """What is wrong with a receipt to embed in an export ("" when nothing is)."""
+    if not signature_valid(receipt):
+        return "does not match its signature (altered after signing)"
+    if receipt.stream != game_id:
+        return f"is for game {receipt.stream}, not {game_id}"
+    return ""
 
 
 def _check_receipt(parsed: ParsedJsonl) -> str:

@@ -1,10 +1,14 @@
-"""The HTML export: one self-contained page (inline CSS and SVG, no script, no external
-resource), with a Content-Security-Policy that forbids loading anything from elsewhere."""
+"""The HTML export: one self-contained page (inline CSS and SVG, no external resource),
+with a Content-Security-Policy that forbids loading anything from elsewhere. It checks
+itself when opened (`selfcheck`): the one script, allowed by its hash, verifies the exact
+record the page embeds and writes the verdict at the top."""
 
 from __future__ import annotations
 
 from html import escape
 
+from skald.projections.export import selfcheck
+from skald.projections.export.jsonl import write_jsonl
 from skald.projections.export.model import Bundle
 from skald.projections.export.readable import Board, blocks, header_pairs, title_of
 
@@ -15,7 +19,9 @@ STYLE = (
     ".note{color:#444;margin-left:1.5rem}.variation{border-left:3px solid #bbb;"
     "margin:.3rem 0 .3rem 1rem;padding-left:.7rem}figure{margin:.5rem 0}"
 )
-CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src " + (
+    selfcheck.SCRIPT_SOURCE
+)
 
 
 def write_html(bundle: Bundle, board: Board, comments: bool = True, variations: bool = True) -> str:
@@ -48,9 +54,12 @@ def write_html(bundle: Bundle, board: Board, comments: bool = True, variations: 
         elif block.kind == "result":
             body.append(f'</ol><p class="result"><b>Result:</b> {escape(block.text)}</p><ol>')
     body.append("</ol>")
+    verdict = selfcheck.verdict_html(bundle.receipt, bundle.kept_receipts)
+    record = selfcheck.record_html(write_jsonl(bundle, comments, variations))
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
-        f"<title>{title}</title><style>{STYLE}</style></head><body>"
-        f"<h1>{title}</h1><table>{rows}</table><h2>Moves</h2>{''.join(body)}</body></html>\n"
+        f"<title>{title}</title><style>{STYLE}{selfcheck.STYLE}</style></head><body>{verdict}"
+        f"<h1>{title}</h1><table>{rows}</table><h2>Moves</h2>{''.join(body)}"
+        f"{record}{selfcheck.script_html()}</body></html>\n"
     )

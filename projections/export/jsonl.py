@@ -4,12 +4,18 @@ Line 1 is a header `{"format": "skald-history", "version": 1, "game", "id", "vie
 "full"}`; then one envelope a line, exactly as the store chains it (redacted for the
 viewer: a sealed value keeps its commitment, so every chain still verifies): the game's
 stream, then its notes stream (`ID~notes`), then each variation (`ID~vN`) the viewer may
-see, in order. The last line is the end mark: `{"receipt": {...}}`, the exporting
-service's signed head of the game, so a seat can prove its copy genuine without anyone's
-secrets, or, from a store that holds no signing key, `{"end": {"seq", "head"}}`, the same
-head unsigned. An import refuses a file without it (a file cut short). The receipt is
-signed by the exporting store's key; everything before it re-exports byte for byte after
-an import.
+see, in order. Then the end mark: `{"receipt": {...}}`, the exporting service's signed
+head of the game, so a seat can prove its copy genuine without anyone's secrets (signed by
+the exporting store's key; everything before it re-exports byte for byte after an import),
+or, from a store that holds no signing key, `{"end": {"seq", "head"}}`, the same head
+unsigned; an import refuses a file without it (a file cut short). Then
+`{"kept_receipt": {...}}` for each receipt a player kept and asked to embed
+(`skald export --receipt FILE`), which every verifier checks the record extends.
+
+Every line is written in canonical form (`events.secret.canonical`: object keys in their
+declared order, sets sorted), so a verifier that keeps the key order of a line re-derives
+each hash from the JSON alone (`verify_skald.py`, the README's "Checking an export
+yourself").
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from skald.core.errors import InvalidNotation
 from skald.core.history.streams import NOTES_KIND, VARIATION_KIND, envelope_decoder, notes_id
 from skald.core.signing import Receipt
 from skald.events.envelope import Envelope
+from skald.events.secret import canonical
 from skald.projections.export.model import Bundle
 
 FORMAT = "skald-history"
@@ -41,7 +48,7 @@ class Header(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Trailer(msgspec.Struct, frozen=True, kw_only=True):
-    """The optional last line: the signed head."""
+    """The line after the envelopes: the signed head."""
 
     receipt: Receipt
 
@@ -59,6 +66,12 @@ class EndLine(msgspec.Struct, frozen=True, kw_only=True):
     end: End
 
 
+class KeptReceipt(msgspec.Struct, frozen=True, kw_only=True):
+    """A line after the signed head: a receipt a player kept, embedded in the export."""
+
+    kept_receipt: Receipt
+
+
 class ParsedJsonl(msgspec.Struct, frozen=True, kw_only=True):
     """A decoded jsonl export: its header, streams in order, and receipt."""
 
@@ -68,6 +81,7 @@ class ParsedJsonl(msgspec.Struct, frozen=True, kw_only=True):
     variations: list[list[Envelope[Any]]]
     receipt: Receipt | None
     end: End | None = None
+    kept_receipts: tuple[Receipt, ...] = ()
 
 
 def write_jsonl(bundle: Bundle, comments: bool = True, variations: bool = True) -> str:
@@ -80,18 +94,19 @@ def write_jsonl(bundle: Bundle, comments: bool = True, variations: bool = True) 
         viewer=bundle.viewer,
         full=bundle.full,
     )
-    lines = [msgspec.json.encode(header)]
-    lines += [msgspec.json.encode(env) for env in bundle.game_events]
+    lines = [canonical(header)]
+    lines += [canonical(env) for env in bundle.game_events]
     if comments:
-        lines += [msgspec.json.encode(env) for env in bundle.notes]
+        lines += [canonical(env) for env in bundle.notes]
     if variations:
         for variation in bundle.variations:
-            lines += [msgspec.json.encode(env) for env in variation]
+            lines += [canonical(env) for env in variation]
     if bundle.receipt is not None:
-        lines.append(msgspec.json.encode(Trailer(receipt=bundle.receipt)))
+        lines.append(canonical(Trailer(receipt=bundle.receipt)))
     else:
         last = bundle.game_events[-1]
-        lines.append(msgspec.json.encode(EndLine(end=End(seq=last.seq, head=last.hash))))
+        lines.append(canonical(EndLine(end=End(seq=last.seq, head=last.hash))))
+    lines += [canonical(KeptReceipt(kept_receipt=kept)) for kept in bundle.kept_receipts]
     return "".join(line.decode() + "\n" for line in lines)
 
 
@@ -112,16 +127,18 @@ def read_jsonl(text: str) -> ParsedJsonl:
         raise InvalidNotation(f"line 1: not a {FORMAT} version {VERSION} export")
     game_decoder = envelope_decoder_for(header.game)
     parsed = ParsedJsonl(header=header, game=[], notes=[], variations=[], receipt=None)
-    receipt, end = None, None
+    receipt, end, kept = None, None, []
     for number, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
-        if receipt is not None or end is not None:
-            raise InvalidNotation(f"line {number}: nothing may follow the end mark")
         try:
             fields = msgspec.json.decode(line, type=dict[str, Any])
             stream = fields.get("stream")
-            if stream is None and "end" in fields:
+            if "kept_receipt" in fields:
+                kept.append(msgspec.json.decode(line, type=KeptReceipt).kept_receipt)
+            elif receipt is not None or end is not None or kept:
+                raise InvalidNotation(f"line {number}: only kept receipts follow the end mark")
+            elif stream is None and "end" in fields:
                 end = msgspec.json.decode(line, type=EndLine).end
             elif stream is None:
                 receipt = msgspec.json.decode(line, type=Trailer).receipt
@@ -136,4 +153,4 @@ def read_jsonl(text: str) -> ParsedJsonl:
                 parsed.variations[-1].append(envelope)
         except (msgspec.DecodeError, RecursionError) as error:
             raise InvalidNotation(f"line {number}: {error}") from None
-    return msgspec.structs.replace(parsed, receipt=receipt, end=end)
+    return msgspec.structs.replace(parsed, receipt=receipt, end=end, kept_receipts=tuple(kept))

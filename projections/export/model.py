@@ -40,6 +40,9 @@ class Bundle(msgspec.Struct, frozen=True, kw_only=True):
     notes: tuple[Envelope[Any], ...] = ()
     variations: tuple[tuple[Envelope[Any], ...], ...] = ()
     receipt: Receipt | None = None
+    kept_receipts: tuple[Receipt, ...] = ()
+    """Receipts players kept (`skald export --receipt`): embedded so every verifier can
+    check the record extends each one."""
 
     @property
     def created(self) -> GameCreated:
