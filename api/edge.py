@@ -20,6 +20,12 @@ of the access log, uvicorn's own 400 answers given in the JSON error shape, and 
   but whose body the malformed bytes cut off is not run; it was not sent whole.
 - A client that half-closes (`shutdown(SHUT_WR)`, `nc -N`), after its requests or after
   malformed bytes, still gets every answer; then the connection closes.
+- Connections are bounded (api/limits.py, the one place for the numbers): a request head
+  must come whole within 5 s of its first byte and a body within 10 s of its head (else a
+  JSON 408, and the connection closes), a connection idle for 5 s with no request under
+  way is closed, and past 1000 open connections a new one is answered a JSON 503
+  `too_many_connections` and closed. A request being answered is never timed, and a
+  connection upgraded to a WebSocket leaves these timers behind (its own rules apply).
 - `HEAD` on every GET resource (FastAPI's routes take GET alone and answered HEAD with
   405): `HeadAsGet` runs the GET and sends its status and headers, `Content-Length`
   included, and no body (RFC 9110 9.3.2). Nothing is run for HEAD that a GET does not
@@ -41,6 +47,7 @@ import msgspec
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 
+from skald.api.limits import http_limits
 from skald.api.wire import CoalescedWrites
 
 MAX_BODY = 1024 * 1024
@@ -203,13 +210,99 @@ class JsonErrorHttpToolsProtocol(HttpToolsProtocol):
     _owed: tuple[RequestResponseCycle, ...] = ()  # answers due before a pending 400
     _refusing = False  # a 400 is due (or sent): nothing more is read
     _half_closed = False  # the client sends no more: close once every answer has gone
+    _timer: asyncio.TimerHandle | None = None  # the limit now running (api/limits.py)
+    _timing = ""  # which: "idle", "head", "body" or "linger"
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
         self.transport = CoalescedWrites(self.transport, self.loop)  # type: ignore[assignment]
         self._open: list[RequestResponseCycle] = []  # requests not yet answered, in order
+        self.limits = http_limits()
+        # uvicorn's keep-alive timer, between requests (it declares an int; any number works)
+        self.timeout_keep_alive = self.limits.idle_seconds  # type: ignore[assignment]
+        if len(self.connections) > self.limits.max_connections:
+            self._too_many()
+            return
+        self._time("idle", self.limits.idle_seconds)
+
+    # -- the limits on a connection (api/limits.py) ---------------------------------------
+
+    def _time(self, what: str, seconds: float) -> None:
+        self._untime()
+        self._timing = what
+        self._timer = self.loop.call_later(seconds, self._time_out)
+
+    def _untime(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer, self._timing = None, ""
+
+    def _time_out(self) -> None:
+        what, self._timer, self._timing = self._timing, None, ""
+        if self.transport.is_closing():
+            return
+        limits = self.limits
+        cycle = self.cycle
+        quiet = what in ("idle", "linger") or (
+            # an answer already under way, or owed to an earlier request: no 408 between
+            any(not c.response_complete and c is not self._partial for c in self._open)
+            if what == "head"
+            else cycle is None or cycle.response_started
+        )
+        if quiet:
+            self.transport.close()
+            return
+        part, seconds = (
+            ("head", limits.head_seconds) if what == "head" else ("body", limits.body_seconds)
+        )
+        if cycle is not None and what == "body":
+            cycle.disconnected = True  # the app reading the body is told the client left
+            cycle.message_event.set()
+        self._refusing = True
+        self._answer_and_close(
+            b"408 Request Timeout",
+            msgspec.json.encode(
+                {
+                    "error": "timeout",
+                    "message": f"the request {part} did not arrive within {seconds:g} s",
+                }
+            ),
+        )
+
+    def _too_many(self) -> None:
+        """Past `max_connections`: a 503 now, then the connection closes (after the client's
+        end, or a second: what it sends meanwhile is read and dropped, so it gets the 503)."""
+        self._refusing = True
+        body = msgspec.json.encode(
+            {
+                "error": "too_many_connections",
+                "message": f"the server has {self.limits.max_connections} connections open, "
+                "its limit; try again in a moment",
+                "retry": True,
+            }
+        )
+        self.transport.write(_answer(b"503 Service Unavailable", body, b"retry-after: 1\r\n"))
+        self._time("linger", 1.0)
+
+    def _answer_and_close(self, status: bytes, body: bytes) -> None:
+        self._unset_keepalive_if_required()
+        self.transport.write(_answer(status, body))
+        self.transport.close()
+
+    def handle_websocket_upgrade(self) -> None:
+        self._untime()  # a WebSocket keeps its own rules, not an HTTP request's
+        super().handle_websocket_upgrade()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._untime()
+        super().connection_lost(exc)
+
+    # -- parsing --------------------------------------------------------------------------
 
     def eof_received(self) -> bool | None:  # type: ignore[override]  # asyncio's contract
+        if self._timing == "linger":
+            self.transport.close()
+            return None
         # The client half-closed (`shutdown(SHUT_WR)`, `nc -N`): it sends nothing more but
         # still reads. An answer written in this loop turn and still held leaves now.
         self.transport.send_held()  # type: ignore[attr-defined]
@@ -240,6 +333,8 @@ class JsonErrorHttpToolsProtocol(HttpToolsProtocol):
         # body bytes along) resets the count in `on_headers_complete`.
         if self._awaiting_head:
             self._head_bytes += len(data)
+            if self._timing != "head":  # its first byte: the head's time begins
+                self._time("head", self.limits.head_seconds)
         super().data_received(data)
         if self._awaiting_head and self._head_bytes > MAX_HEAD and not self.transport.is_closing():
             self.send_400_response("request head too large")
@@ -260,13 +355,18 @@ class JsonErrorHttpToolsProtocol(HttpToolsProtocol):
             # uvicorn answers a parser error with `send_400_response` (the JSON 400 below).
             raise httptools.HttpParserError("request head too large")
         before = self.cycle
+        self._untime()
         super().on_headers_complete()
+        if self.cycle is not before and not self.transport.is_closing():
+            self._time("body", self.limits.body_seconds)  # until the message is whole
         if self.cycle is not before:  # a request (not an upgrade): owed an answer
             self._partial = self.cycle
             self._open = [cycle for cycle in self._open if not cycle.response_complete]
             self._open.append(self.cycle)
 
     def on_message_complete(self) -> None:
+        if self._timing == "body":
+            self._untime()
         self._awaiting_head = True
         self._partial = None
         super().on_message_complete()
@@ -300,10 +400,18 @@ class JsonErrorHttpToolsProtocol(HttpToolsProtocol):
         self.cycle = self._owed[-1]  # the request uvicorn waits on (its end, its client leaving)
 
     def _refuse(self) -> None:
-        self._unset_keepalive_if_required()
-        head = (
-            b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
-            b"content-length: " + str(len(_MALFORMED)).encode() + b"\r\nconnection: close\r\n\r\n"
-        )
-        self.transport.write(head + _MALFORMED)
-        self.transport.close()
+        self._untime()
+        self._answer_and_close(b"400 Bad Request", _MALFORMED)
+
+
+def _answer(status: bytes, body: bytes, extra: bytes = b"") -> bytes:
+    """A whole JSON answer that closes its connection (written by the protocol itself)."""
+    return (
+        b"HTTP/1.1 " + status + b"\r\ncontent-type: application/json\r\n"
+        b"content-length: "
+        + str(len(body)).encode()
+        + b"\r\n"
+        + extra
+        + b"connection: close\r\n\r\n"
+        + body
+    )

@@ -31,6 +31,7 @@ from skald.core.errors import (
     Unauthorized,
     VersionConflict,
 )
+from skald.core.store import store_refusal
 
 log = logging.getLogger(__name__)
 
@@ -151,12 +152,40 @@ async def _http_error(request: Request, error: Exception) -> MsgspecJSON:
     )
 
 
+# A failed database, by whether a retry can help: a read-only store or a full disk stays
+# so until someone changes it (no Retry-After, `retry: false`); anything else (the server
+# down, a dropped connection) may pass.
+_STORE_FAILURES = {
+    "read_only": (
+        503,
+        "store_read_only",
+        "the event store is read-only: nothing can be written until it is made writable; "
+        "reading still works",
+    ),
+    "full": (
+        507,
+        "store_full",
+        "the event store's disk is full: nothing can be written until space is freed; "
+        "reading still works",
+    ),
+}
+
+
 async def _database_error(_request: Request, error: Exception) -> MsgspecJSON:
     # The store raises these only when the database itself fails (down, full, dropped).
     log.error("database error: %s", error)
+    refusal = store_refusal(error)
+    if refusal is not None:
+        status, code, message = _STORE_FAILURES[refusal]
+        return MsgspecJSON({"error": code, "message": message, "retry": False}, status_code=status)
     return MsgspecJSON(
-        {"error": "store_unavailable", "message": "the event store is unavailable; try again"},
+        {
+            "error": "store_unavailable",
+            "message": "the event store is unavailable; try again",
+            "retry": True,
+        },
         status_code=503,
+        headers={"Retry-After": "1"},
     )
 
 

@@ -62,10 +62,10 @@ def receipt(game_id: IdArg, db: DbOption = None) -> None:
 IMPORT_HELP = "\n\n".join(
     (
         "Import a game played elsewhere, replaying it through the rules.",
-        "A referee log (`skald log --as referee --json`): its chain, commitments and every "
-        "decision are checked; the records before the first anomaly are stored under the "
-        "log's own id (its hashes and receipts stay valid), the anomaly is reported with its "
-        "rule, and nothing after it is accepted: exit 1 if there was one.",
+        "A referee log (`skald log --as referee --json`): its end line, chain, commitments "
+        "and every decision are checked; a whole, sound log is stored under its own id (its "
+        "hashes and receipts stay valid); one cut short is refused (exit 3), one with an "
+        "anomaly is refused naming its seq and rule (exit 4). Nothing is stored then.",
         "A notation file (a '# game: ...' header, then one move a line) or an export (`skald "
         "export`, jsonl or text): all or nothing. The first line that does not play is "
         "reported and nothing is imported (exit 3 for bad notation, 4 for an illegal move, 6 "

@@ -21,6 +21,7 @@ from skald.cli.app import (
 from skald.cli.play import IdArg, render_table_view
 from skald.core.chain import ChainReport
 from skald.core.errors import InvalidNotation, InvalidOption, NotFound
+from skald.core.importer import end_line
 from skald.core.signing import load_receipt
 from skald.events.common import GameFinished, MoveMade
 from skald.projections.describe import describe_line
@@ -44,11 +45,14 @@ def log(
     table = open_table(db, create=False)
     viewer = table.viewer(game_id, as_)
     summary = table.summary(game_id)
-    for envelope in table.log(game_id, viewer, from_seq, to_seq):
+    shown = table.log(game_id, viewer, from_seq, to_seq)
+    for envelope in shown:
         if json:
             print_json(envelope)
         else:
             echo(describe_line(envelope, summary.players, summary.game))
+    if json and shown:  # the end mark: an import tells this whole log from a cut one
+        echo(end_line(shown, summary.seq))
 
 
 @command("replay")

@@ -28,7 +28,9 @@ from skald.cli.app import (
 )
 from skald.cli.play import parse_options
 from skald.core.engine import Engine
-from skald.core.errors import InvalidNotation, InvalidOption
+from skald.core.errors import InvalidNotation, InvalidOption, StoreError
+from skald.core.signing import Signer, SigningKeyError, open_signer
+from skald.core.store import EventStore
 from skald.core.tournament.desk import DEFAULT_TABLE_SIZE, Tournaments
 from skald.core.tournament.state import fold, held_because
 from skald.events.tournament import FORMATS, TIEBREAKS, AuditAttached, ResultRecorded
@@ -71,6 +73,15 @@ def _desk(db: str | None, create: bool = True) -> tuple[Tournaments, Table]:
     store = open_store(db, create)
     table = Table(Engine(store))
     return Tournaments(store, table), table
+
+
+def _store_signer(store: EventStore) -> Signer | None:
+    """The store's signer for an export's end mark; None (an unsigned end) when the store
+    has no key it can load (a read-only copy, say)."""
+    try:
+        return open_signer(store)
+    except (SigningKeyError, StoreError):
+        return None
 
 
 def _split(text: str | None, what: str) -> list[str]:
@@ -270,7 +281,7 @@ def export(
     desk = _desk(db, create=False)[0]
     envelopes = desk.envelopes(tournament)
     if format == "jsonl":
-        typer.echo(export_jsonl(envelopes), nl=False)
+        typer.echo(export_jsonl(envelopes, _store_signer(desk.store)), nl=False)
         return
     state = fold(tournament, (env.event for env in envelopes))
     current = standings(state)

@@ -16,7 +16,7 @@ is signed for a chain that does not verify.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 import msgspec
@@ -87,16 +87,25 @@ def check_records(
     return ChainReport(stream=stream, checked=len(records), ok=True, head=prev_hash)
 
 
-def verify_stream(info: StreamInfo, records: Sequence[StoredRecord]) -> ChainReport:
+HeaderCheck = Callable[[StreamInfo, Sequence[StoredRecord]], str]
+
+
+def verify_stream(
+    info: StreamInfo,
+    records: Sequence[StoredRecord],
+    decoder: msgspec.json.Decoder[Any] | None = None,
+    header: HeaderCheck | None = None,
+) -> ChainReport:
     """`verify_records`, plus the stream's header row checked against its events: the
     game and players are those the first event created, the creation time is its time,
-    and the version is the last seq. So no stored byte of a game goes unchecked.
+    and the version is the last seq. So no stored byte of a game goes unchecked. Another
+    kind of stream (core/stream_check.py) gives its own `decoder` and `header` check.
 
     The first bad seq is named: a header that disagrees with the first event is seq 1; a
     version past the last stored event means events were lost at the end, named by the
     first missing seq (the stored ones are checked first, so an earlier bad one wins); a
     version short of the last event names the first event past it."""
-    problem = _header_problem(info, records)
+    problem = (header or _header_problem)(info, records)
     if problem:
         return ChainReport(
             stream=info.id,
@@ -105,11 +114,11 @@ def verify_stream(info: StreamInfo, records: Sequence[StoredRecord]) -> ChainRep
             bad_seq=1,
             reason=f"the stream header disagrees with its events: {problem}",
         )
-    report = verify_records(info.id, info.kind, records)
+    report = check_records(info.id, records, decoder or decoder_for(info.kind))
     if not report.ok or info.version == report.checked:
         return report
     last = report.checked
-    header = f"the stream header's version is {info.version}, but the last stored event is"
+    said = f"the stream header's version is {info.version}, but the last stored event is"
     if info.version > last:
         missing = (
             f"seq {last + 1}" if info.version == last + 1 else f"seqs {last + 1}–{info.version}"
@@ -119,7 +128,7 @@ def verify_stream(info: StreamInfo, records: Sequence[StoredRecord]) -> ChainRep
             checked=last,
             ok=False,
             bad_seq=last + 1,
-            reason=f"{header} seq {last}: {missing} missing (deleted from the end of the "
+            reason=f"{said} seq {last}: {missing} missing (deleted from the end of the "
             f"log, or the header's version was changed)",
             head=report.head,
         )
@@ -128,7 +137,7 @@ def verify_stream(info: StreamInfo, records: Sequence[StoredRecord]) -> ChainRep
         checked=info.version,
         ok=False,
         bad_seq=info.version + 1,
-        reason=f"{header} seq {last}: the events from seq {info.version + 1} on lie "
+        reason=f"{said} seq {last}: the events from seq {info.version + 1} on lie "
         f"past the header's version (appended behind its back, or the version was changed)",
         head=records[info.version - 1].hash if info.version > 0 else GENESIS,
     )

@@ -50,6 +50,7 @@ from skald.core.secrecy import RandomHex, sealed_key
 from skald.core.snapshots import codec_for
 from skald.core.state import GameState, fold, fold_event
 from skald.core.store import EventStore, FoldRow, StoredRecord
+from skald.core.tournament.stream import KIND as TOURNAMENT_KIND
 from skald.events.common import GameCreated
 from skald.events.envelope import SYSTEM, Envelope, seal_envelope
 
@@ -136,6 +137,11 @@ class Engine:
             raise NotFound(
                 f"{game_id} is the {what} of game {base}: name the game; its notes and "
                 "variations come with it"
+            )
+        if game == TOURNAMENT_KIND:
+            raise NotFound(
+                f"{game_id} is a tournament, not a game: see `skald tournament standings "
+                f"{game_id}` (`skald verify` checks its chain)"
             )
         return game
 

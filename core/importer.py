@@ -1,9 +1,13 @@
 """`skald import`: bring in a game played elsewhere and replay it through the rules.
 
-Two formats. A JSON-lines log as `skald log --as referee --json` writes it: the chain and
-commitments are checked and every decision is re-derived with the revealed seed; the
-records before the first anomaly are stored under the log's own stream id (so its hashes
-and receipts stay valid) and nothing after it is accepted. Or the game's notation, one move
+Two formats. A JSON-lines log as `skald log --as referee --json` writes it: it must end
+with its end line (`{"end": {"seq", "head", "version"}}`: its last seq and hash, and the
+game's version when it was written), whose head is the log's last and whose version is
+that seq (a whole game, not a cut or a `--to` range); the chain and commitments are
+checked and every decision is re-derived with the revealed seed. A log without its end,
+or with any anomaly, is refused naming the seq and nothing is stored, as for every other
+record; a whole one is stored under the log's own stream id (its hashes and receipts stay
+valid). Or the game's notation, one move
 a line, after a header (`# game: beowulf`, `# players: Ann, Bob`, `# seed: S`, optional
 `# option: K=V` lines); a line may start with `NAME:` to say who moves, otherwise the only
 seat to act moves. Play stops at the first illegal line, which is reported with its rule.
@@ -11,6 +15,7 @@ seat to act moves. Play stops at the first illegal line, which is reported with 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -70,6 +75,25 @@ def _game_of(first_line: str) -> str:
     return game
 
 
+class LogEnd(msgspec.Struct, frozen=True, kw_only=True):
+    """The end line of a JSON-lines log: its last seq and head, the game's version then."""
+
+    seq: int
+    head: str
+    version: int
+
+
+class _EndLine(msgspec.Struct, frozen=True, kw_only=True):
+    end: LogEnd
+
+
+def end_line(envelopes: Sequence[Envelope[Any]], version: int) -> str:
+    """The end line of a log of `envelopes` of a game at `version` (none for no events)."""
+    last = envelopes[-1]
+    end = LogEnd(seq=last.seq, head=last.hash, version=version)
+    return msgspec.json.encode(_EndLine(end=end)).decode()
+
+
 class ParsedLog(msgspec.Struct, frozen=True, kw_only=True):
     """A decoded JSON-lines log, its stored form, and what checking it found."""
 
@@ -82,6 +106,7 @@ class ParsedLog(msgspec.Struct, frozen=True, kw_only=True):
     finding: Finding | None
     complete_through: int = 0
     unsupported: str = ""
+    end: LogEnd | None = None
 
 
 def read_jsonl(text: str) -> ParsedLog:
@@ -101,6 +126,9 @@ def read_jsonl_unchecked(text: str) -> ParsedLog:
     """`read_jsonl` without refusing other rules: `unsupported` says when it could not
     re-derive (for reading old logs, not for importing them)."""
     lines = [line for line in text.splitlines() if line.strip()]
+    end = _end_of(lines[-1]) if lines else None
+    if end is not None:
+        lines.pop()
     if not lines:
         raise InvalidNotation("the log is empty")
     game = _game_of(lines[0])
@@ -145,24 +173,61 @@ def read_jsonl_unchecked(text: str) -> ParsedLog:
         finding=finding,
         complete_through=derived.complete_through,
         unsupported=derived.unsupported,
+        end=end,
     )
 
 
+def _end_of(line: str) -> LogEnd | None:
+    """The end mark on a log's last line, or None when that line is not one."""
+    if '"end"' not in line or '"stream"' in line:
+        return None
+    try:
+        return msgspec.json.decode(line, type=_EndLine).end
+    except (msgspec.DecodeError, RecursionError):
+        return None
+
+
+def _require_whole(log: ParsedLog) -> None:
+    """InvalidNotation unless the log ends with its end line, at its last record, of the
+    whole game: the end mark that tells a log cut short from a whole one."""
+    end = log.end
+    if end is None:
+        raise InvalidNotation(
+            'the log has no end line (`skald log --json` ends with {"end": ...}): it was '
+            "cut short; nothing was imported"
+        )
+    last = log.envelopes[-1] if log.envelopes else None
+    if last is None or (end.seq, end.head) != (last.seq, last.hash):
+        raise InvalidNotation(
+            f"the log's end line is at seq {end.seq}, but its last event is seq "
+            f"{last.seq if last else 0}: it is not whole; nothing was imported"
+        )
+    if end.version != end.seq:
+        raise InvalidNotation(
+            f"the log holds seqs 1–{end.seq} of a game at seq {end.version}: a part of it, "
+            "not the whole; nothing was imported"
+        )
+
+
 def import_jsonl(engine: Engine, text: str) -> ImportResult:
-    """Import a referee JSON-lines log; only the records before the first anomaly are kept."""
+    """Import a whole referee JSON-lines log, or nothing: a log without its end line, or
+    with an anomaly, is refused naming it."""
     log = read_jsonl(text)
     if log.stream and engine.store.version(log.stream):
         raise IllegalMove(f"game {log.stream} is already in the store; nothing was imported")
     finding = log.finding
-    # Positions, not seqs: a reordered log must not smuggle a later record into the prefix;
-    # and only whole decisions: a log cut inside a batch keeps the batches before it.
-    clean = len(log.records) if finding is None else max(finding.seq - 1, 0)
-    accepted = log.records[: min(clean, log.complete_through)]
-    if not accepted:
+    if finding is not None:
         raise IllegalMove(
-            "nothing to import: the log holds no complete opening (a game "
-            "starts with its creation and its opening events)"
-            + (f"; first problem at seq {finding.seq}: {finding.rule}" if finding else "")
+            f"REJECTED at seq {finding.seq}: {finding.rule}"
+            + (f" ({finding.detail})" if finding.detail else "")
+            + "; nothing was imported"
+        )
+    _require_whole(log)
+    accepted = log.records[: log.complete_through]
+    if len(accepted) != len(log.records):
+        raise InvalidNotation(
+            f"the log ends inside a decision (after seq {log.complete_through}): it is not "
+            "whole; nothing was imported"
         )
     engine.store.append(
         log.stream, accepted, 0, kind=log.game, title=", ".join(log.envelopes[0].event.players)

@@ -287,6 +287,31 @@ def describe_db_error(error: BaseException) -> str:
     return text[0] if text else type(original).__name__
 
 
+# What a failed write says about the store, by the drivers' own codes: SQLite's result
+# codes (SQLITE_READONLY 8, SQLITE_FULL 13, low byte of the extended code) and PostgreSQL's
+# SQLSTATEs (25006 read_only_sql_transaction, 53100 disk_full), or an errno in the text.
+_SQLITE_REFUSALS = {8: "read_only", 13: "full"}
+_PG_REFUSALS = {"25006": "read_only", "53100": "full"}
+
+
+def store_refusal(error: BaseException) -> str | None:
+    """`read_only` or `full` when a database error says the store cannot take writes at
+    all (a retry cannot help until someone changes that), else None (it may be passing)."""
+    original = getattr(error, "orig", None) or error
+    code = getattr(original, "sqlite_errorcode", None)
+    if isinstance(code, int) and (code & 0xFF) in _SQLITE_REFUSALS:
+        return _SQLITE_REFUSALS[code & 0xFF]
+    state = getattr(original, "sqlstate", None)
+    if state in _PG_REFUSALS:
+        return _PG_REFUSALS[state]
+    text = str(original)
+    if "No space left on device" in text:
+        return "full"
+    if "Read-only file system" in text:
+        return "read_only"
+    return None
+
+
 def _utc(moment: datetime) -> datetime:
     # Every backend hands back the same aware UTC value, so canonical bytes (and hashes)
     # do not depend on where the event was stored.

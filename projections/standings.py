@@ -44,9 +44,11 @@ from openskill.models import BradleyTerryFull, BradleyTerryFullRating
 
 from skald.core.errors import InvalidOption
 from skald.core.seats import printable
+from skald.core.signing import Signer
 from skald.core.tournament.desk import Tournaments, plural
 from skald.core.tournament.standing import Played, places, played, ranked, tallies
 from skald.core.tournament.state import TournamentState
+from skald.core.tournament.stream import end_mark
 from skald.events.common import Outcome
 from skald.events.envelope import Envelope
 from skald.projections.autoplay import Bot, play_out
@@ -358,9 +360,14 @@ def play_round(
 EXPORT_FORMATS = ("jsonl", "csv", "md", "html")
 
 
-def export_jsonl(envelopes: list[Envelope[Any]]) -> str:
-    """The stream, one envelope per line."""
-    return "".join(msgspec.json.encode(env).decode() + "\n" for env in envelopes)
+def export_jsonl(envelopes: list[Envelope[Any]], signer: Signer | None = None) -> str:
+    """The stream, one envelope per line, then its end mark (core/tournament/stream.py):
+    its head signed by `signer`, as a game's export is, or without one, unsigned."""
+    lines = [msgspec.json.encode(env).decode() for env in envelopes]
+    last = envelopes[-1]
+    receipt = None if signer is None else signer.receipt(last.stream, last.seq, last.hash)
+    lines.append(end_mark(envelopes, receipt))
+    return "".join(line + "\n" for line in lines)
 
 
 def _rating_text(rating: Rating | dict[str, Rating]) -> str:

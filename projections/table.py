@@ -23,7 +23,7 @@ from typing import Any
 
 import msgspec
 
-from skald.core.chain import ChainReport, require_intact, verify_receipt, verify_stream
+from skald.core.chain import ChainReport, require_intact, verify_receipt
 from skald.core.engine import (
     Acted,
     CorruptRecord,
@@ -49,6 +49,7 @@ from skald.core.signing import Receipt, Signer, SigningKeyError
 from skald.core.sqlite_writers import NoWaiting
 from skald.core.state import GameState, presenting
 from skald.core.store import StoredRecord
+from skald.core.stream_check import verify_any
 from skald.events.common import Outcome
 from skald.events.envelope import Envelope
 from skald.events.secret import redact
@@ -200,6 +201,10 @@ class Table:
         a write commits (`EventStore.never_waiting`)."""
         return self._engine.store.never_waiting()
 
+    def signer_or_none(self) -> Signer | None:
+        """The signing key loaded at start-up, if any (for what is signed when it can be)."""
+        return self._signer
+
     @property
     def signer(self) -> Signer:
         """The service's signing key, loaded at start-up (`core.signing.open_signer`):
@@ -345,7 +350,7 @@ class Table:
         return self._verify(game_id, self._engine.store.read(game_id))
 
     def _verify(self, game_id: str, records: list[StoredRecord]) -> ChainReport:
-        return verify_stream(self._engine.store.info(game_id), records)
+        return verify_any(self._engine.store, game_id, records)
 
     def verify_receipt(self, game_id: str, receipt: Receipt) -> ChainReport:
         """Prove the stored log extends what a seat was shown in `receipt`, signed by the

@@ -15,6 +15,7 @@ import tests.toy_game  # noqa: F401  (registers the toy game)
 from skald.core.engine import Engine
 from skald.core.store import EventStore
 from skald.projections.table import Table
+from tests.processes import Processes
 
 
 def _worker_database(url: str | None) -> str | None:
@@ -95,3 +96,10 @@ def engine_of(table: Table) -> Engine:
     """The engine behind a Table, for white-box tests that inspect full states and stored
     rows (the CLI and the API never reach it: everything they need is on the Table)."""
     return table._engine
+
+
+@pytest.fixture
+def processes() -> Iterator[Processes]:
+    """Start processes through this: each in a group of its own, all ended after the test."""
+    with Processes() as started:
+        yield started

@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 
+from skald.core.importer import end_line
 from skald.core.store import EventStore, events
 from skald.events.common import GameFinished, Outcome
 from skald.events.envelope import GENESIS, Envelope, seal_envelope
@@ -56,8 +57,11 @@ def write_back(store: EventStore, envelopes: Sequence[Envelope[Any]]) -> None:
 
 
 def jsonl(envelopes: Sequence[Envelope[Any]]) -> str:
-    """A log as `skald log --as referee --json` writes it."""
-    return "".join(msgspec.json.encode(env).decode() + "\n" for env in envelopes)
+    """A log as `skald log --as referee --json` writes it (its end line last)."""
+    lines = [msgspec.json.encode(env).decode() for env in envelopes]
+    if envelopes:
+        lines.append(end_line(envelopes, envelopes[-1].seq))
+    return "".join(line + "\n" for line in lines)
 
 
 def flip_the_winner(store: EventStore, full_log: Sequence[Envelope[Any]]) -> Outcome:
@@ -90,3 +94,11 @@ def tamper_first_result(path: Path, tid: str) -> int:
         )
     conn.close()
     return int(seq)
+
+
+def copy_games(source: EventStore, target: EventStore, tournament: str) -> None:
+    """Copy the game streams a tournament's rounds link to from `source` into `target`
+    (a tournament imports only into a store that holds its games)."""
+    for info in source.list_streams(limit=10_000):
+        if info.id.startswith(f"{tournament}.r"):
+            target.append(info.id, source.read(info.id), 0, kind=info.kind, title=info.title)

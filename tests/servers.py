@@ -22,6 +22,8 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
+from tests.processes import Processes
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -35,7 +37,8 @@ def free_port() -> int:
 def running(command: list[str], port: int, url: str, poll: str = "0.2") -> Iterator[str]:
     """Run a server command until the block ends; yields its base URL once it answers."""
     env = {**os.environ, "SKALD_DB": url, "SKALD_LIVE_POLL": poll}
-    process = subprocess.Popen(command, cwd=ROOT, env=env)
+    group = Processes()
+    process = group.start(command, cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -51,7 +54,9 @@ def running(command: list[str], port: int, url: str, poll: str = "0.2") -> Itera
         yield base
     finally:
         process.terminate()
-        process.wait(timeout=15)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=15)
+        group.end_all()
 
 
 def skald_command() -> list[str]:
@@ -79,12 +84,13 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "SKALD_LIVE_POLL": "0.2"} if env is None else env
         self.process: subprocess.Popen[bytes] | None = None
+        self.group = Processes()  # its own session, so a kill reaches its workers too
 
     def start(self, timeout: float = 30) -> str:
         """Start it and wait until `/health` answers; its base URL."""
         assert self.process is None, "already running"
         with self.log.open("a") as sink:
-            self.process = subprocess.Popen(
+            self.process = self.group.start(
                 [
                     *skald_command(),
                     "serve",
@@ -101,7 +107,6 @@ class Server:
                 env=self.env,
                 stdout=sink,
                 stderr=subprocess.STDOUT,
-                start_new_session=True,
             )
         deadline = time.monotonic() + timeout
         while True:

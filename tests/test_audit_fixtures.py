@@ -10,8 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from skald.cli.main import app
-from skald.core.importer import read_jsonl, read_jsonl_unchecked
-from skald.core.rederive import rederive
+from skald.core.importer import end_line, read_jsonl, read_jsonl_unchecked
 from skald.projections.audit import build_audit
 from skald.projections.audit_render import render_audit
 
@@ -37,20 +36,20 @@ def test_fixture_gets_its_verdict(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_import_command_reports_the_verdict(name: str, tmp_path: Path) -> None:
-    result = CliRunner().invoke(
-        app, ["import", str(FIXTURES / name), "--json", "--db", f"sqlite:///{tmp_path}/i.db"]
-    )
-    outcome = json.loads(result.stdout)
+    text = (FIXTURES / name).read_text()
+    envelopes = read_jsonl_unchecked(text).envelopes
+    whole = tmp_path / name  # as `skald log --json` writes it now: its end line last
+    whole.write_text(text + end_line(envelopes, envelopes[-1].seq) + "\n")
+    db = tmp_path / "i.db"
+    result = CliRunner().invoke(app, ["import", str(whole), "--json", "--db", f"sqlite:///{db}"])
     if EXPECTED[name]["verdict"] == "clean":
-        assert result.exit_code == 0
-        assert outcome["finding"] is None
+        assert result.exit_code == 0, result.stderr
+        assert json.loads(result.stdout)["finding"] is None
     else:
-        assert result.exit_code == 1
-        assert outcome["finding"]["seq"] == EXPECTED[name]["seq"]
-        # Only whole decisions before the anomaly are kept.
-        assert 0 < outcome["accepted"] <= EXPECTED[name]["seq"] - 1
-        log = read_jsonl((FIXTURES / name).read_text())
-        assert rederive(log.game, log.envelopes[: outcome["accepted"]]).clean
+        # Refused naming the anomaly's seq; nothing is kept, not even a store file.
+        assert result.exit_code == 4, result.stderr
+        assert f"REJECTED at seq {EXPECTED[name]['seq']}:" in result.stderr
+        assert not db.exists()
 
 
 LEGACY = FIXTURES / "legacy" / "beowulf_v1_clean.jsonl"

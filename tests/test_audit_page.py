@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from skald.projections.autoplay import autoplay
 from skald.projections.table import Table
 from tests.conftest import engine_of
 from tests.forgery import forge, write_back
+from tests.processes import run as run_process
 from tests.servers import free_port, running
 
 CHROMIUM_FLAGS = [
@@ -46,13 +46,13 @@ def browse(url: str, profile: Path, screenshot: Path | None = None) -> str:
     """The DOM of `url` after the browser rendered it (and a PNG when asked)."""
     args = [chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}"]
     if screenshot is not None:
-        subprocess.run(
+        run_process(
             [*args, "--window-size=1200,1400", f"--screenshot={screenshot}", url],
             capture_output=True,
             timeout=120,
             check=True,
         )
-    done = subprocess.run(
+    done = run_process(
         [*args, "--dump-dom", url], capture_output=True, text=True, timeout=120, check=True
     )
     return done.stdout

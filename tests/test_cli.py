@@ -49,8 +49,9 @@ def test_move_show_legal_log_round(db: str) -> None:
     assert shown["to_act"] == [1]
     assert shown["state"]["bets"] == [2, 0]
     code, out, _ = skald(db, "log", game_id, "--json")
-    lines = [json.loads(line) for line in out.splitlines()]
+    *lines, end = [json.loads(line) for line in out.splitlines()]
     assert [line["seq"] for line in lines] == list(range(1, 7))
+    assert end == {"end": {"seq": 6, "head": lines[-1]["hash"], "version": 6}}
     assert all(
         line["event"]["card"]["value"] is None
         for line in lines
@@ -84,7 +85,7 @@ def test_errors_are_one_line_with_exit_codes(db: str) -> None:
         assert text in err, err
         assert err.count("\n") == 1, err
     code, out, _ = skald(db, "log", game_id, "--json")
-    assert len(out.splitlines()) == 4  # nothing was appended by any failure
+    assert len(out.splitlines()) == 4 + 1  # nothing was appended by any failure (+ end)
 
 
 def test_a_second_undo_at_the_start_says_nothing_is_left_to_undo(db: str) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from skald.cli.main import app
+from tests.processes import run as run_process
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -28,7 +28,7 @@ def test_the_real_skald_process_creates_shows_and_verifies_a_game(tmp_path: Path
     env = {"SKALD_DB": f"sqlite:///{tmp_path}/skald.db", "PATH": "/usr/bin"}
 
     def skald(*args: str) -> str:
-        done = subprocess.run(
+        done = run_process(
             [sys.executable, "-m", "skald.cli.main", *args],
             capture_output=True,
             text=True,

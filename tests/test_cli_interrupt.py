@@ -11,6 +11,9 @@ import sys
 import time
 from pathlib import Path
 
+from tests.processes import Processes
+from tests.processes import run as run_process
+
 SKALD = Path(sys.executable).with_name("skald")
 
 # Runs the console script's own import, `from skald.cli.main import app`, with a SIGINT
@@ -32,7 +35,7 @@ sys.exit(app())
 
 def test_ctrl_c_while_the_cli_loads_is_one_line(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
-    done = subprocess.run(
+    done = run_process(
         [sys.executable, "-c", INTERRUPTED_IMPORT, str(db)],
         capture_output=True,
         text=True,
@@ -53,10 +56,12 @@ def _unfinished(db: Path) -> list[tuple[str, int]]:
         ).fetchall()
 
 
-def test_ctrl_c_during_autoplay_names_the_unfinished_game(tmp_path: Path) -> None:
+def test_ctrl_c_during_autoplay_names_the_unfinished_game(
+    tmp_path: Path, processes: Processes
+) -> None:
     for attempt in range(3):  # Ctrl-C may land between two games: nothing to name then
         db = tmp_path / f"auto{attempt}.db"
-        run = subprocess.Popen(
+        run = processes.start(
             [str(SKALD), "autoplay", "beowulf", "--players=3", "--games=5000", f"--db={db}"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,

@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import Processes
+from tests.processes import run as run_process
+
 SKALD = [sys.executable, "-m", "skald.cli.main"]
 
 
@@ -18,7 +21,7 @@ SKALD = [sys.executable, "-m", "skald.cli.main"]
 def game(tmp_path: Path) -> tuple[dict[str, str], str]:
     """A fresh Beowulf game in its own SQLite file: (environment, game id)."""
     env = {**os.environ, "SKALD_DB": f"sqlite:///{tmp_path}/pipes.db"}
-    made = subprocess.run(
+    made = run_process(
         [*SKALD, "new", "beowulf", "--players", "Ann,Bob"],
         env=env,
         capture_output=True,
@@ -30,9 +33,12 @@ def game(tmp_path: Path) -> tuple[dict[str, str], str]:
 
 def run_with_closed_stdout(args: list[str], env: dict[str, str]) -> tuple[int, str]:
     """Run `skald` with its stdout a pipe whose reader is gone before it writes a byte."""
-    with subprocess.Popen(
-        [*SKALD, *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    ) as process:
+    with (
+        Processes() as group,
+        group.start(
+            [*SKALD, *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        ) as process,
+    ):
         assert process.stdout is not None
         assert process.stderr is not None
         process.stdout.close()  # the only reader: every write now meets EPIPE
@@ -55,11 +61,11 @@ def test_head_cuts_a_long_output_quietly(tmp_path: Path) -> None:
     env = {**os.environ, "SKALD_DB": f"sqlite:///{tmp_path}/demo.db"}
     script = 'set -o pipefail; "$@" demo --players 2 2>/dev/null | head -2 >/dev/null'
     # pipefail: the pipeline's status is skald's (head exits 0)
-    done = subprocess.run(
+    done = run_process(
         ["bash", "-c", script, "bash", *SKALD], env=env, capture_output=True, text=True
     )
     assert done.returncode == 1, done
-    with_err = subprocess.run(
+    with_err = run_process(
         ["bash", "-c", '"$@" demo --players 2 --seed again | head -2', "bash", *SKALD],
         env=env,
         capture_output=True,
@@ -77,7 +83,7 @@ def test_head_cuts_a_long_output_quietly(tmp_path: Path) -> None:
 def test_a_full_disk_names_the_output(game: tuple[dict[str, str], str], command: list[str]) -> None:
     env, game_id = game
     with Path("/dev/full").open("w") as full:
-        done = subprocess.run(
+        done = run_process(
             [*SKALD, *(arg.format(id=game_id) for arg in command)],
             env=env,
             stdout=full,

@@ -13,20 +13,25 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import Processes
+from tests.processes import run as run_process
+
 SKALD = Path(sys.executable).with_name("skald")
 
 
 def _skald(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return run_process(
         [str(SKALD), *args], capture_output=True, text=True, timeout=60, check=False, cwd=cwd
     )
 
 
-def test_ctrl_c_at_random_moments_always_ends_autoplay(tmp_path: Path) -> None:
+def test_ctrl_c_at_random_moments_always_ends_autoplay(
+    tmp_path: Path, processes: Processes
+) -> None:
     rng = random.Random(7)
     for attempt in range(8):
         db = tmp_path / f"ck{attempt}.db"
-        run = subprocess.Popen(
+        run = processes.start(
             [str(SKALD), "autoplay", "hagar", "--players", "6", "--games", "5", f"--db={db}"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,

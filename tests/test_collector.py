@@ -4,9 +4,10 @@ raised the young generation's threshold; the test process itself keeps the defau
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
+
+from tests.processes import run as run_process
 
 SCRIPT = """
 import gc, sys
@@ -19,7 +20,7 @@ print(before[0], gc.get_threshold()[0], gc.get_freeze_count())
 
 def test_a_worker_app_settles_the_collector(tmp_path: Path) -> None:
     env = {"SKALD_DB": f"sqlite:///{tmp_path}/gc.db", "PATH": "/usr/bin:/bin"}
-    out = subprocess.run(
+    out = run_process(
         [sys.executable, "-c", SCRIPT], capture_output=True, text=True, env=env, check=True,
         cwd=tmp_path,
     ).stdout.split()  # fmt: skip

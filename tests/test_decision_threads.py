@@ -5,10 +5,10 @@ core in all, shared among `skald serve`'s workers, never fewer than two; the hel
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 
 from skald.api.offload import default_decision_threads
+from tests.processes import run as run_process
 
 
 def test_two_threads_per_core_shared_among_workers() -> None:
@@ -20,7 +20,7 @@ def test_two_threads_per_core_shared_among_workers() -> None:
 
 
 def test_serve_help_names_its_settings() -> None:
-    out = subprocess.run(
+    out = run_process(
         [sys.executable, "-m", "skald.cli.main", "serve", "--help"],
         capture_output=True, text=True, check=True, env={**os.environ, "COLUMNS": "200"},
     ).stdout  # fmt: skip

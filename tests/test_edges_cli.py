@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from typer.testing import CliRunner
 
 from skald.cli.main import app
 from tests.conftest import PG_URL, fresh_store_url
+from tests.processes import run as run_process
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -214,7 +214,7 @@ def test_a_real_process_prints_one_line(tmp_path: Path) -> None:
     """The smoke test through a real `skald` process: exit code and stderr as printed."""
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"no database here" * 64)
-    done = subprocess.run(
+    done = run_process(
         [sys.executable, "-m", "skald.cli.main", "show", "g1", "--db", f"sqlite:///{junk}"],
         cwd=ROOT,
         capture_output=True,

@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -24,9 +25,12 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
+from skald.core.store import store_refusal
 from tests.cli_support import one_line, skald
 from tests.conftest import PG_URL
-from tests.servers import Cluster, free_port, own_cluster, tmpfs
+from tests.processes import Processes
+from tests.servers import Cluster, Server, free_port, own_cluster, tmpfs
+from tests.test_faults_pg import fill, new_game, refused, try_move
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -80,10 +84,46 @@ def test_a_read_only_store_gives_clean_errors(tmp_path: Path) -> None:
         assert "ok: 4 events" in out, err
 
 
+def test_the_api_says_a_full_sqlite_store_will_not_take_writes(tmp_path: Path) -> None:
+    with tmpfs(tmp_path / "small", "8m") as disk:
+        url = f"sqlite:///{disk}/api.db"
+        with Server(url, tmp_path / "server.log") as server:
+            base = server.start()
+            game = new_game(base).json()
+            assert try_move(base, game).status_code == 201
+            filler = fill(disk, 16 * 1024)
+            for _ in range(200):  # new games until the disk refuses
+                answer = new_game(base)
+                if answer.status_code != 201:
+                    break
+            refused(answer, "store_full")  # (a move may still fit in a page: not asked)
+            assert httpx.get(f"{base}/games/{game['id']}", timeout=10).status_code == 200
+            filler.unlink()
+            assert try_move(base, game).status_code == 201
+
+
+def test_a_read_only_sqlite_file_is_told_from_a_passing_failure(tmp_path: Path) -> None:
+    path = tmp_path / "ro.db"
+    with sqlite3.connect(path) as made:
+        made.execute("CREATE TABLE t (x)")
+    read_only = sa.create_engine(
+        "sqlite://", creator=lambda: sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    )
+    try:
+        with pytest.raises(sa.exc.DBAPIError) as refusal, read_only.begin() as conn:
+            conn.execute(sa.text("INSERT INTO t VALUES (1)"))
+        assert store_refusal(refusal.value) == "read_only"
+        with pytest.raises(sa.exc.DBAPIError) as passing, read_only.begin() as conn:
+            conn.execute(sa.text("SELECT * FROM no_such_table"))
+        assert store_refusal(passing.value) is None
+    finally:
+        read_only.dispose()
+
+
 INIT = "import sys; from core.store import EventStore; import core.access; EventStore(sys.argv[1])"
 
 
-def test_processes_initialising_a_fresh_postgresql_database_at_once() -> None:
+def test_processes_initialising_a_fresh_postgresql_database_at_once(processes: Processes) -> None:
     if not PG_URL:
         pytest.skip("no PostgreSQL server (set SKALD_TEST_PG_URL)")
     admin = sa.create_engine(PG_URL, isolation_level="AUTOCOMMIT")
@@ -96,7 +136,7 @@ def test_processes_initialising_a_fresh_postgresql_database_at_once() -> None:
             url = base.set(database=name).render_as_string(hide_password=False)
             try:
                 starters = [
-                    subprocess.Popen(
+                    processes.start(
                         [sys.executable, "-c", INIT, url],
                         cwd=ROOT,
                         stderr=subprocess.PIPE,
@@ -129,8 +169,8 @@ def serve(url: str, log: Path) -> Iterator[str]:
     """A real `skald serve` (toy game loaded) with its output in `log`."""
     port = free_port()
     code = "import sys, tests.toy_game; from cli.main import app; sys.argv[0] = 'skald'; app()"
-    with log.open("w") as sink:
-        process = subprocess.Popen(
+    with log.open("w") as sink, Processes() as group:
+        process = group.start(
             [sys.executable, "-c", code, "serve", "--port", str(port), "--db", url],
             cwd=ROOT,
             stdout=sink,
@@ -150,7 +190,8 @@ def serve(url: str, log: Path) -> Iterator[str]:
             yield base
         finally:
             process.terminate()
-            process.wait(timeout=15)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=15)
 
 
 def read_events(response: httpx.Response, until: float) -> Iterator[tuple[str, str, str]]:

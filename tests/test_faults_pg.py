@@ -6,7 +6,8 @@ server's pool). Full disk: a throwaway cluster of our own (initdb, a free loopba
 whose Skald database lives in a tablespace on a small tmpfs (the WAL stays on the roomy
 disk, so PostgreSQL answers ENOSPC with an error, not a PANIC), filled up to the last
 few pages by a filler file. In both cases a move or a new game through the API answers a
-JSON 503 `store_unavailable` (the cause only in the server's log), the CLI exits 8 with
+JSON error that names the cause and says a retry cannot help (`store_read_only`, 503;
+`store_full`, 507; both `retry: false`), the CLI exits 8 with
 one line, reads still work, nothing is half-written (every game verifies and re-derives
 to a whole decision, its header version is its last seq), and play resumes once the
 store is writable again. Bounded throughout; everything started is stopped, everything
@@ -68,11 +69,22 @@ def cli_move(url: str, game_id: str) -> tuple[int, str, str]:
     return skald("move", game_id, json.loads(out)[0], "--as", seat, "--db", url)
 
 
-def unavailable(answer: httpx.Response) -> str:
-    """The message of a JSON 503 store_unavailable (fails on any other answer)."""
-    assert answer.status_code == 503, (answer.status_code, answer.text)
+# The answers of a store that cannot write: (status, whether a retry can help).
+STORE_FAILURES = {
+    "store_unavailable": (503, True),
+    "store_read_only": (503, False),
+    "store_full": (507, False),
+}
+
+
+def refused(answer: httpx.Response, code: str) -> str:
+    """The message of the JSON store failure `code` (fails on any other answer)."""
+    status, retry = STORE_FAILURES[code]
+    assert answer.status_code == status, (answer.status_code, answer.text)
     body = answer.json()
-    assert body["error"] == "store_unavailable", body
+    assert body["error"] == code, body
+    assert body["retry"] is retry, body
+    assert ("try again" in body["message"]) is retry, body
     return str(body["message"])
 
 
@@ -112,7 +124,7 @@ def moves_again(base: str, game: dict[str, Any], seconds: float = 15) -> httpx.R
         answer = try_move(base, game)
         if answer.status_code == 201 or time.monotonic() > deadline:
             return answer
-        unavailable(answer)
+        assert answer.json()["error"] in STORE_FAILURES, answer.text
         time.sleep(0.2)
 
 
@@ -158,8 +170,8 @@ def test_a_read_only_postgresql_store_gives_clean_errors_and_recovers(tmp_path: 
 
         set_read_only(server_url, name, True)
         for _ in range(3):  # each answered alike, none written
-            unavailable(try_move(base, game))
-        unavailable(new_game(base))
+            refused(try_move(base, game), "store_read_only")
+        refused(new_game(base), "store_read_only")
         code, _, err = cli_move(url, cli_game)
         assert code == 8, err
         assert "read-only" in one_line(err), err
@@ -225,17 +237,17 @@ def test_a_full_postgresql_disk_gives_clean_errors_and_recovers(tmp_path: Path) 
             cli_game = out.strip()
 
             filler = fill(disk, 64 * 1024)
-            refused: list[str] = []
+            refused_with: list[str] = []
             for number in range(300):  # new games and moves until the disk refuses
                 answer = new_game(base) if number % 2 else try_move(base, games[-1])
                 if answer.status_code == 201:
                     if number % 2:
                         games.append(answer.json())
                     continue
-                refused.append(unavailable(answer))
-                if len(refused) == 3:
+                refused_with.append(refused(answer, "store_full"))
+                if len(refused_with) == 3:
                     break
-            assert refused, f"the disk never filled ({len(games)} games)"
+            assert refused_with, f"the disk never filled ({len(games)} games)"
             code, _, err = skald("new", "beowulf", "--players", "Ann,Bob", "--db", url)
             assert code == 8, err
             assert "No space left" in one_line(err), err
@@ -257,6 +269,6 @@ def test_a_full_postgresql_disk_gives_clean_errors_and_recovers(tmp_path: Path) 
         assert "No space left" in log, log[-3000:]
         assert "Traceback" not in log, log[-3000:]
         print(
-            f"\nfull disk: {len(games)} games, {len(refused)} refusals, {checked} "
+            f"\nfull disk: {len(games)} games, {len(refused_with)} refusals, {checked} "
             f"events checked while full"
         )

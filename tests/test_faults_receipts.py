@@ -26,6 +26,7 @@ import pytest
 
 from skald.core.signing import Signer, load_receipt
 from tests.cli_support import one_line, skald
+from tests.processes import run as run_process
 from tests.servers import Server, skald_command
 
 
@@ -108,7 +109,7 @@ def test_a_receipt_from_a_server_in_one_folder_verifies_from_another_and_on_a_co
     (tmp_path / "second.json").write_text(json.dumps(second))
 
     def command(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
+        return run_process(
             [*skald_command(), *args], cwd=cwd, env=env, text=True, capture_output=True, timeout=60
         )
 

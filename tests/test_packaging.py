@@ -7,7 +7,6 @@ packages; both must still import as they were, and Skald's modules as `skald.*`.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import tomllib
 import venv
@@ -16,12 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import run as run_process
+
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = ("core", "events", "projections", "api", "cli")
 
 
 def run(*args: str | Path, cwd: Path | None = None) -> str:
-    done = subprocess.run(
+    done = run_process(
         [str(a) for a in args],
         capture_output=True,
         text=True,

@@ -357,7 +357,7 @@ async def export(
     def work() -> str:
         envelopes = tournament_desk(services).envelopes(caller.tournament)
         if format == "jsonl":
-            return export_jsonl(envelopes)
+            return export_jsonl(envelopes, services.table.signer_or_none())
         state = fold(caller.tournament, (env.event for env in envelopes))
         current = standings(state)
         if format == "csv":

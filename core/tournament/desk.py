@@ -38,6 +38,8 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Protocol
 
+import msgspec
+
 from skald.core import kernel
 from skald.core.chain import ChainReport
 from skald.core.codec import to_record
@@ -47,6 +49,7 @@ from skald.core.seats import check_player_names, has_control, name_problem
 from skald.core.secrecy import sealed_key
 from skald.core.store import EventStore, StoredRecord, StreamInfo
 from skald.core.tournament import pairing, stream
+from skald.core.tournament.evidence import result_problem
 from skald.core.tournament.standing import ranked, tallies
 from skald.core.tournament.state import RoundState, TableState, TournamentState, evolve, fold
 from skald.events.common import Outcome
@@ -170,8 +173,12 @@ class Tournaments:
 
     def verify(self, tournament: str) -> ChainReport:
         """Check the tournament's stream: header, chain, every record (the one read that
-        works on a broken stream: it says where it breaks)."""
-        return self._checked(tournament)[0]
+        works on a broken stream: it says where it breaks), then every recorded result
+        against its game (core/tournament/evidence.py): the first that disagrees is named."""
+        report, records = self._checked(tournament)
+        if not report.ok:
+            return report
+        return _with_evidence(report, [stream.to_envelope(r) for r in records], self._games)
 
     def _checked(self, tournament: str) -> tuple[ChainReport, list[StoredRecord]]:
         """The stream's records, read once, and their check (header, chain, records)."""
@@ -488,10 +495,11 @@ class Tournaments:
             created_at=records[0].recorded_at,
             title=stream.title_of(created),
         )
-        report = stream.verify(header, records)
+        report = _with_evidence(stream.verify(header, records), envelopes, self._games)
         if not report.ok:
             raise IllegalMove(
-                f"the export does not verify at seq {report.bad_seq}: {report.reason}"
+                f"the export does not verify at seq {report.bad_seq}: {report.reason}; "
+                "nothing was imported"
             )
         if self._store.version(tournament):
             raise VersionConflict(f"stream {tournament} exists already", state.version)
@@ -513,6 +521,18 @@ class Tournaments:
         created = batch[0][0]
         title = stream.title_of(created) if isinstance(created, TournamentCreated) else ""
         self._store.append(tournament, records, after, kind=stream.KIND, title=title)
+
+
+def _with_evidence(
+    report: ChainReport, envelopes: Sequence[Envelope[TournamentEvent]], games: GameDesk
+) -> ChainReport:
+    """`report` of a chain, or, where it held, the first result its game contradicts."""
+    if not report.ok:
+        return report
+    problem = result_problem(envelopes, games)
+    if problem is None:
+        return report
+    return msgspec.structs.replace(report, ok=False, bad_seq=problem[0], reason=problem[1])
 
 
 def _plain(moment: datetime) -> datetime:

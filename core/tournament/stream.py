@@ -16,6 +16,7 @@ import msgspec
 from skald.core import chain
 from skald.core.codec import decode_record, to_record
 from skald.core.errors import CorruptRecord, InvalidNotation
+from skald.core.signing import Receipt, signature_valid
 from skald.core.store import StoredRecord, StreamInfo
 from skald.events.envelope import GENESIS, Envelope, seal_envelope
 from skald.events.tournament import TournamentCreated, TournamentEvent
@@ -100,16 +101,70 @@ def _header_problem(info: StreamInfo, records: Sequence[StoredRecord]) -> str:
     return ""
 
 
+class _End(msgspec.Struct, frozen=True, kw_only=True):
+    seq: int
+    head: str
+
+
+class _EndLine(msgspec.Struct, frozen=True, kw_only=True):
+    end: _End | None = None
+    receipt: Receipt | None = None
+
+
+def end_mark(envelopes: Sequence[Envelope[TournamentEvent]], receipt: Receipt | None) -> str:
+    """The last line of an export: the signed head, or the head unsigned."""
+    if receipt is not None:
+        return msgspec.json.encode(_EndLine(receipt=receipt)).decode()
+    last = envelopes[-1]
+    return msgspec.json.encode({"end": _End(seq=last.seq, head=last.hash)}).decode()
+
+
 def parse_jsonl(text: str) -> list[Envelope[TournamentEvent]]:
-    """Envelopes from an export (one JSON object per line); InvalidNotation names the line."""
+    """Envelopes from an export (one JSON object per line, its end mark last);
+    InvalidNotation names the line, or says the export is not whole (cut short)."""
+    lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+    end = _end_of(lines[-1][1]) if lines else None
     envelopes = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
+    for number, line in lines[:-1] if end is not None else lines:
         try:
             envelopes.append(envelope_decoder.decode(line))
         except msgspec.DecodeError as error:
             raise InvalidNotation(f"line {number}: not a tournament event: {error}") from None
     if not envelopes:
         raise InvalidNotation("the file holds no tournament events")
+    _check_end(end, envelopes)
     return envelopes
+
+
+def _end_of(line: str) -> _EndLine | None:
+    if not line.lstrip().startswith(('{"end"', '{"receipt"')):
+        return None  # an envelope (or not JSON): read as one
+    try:
+        return msgspec.json.decode(line, type=_EndLine)
+    except msgspec.DecodeError:
+        return None
+
+
+def _check_end(end: _EndLine | None, envelopes: Sequence[Envelope[TournamentEvent]]) -> None:
+    """InvalidNotation unless the end mark is the stream's last head (signed: validly)."""
+    last = envelopes[-1]
+    if end is None or (end.end is None and end.receipt is None):
+        raise InvalidNotation(
+            "the tournament export has no end mark (its last line, the signed head): it was "
+            "cut short; nothing was imported"
+        )
+    if end.receipt is not None:
+        receipt = end.receipt
+        if receipt.stream != last.stream or not signature_valid(receipt):
+            raise InvalidNotation(
+                "the tournament export's signed head is not valid for it; nothing was imported"
+            )
+        at = (receipt.seq, receipt.head)
+    else:
+        assert end.end is not None
+        at = (end.end.seq, end.end.head)
+    if at != (last.seq, last.hash):
+        raise InvalidNotation(
+            f"the tournament export's end mark is at seq {at[0]}, but its last event is seq "
+            f"{last.seq}: it is not whole; nothing was imported"
+        )

@@ -47,7 +47,7 @@ from skald.projections.export.html import write_html
 from skald.projections.export.jsonl import ParsedJsonl, is_jsonl_export, read_jsonl, write_jsonl
 from skald.projections.export.markdown import write_markdown
 from skald.projections.export.model import Bundle
-from skald.projections.export.text import MAGIC, write_text
+from skald.projections.export.text import MAGIC, result_text, write_text
 from skald.projections.knowledge import believer
 from skald.projections.registry import views_for
 
@@ -372,6 +372,7 @@ class Histories:
             ).id
             for decision in parsed.decisions:
                 _replay_decision(scratch, game_id, decision)
+            _check_result(tags.get("Result", ""), scratch.load(game_id))
             history = Histories(scratch, lambda state, viewer: viewer)
             parents = {v.id: v.parent for v in parsed.variations}
 
@@ -507,6 +508,16 @@ def _title(log: Any) -> str:
     return ", ".join(log.envelopes[0].event.players)
 
 
+def _check_result(said: str, state: Any) -> None:
+    """The [Result] tag must be what the decisions replay to: the end mark's other half."""
+    replayed = result_text(state.players, state.outcome)
+    if said != replayed:
+        raise InvalidNotation(
+            f"the text export's [Result] is {said!r}, but its decisions replay to "
+            f"{replayed!r}: it is not whole; nothing was imported"
+        )
+
+
 def _kept_receipt_problem(receipt: Receipt, game_id: str) -> str:
     """What is wrong with a receipt to embed in an export ("" when nothing is)."""
     if not signature_valid(receipt):
@@ -517,10 +528,22 @@ def _kept_receipt_problem(receipt: Receipt, game_id: str) -> str:
 
 
 def _check_receipt(parsed: ParsedJsonl) -> str:
-    """What the signed head proves ("" without one); IllegalMove when it proves nothing."""
-    receipt = parsed.receipt
-    if receipt is None:
+    """What the signed head proves: it is the export's end mark, so an export without it,
+    or whose head is not the game's last, was cut short (InvalidNotation); IllegalMove when
+    it proves nothing."""
+    receipt, last = parsed.receipt, len(parsed.game)
+    if receipt is None and parsed.end is not None:
+        if parsed.end.seq != last or not parsed.game or parsed.game[-1].hash != parsed.end.head:
+            raise InvalidNotation(
+                f"the jsonl export's end mark is at game seq {parsed.end.seq}, but the game "
+                f"it holds ends at seq {last}: it is not whole; nothing was imported"
+            )
         return ""
+    if receipt is None:
+        raise InvalidNotation(
+            "the jsonl export has no end: its last line, the game's (signed) head, is "
+            "missing (the file was cut short); nothing was imported"
+        )
     if receipt.stream != parsed.header.id or not signature_valid(receipt):
         raise IllegalMove(
             "the receipt's signature is not valid for this game; nothing was imported"
@@ -531,5 +554,10 @@ def _check_receipt(parsed: ParsedJsonl) -> str:
     ):
         raise IllegalMove(
             f"the receipt signs another head at seq {receipt.seq}; nothing was imported"
+        )
+    if receipt.seq != last:
+        raise InvalidNotation(
+            f"the jsonl export ends at game seq {len(parsed.game)}, but its signed head is "
+            f"at seq {receipt.seq}: the record is not whole; nothing was imported"
         )
     return f"head at seq {receipt.seq} signed by {receipt.public_key[:16]}…"

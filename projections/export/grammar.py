@@ -14,7 +14,7 @@ import msgspec
 from skald.core.errors import InvalidNotation
 from skald.core.history.notes import parse_glyph, parse_mark
 from skald.events.history import AUDIENCES, Note
-from skald.projections.export.text import MAGIC
+from skald.projections.export.text import MAGIC, end_counts
 
 _TAG = re.compile(r'\[(?P<name>[A-Za-z0-9]+) "(?P<value>(?:[^"\\]|\\.)*)"\]')
 _DECISION = re.compile(r"(?P<seq>[1-9][0-9]*)\. (?P<rest>.+)")
@@ -176,11 +176,16 @@ def parse_text(text: str) -> ParsedText:
     parsed = ParsedText(tags=tags, decisions=[], variations=[], notes=[])
     players = parsed.players
     stack: list[list[ParsedDecision]] = [parsed.decisions]
+    end: tuple[int, int, int] | None = None
     for number, raw in enumerate(lines[first:], start=first + 1):
         line = raw.strip()
         if not line:
             continue
-        if line == ")":
+        if end is not None:
+            raise InvalidNotation(f"line {number}: nothing may follow the end line")
+        if (counted := end_counts(line)) is not None:
+            end = counted
+        elif line == ")":
             if len(stack) == 1:
                 raise InvalidNotation(f"line {number}: ')' closes no variation")
             stack.pop()
@@ -198,4 +203,16 @@ def parse_text(text: str) -> ParsedText:
             )
     if len(stack) > 1:
         raise InvalidNotation("the text export ends inside a variation (a ')' is missing)")
+    held = (len(parsed.decisions), len(parsed.notes), len(parsed.variations))
+    if end is None:
+        raise InvalidNotation(
+            "the text export has no end line ('% end: …', its last line): it was cut "
+            "short; nothing was imported"
+        )
+    if end != held:
+        raise InvalidNotation(
+            f"the text export's end line counts {end[0]} decisions, {end[1]} annotations, "
+            f"{end[2]} variations, but it holds {held[0]}, {held[1]}, {held[2]}: it is not "
+            "whole; nothing was imported"
+        )
     return parsed

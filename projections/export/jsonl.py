@@ -4,10 +4,12 @@ Line 1 is a header `{"format": "skald-history", "version": 1, "game", "id", "vie
 "full"}`; then one envelope a line, exactly as the store chains it (redacted for the
 viewer: a sealed value keeps its commitment, so every chain still verifies): the game's
 stream, then its notes stream (`ID~notes`), then each variation (`ID~vN`) the viewer may
-see, in order. Then `{"receipt": {...}}`: the exporting service's signed head of the
-game, so a seat can prove its copy genuine without anyone's secrets (signed by the
-exporting store's key; everything before it re-exports byte for byte after an import);
-then `{"kept_receipt": {...}}` for each receipt a player kept and asked to embed
+see, in order. Then the end mark: `{"receipt": {...}}`, the exporting service's signed
+head of the game, so a seat can prove its copy genuine without anyone's secrets (signed by
+the exporting store's key; everything before it re-exports byte for byte after an import),
+or, from a store that holds no signing key, `{"end": {"seq", "head"}}`, the same head
+unsigned; an import refuses a file without it (a file cut short). Then
+`{"kept_receipt": {...}}` for each receipt a player kept and asked to embed
 (`skald export --receipt FILE`), which every verifier checks the record extends.
 
 Every line is written in canonical form (`events.secret.canonical`: object keys in their
@@ -51,6 +53,19 @@ class Trailer(msgspec.Struct, frozen=True, kw_only=True):
     receipt: Receipt
 
 
+class End(msgspec.Struct, frozen=True, kw_only=True):
+    """The game's last seq and head: the unsigned end mark."""
+
+    seq: int
+    head: str
+
+
+class EndLine(msgspec.Struct, frozen=True, kw_only=True):
+    """The last line of an export from a store without a signing key."""
+
+    end: End
+
+
 class KeptReceipt(msgspec.Struct, frozen=True, kw_only=True):
     """A line after the signed head: a receipt a player kept, embedded in the export."""
 
@@ -65,6 +80,7 @@ class ParsedJsonl(msgspec.Struct, frozen=True, kw_only=True):
     notes: list[Envelope[Any]]
     variations: list[list[Envelope[Any]]]
     receipt: Receipt | None
+    end: End | None = None
     kept_receipts: tuple[Receipt, ...] = ()
 
 
@@ -87,6 +103,9 @@ def write_jsonl(bundle: Bundle, comments: bool = True, variations: bool = True) 
             lines += [canonical(env) for env in variation]
     if bundle.receipt is not None:
         lines.append(canonical(Trailer(receipt=bundle.receipt)))
+    else:
+        last = bundle.game_events[-1]
+        lines.append(canonical(EndLine(end=End(seq=last.seq, head=last.hash))))
     lines += [canonical(KeptReceipt(kept_receipt=kept)) for kept in bundle.kept_receipts]
     return "".join(line.decode() + "\n" for line in lines)
 
@@ -108,7 +127,7 @@ def read_jsonl(text: str) -> ParsedJsonl:
         raise InvalidNotation(f"line 1: not a {FORMAT} version {VERSION} export")
     game_decoder = envelope_decoder_for(header.game)
     parsed = ParsedJsonl(header=header, game=[], notes=[], variations=[], receipt=None)
-    receipt, kept = None, []
+    receipt, end, kept = None, None, []
     for number, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
@@ -117,8 +136,10 @@ def read_jsonl(text: str) -> ParsedJsonl:
             stream = fields.get("stream")
             if "kept_receipt" in fields:
                 kept.append(msgspec.json.decode(line, type=KeptReceipt).kept_receipt)
-            elif receipt is not None or kept:
-                raise InvalidNotation(f"line {number}: only kept receipts follow the receipt")
+            elif receipt is not None or end is not None or kept:
+                raise InvalidNotation(f"line {number}: only kept receipts follow the end mark")
+            elif stream is None and "end" in fields:
+                end = msgspec.json.decode(line, type=EndLine).end
             elif stream is None:
                 receipt = msgspec.json.decode(line, type=Trailer).receipt
             elif stream == header.id:
@@ -132,4 +153,4 @@ def read_jsonl(text: str) -> ParsedJsonl:
                 parsed.variations[-1].append(envelope)
         except (msgspec.DecodeError, RecursionError) as error:
             raise InvalidNotation(f"line {number}: {error}") from None
-    return msgspec.structs.replace(parsed, receipt=receipt, kept_receipts=tuple(kept))
+    return msgspec.structs.replace(parsed, receipt=receipt, end=end, kept_receipts=tuple(kept))

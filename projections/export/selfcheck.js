@@ -15,8 +15,8 @@
     prev_hash: "str", hash: "str" };
   const HIDDEN = ["audience", "commitment", "value", "salt"];
   const RECEIPT = { stream: "str", seq: "int", head: "str", public_key: "str", signature: "str" };
-  const HEAD = "the signed head", KEPT = "kept receipt";
-  const LABELS = { receipt: HEAD, kept_receipt: KEPT };
+  const HEAD = "the signed head", KEPT = "kept receipt", END = "end";  // END proves nothing
+  const LABELS = { receipt: HEAD, kept_receipt: KEPT, end: END };
   const HEX = /^(?:[0-9a-fA-F]{2})*$/;
   const utf8 = new TextEncoder();
 
@@ -157,7 +157,7 @@
   }
 
   async function checkLines(lines, header, tally, verifySignature) {
-    const game = header.id, chains = new Map(), receipts = { [HEAD]: [], [KEPT]: [] };
+    const game = header.id, chains = new Map(), receipts = { [HEAD]: [], [KEPT]: [], [END]: [] };
     let stream = game;
     for (let index = 1; index < lines.length; index += 1) {
       const number = index + 1, text = lines[index];

@@ -2,7 +2,9 @@ r"""The text export: a plain-text annotated history in the spirit of PGN and SGF
 
 Grammar (UTF-8; one item a line; leading spaces only indent nested variations):
 
-    file        = magic NL { tag NL } NL { body-line NL }
+    file        = magic NL { tag NL } NL { body-line NL } end NL
+    end         = "% end: " N " decisions, " N " annotations, " N " variations"
+                  ; the game's decision lines, every annotation and variation above it
     magic       = "% skald text 1; charset=UTF-8"
     tag         = "[" NAME " " QUOTED "]"         ; QUOTED escapes \" and \\
     body-line   = decision | annotation | variation-open | variation-close
@@ -31,10 +33,14 @@ separated), Result (`*` while the game runs), SeedCommitment (the commitment to 
 key, public from the first event), SeedChosen (yes: a reproducible game), Viewer, and only
 when the viewer sees the key (the referee; everyone after the game under reveal=end) Key
 (its canonical JSON) and KeySalt: with those, `skald import` replays the game.
+
+The end line is the record's end mark: an import refuses a file without it, or whose
+counts or [Result] disagree with what it holds and replays to (a file cut short).
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -55,6 +61,8 @@ from skald.projections.export.model import (
 
 MAGIC = "% skald text 1; charset=UTF-8"
 UNKNOWN = "?"
+_DECISION_AT_TOP = re.compile(r"[0-9]+\. ")
+_END = re.compile(r"% end: ([0-9]+) decisions, ([0-9]+) annotations, ([0-9]+) variations")
 
 
 def quote(text: str) -> str:
@@ -69,14 +77,37 @@ def escape_comment(text: str) -> str:
 
 def result_of(bundle: Bundle) -> str:
     """The Result tag: `*` while the game runs, else scores and the termination."""
-    if bundle.outcome is None:
+    return result_text(bundle.players, bundle.outcome)
+
+
+def result_text(players: Sequence[str], outcome: Any) -> str:
+    """The Result tag of a game with these players and outcome (None: it runs)."""
+    if outcome is None:
         return "*"
     scores = ", ".join(
-        f"{name} {score}"
-        for name, score in zip(bundle.players, bundle.outcome.scores, strict=False)
+        f"{name} {score}" for name, score in zip(players, outcome.scores, strict=False)
     )
-    winners = " & ".join(bundle.players[seat] for seat in bundle.outcome.winners)
-    return f"{scores}; winner {winners or 'none'} ({bundle.outcome.termination})"
+    winners = " & ".join(players[seat] for seat in outcome.winners)
+    return f"{scores}; winner {winners or 'none'} ({outcome.termination})"
+
+
+# The end mark: the last line, counting what came before it, so a text export cut short
+# anywhere (at a line or inside one) is told from a whole one.
+END = "% end: "
+
+
+def end_line(body: Sequence[str]) -> str:
+    """The end line of a body: its game decisions, annotations and variations."""
+    decisions = sum(1 for line in body if _DECISION_AT_TOP.match(line))
+    notes = sum(1 for line in body if line.lstrip().startswith("{@"))
+    variations = sum(1 for line in body if line.lstrip().startswith("( "))
+    return f"{END}{decisions} decisions, {notes} annotations, {variations} variations"
+
+
+def end_counts(line: str) -> tuple[int, int, int] | None:
+    """(decisions, annotations, variations) of an end line, None if it is not one."""
+    match = _END.fullmatch(line)
+    return (int(match[1]), int(match[2]), int(match[3])) if match else None
 
 
 def tags(bundle: Bundle) -> list[tuple[str, str]]:
@@ -175,5 +206,6 @@ class _Writer:
 def write_text(bundle: Bundle, comments: bool = True, variations: bool = True) -> str:
     """The text export of `bundle` (see the module docstring for the grammar)."""
     lines = [MAGIC, *(f"[{name} {quote(value)}]" for name, value in tags(bundle)), ""]
-    lines += _Writer(bundle, comments, variations).stream(bundle.id, bundle.game_events, 0)
+    body = _Writer(bundle, comments, variations).stream(bundle.id, bundle.game_events, 0)
+    lines += [*body, end_line(body)]
     return "\n".join(lines) + "\n"

@@ -18,8 +18,8 @@ ENVELOPE = {"stream": str, "seq": int, "recorded_at": str, "actor": str, "event"
 ENVELOPE |= {"prev_hash": str, "hash": str}  # the keys of an event's line, in this order
 HIDDEN = ["audience", "commitment", "value", "salt"]  # a hidden value's keys, in this order
 RECEIPT = {"stream": str, "seq": int, "head": str, "public_key": str, "signature": str}
-HEAD, KEPT = "the signed head", "kept receipt"
-LABELS = {"receipt": HEAD, "kept_receipt": KEPT}  # the key of a receipt's line: whose it is
+HEAD, KEPT, END = "the signed head", "kept receipt", "end"  # END: an unsigned end, proves nothing
+LABELS = {"receipt": HEAD, "kept_receipt": KEPT, "end": END}  # a trailer line's key: whose
 HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
 RECORD = re.compile(r'<script type="application/json" id="skald-record">(.*?)</script>', re.S)
 
@@ -118,7 +118,7 @@ def check_receipt(receipt, label, game, hashes, verify_signature):
 
 def check_lines(lines, header, tally, verify_signature):
     """Every chain in file order (the game's first), then the signed head and kept receipts."""
-    game, chains, receipts, stream = header["id"], {}, {HEAD: [], KEPT: []}, header["id"]
+    game, chains, receipts, stream = header["id"], {}, {HEAD: [], KEPT: [], END: []}, header["id"]
     for number, text in enumerate(lines[1:], start=2):
         if isinstance(text, str) and not text.strip(" \t\r\n"):  # JSON's blanks only
             continue
