@@ -40,7 +40,7 @@ from skald.events.common import (
 )
 from skald.events.envelope import Envelope
 from skald.events.secret import Secret, secrets_in
-from skald.projections.describe import describe_event
+from skald.projections.narrative import Narrator
 
 
 class AuditEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -160,7 +160,7 @@ def build_audit(
         undos=_undos(envelopes, players),
         knowledge=_knowledge(vouched, players),
         knowledge_until=until,
-        events=tuple(_audit_event(env, players, game) for env in envelopes),
+        events=_audit_events(envelopes, players, game),
         verdict=verdict,
         anomalies=anomalies,
     )
@@ -213,15 +213,22 @@ def _player(players: tuple[str, ...], actor: str | int) -> str:
     return players[int(text)] if text.isdigit() and int(text) < len(players) else text
 
 
-def _audit_event(envelope: Envelope[Any], players: tuple[str, ...], game: str) -> AuditEvent:
-    return AuditEvent(
-        seq=envelope.seq,
-        recorded_at=envelope.recorded_at,
-        actor=_player(players, envelope.actor),
-        kind=event_tag(envelope.event),
-        text=describe_event(envelope.event, players, game),
-        hidden_values=sum(1 for _ in secrets_in(envelope.event)),
-        random=_is_chance(envelope.event),
+def _audit_events(
+    envelopes: Sequence[Envelope[Any]], players: tuple[str, ...], game: str
+) -> tuple[AuditEvent, ...]:
+    """Every event with its sentence, told from the first event on."""
+    narrator = Narrator(game, players)
+    return tuple(
+        AuditEvent(
+            seq=envelope.seq,
+            recorded_at=envelope.recorded_at,
+            actor=_player(players, envelope.actor),
+            kind=event_tag(envelope.event),
+            text=narrator.sentence(envelope.event),
+            hidden_values=sum(1 for _ in secrets_in(envelope.event)),
+            random=_is_chance(envelope.event),
+        )
+        for envelope in envelopes
     )
 
 

@@ -30,7 +30,6 @@ from skald.core.history.streams import variation_id
 from skald.core.state import presenting
 from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections.boards import board_svg
-from skald.projections.describe import describe_event
 from skald.projections.registry import views_for
 from skald.projections.table import Table
 
@@ -179,17 +178,7 @@ def lines(
     if at is not None and at > summary.seq:
         raise NotFound(f"game {caller.game_id} has no seq {at} yet")
     described = [
-        {
-            "seq": envelope.seq,
-            "actor": _actor(envelope.actor, summary.players),
-            "text": describe_event(envelope.event, summary.players, summary.game),
-        }
-        for envelope in table.log(caller.game_id, viewer, from_seq, at)
+        {"seq": told.envelope.seq, "actor": told.actor, "text": told.sentence}
+        for told in table.narrated(caller.game_id, viewer, from_seq, at)
     ]
     return MsgspecJSON({"id": caller.game_id, "viewer": viewer.name, "lines": described})
-
-
-def _actor(actor: str, players: tuple[str, ...]) -> str:
-    if actor.isdigit() and int(actor) < len(players):
-        return players[int(actor)]
-    return actor
