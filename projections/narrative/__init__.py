@@ -57,7 +57,12 @@ class Narrator:
         self.game: GameNarrator | None = (
             importlib.import_module(module).narrator(self.players) if module else None
         )
-        self.common = CommonNarrator(game, self.players, self.game.actor if self.game else None)
+        self.common = CommonNarrator(
+            game,
+            self.players,
+            self.game.actor if self.game else None,
+            getattr(self.game, "move_words", None),
+        )
 
     def sentence(self, event: Any) -> str:
         """The sentence for `event` (already redacted for the reader)."""

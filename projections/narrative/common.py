@@ -2,7 +2,8 @@
 undo and redo, a decision and the end of the game.
 
 A decision (`MoveMade`) is told in the game's notation, which already speaks in faces
-(`play +3 C3`, `draft Ensnare`); a hidden one is told as hidden. The end of the game
+(`play +3 C3`, `draft Ensnare`), with the game's `move_words` where its notation names
+things by id (Hägar's places); a hidden one is told as hidden. The end of the game
 names the ranking with the scores; a game may say it in its own words first (the Beast's
 sides), this is the general form.
 """
@@ -81,11 +82,16 @@ class CommonNarrator:
     """Sentences for the shared events; `cast(seat)` shows a seat with its colour or role."""
 
     def __init__(
-        self, game: str, players: tuple[str, ...], cast: Callable[[int], str] | None = None
+        self,
+        game: str,
+        players: tuple[str, ...],
+        cast: Callable[[int], str] | None = None,
+        move_words: Callable[[str], str] | None = None,
     ) -> None:
         self.game = game
         self.players = players
         self.cast = cast or self.name
+        self.move_words = move_words or (lambda move: move)
 
     def name(self, seat: int) -> str:
         """A seat's player name (`seat 5` for a seat outside the table)."""
@@ -95,12 +101,14 @@ class CommonNarrator:
         """The sentence for a shared event, or None when it is a game's own."""
         match event:
             case MoveMade(seat=seat, move=str() as move):
-                return f"{self.name(seat)} chose “{move}”."
+                return f"{self.name(seat)} chose “{self.move_words(move)}”."
             case MoveMade(seat=seat, hidden_move=hidden):
                 move = known(hidden)
                 if move is None:
                     return f"{self.name(seat)} made a hidden decision."
-                return f"{self.name(seat)} chose “{move}” (hidden from the others)."
+                return (
+                    f"{self.name(seat)} chose “{self.move_words(move)}” (hidden from the others)."
+                )
             case GameCreated():
                 return self._created(event)
             case EntropyCommitted(seat=seat):

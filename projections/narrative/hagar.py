@@ -119,6 +119,17 @@ class HagarNarrator:
         """`Dag (blue)`."""
         return f"{self.name(seat)} ({COLOUR_WORDS[seat % len(COLOUR_WORDS)]})"
 
+    def move_words(self, move: str) -> str:
+        """A move in notation with its places and seats by name (`sail Biscay sea 2`,
+        `shoot Bob`) and a card's place as a place (`jettison the piece in place 2`)."""
+        verb, *rest = move.split() or [""]
+        if verb in ("shoot", "rob", "force") and rest and rest[0].isdigit():
+            rest[0] = self.name(int(rest[0]))
+        if verb in ("jettison", "force") and rest and rest[-1].isdigit():
+            rest[-1] = f"the piece in place {rest[-1]}"
+        words = [place_words(word) if word in _places() else word for word in rest]
+        return " ".join([verb, *words])
+
     def say(self, event: Any) -> str | None:
         """The sentence for a Hägar event, or None for another game's."""
         text = self._moving(event) or self._turns(event) or self._loot(event)
@@ -276,7 +287,9 @@ class HagarNarrator:
                     return f"{name(seat)} brought his wife no gift."
                 return f"{name(seat)}'s wife judged his gifts: {judged}."
             case TieThrown(seats=seats, points=points):
-                thrown = listing([f"{name(s)} {p}" for s, p in zip(seats, points, strict=False)])
+                thrown = listing(
+                    [f"{name(s)} {plural(p, 'point')}" for s, p in zip(seats, points, strict=False)]
+                )
                 return f"The tied Vikings threw the sticks: {thrown}."
             case FeastScored(scores=scores, ranking=ranking):
                 outcome = Outcome(termination="feast", ranking=ranking, scores=scores)
