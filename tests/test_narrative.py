@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +25,7 @@ from skald.projections.narrative.hagar import loot_words, place_words
 from tests.test_conformance import doctor_hidden, full_log, played
 
 GAMES = ("beowulf", "beast", "hagar")
+FOLDER = Path(__file__).parent.parent / "fixtures" / "annotated"
 UNITS = (
     r"(?:points?|waves?|pieces?|lightning|cards?|arrows?|wounds?|grudges?|ancient|action"
     r"|tiles?|saga|diamonds?|×)"
@@ -94,3 +96,14 @@ def test_a_drawn_tile_is_named_for_its_holder_only() -> None:
         sees = viewer.referee or holder in viewer.seats
         assert sentence.startswith(f"{players[holder]} drew a tile")
         assert (f"({face})" in sentence) == sees, (viewer.name, sentence)
+
+
+@pytest.mark.parametrize("suffix", ["md", "html"])
+@pytest.mark.parametrize("game", GAMES)
+def test_the_readable_golden_exports_speak_the_games_words(game: str, suffix: str) -> None:
+    text = (FOLDER / f"{game}.{suffix}").read_text(encoding="utf-8")
+    words = re.sub(r"<svg.*?</svg>", "", text, flags=re.S)  # the boards draw, they do not say
+    words = re.sub(r"<style>.*?</style>", "", words, flags=re.S)
+    words = re.sub(r"<[^>]+>", " ", words)  # the HTML's own markup
+    assert not [m.group(0) for m in INTERNAL_WORDS.finditer(words)]
+    assert "A game of " in words  # the deal and the moves are told
