@@ -39,7 +39,8 @@ from skald.events.common import (
     Outcome,
 )
 from skald.events.envelope import Envelope
-from skald.events.secret import Secret, secrets_in
+from skald.events.secret import Secret, redact, secrets_in
+from skald.events.viewer import seat_viewer
 from skald.projections.narrative import Narrator
 
 
@@ -61,6 +62,8 @@ class Learned(msgspec.Struct, frozen=True, kw_only=True):
     seq: int
     kind: str
     value: str
+    told: str = ""
+    """The event as this seat read it during the game, in the game's words."""
 
 
 class SeatKnowledge(msgspec.Struct, frozen=True, kw_only=True):
@@ -158,7 +161,7 @@ def build_audit(
         commitments=commitments,
         rederivation=rederivation,
         undos=_undos(envelopes, players),
-        knowledge=_knowledge(vouched, players),
+        knowledge=_knowledge(vouched, players, game),
         knowledge_until=until,
         events=_audit_events(envelopes, players, game),
         verdict=verdict,
@@ -335,10 +338,16 @@ def _undos(envelopes: Sequence[Envelope[Any]], players: tuple[str, ...]) -> tupl
 
 
 def _knowledge(
-    envelopes: Sequence[Envelope[Any]], players: tuple[str, ...]
+    envelopes: Sequence[Envelope[Any]], players: tuple[str, ...], game: str
 ) -> tuple[SeatKnowledge, ...]:
     learned: list[list[Learned]] = [[] for _ in players]
+    # Each seat's own narrator reads the log as that seat saw it during the game.
+    narrators = [Narrator(game, players) for _ in players]
     for envelope in envelopes:
+        told = [
+            narrator.sentence(redact(envelope.event, seat_viewer(seat)))
+            for seat, narrator in enumerate(narrators)
+        ]
         for secret in secrets_in(envelope.event):
             for seat in sorted(secret.audience):
                 if 0 <= seat < len(players):
@@ -347,6 +356,7 @@ def _knowledge(
                             seq=envelope.seq,
                             kind=event_tag(envelope.event),
                             value=_value_text(secret),
+                            told=told[seat],
                         )
                     )
     return tuple(
