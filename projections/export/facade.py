@@ -47,6 +47,7 @@ from skald.projections.export.jsonl import ParsedJsonl, is_jsonl_export, read_js
 from skald.projections.export.markdown import write_markdown
 from skald.projections.export.markup import marked_board
 from skald.projections.export.model import Bundle
+from skald.projections.export.occasion import occasion
 from skald.projections.export.text import MAGIC, write_text
 from skald.projections.registry import views_for
 
@@ -230,6 +231,7 @@ class Histories:
             notes=tuple(redact(env, effective) for env in self._store.notes(game_id)),
             variations=tuple(variations),
             receipt=receipt,
+            occasion=occasion(self._engine.store, game_id),
         )
 
     def export(

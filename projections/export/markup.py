@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
+from skald.core.errors import NotFound
 from skald.events.history import Mark
 from skald.projections.boards import board_svg
 
@@ -101,8 +102,12 @@ def _heads() -> str:
 def marked_board(
     game: str, view: Any, players: Sequence[str], marks: Sequence[Mark], caption: str
 ) -> str:
-    """The game's board as `view` shows it, captioned, with `marks` drawn on their places."""
-    svg = board_svg(game, view, players)
+    """The game's board as `view` shows it, captioned, with `marks` drawn on their places
+    (empty for a game that has no board drawing)."""
+    try:
+        svg = board_svg(game, view, players)
+    except NotFound:
+        return ""
     head, _, rest = svg.partition(">")
     svg = f"{head}>{f'<desc>{escape(caption)}</desc>' if caption else ''}{rest}"
     if not marks:

@@ -202,6 +202,10 @@ def blocks(
 ) -> list[Block]:
     """Every block of the readable export, in order."""
     walker = _Walker(bundle, board, comments, variations)
-    found = walker.stream(bundle.id, bundle.game_events, 0)
+    found = [  # a game without a board drawing has no diagrams
+        block
+        for block in walker.stream(bundle.id, bundle.game_events, 0)
+        if block.kind != "board" or block.svg
+    ]
     found.append(Block(kind="result", depth=0, text=result_of(bundle)))
     return found
