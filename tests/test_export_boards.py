@@ -119,3 +119,15 @@ def test_the_markdown_export_carries_the_same_board(game: str) -> None:
     assert svgs
     assert svgs == re.findall(r"<svg.*?</svg>", html)
     assert any(f'data-mark-at="{chosen[1]}"' in svg for svg in svgs)
+
+
+def test_each_beowulf_acts_final_position_is_drawn_before_its_scoring_clears_it() -> None:
+    table = Table(Engine(EventStore("sqlite://")))
+    game_id = autoplay(table, "beowulf", 2, seed="final-positions").id
+    markdown = table.histories().export(game_id, REFEREE, "md")
+    finals = re.findall(r"<figure>(<svg.*?</svg>)<figcaption>(Act I+ is over[^<]*)", markdown)
+    assert [caption.split(" is over")[0] for _, caption in finals] == ["Act I", "Act II", "Act III"]
+    for svg, caption in finals:
+        assert 'class="figure"' in svg, caption  # the figures still stand
+        assert 'class="tile"' in svg, caption
+        assert "Final position, after " in caption
