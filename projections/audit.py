@@ -36,12 +36,15 @@ from skald.events.common import (
     GameCreated,
     GameFinished,
     GameKey,
+    MoveMade,
     Outcome,
 )
 from skald.events.envelope import Envelope
 from skald.events.secret import Secret, redact, secrets_in
 from skald.events.viewer import seat_viewer
+from skald.projections.audit_shown import Shown, parts
 from skald.projections.narrative import Narrator
+from skald.projections.narrative.legend import face
 
 
 class AuditEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -64,6 +67,8 @@ class Learned(msgspec.Struct, frozen=True, kw_only=True):
     value: str
     told: str = ""
     """The event as this seat read it during the game, in the game's words."""
+    shown: tuple[tuple[str, int], ...] = ()
+    """Each part of the value (by its face) and the seq everyone saw it at."""
 
 
 class SeatKnowledge(msgspec.Struct, frozen=True, kw_only=True):
@@ -343,12 +348,15 @@ def _knowledge(
     learned: list[list[Learned]] = [[] for _ in players]
     # Each seat's own narrator reads the log as that seat saw it during the game.
     narrators = [Narrator(game, players) for _ in players]
+    shown = Shown(envelopes)
     for envelope in envelopes:
         told = [
             narrator.sentence(redact(envelope.event, seat_viewer(seat)))
             for seat, narrator in enumerate(narrators)
         ]
         for secret in secrets_in(envelope.event):
+            # a hidden decision's words (`step W`) may be another seat's public move
+            followed = secret.known and not isinstance(envelope.event, MoveMade)
             for seat in sorted(secret.audience):
                 if 0 <= seat < len(players):
                     learned[seat].append(
@@ -357,6 +365,11 @@ def _knowledge(
                             kind=event_tag(envelope.event),
                             value=_value_text(secret),
                             told=told[seat],
+                            shown=tuple(
+                                (face(game, part), seen)
+                                for part in (parts(secret.value) if followed else [])
+                                if (seen := shown.after(part, envelope.seq)) is not None
+                            ),
                         )
                     )
     return tuple(

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from skald.projections.audit import AuditReport
+from skald.projections.audit import AuditReport, Learned
 from skald.projections.audit_story import answers, cast, evidence_legend
 
 FORMATS = ("md", "json", "html")
@@ -123,9 +123,10 @@ def _markdown(report: AuditReport) -> str:
         lines += [_md(knowledge_note(r)), ""]
     for name, seat in zip(cast(r), r.knowledge, strict=True):
         lines.append(f"### {_md(name)}")
-        lines += [f"- seq {item.seq}: {_md(item.told or item.value)}" for item in seat.learned] or [
-            "- nothing hidden"
-        ]
+        lines += [
+            f"- seq {item.seq}: {_md(item.told or item.value)}{_md(shown_words(item))}"
+            for item in seat.learned
+        ] or ["- nothing hidden"]
         lines.append("")
     lines += ["## Events, hidden values revealed", "", "| seq | actor | event |", "|---|---|---|"]
     lines += [
@@ -181,6 +182,13 @@ def _rows(header: tuple[str, ...], rows: Sequence[tuple[object, ...]], empty: st
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def shown_words(item: Learned) -> str:
+    """` Everyone saw +3 at seq 51, +5 at seq 60.` (empty when it was never shown)."""
+    if not item.shown:
+        return ""
+    return " Everyone saw " + ", ".join(f"{face} at seq {seq}" for face, seq in item.shown) + "."
+
+
 def knowledge_note(report: AuditReport) -> str:
     """Why "what each seat knew" stops early, when the hash chain breaks."""
     until = report.knowledge_until
@@ -213,8 +221,8 @@ def _html(report: AuditReport) -> str:
         f'<details class="seat" open><summary>{_e(name)}: {len(seat.learned)} hidden '
         f"values</summary>"
         + _rows(
-            ("seq", "what this seat saw"),
-            [(i.seq, i.told or i.value) for i in seat.learned],
+            ("seq", "what this seat saw", "when everyone saw it"),
+            [(i.seq, i.told or i.value, shown_words(i).strip()) for i in seat.learned],
             "Nothing hidden.",
         )
         + "</details>"

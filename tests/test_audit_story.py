@@ -70,3 +70,25 @@ def test_a_doctored_log_is_answered_with_the_seq_it_was_changed_at() -> None:
     assert "Verdict: " in text
     assert f"At seq {EXPECTED[name]['seq']}:" in text
     assert "every draw, shuffle and roll" not in text
+
+
+def test_each_seat_is_told_when_everyone_saw_what_it_held() -> None:
+    log = read_jsonl((FIXTURES / "beowulf_clean.jsonl").read_text())
+    report = audited("beowulf_clean.jsonl")
+    by_seq = {env.seq: env.event for env in log.envelopes}
+    followed = 0
+    for seat in report.knowledge:
+        for item in seat.learned:
+            if item.kind == "skald.move_made":
+                assert item.shown == ()  # a hidden decision's words are not followed
+            for shown_face, seq in item.shown:
+                played = by_seq[seq]
+                assert seq > item.seq
+                assert tile_words(played.tile) == shown_face  # the tile, face up
+                assert played.tile in item.value
+                followed += 1
+    assert followed
+    text = render_audit(report, "md").replace("\\", "")
+    first = next(i for s in report.knowledge for i in s.learned if i.shown)
+    face, seq = first.shown[0]
+    assert f"Everyone saw {face} at seq {seq}" in text

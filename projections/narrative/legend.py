@@ -37,6 +37,13 @@ def _numbers(value: str) -> list[int]:
     return found
 
 
+def face(game: str, value: str) -> str:
+    """A value named by text as a person reads it (a Beowulf tile id as printed)."""
+    if game == "beowulf" and value in catalog():
+        return tile_words(value)
+    return value
+
+
 def legend(game: str, evidence: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     """`(id, face)` for every id in `evidence` (pairs of event tag and recorded value),
     sorted, each once."""
