@@ -30,6 +30,10 @@ GAME_NARRATORS = {
 }
 
 
+UNTELLABLE = (KeyError, IndexError, ValueError, TypeError, AttributeError)
+"""What a game's data lookups raise on a value no honest log holds (a forged id)."""
+
+
 class Narrated(NamedTuple):
     """One event of a viewer's log with its actor and sentence, as a person reads them."""
 
@@ -66,9 +70,12 @@ class Narrator:
 
     def sentence(self, event: Any) -> str:
         """The sentence for `event` (already redacted for the reader)."""
-        text = self.game.say(event) if self.game is not None else None
-        if text is None:
-            text = self.common.say(event)
+        try:
+            text = self.game.say(event) if self.game is not None else None
+            if text is None:
+                text = self.common.say(event)
+        except UNTELLABLE:  # a forged value the game cannot name: the audit names the seq
+            text = None
         return text if text is not None else humane(event)
 
     def actor(self, actor: str) -> str:

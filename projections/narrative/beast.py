@@ -195,14 +195,15 @@ class BeastNarrator:
     def _cast(self, event: GameSetUp) -> str:
         self.characters = [event.beast, *event.hunters]
         self.controllers = [0, *event.controllers]
-        contract = contracts()[event.contract]
-        board = boards()[contract.map]
-        self.pieces = [
-            (kind, loc)
-            for loc in board.locations
-            for kind in board.pieces.get(loc, ())
-            if not contract.leaves_off(loc, kind)
-        ]
+        contract = contracts().get(event.contract)
+        board = boards().get(contract.map) if contract is not None else None
+        if contract is not None and board is not None:
+            self.pieces = [
+                (kind, loc)
+                for loc in board.locations
+                for kind in board.pieces.get(loc, ())
+                if not contract.leaves_off(loc, kind)
+            ]
         hunters = listing(
             [
                 f"{name} ({self.seat(seat)})"

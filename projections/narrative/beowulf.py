@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from skald.core.beowulf.data import COLOURS, ROMAN, tile
+from skald.core.beowulf.data import COLOURS, ROMAN, catalog, tile
 from skald.events.beowulf import (
     AbilityDeclined,
     AbilityOffered,
@@ -52,6 +52,8 @@ def ability_name(ability: str) -> str:
 def tile_words(tile_id: str) -> str:
     """A tile as printed: `+3`, `-2 Drunkenness` (a minus sign), `0 Golden Statue`,
     `+1 Treasure (3)`."""
+    if tile_id not in catalog():  # a forged log's tile: said as what it is
+        return f"a tile no set holds ({tile_id})"
     printed = tile(tile_id)
     value = f"{printed.value:+d}".replace("-", MINUS) if printed.value else "0"
     if printed.ability is None:
@@ -66,6 +68,11 @@ def tile_words(tile_id: str) -> str:
 def tiles_words(tile_ids: tuple[str, ...]) -> str:
     """Several tiles as printed, in order."""
     return ", ".join(tile_words(t) for t in tile_ids)
+
+
+def _act(act: int) -> str:
+    """`II` (a forged act number as it is)."""
+    return ROMAN.get(act, str(act))
 
 
 class BeowulfNarrator:
@@ -89,12 +96,12 @@ class BeowulfNarrator:
     def _dealing(self, event: Any) -> str | None:
         match event:
             case ActBegan(act=act, first=first, refills=refills):
-                text = f"Act {ROMAN[act]} begins; {self.name(first)} plays first"
+                text = f"Act {_act(act)} begins; {self.name(first)} plays first"
                 if refills:
                     text += f" once {listing([self.name(s) for s in refills])} chose to refill"
                 return text + "."
             case PileShuffled(act=act, size=size, order=order):
-                text = f"The Act {ROMAN[act]} tiles were shuffled face down: the pile holds {size}"
+                text = f"The Act {_act(act)} tiles were shuffled face down: the pile holds {size}"
                 shown = known(order)
                 return text + (f" (top first: {tiles_words(shown)})." if shown else ".")
             case TilesDealt(seat=seat, act=act, count=count, tiles=tiles):
@@ -107,7 +114,7 @@ class BeowulfNarrator:
             case TileDrawn(seat=seat, act=act, tile=drawn):
                 shown = known(drawn)
                 text = f"{self.name(seat)} drew a tile"
-                return text + (f" ({tile_words(shown)})." if shown else f" (Act {ROMAN[act]}).")
+                return text + (f" ({tile_words(shown)})." if shown else f" (Act {_act(act)}).")
         return None
 
     def _playing(self, event: Any) -> str | None:
@@ -143,16 +150,17 @@ class BeowulfNarrator:
         match event:
             case TilesBetrayed(act=act, squares=squares):
                 if not squares:
-                    return f"Betrayal turned no tile face down in Act {ROMAN[act]}."
+                    return f"Betrayal turned no tile face down in Act {_act(act)}."
                 return f"Betrayal turned the positive tiles on {listing(list(squares))} face down."
             case FigureScored(seat=seat, kind=kind, at=at, sum=total, diamonds=diamonds):
-                points = event.points
+                figure = f"{self.name(seat)}'s {FIGURE_NAMES.get(kind, kind)} on {at}"
+                summed = f"{total:+d}".replace("-", MINUS) if total else "0"
                 return (
-                    f"{self.name(seat)}'s {FIGURE_NAMES.get(kind, kind)} on {at} scored "
-                    f"{plural(points, 'saga point')} ({total:+d} × {plural(diamonds, 'diamond')})."
-                ).replace("(-", f"({MINUS}")
+                    f"{figure} scored {plural(event.points, 'saga point')} "
+                    f"({summed} × {plural(diamonds, 'diamond')})."
+                )
             case ActEnded(act=act, reason=reason, next_seat=next_seat):
-                text = f"Act {ROMAN[act]} is over ({reason})"
+                text = f"Act {_act(act)} is over ({reason})"
                 if act < 3:
                     text += f"; {self.name(next_seat)} begins the next act"
                 return text + "."

@@ -93,6 +93,8 @@ def place_words(space: str) -> str:
 
 def loot_words(piece: int) -> str:
     """A loot piece by its kind and printed value: `Gold (5)`, `Old cheese (0)`."""
+    if not 0 <= piece < len(pieces()):  # a forged log's piece: said as what it is
+        return f"a piece no game holds ({piece})"
     known_piece = pieces()[piece]
     return f"{known_piece.name} ({known_piece.value})"
 
@@ -103,6 +105,8 @@ def lots_words(ids: tuple[int, ...]) -> str:
 
 def fate_words(card: int) -> str:
     """A fate card by what it shows."""
+    if not 0 <= card < len(cards()):  # a forged log's card
+        return f"a card no deck holds ({card})"
     return FATE_NAMES.get(cards()[card].kind, cards()[card].kind)
 
 
@@ -128,6 +132,8 @@ class HagarNarrator:
         if verb in ("jettison", "force") and rest and rest[-1].isdigit():
             rest[-1] = f"the piece in place {rest[-1]}"
         words = [place_words(word) if word in _places() else word for word in rest]
+        if verb == "announce" and len(words) == 2:
+            return f"announce {words[0]} (even), {words[1]} (odd)"
         return " ".join([verb, *words])
 
     def say(self, event: Any) -> str | None:
