@@ -7,10 +7,16 @@ makes a spectator where reading is public. A presented token that is not one of 
 game's is a 401 on every route, never a silent spectator. The game is looked up first,
 so an unknown game is a 404 whatever the token.
 
-Every route enforces that rule through exactly one of: `ReadDep` or `SeatDep` (a game's
-routes: they identify the caller, which checks the token) or `check_token` (the others:
-a presented token must be some game's). `create_app` refuses to build an app with a route
-that has neither (`checks_tokens`).
+Every route enforces that rule through exactly one of: `PublicDep`, `ReadDep` or
+`SeatDep` (a game's routes: they identify the caller, which checks the token) or
+`check_token` (the others: a presented token must be some game's). `create_app` refuses to
+build an app with a route that has none (`checks_tokens`).
+
+What may be read of a game beyond its summary is one decision, `readable`, which `ReadDep`
+and `SeatDep` take for every route but the summary's (`PublicDep`): while a game is a table
+of a duplicate round not yet over, only its seats and its referee may read it
+(core/tournament/seclusion.py); anyone else gets 403 `forbidden` naming the round, and on
+such a game a token that is not one of its own is refused so too, not with 401.
 
 Speed: FastAPI solves every dependency node on every request (about 8 µs each), so a
 game's route has one: `ReadDep`/`SeatDep` returns a `Call` holding the caller and the
@@ -38,6 +44,7 @@ from skald.core.errors import Forbidden, Unauthorized
 from skald.core.memo import Memo
 from skald.core.seats import check_game_id
 from skald.core.tournament.desk import Tournaments
+from skald.core.tournament.seclusion import may_be_sealed, require_readable
 from skald.events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
 from skald.projections.table import Table
 
@@ -166,8 +173,8 @@ async def check_token(request: Request) -> None:
     be valid (a 401 otherwise) — this game's on a game's routes, some game's elsewhere."""
     services: Services = request.app.state.services
     game_id = request.path_params.get("game_id")
-    if game_id is not None:
-        await identify_async(services, str(game_id), request)
+    if game_id is not None:  # the web pages' reads of a game (its board, its lines)
+        await identify_reading(services, str(game_id), request)
         return
     token = presented_token(request)
     if token is not None and await offload(services.tokens.lookup, token) is None:
@@ -196,13 +203,49 @@ class Call(msgspec.Struct, frozen=True):
         return self.services.feed
 
 
-async def read_call(request: Request) -> Call:
-    """The call of a read route: the caller is a seat, the referee or a spectator. The
-    game id comes from the path (the route declares it as `GameId` for the document;
-    `identify` applies the CLI's rule to it before anything else)."""
+async def public_call(request: Request) -> Call:
+    """The call of the route that answers what anyone may know of a game (its summary):
+    the caller is a seat, the referee or a spectator. The game id comes from the path
+    (the route declares it as `GameId` for the document; `identify` applies the CLI's
+    rule to it before anything else)."""
     services: Services = request.app.state.services
     caller = await identify_async(services, str(request.path_params["game_id"]), request)
     return Call(caller, services)
+
+
+async def read_call(request: Request) -> Call:
+    """The call of a route that reads a game beyond its summary: `public_call`, then the
+    one access decision every such read takes (`readable`). Only the game id's shape is
+    looked at on the event loop; a game that may be a duplicate round's costs one hop."""
+    services: Services = request.app.state.services
+    game_id = str(request.path_params["game_id"])
+    caller = await identify_reading(services, game_id, request)
+    if caller.seat is None and not caller.viewer.referee and may_be_sealed(game_id):
+        await offload(readable, services, game_id, caller.viewer, caller.seat)
+    return Call(caller, services)
+
+
+async def identify_reading(services: Services, game_id: str, request: Request) -> Caller:
+    """`identify_async` for a read beyond the summary: on a game that may be sealed, a
+    token that is not one of its own is refused as the seal refuses anyone else (403)."""
+    try:
+        return await identify_async(services, game_id, request)
+    except Unauthorized:
+        if may_be_sealed(game_id):
+            await offload(readable, services, game_id, SPECTATOR, None)
+        raise
+
+
+def readable(services: Services, game_id: str, viewer: Viewer, seat: int | None) -> None:
+    """The access decision for reading `game_id` as `viewer` (its seat of the game, if
+    any), beyond its summary: Forbidden (403) while the game is a table of a duplicate
+    round not yet over and the caller is neither one of its seats nor its referee
+    (`core.tournament.seclusion.require_readable`). A route that reads a game takes
+    `ReadDep` or `SeatDep`, which call this; other code serving a game's contents to a
+    caller calls it before reading."""
+    desk = services.tournaments
+    assert desk is not None, "create_app sets the tournaments service"
+    require_readable(desk, services.table, game_id, viewer, seat)
 
 
 async def seat_call(request: Request) -> Call:
@@ -215,6 +258,7 @@ async def seat_call(request: Request) -> Call:
     raise Unauthorized("this needs a seat's token: Authorization: Bearer TOKEN")
 
 
+PublicDep = Annotated[Call, Depends(public_call)]
 ReadDep = Annotated[Call, Depends(read_call)]
 SeatDep = Annotated[Call, Depends(seat_call)]
 
@@ -228,9 +272,18 @@ async def get_services(request: Request) -> Services:
 ServicesDep = Annotated[Services, Depends(get_services)]
 
 
+PUBLIC_PATHS = ("/games/{game_id}",)
+"""The only paths whose routes take `PublicDep` (`create_app` refuses any other)."""
+
+
+def takes_public_call(dependant: Dependant) -> bool:
+    """Whether a route reads a game past `readable` (only `PUBLIC_PATHS` may)."""
+    return any(sub.call is public_call or takes_public_call(sub) for sub in dependant.dependencies)
+
+
 def checks_tokens(dependant: Dependant) -> bool:
     """Whether a route's dependencies enforce the token rule (see the module's doc)."""
     return any(
-        sub.call in (check_token, read_call, seat_call) or checks_tokens(sub)
+        sub.call in (check_token, public_call, read_call, seat_call) or checks_tokens(sub)
         for sub in dependant.dependencies
     )

@@ -15,8 +15,9 @@ answered by the same handler either way) and does for these routes what FastAPI 
 with the routes' own pieces: the path's game id is checked against `GameId`'s rule, the
 JSON body decoded as Starlette does (`json.loads`) and validated by the route's own
 pydantic model as FastAPI does (`from_attributes=True`), the route's one dependency
-(`deps.read_call` or `deps.seat_call`) called with the request, then the route's own
-endpoint with what they gave; its `Response` is sent as FastAPI would send it.
+(`deps.public_call`, `deps.read_call` or `deps.seat_call`) called with the request, then
+the route's own endpoint with what they gave; its `Response` is sent as FastAPI would
+send it.
 
 It answers only requests that FastAPI would hand to the endpoint: anything else (another
 path or method, a root path, a game id outside `GameId`'s rule or not plain ASCII, a
@@ -55,7 +56,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from skald.api.deps import GAME_ID_PATTERN, GameId, read_call, seat_call
+from skald.api.deps import GAME_ID_PATTERN, GameId, public_call, read_call, seat_call
 
 PREFIX = "/games/"
 DIRECT: tuple[tuple[str, str], ...] = (
@@ -72,7 +73,7 @@ _GAME_ID_RULE = typing.get_args(GameId)[1]  # the path parameter's declaration (
 _MAX_ID: int = next(
     rule.max_length for rule in _GAME_ID_RULE.metadata if hasattr(rule, "max_length")
 )
-_CALLERS = (read_call, seat_call)
+_CALLERS = (public_call, read_call, seat_call)
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,9 @@ def _shape(route: APIRoute) -> Direct:
         or dependency.query_params
         or dependency.body_params
     ):
-        raise RuntimeError(f"{where}: its dependency is not read_call or seat_call")
+        raise RuntimeError(
+            f"{where}: its dependency is not one of {[c.__name__ for c in _CALLERS]}"
+        )
     endpoint = route.endpoint
     if not inspect.iscoroutinefunction(endpoint):
         raise RuntimeError(f"{where}: its endpoint is not async")

@@ -24,7 +24,14 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 import skald.core.access  # noqa: F401  (its table joins the store's metadata before create_all)
 from skald.api import errors
 from skald.api.collector import settle_collector
-from skald.api.deps import SECURITY_SCHEMES, Services, check_token, checks_tokens
+from skald.api.deps import (
+    PUBLIC_PATHS,
+    SECURITY_SCHEMES,
+    Services,
+    check_token,
+    checks_tokens,
+    takes_public_call,
+)
 from skald.api.direct import Direct, DirectRoutes, direct_routes
 from skald.api.edge import MAX_BODY, BodyLimit, HeadAsGet, install_log_redaction
 from skald.api.live import LiveFeed
@@ -179,6 +186,15 @@ def create_app(url: str | None = None, poll_interval: float | None = None) -> Sk
     ]
     if unchecked:
         raise RuntimeError(f"routes that would not check a presented token: {unchecked}")
+    unsealed = [
+        route.path
+        for route in routes
+        if isinstance(route, APIRoute)
+        and route.path not in PUBLIC_PATHS
+        and takes_public_call(route.dependant)
+    ]
+    if unsealed:  # every read of a game but its summary takes `deps.readable`
+        raise RuntimeError(f"routes that would read a game past its seal: {unsealed}")
     # These routers are included as they are (no prefix, no dependency added), so their
     # routes are the ones FastAPI runs.
     app.direct = direct_routes(route for router in identifying for route in router.routes)

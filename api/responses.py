@@ -32,7 +32,8 @@ def page(found: Sequence[Any], limit: int, offset: int) -> MsgspecJSON:
 _ERROR_TEXT = {
     401: "No valid token for this game where one is needed (a seat's, or the referee's).",
     403: "The token is valid but may not do this (not this seat's turn, the referee "
-    "acting as a seat, the table's undo policy).",
+    "acting as a seat, the table's undo policy), or the game is a table of a duplicate "
+    "round still in play, read only by its own seats and referee.",
     404: "Unknown game, or a seq the game has not reached.",
     409: "The game moved on since `expected_seq`; `current_seq` says where it is. "
     "Nothing was appended.",

@@ -46,6 +46,7 @@ import msgspec
 from openskill.models import BradleyTerryFull, BradleyTerryFullRating
 
 from skald.core.errors import InvalidOption
+from skald.core.seats import printable
 from skald.core.tournament.desk import Tournaments, plural
 from skald.core.tournament.standing import Played, places, played, ranked, tallies
 from skald.core.tournament.state import TournamentState
@@ -470,7 +471,7 @@ def standings_text(table: Standings) -> str:
 def _md_cell(text: str) -> str:
     """Text with Markdown's active characters escaped (as the game export does) and line
     breaks as spaces, so nothing from the stream makes markup or a line."""
-    return escape_markdown(" ".join(text.splitlines()))
+    return escape_markdown(" ".join(printable(text).splitlines()))
 
 
 def export_md(state: TournamentState, table: Standings) -> str:
@@ -518,7 +519,7 @@ def export_html(state: TournamentState, table: Standings) -> str:
     body = "".join(
         "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows
     )
-    title = html.escape(state.config.name)
+    title = html.escape(printable(state.config.name))  # an imported stream's name, too
     return (
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
         f"</head><body><h1>{title}</h1><p>Standings after round {table.round}</p>"

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from skald.cli.main import app
 from skald.core.engine import Engine
-from skald.core.errors import Forbidden, IllegalMove, InvalidOption
+from skald.core.errors import Forbidden, IllegalMove, InvalidOption, NotFound
 from skald.core.store import EventStore
 from skald.core.tournament.desk import Tournaments
 from skald.events.viewer import REFEREE, SPECTATOR
@@ -201,3 +201,27 @@ def test_a_name_differing_only_in_case_is_one_player(desk: tuple[Tournaments, Ta
     with pytest.raises(IllegalMove, match="registered already \\(as 'Ann'\\)"):
         tournaments.register(tid, "ANN")
     assert tournaments.state(tid).players == before
+
+
+def test_a_round_not_paired_is_named_in_one_clean_sentence(desk: tuple[Tournaments, Table]) -> None:
+    tournaments, _table = desk
+    tid = tournaments.create("toy", ["Ann", "Bob"], rounds=2, table_size=2)
+    with pytest.raises(NotFound) as latest:
+        tournaments.seat_of(tid, "Ann")
+    assert str(latest.value) == f"tournament {tid} has no round paired"
+    with pytest.raises(NotFound) as second:
+        tournaments.seat_of(tid, "Ann", 2)
+    assert str(second.value) == f"tournament {tid} has no round 2 paired"
+
+
+def test_a_tournament_name_with_a_control_character_is_refused_shown_escaped(
+    desk: tuple[Tournaments, Table],
+) -> None:
+    """As a player name is: the refusal shows the name with its escapes, never the bytes."""
+    tournaments, _table = desk
+    with pytest.raises(InvalidOption) as refused:
+        tournaments.create("toy", ["Ann", "Bob"], rounds=1, table_size=2, name="Cup\x1b[31m\x07")
+    assert "\x1b" not in str(refused.value)
+    assert "\x07" not in str(refused.value)
+    assert "'Cup\\x1b[31m\\x07'" in str(refused.value)
+    assert tournaments.listing(10, 0) == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from skald.core.tournament.pairing import History, circle, pair, table_sizes
@@ -33,14 +33,19 @@ def _history(state: dict[str, dict[str, object]]) -> History:
 
 
 def _partitions(players: list[str], sizes: list[int]) -> list[list[tuple[str, ...]]]:
-    """Every split of `players` into tables of `sizes` (brute force, small fields only)."""
+    """Every split of `players` into tables of `sizes` (brute force, small fields only):
+    the first player sits at a table of each size in turn, so with unequal sizes no split
+    is missed whatever order the players come in."""
     if not sizes:
         return [[]] if not players else []
     found = []
-    for rest in combinations(players[1:], sizes[0] - 1):
-        table = (players[0], *rest)
-        left = [p for p in players if p not in table]
-        found.extend([table, *more] for more in _partitions(left, sizes[1:]))
+    for size in set(sizes):
+        others = list(sizes)
+        others.remove(size)
+        for rest in combinations(players[1:], size - 1):
+            table = (players[0], *rest)
+            left = [p for p in players if p not in table]
+            found.extend([table, *more] for more in _partitions(left, others))
     return found
 
 
@@ -66,6 +71,9 @@ def _repeat_free_balanced_exists(seated: list[str], sizes: list[int], history: H
     rounds=st.integers(min_value=1, max_value=5),
     seed=st.integers(min_value=0, max_value=10_000),
 )
+# Found by hypothesis: in round 4 the only repeat-free balanced splits seat the top player
+# at the table of 2, which the search, always seating it at a table of 3, never tried.
+@example(count=8, preferred=3, exact=False, rounds=4, seed=2)
 def test_every_round_seats_everyone_once_legally_balanced_and_repeat_free_when_possible(
     count: int, preferred: int, exact: bool, rounds: int, seed: int
 ) -> None:

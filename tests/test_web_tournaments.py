@@ -167,3 +167,36 @@ def test_tournament_page_standings_rounds_and_seats(
     assert bob.title() == "Skald · beowulf · Bob"
     bob.wait_for_selector("#play:not([hidden])")
     assert not [url for url in traffic.urls if "token" in url.split("#")[0]]
+
+
+def test_a_duplicate_round_in_play_offers_no_watch_link(
+    window: Callable[[str], Any], server: Server
+) -> None:
+    """Its games are read only by their own seats until the round is over: a spectator
+    sees each table as sealed, a player its own seat only; once over, watch links."""
+    made = httpx.post(
+        f"{server.base}/tournaments",
+        json={
+            "game": "beowulf",
+            "players": ["Ann", "Bob", "Cid", "Dag"],
+            "rounds": 1,
+            "table_size": 2,
+            "format": "duplicate",
+        },
+    ).json()
+    tid, organiser = made["id"], made["organiser_token"]
+    _post(server, f"/tournaments/{tid}/pair", organiser)
+    spectator = window(f"/tournaments/{tid}/page")
+    spectator.wait_for_selector("#rounds tr[data-game]")
+    assert spectator.locator("#rounds a.watch").count() == 0
+    assert spectator.locator("#rounds .sealed").count() == 2
+    ann = window(f"/tournaments/{tid}/page#token={made['players'][0]['token']}")
+    ann.wait_for_selector("#rounds a.my-seat")
+    assert ann.locator("#rounds a.my-seat").count() == 1
+    assert ann.locator("#rounds a.watch").count() == 0
+    _post(server, f"/tournaments/{tid}/autoplay", organiser, {"bots": "random", "bot_seed": 1})
+    _post(server, f"/tournaments/{tid}/results", organiser)
+    spectator.reload()
+    spectator.wait_for_selector("#rounds a.watch")
+    assert spectator.locator("#rounds a.watch").count() == 2
+    assert spectator.locator("#rounds .sealed").count() == 0

@@ -47,13 +47,13 @@ def audit(
     return PlainTextResponse(text, media_type="text/markdown")
 
 
-@router.get("/verify", response_model=ChainOut, responses=errors(404, 422))
+@router.get("/verify", response_model=ChainOut, responses=errors(403, 404, 422))
 def verify(game_id: GameId, call: ReadDep) -> MsgspecJSON:
     """Check the stored hash chain and every commitment; names the first bad seq."""
     return MsgspecJSON(call.table.verify(call.game_id))
 
 
-@router.get("/receipt", response_model=ReceiptOut, responses=errors(404, 422))
+@router.get("/receipt", response_model=ReceiptOut, responses=errors(403, 404, 422))
 def receipt(game_id: GameId, call: ReadDep) -> MsgspecJSON:
     """A signed receipt for the game's current head, once the whole chain verifies and
     the log replays (a receipt certifies the log): else 500 `corrupt_record` naming the

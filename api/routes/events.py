@@ -34,7 +34,7 @@ SSE_EXAMPLE = (
                 "text/event-stream": {"schema": {"type": "string"}, "example": SSE_EXAMPLE}
             },
         },
-        **errors(401, 404, 422),
+        **errors(401, 403, 404, 422),
     },
     openapi_extra=OPTIONAL_TOKEN,
 )

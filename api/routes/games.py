@@ -4,8 +4,9 @@ its view at a seq, its log, its legal moves.
 Handlers are async and make one thread-pool hop (`api.offload`) for their store and engine
 work; the summary, the view and the legal moves, read at every decision, go through
 `on_table` (no hop on a SQLite store whose writers' queue is free). A game's routes have
-one dependency, `ReadDep` or `SeatDep` (the caller and the services; no hop for a caller
-this process already knows); creating and listing games have `check_token`. `api.direct`
+one dependency, `PublicDep` (the summary: what anyone may know), `ReadDep` or `SeatDep`
+(the caller and the services, past `deps.readable`; no hop for a caller this process
+already knows); creating and listing games have `check_token`. `api.direct`
 answers the summary and the legal moves without FastAPI's request handling, calling
 these endpoints; it refuses (at start-up) a signature it does not handle."""
 
@@ -20,6 +21,7 @@ from skald.api.deps import (
     TOKEN,
     Call,
     GameId,
+    PublicDep,
     ReadDep,
     SeatDep,
     Services,
@@ -103,7 +105,7 @@ async def list_games(
 
 
 @router.get("/{game_id}", response_model=GameSummary, responses=errors(404, 422))
-async def game_summary(game_id: GameId, call: ReadDep) -> MsgspecJSON:
+async def game_summary(game_id: GameId, call: PublicDep) -> MsgspecJSON:
     """What anyone may know about a game: players, seq, whose turn, the outcome."""
     return MsgspecJSON(await on_table(call.table, call.table.summary, call.game_id))
 
@@ -111,7 +113,7 @@ async def game_summary(game_id: GameId, call: ReadDep) -> MsgspecJSON:
 @router.get(
     "/{game_id}/view",
     response_model=TableViewOut,
-    responses=errors(401, 404, 422),
+    responses=errors(401, 403, 404, 422),
     openapi_extra=OPTIONAL_TOKEN,
 )
 async def view(game_id: GameId, call: ReadDep, at: AtSeq = None) -> MsgspecJSON:
@@ -125,7 +127,7 @@ async def view(game_id: GameId, call: ReadDep, at: AtSeq = None) -> MsgspecJSON:
 @router.get(
     "/{game_id}/log",
     response_model=LogOut,
-    responses=errors(401, 404, 422),
+    responses=errors(401, 403, 404, 422),
     openapi_extra=OPTIONAL_TOKEN,
 )
 async def log(

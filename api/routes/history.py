@@ -104,7 +104,7 @@ async def variation(game_id: GameId, body: VariationIn, call: ReadDep) -> Msgspe
 @router.get(
     "/export",
     responses={
-        **errors(401, 404, 422),
+        **errors(401, 403, 404, 422),
         200: {
             "content": {
                 "application/jsonl": {},
@@ -138,7 +138,7 @@ async def export(
     return PlainTextResponse(text, media_type=MEDIA[format])
 
 
-@router.get("/annotations", responses=errors(401, 404, 422), openapi_extra=OPTIONAL_TOKEN)
+@router.get("/annotations", responses=errors(401, 403, 404, 422), openapi_extra=OPTIONAL_TOKEN)
 async def list_annotations(game_id: GameId, call: ReadDep) -> MsgspecJSON:
     """The game's annotations as the caller may see them, oldest first: `at` is the
     anchor (`12`, or `v2@5`), `stream` `game` or `v2`, `move` the anchored seq. A note
@@ -150,7 +150,7 @@ async def list_annotations(game_id: GameId, call: ReadDep) -> MsgspecJSON:
     )
 
 
-@router.get("/variations", responses=errors(401, 404, 422), openapi_extra=OPTIONAL_TOKEN)
+@router.get("/variations", responses=errors(401, 403, 404, 422), openapi_extra=OPTIONAL_TOKEN)
 async def list_variations(game_id: GameId, call: ReadDep) -> MsgspecJSON:
     """The variations the caller may see, each with its start (`parent`: `game` or `vN`,
     `at`), author, name, `hypothetical`, last seq, and its moves as readable lines

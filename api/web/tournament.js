@@ -98,11 +98,16 @@
     }
   }
 
-  function links(table, round) {
-    const watch = el("a", { href: path`/play/${table.game}`, class: "watch" }, "watch");
+  function links(table, paired) {
+    // A duplicate round's games are read only by their own seats until the round is over
+    // (core/tournament/seclusion.py): no "watch" link to one before then.
+    const sealed = paired.duplicate && !paired.complete;
+    const watch = sealed
+      ? el("span", { class: "sealed" }, "sealed until the round is over")
+      : el("a", { href: path`/play/${table.game}`, class: "watch" }, "watch");
     if (state.me.role !== "player" || !table.seats.includes(state.me.player)) return [watch];
-    const play = el("a", { href: path`/play/${table.game}`, class: "my-seat", onclick: (event) => openMine(event, round) }, "play my seat");
-    return [play, " · ", watch];
+    const play = el("a", { href: path`/play/${table.game}`, class: "my-seat", onclick: (event) => openMine(event, paired.round) }, "play my seat");
+    return sealed ? [play] : [play, " · ", watch];
   }
 
   function drawRounds() {
@@ -128,7 +133,7 @@
                   el("td", {}, table.seats.join(", ")),
                   el("td", {}, table.status, table.disputed_by ? ` (disputed by ${table.disputed_by})` : ""),
                   el("td", {}, result(table)),
-                  el("td", {}, links(table, paired.round)),
+                  el("td", {}, links(table, paired)),
                 ),
               ),
             ),

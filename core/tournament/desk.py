@@ -43,7 +43,7 @@ from skald.core.chain import ChainReport
 from skald.core.codec import to_record
 from skald.core.errors import Forbidden, IllegalMove, InvalidOption, NotFound, VersionConflict
 from skald.core.rules import Rules, get_rules
-from skald.core.seats import check_player_names, name_problem
+from skald.core.seats import check_player_names, has_control, name_problem
 from skald.core.secrecy import sealed_key
 from skald.core.store import EventStore, StoredRecord, StreamInfo
 from skald.core.tournament import pairing, stream
@@ -143,7 +143,8 @@ class Tournaments:
         state = self.state(tournament)
         rounds = [r for r in state.rounds if round_number is None or r.round == round_number]
         if not rounds:
-            raise NotFound(f"tournament {tournament} has no round {round_number or ''} paired")
+            which = "round" if round_number is None else f"round {round_number}"
+            raise NotFound(f"tournament {tournament} has no {which} paired")
         current = rounds[-1]
         for table in current.tables:
             if player in table.seats:
@@ -613,6 +614,8 @@ def check_creation(
             f"{rules.max_players} players"
         )
     check_player_names(players)
+    if name is not None and has_control(name):  # as a player name is (core.seats)
+        raise InvalidOption(f"tournament name {name.strip()!r} holds a control character")
     if len(players) < rules.min_players or (format == "duplicate" and len(players) < size):
         raise IllegalMove(f"{plural(len(players), 'player')} cannot fill a table of {size}")
     if not 1 <= rounds <= MAX_ROUNDS:

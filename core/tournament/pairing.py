@@ -18,8 +18,9 @@ had the first seat, who had a bye). The choices, in order of precedence:
    after every round where the schedule allows it and always after the last one: all
    counts equal whenever they can be (3 players, 3 rounds: each is first once).
 3. Repeat opponents: the tables are searched (depth first, table by table, each table
-   led by the best-placed player left and filled nearest in the standings first) for a
-   partition in which nobody meets anyone again; failing that, each player joins the
+   led by the best-placed player left, at a table of each size still open, largest
+   first, and filled nearest in the standings first) for a partition in which nobody
+   meets anyone again; failing that, each player joins the
    table where they meet the fewest past opponents.
 4. Like standings meet: the first partition found in that order keeps tables as close
    to the standings order as the rules above allow.
@@ -114,26 +115,34 @@ def _search(
             return here >= 1 and remaining >= tables_left - 1
         return here <= 1 and remaining <= tables_left - 1
 
-    def extend(left: list[str], index: int) -> list[list[str]] | None:
-        if index == len(sizes):
+    def extend(left: list[str], open_sizes: list[int]) -> list[list[str]] | None:
+        if not open_sizes:
             return []
         anchor, rest = left[0], left[1:]
-        for companions in combinations(rest, sizes[index] - 1):
-            budget[0] -= 1
-            if budget[0] < 0:
-                return None
-            table = [anchor, *companions]
-            if any(history.meetings(p, table) for p in companions):
-                continue
-            if not fits(table, left, len(sizes) - index):
-                continue
-            chosen = set(companions)
-            found = extend([p for p in rest if p not in chosen], index + 1)
-            if found is not None:
-                return [table, *found]
+        # The anchor sits at some table: at one of each size still open (largest first),
+        # else partitions where it sits at a smaller table would never be tried.
+        for size in sorted(set(open_sizes), reverse=True):
+            others = list(open_sizes)
+            others.remove(size)
+            for companions in combinations(rest, size - 1):
+                budget[0] -= 1
+                if budget[0] < 0:
+                    return None
+                table = [anchor, *companions]
+                if any(history.meetings(p, table) for p in companions):
+                    continue
+                if not fits(table, left, len(open_sizes)):
+                    continue
+                chosen = set(companions)
+                found = extend([p for p in rest if p not in chosen], others)
+                if found is not None:
+                    return [table, *found]
         return None
 
-    return extend(seated, 0)
+    found = extend(seated, sizes)
+    return (
+        None if found is None else sorted(found, key=len, reverse=True)
+    )  # stable: table 1 largest
 
 
 def _greedy(

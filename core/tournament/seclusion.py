@@ -1,0 +1,99 @@
+"""Duplicate rounds stay apart: who may read a game of a duplicate round while it is played.
+
+Every table of a duplicate round plays one deal, so one table's public play tells another
+table's seats what is hidden at their own (the tiles an opponent holds, the next draw).
+Until every game of the round has finished, a game of it is *sealed*: only its own seats
+and its referee may read it; anyone else, the other tables' players included, may know its
+public summary only (players, seq, whose turn, outcome). Once every game of the round has
+an outcome (its tables' games, the games they replaced and any replay a ruling ordered),
+the round is open and the game reads as its table options say, like any other; a replay
+ordered later seals the round again until the replay is over.
+
+`require_readable` is the one decision; the HTTP service applies it to every read of a
+game but its summary (`api.deps.read_call`). The CLI does not: it opens the store itself,
+so whoever runs it holds every game's record and key already (README, duplicate rounds).
+
+Which games are a round's: the desk names them `TOURNAMENT.rN.tK` (a replay
+`TOURNAMENT.rN.tK.replayM`). A game id of that shape is looked up in that tournament's
+checked stream, and only a game that round N lists, in a round with a shared deal, is
+sealed: naming a game like a tournament's seals nothing. A tournament whose stream fails
+its chain check cannot say which games are open, so the games named like its own stay
+sealed (closed, not open, when in doubt).
+"""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+from skald.core.errors import CorruptRecord, Forbidden, NotFound
+from skald.core.tournament.desk import GameDesk, Tournaments
+from skald.events.viewer import Viewer
+
+ROUND_GAME = re.compile(
+    r"(?P<tournament>.+)\.r(?P<round>[1-9][0-9]{0,5})\.t[1-9][0-9]{0,5}(?:\.replay[1-9][0-9]{0,5})?"
+)
+"""The shape of the id the desk gives a round's game (core/tournament/desk.py `_new_game`)."""
+
+
+class SealedRound(msgspec.Struct, frozen=True, kw_only=True):
+    """A duplicate round some of whose games are still being played."""
+
+    tournament: str
+    round: int
+    playing: int  # games of the round without an outcome yet (0: its stream is broken)
+
+
+def may_be_sealed(game_id: str) -> bool:
+    """Whether `game_id` has the shape of a round's game (no I/O: other games never are)."""
+    return ROUND_GAME.fullmatch(game_id) is not None
+
+
+def sealed_round(tournaments: Tournaments, games: GameDesk, game_id: str) -> SealedRound | None:
+    """The duplicate round `game_id` belongs to while it is not over, else None."""
+    shape = ROUND_GAME.fullmatch(game_id)
+    if shape is None:
+        return None
+    tournament, number = shape["tournament"], int(shape["round"])
+    try:
+        state = tournaments.state(tournament)
+    except NotFound:
+        return None
+    except CorruptRecord:
+        return SealedRound(tournament=tournament, round=number, playing=0)
+    paired = next((r for r in state.rounds if r.round == number), None)
+    if paired is None or paired.deal is None:
+        return None
+    dealt = [game for table in paired.tables for game in (table.game, *table.replaced)]
+    if game_id not in dealt:
+        return None
+    playing = sum(1 for game in dealt if games.summary(game).outcome is None)
+    return SealedRound(tournament=tournament, round=number, playing=playing) if playing else None
+
+
+def require_readable(
+    tournaments: Tournaments, games: GameDesk, game_id: str, viewer: Viewer, seat: int | None
+) -> None:
+    """Forbidden unless the caller (its viewer, and its seat of this game if any) may read
+    `game_id` beyond its summary (see the module's doc): its seats and its referee always,
+    anyone else once its round is over. The refusal names the round, nothing played in it."""
+    if seat is not None or viewer.referee or not may_be_sealed(game_id):
+        return
+    sealed = sealed_round(tournaments, games, game_id)
+    if sealed is not None:
+        raise Forbidden(refusal(game_id, sealed))
+
+
+def refusal(game_id: str, sealed: SealedRound) -> str:
+    """Why a sealed game is not shown (public facts only: the game, its round)."""
+    if not sealed.playing:
+        return (
+            f"game {game_id} is named as a table of tournament {sealed.tournament}, whose "
+            "record does not check out: only its seats and its referee may read it"
+        )
+    return (
+        f"game {game_id} is a table of duplicate round {sealed.round} of tournament "
+        f"{sealed.tournament}: until every table of the round has finished, only its seats "
+        "and its referee may read it; its status, seq and outcome stay public"
+    )
