@@ -27,9 +27,8 @@ def demo(
     result = play_with_bots(table, game, players, seed=seed)
     echo(f"game {result.id}: {result.events} events stored in {table.store_url}", err=True)
     echo(f"replaying {result.id} from its log:\n", err=True)
-    summary = table.summary(result.id)
-    for envelope in table.log(result.id, SPECTATOR):
-        echo(describe_line(envelope, summary.players, summary.game))
+    for narrated in table.narrated(result.id, SPECTATOR):
+        echo(describe_line(narrated))
     echo("")
     echo(render_table_view(table, table.show(result.id, SPECTATOR)))
     report = table.verify(result.id)

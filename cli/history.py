@@ -44,15 +44,16 @@ def log(
     """Print the game's events as a viewer may see them (default: spectator)."""
     table = open_table(db, create=False)
     viewer = table.viewer(game_id, as_)
-    summary = table.summary(game_id)
-    shown = table.log(game_id, viewer, from_seq, to_seq)
-    for envelope in shown:
-        if json:
+    if json:
+        summary = table.summary(game_id)
+        shown = table.log(game_id, viewer, from_seq, to_seq)
+        for envelope in shown:
             print_json(envelope)
-        else:
-            echo(describe_line(envelope, summary.players, summary.game))
-    if json and shown:  # the end mark: an import tells this whole log from a cut one
-        echo(end_line(shown, summary.seq))
+        if shown:  # the end mark: an import tells this whole log from a cut one
+            echo(end_line(shown, summary.seq))
+        return
+    for narrated in table.narrated(game_id, viewer, from_seq, to_seq):
+        echo(describe_line(narrated))
 
 
 @command("replay")
@@ -68,10 +69,10 @@ def replay(
     """Rebuild the game from its log event by event, showing what the viewer saw."""
     table = open_table(db, create=False)
     viewer = table.viewer(game_id, as_)
-    summary = table.summary(game_id)
-    envelopes = table.log(game_id, viewer, 1, to)
+    told = table.narrated(game_id, viewer, 1, to)
+    envelopes = [narrated.envelope for narrated in told]
     for index, envelope in enumerate(envelopes):
-        echo(describe_line(envelope, summary.players, summary.game))
+        echo(describe_line(told[index]))
         decision_ends = index + 1 == len(envelopes) or isinstance(
             envelopes[index + 1].event, MoveMade
         )

@@ -157,10 +157,13 @@ def legal(game_id: IdArg, as_: SeatOption, json: JsonFlag = False, db: DbOption 
         echo("\n".join(moves) if moves else "(no legal moves: not this seat's turn)")
 
 
-def _print_appended(table: Table, game_id: str, envelopes: list[Envelope[Any]]) -> None:
-    summary = table.summary(game_id)
-    for envelope in envelopes:
-        echo(describe_line(envelope, summary.players, summary.game))
+def _print_appended(table: Table, game_id: str, as_: str, envelopes: list[Envelope[Any]]) -> None:
+    """The appended events told as the seat sees them (the narrator reads from seq 1)."""
+    if not envelopes:
+        return
+    viewer = table.viewer(game_id, as_)
+    for narrated in table.narrated(game_id, viewer, envelopes[0].seq, envelopes[-1].seq):
+        echo(describe_line(narrated))
 
 
 @command("move")
@@ -173,21 +176,22 @@ def move(
 ) -> None:
     """Play one move for a seat; prints the events it appended, as that seat sees them."""
     table = open_table(db)
-    _print_appended(table, game_id, table.move(game_id, table.seat(game_id, as_), notation, expect))
+    appended = table.move(game_id, table.seat(game_id, as_), notation, expect)
+    _print_appended(table, game_id, as_, appended)
 
 
 @command("undo")
 def undo(game_id: IdArg, as_: SeatOption, expect: ExpectOption = None, db: DbOption = None) -> None:
     """Take back the last decision (table policy decides who may)."""
     table = open_table(db)
-    _print_appended(table, game_id, table.undo(game_id, table.seat(game_id, as_), expect))
+    _print_appended(table, game_id, as_, table.undo(game_id, table.seat(game_id, as_), expect))
 
 
 @command("redo")
 def redo(game_id: IdArg, as_: SeatOption, expect: ExpectOption = None, db: DbOption = None) -> None:
     """Re-apply the decision just undone, if nothing happened since."""
     table = open_table(db)
-    _print_appended(table, game_id, table.redo(game_id, table.seat(game_id, as_), expect))
+    _print_appended(table, game_id, as_, table.redo(game_id, table.seat(game_id, as_), expect))
 
 
 @command("entropy")

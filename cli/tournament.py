@@ -286,7 +286,7 @@ def export(
     state = fold(tournament, (env.event for env in envelopes))
     current = standings(state)
     text = {
-        "csv": lambda: export_csv(current),
+        "csv": lambda: export_csv(current, state),
         "md": lambda: export_md(state, current),
         "html": lambda: export_html(state, current),
     }[format]()

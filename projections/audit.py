@@ -36,11 +36,15 @@ from skald.events.common import (
     GameCreated,
     GameFinished,
     GameKey,
+    MoveMade,
     Outcome,
 )
 from skald.events.envelope import Envelope
-from skald.events.secret import Secret, secrets_in
-from skald.projections.describe import describe_event
+from skald.events.secret import Secret, redact, secrets_in
+from skald.events.viewer import seat_viewer
+from skald.projections.audit_shown import Shown, parts
+from skald.projections.narrative import Narrator
+from skald.projections.narrative.legend import face
 
 
 class AuditEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -61,6 +65,10 @@ class Learned(msgspec.Struct, frozen=True, kw_only=True):
     seq: int
     kind: str
     value: str
+    told: str = ""
+    """The event as this seat read it during the game, in the game's words."""
+    shown: tuple[tuple[str, int], ...] = ()
+    """Each part of the value (by its face) and the seq everyone saw it at."""
 
 
 class SeatKnowledge(msgspec.Struct, frozen=True, kw_only=True):
@@ -158,9 +166,9 @@ def build_audit(
         commitments=commitments,
         rederivation=rederivation,
         undos=_undos(envelopes, players),
-        knowledge=_knowledge(vouched, players),
+        knowledge=_knowledge(vouched, players, game),
         knowledge_until=until,
-        events=tuple(_audit_event(env, players, game) for env in envelopes),
+        events=_audit_events(envelopes, players, game),
         verdict=verdict,
         anomalies=anomalies,
     )
@@ -213,15 +221,22 @@ def _player(players: tuple[str, ...], actor: str | int) -> str:
     return players[int(text)] if text.isdigit() and int(text) < len(players) else text
 
 
-def _audit_event(envelope: Envelope[Any], players: tuple[str, ...], game: str) -> AuditEvent:
-    return AuditEvent(
-        seq=envelope.seq,
-        recorded_at=envelope.recorded_at,
-        actor=_player(players, envelope.actor),
-        kind=event_tag(envelope.event),
-        text=describe_event(envelope.event, players, game),
-        hidden_values=sum(1 for _ in secrets_in(envelope.event)),
-        random=_is_chance(envelope.event),
+def _audit_events(
+    envelopes: Sequence[Envelope[Any]], players: tuple[str, ...], game: str
+) -> tuple[AuditEvent, ...]:
+    """Every event with its sentence, told from the first event on."""
+    narrator = Narrator(game, players)
+    return tuple(
+        AuditEvent(
+            seq=envelope.seq,
+            recorded_at=envelope.recorded_at,
+            actor=_player(players, envelope.actor),
+            kind=event_tag(envelope.event),
+            text=narrator.sentence(envelope.event),
+            hidden_values=sum(1 for _ in secrets_in(envelope.event)),
+            random=_is_chance(envelope.event),
+        )
+        for envelope in envelopes
     )
 
 
@@ -328,11 +343,20 @@ def _undos(envelopes: Sequence[Envelope[Any]], players: tuple[str, ...]) -> tupl
 
 
 def _knowledge(
-    envelopes: Sequence[Envelope[Any]], players: tuple[str, ...]
+    envelopes: Sequence[Envelope[Any]], players: tuple[str, ...], game: str
 ) -> tuple[SeatKnowledge, ...]:
     learned: list[list[Learned]] = [[] for _ in players]
+    # Each seat's own narrator reads the log as that seat saw it during the game.
+    narrators = [Narrator(game, players) for _ in players]
+    shown = Shown(envelopes)
     for envelope in envelopes:
+        told = [
+            narrator.sentence(redact(envelope.event, seat_viewer(seat)))
+            for seat, narrator in enumerate(narrators)
+        ]
         for secret in secrets_in(envelope.event):
+            # a hidden decision's words (`step W`) may be another seat's public move
+            followed = secret.known and not isinstance(envelope.event, MoveMade)
             for seat in sorted(secret.audience):
                 if 0 <= seat < len(players):
                     learned[seat].append(
@@ -340,6 +364,12 @@ def _knowledge(
                             seq=envelope.seq,
                             kind=event_tag(envelope.event),
                             value=_value_text(secret),
+                            told=told[seat],
+                            shown=tuple(
+                                (face(game, part), seen)
+                                for part in (parts(secret.value) if followed else [])
+                                if (seen := shown.after(part, envelope.seq)) is not None
+                            ),
                         )
                     )
     return tuple(

@@ -1,18 +1,24 @@
 """The audit report as Markdown, JSON or a standalone HTML page.
 
 Markdown and HTML are drawn from the same `Check` lines and sections, so the two never
-say different things; JSON is the report itself. Every value that came from a user (player
-names, seeds, entropy, moves) is escaped in both: HTML by `html.escape`, Markdown by `_md`
-(no raw HTML, links, emphasis or table cells can be injected through a name).
+say different things; JSON is the report itself. Both open with the verdict and the
+sentences that answer a dispute (`audit_story`), then per seat what it saw and when, told
+as that seat read it, then the game told, and last the evidence: anomalies, checks,
+undos, the hidden values as recorded (ids) and a legend of those ids.
+Every value that came from a user (player names, seeds, entropy, moves) is escaped in
+both: HTML by `html.escape`, Markdown by `_md` (no raw HTML, links, emphasis or table
+cells can be injected through a name).
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 import msgspec
 
-from skald.projections.audit import AuditReport
+from skald.projections.audit import AuditReport, Learned
+from skald.projections.audit_story import answers, cast, evidence_legend
 
 FORMATS = ("md", "json", "html")
 
@@ -104,34 +110,49 @@ def _markdown(report: AuditReport) -> str:
     lines = [
         f"# Audit of {_md(r.game)} game {_md(r.id)}",
         "",
-        f"Players: {', '.join(f'{i}={_md(p)}' for i, p in enumerate(r.players))}",
+        f"Players: {_md(', '.join(cast(r)))}",
         "",
         f"**{verdict_text(r)}**",
         "",
+        " ".join(_md(sentence) for sentence in answers(r)),
+        "",
+        "## What each seat knew, and when",
+        "",
     ]
-    lines += [
-        f"- seq {f.seq}: {_md(f.rule)}" + (f" — {_md(f.detail)}" if f.detail else "")
-        for f in r.anomalies
-    ]
-    lines += ["", "## Checks", ""]
-    lines += [f"- {c.label}: {_md(c.text)}" for c in checks(r)]
-    lines += ["", "## Undo and redo", ""]
-    lines += [
-        f"- seq {u.seq}: {_md(u.action)} asked by {_md(u.asked_by)} (decision by {_md(u.author)})"
-        for u in r.undos
-    ] or ["- none"]
-    lines += ["", "## What each seat knew, and when", ""]
     if r.knowledge_until is not None:
         lines += [_md(knowledge_note(r)), ""]
-    for seat in r.knowledge:
-        lines.append(f"### {_md(seat.player)} (seat {seat.seat})")
+    for name, seat in zip(cast(r), r.knowledge, strict=True):
+        lines.append(f"### {_md(name)}")
         lines += [
-            f"- seq {item.seq} ({_md(item.kind)}): {_md(item.value)}" for item in seat.learned
+            f"- seq {item.seq}: {_md(item.told or item.value)}{_md(shown_words(item))}"
+            for item in seat.learned
         ] or ["- nothing hidden"]
         lines.append("")
     lines += ["## Events, hidden values revealed", "", "| seq | actor | event |", "|---|---|---|"]
     lines += [
         f"| {e.seq} | {_md(e.actor)} | {_md(e.text)}{' 🎲' if e.random else ''} |" for e in r.events
+    ]
+    lines += ["", "## Evidence", "", "### Anomalies", ""]
+    lines += [
+        f"- seq {f.seq}: {_md(f.rule)}" + (f" — {_md(f.detail)}" if f.detail else "")
+        for f in r.anomalies
+    ] or ["- none"]
+    lines += ["", "### Checks", ""]
+    lines += [f"- {c.label}: {_md(c.text)}" for c in checks(r)]
+    lines += ["", "### Undo and redo", ""]
+    lines += [
+        f"- seq {u.seq}: {_md(u.action)} asked by {_md(u.asked_by)} (decision by {_md(u.author)})"
+        for u in r.undos
+    ] or ["- none"]
+    lines += ["", "### Hidden values as recorded", ""]
+    for seat in r.knowledge:
+        lines += [
+            f"- {_md(seat.player)}, seq {item.seq} ({_md(item.kind)}): {_md(item.value)}"
+            for item in seat.learned
+        ]
+    lines += ["", "### Legend", ""]
+    lines += [f"- {_md(name)} = {_md(face)}" for name, face in evidence_legend(r)] or [
+        "- the evidence names its values as the game prints them"
     ]
     return "\n".join(lines) + "\n"
 
@@ -151,7 +172,7 @@ def _e(text: object) -> str:
     return html.escape(str(text))
 
 
-def _rows(header: tuple[str, ...], rows: list[tuple[object, ...]], empty: str) -> str:
+def _rows(header: tuple[str, ...], rows: Sequence[tuple[object, ...]], empty: str) -> str:
     if not rows:
         return f"<p>{_e(empty)}</p>"
     head = "".join(f"<th>{_e(h)}</th>" for h in header)
@@ -159,6 +180,13 @@ def _rows(header: tuple[str, ...], rows: list[tuple[object, ...]], empty: str) -
         "<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in row) + "</tr>" for row in rows
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def shown_words(item: Learned) -> str:
+    """` Everyone saw +3 at seq 51, +5 at seq 60.` (empty when it was never shown)."""
+    if not item.shown:
+        return ""
+    return " Everyone saw " + ", ".join(f"{face} at seq {seq}" for face, seq in item.shown) + "."
 
 
 def knowledge_note(report: AuditReport) -> str:
@@ -190,31 +218,40 @@ def _html(report: AuditReport) -> str:
         "No decision was taken back.",
     )
     knowledge = "".join(
-        f"<details><summary>{_e(seat.player)} (seat {seat.seat}): {len(seat.learned)} hidden "
+        f'<details class="seat" open><summary>{_e(name)}: {len(seat.learned)} hidden '
         f"values</summary>"
         + _rows(
-            ("seq", "event", "value"),
-            [(i.seq, i.kind, i.value) for i in seat.learned],
+            ("seq", "what this seat saw", "when everyone saw it"),
+            [(i.seq, i.told or i.value, shown_words(i).strip()) for i in seat.learned],
             "Nothing hidden.",
         )
         + "</details>"
-        for seat in r.knowledge
+        for name, seat in zip(cast(r), r.knowledge, strict=True)
     )
+    recorded = _rows(
+        ("seat", "seq", "event", "value"),
+        [(seat.player, i.seq, i.kind, i.value) for seat in r.knowledge for i in seat.learned],
+        "No hidden value.",
+    )
+    legend = _rows(("id", "face"), evidence_legend(r), "The evidence names its values as printed.")
     events = "".join(
         f"<tr><td>{e.seq}</td><td>{_e(e.actor)}</td><td>{_e(e.text)}"
         f"{' <span class=random title=random>(random)</span>' if e.random else ''}</td></tr>"
         for e in r.events
     )
+    said = "".join(f"<li>{_e(sentence)}</li>" for sentence in answers(r))
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{_e(title)}</title><style>{STYLE}</style></head><body>"
-        f"<h1>{_e(title)}</h1><p>Players: "
-        f"{_e(', '.join(f'{i}={p}' for i, p in enumerate(r.players)))}</p>"
+        f"<h1>{_e(title)}</h1><p>Players: {_e(', '.join(cast(r)))}</p>"
         f'<p id="verdict" class="verdict {_e(r.verdict)}">{_e(verdict_text(r))}</p>'
-        f"<h2>Anomalies</h2>{anomalies}<h2>Checks</h2><ul>{check_items}</ul>"
-        f"<h2>Undo and redo</h2>{undos}<h2>What each seat knew, and when</h2>"
+        f'<ul id="answers">{said}</ul>'
+        "<h2>What each seat knew, and when</h2>"
         + (f'<p class="bad">{_e(knowledge_note(r))}</p>' if r.knowledge_until else "")
         + f"{knowledge}"
         "<h2>Events, hidden values revealed</h2><table><thead><tr><th>seq</th><th>actor</th>"
-        f"<th>event</th></tr></thead><tbody>{events}</tbody></table></body></html>\n"
+        f"<th>event</th></tr></thead><tbody>{events}</tbody></table>"
+        f'<h2 id="evidence">Evidence</h2><h3>Anomalies</h3>{anomalies}<h3>Checks</h3>'
+        f"<ul>{check_items}</ul><h3>Undo and redo</h3>{undos}"
+        f"<h3>Hidden values as recorded</h3>{recorded}<h3>Legend</h3>{legend}</body></html>\n"
     )

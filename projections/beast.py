@@ -258,7 +258,7 @@ def render_view(view: BeastView) -> str:
         + (f"; cards {' '.join(s.direction for s in view.active)}" if view.active else "")
     )
     for hand in view.hands:
-        lines.append(_hand_line(hand))
+        lines.append(_hand_line(hand, view))
     if view.summons:
         lines.append("summons: " + ", ".join(f"{n} at {loc}" for n, loc in view.summons))
     if view.traps:
@@ -311,11 +311,13 @@ def _cell(view: BeastView, loc: str, habitats: dict[str, str], trails: dict[str,
     return marks
 
 
-def _hand_line(hand: HandView) -> str:
+def _hand_line(hand: HandView, view: BeastView) -> str:
     cards = ", ".join(hand.actions) if hand.actions is not None else f"{hand.action_count} cards"
     extras = ", ".join(hand.extras) if hand.extras is not None else f"{hand.extra_count} hidden"
     if hand.dead:
         where = "dead"
+    elif hand.location is None and view.active_count == 0:
+        where = view.standee  # revealed: the standee stands where the Beast is
     elif hand.location is None:
         where = "hidden location"
     else:

@@ -20,7 +20,10 @@ were). Callers read a stored tournament with `Tournaments.state` / `envelopes`, 
 its chain on every read, so a stream that fails the check is refused, never shown.
 
 Exports: `jsonl` is the stream itself (one envelope per line, what `import` reads back);
-`csv`, `md` and `html` are the standings table (md and html add the rounds). Every value
+`csv`, `md` and `html` are the standings table with the crosstable (projections/
+crosstable.py; md and html add the rounds with each table's placings; csv has one number
+per column: points, each tie-break, each rating's mu, sigma and ordinal, and per round
+the table, place and points). Every value
 from the stream is escaped for its format: html with `html.escape`; md with a backslash
 before Markdown's active characters (as the game export does) and line breaks turned to
 spaces; csv is quoted by the csv module, and a text cell beginning with `=`, `+`, `-`,
@@ -52,6 +55,13 @@ from skald.core.tournament.stream import end_mark
 from skald.events.common import Outcome
 from skald.events.envelope import Envelope
 from skald.projections.autoplay import Bot, play_out
+from skald.projections.crosstable import (
+    crosstable,
+    crosstable_columns,
+    crosstable_html,
+    crosstable_md,
+    placings_words,
+)
 from skald.projections.export.markdown import escape_markdown
 from skald.projections.table import Table
 
@@ -406,14 +416,57 @@ def csv_cell(text: str) -> str:
     return text
 
 
-def export_csv(table: Standings) -> str:
-    """The standings as CSV (one header line; formula-like cells guarded, see above)."""
+def _rating_columns(rating: Rating | dict[str, Rating]) -> list[tuple[str, float]]:
+    """`rating_mu`, `rating_sigma`, `rating_ordinal` (per role in Beast:
+    `rating_beast_mu`, ...), one number each."""
+    if isinstance(rating, Rating):
+        return [
+            ("rating_mu", rating.mu),
+            ("rating_sigma", rating.sigma),
+            ("rating_ordinal", rating.ordinal),
+        ]
+    return [
+        (f"rating_{role}_{name}", getattr(r, name))
+        for role, r in rating.items()
+        for name in ("mu", "sigma", "ordinal")
+    ]
+
+
+def export_csv(table: Standings, state: TournamentState | None = None) -> str:
+    """The standings as CSV, one number per column (points, each tie-break, games, byes,
+    each rating's mu, sigma and ordinal; withdrawn 1 or 0), then, given the tournament's
+    state, the crosstable's columns per round (table, place, points, opponents). One header
+    line; formula-like cells guarded, see above."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    header, rows = _rows(table)
-    writer.writerow(header)
-    writer.writerows([csv_cell(cell) for cell in row] for row in rows)
+    names = list(table.standings[0].tiebreaks) if table.standings else []
+    ratings = (
+        [name for name, _ in _rating_columns(table.standings[0].rating)] if table.standings else []
+    )
+    cross_header, cross_rows = (
+        crosstable_columns(crosstable(state, _order(table))) if state is not None else ([], {})
+    )
+    writer.writerow(
+        ["rank", "player", "points", *names, "games", "byes", *ratings, "withdrawn", *cross_header]
+    )
+    for row in table.standings:
+        cells = [
+            str(row.rank),
+            row.player,
+            f"{row.points:g}",
+            *(f"{row.tiebreaks[n]:g}" for n in names),
+            str(row.games),
+            str(row.byes),
+            *(f"{value:g}" for _, value in _rating_columns(row.rating)),
+            "1" if row.withdrawn else "0",
+            *cross_rows.get(row.player, []),
+        ]
+        writer.writerow([csv_cell(cell) for cell in cells])
     return buffer.getvalue()
+
+
+def _order(table: Standings) -> list[tuple[int, str, float]]:
+    return [(row.rank, row.player, row.points) for row in table.standings]
 
 
 def standings_text(table: Standings) -> str:
@@ -442,12 +495,13 @@ def export_md(state: TournamentState, table: Standings) -> str:
         "|" + "---|" * len(header),
         *("| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows),
     ]
+    lines += ["", *crosstable_md(crosstable(state, _order(table)))]
     for paired in state.rounds:
         lines += ["", f"## Round {paired.round}" + (" (final)" if paired.final else ""), ""]
         for t in paired.tables:
             lines.append(
                 f"- table {t.table} `{t.game.replace('`', '')}`: "
-                f"{_md_cell(', '.join(t.seats))}; {_md_cell(_status(t))}"
+                f"{_md_cell(', '.join(t.seats))}; {_md_cell(placings_words(t) + _status(t))}"
             )
         if paired.byes:
             lines.append(f"- bye: {_md_cell(', '.join(paired.byes))}")
@@ -476,5 +530,22 @@ def export_html(state: TournamentState, table: Standings) -> str:
     return (
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
         f"</head><body><h1>{title}</h1><p>Standings after round {table.round}</p>"
-        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></body></html>\n"
+        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        f"{crosstable_html(crosstable(state, _order(table)))}{_rounds_html(state)}</body></html>\n"
     )
+
+
+def _rounds_html(state: TournamentState) -> str:
+    """Each round's tables: who sat there, the result, its status."""
+    parts = []
+    for paired in state.rounds:
+        items = "".join(
+            f"<li>table {t.table}: {html.escape(', '.join(t.seats))}; "
+            f"{html.escape(placings_words(t))}{html.escape(_status(t))}</li>"
+            for t in paired.tables
+        )
+        if paired.byes:
+            items += f"<li>bye: {html.escape(', '.join(paired.byes))}</li>"
+        final = " (final)" if paired.final else ""
+        parts.append(f"<h2>Round {paired.round}{final}</h2><ul>{items}</ul>")
+    return "".join(parts)

@@ -57,6 +57,7 @@ from skald.events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
 from skald.projections.audit import AuditReport, build_audit
 from skald.projections.export.facade import Histories
 from skald.projections.knowledge import describe_possible, possible_for
+from skald.projections.narrative import Narrated, Narrator
 from skald.projections.registry import views_for
 
 log = logging.getLogger(__name__)
@@ -322,6 +323,20 @@ class Table:
         this process appended (no store read), else None."""
         kept = self._appended.get((game_id, state.version))
         return kept[1] if kept is not None and kept[0] == after else None
+
+    def narrated(
+        self, game_id: str, viewer: Viewer, from_seq: int = 1, to_seq: int | None = None
+    ) -> list[Narrated]:
+        """The events in a range with their sentences for `viewer`: the log is told from
+        its first event (a narrator keeps context), the range is returned."""
+        summary = self.summary(game_id)
+        envelopes = self.log(game_id, viewer, 1, to_seq)
+        narrator = Narrator(summary.game, summary.players)
+        return [
+            Narrated(envelope, narrator.actor(envelope.actor), sentence)
+            for envelope in envelopes
+            if (sentence := narrator.sentence(envelope.event)) and envelope.seq >= from_seq
+        ]
 
     def legal(self, game_id: str, seat: int) -> list[str]:
         """The seat's legal moves in notation (empty when it is not the seat's turn)."""

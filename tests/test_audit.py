@@ -256,7 +256,7 @@ def test_what_each_seat_knew_is_listed_up_to_a_broken_chain(signed_table: Table)
     text = render_audit(report, "md")
     section = text.split("## What each seat knew, and when")[1].split("## Events")[0]
     assert f"Listed before seq {broken} only: the hash chain breaks at seq {broken}" in section
-    assert "- seq 3 (" in section
+    assert "- seq 3: " in section
     assert f"hash chain breaks at seq {broken}" in render_audit(report, "html")
     # A clean game says nothing of the kind.
     clean = signed_table.audit(play(signed_table), REFEREE)

@@ -108,10 +108,10 @@ def test_undo_redo_commands(db: str) -> None:
     skald(db, "move", game_id, "bet 2", "--as", "Ann")
     code, out, _ = skald(db, "undo", game_id, "--as", "Ann")
     assert code == 0
-    assert "undone" in out
+    assert "Ann took back their own last decision." in out
     code, out, _ = skald(db, "redo", game_id, "--as", "0")
     assert code == 0
-    assert "redone" in out
+    assert "Ann made the decision they had taken back again." in out
 
 
 def test_verify_and_autoplay(db: str) -> None:

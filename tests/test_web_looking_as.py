@@ -7,6 +7,7 @@ tried on every route of the OpenAPI document that takes `as`, so a new one is co
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -120,4 +121,7 @@ def test_what_a_spectator_gets_hides_every_hand(service: str, game: dict[str, ob
     hand = [face for seat in ann["state"]["seats"] if seat.get("hand") for face in seat["hand"]]
     assert hand
     assert f"hand: {' '.join(hand)}" not in board
-    assert "‹hidden›" in lines
+    told = [line["text"] for line in json.loads(lines)["lines"]]
+    dealt = [text for text in told if " was dealt " in text]
+    assert dealt  # the deal is told, without the tiles (Ann's own view names hers)
+    assert all(text.endswith(" tiles.") for text in dealt), dealt

@@ -6,6 +6,7 @@ links, or the player's own seat with the player's tournament token in the fragme
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -131,6 +132,13 @@ def test_tournament_page_standings_rounds_and_seats(
         expected[0]["points"]
     ).removesuffix(".0")
     assert lobby.locator("#rounds section.round").count() == 2
+    # The crosstable: a row per player in standings order, a cell per round.
+    assert lobby.locator("#crosstable tbody th").all_inner_texts() == [
+        row["player"] for row in expected
+    ]
+    assert lobby.locator("#crosstable thead th").all_inner_texts()[2:4] == ["Round 1", "Round 2"]
+    played = lobby.locator('#crosstable tbody td[data-round="1"]').all_inner_texts()
+    assert all(re.fullmatch(r"t\d [12]\. v \w+", cell) for cell in played), played
     assert lobby.locator("#rounds a.my-seat").count() == 0  # a spectator gets watch links
     lobby.select_option("#after", "1")
     lobby.wait_for_function("() => document.querySelectorAll('#standings tbody tr').length === 4")

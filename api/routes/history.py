@@ -21,8 +21,8 @@ from skald.core.history.notes import visible_note
 from skald.core.history.streams import variation_number
 from skald.events.history import Annotated as AnnotatedEvent
 from skald.events.history import VariationStarted
-from skald.projections.describe import describe_event
 from skald.projections.export.model import Bundle
+from skald.projections.narrative import Narrator
 
 router = APIRouter(prefix="/games/{game_id}", tags=["history"])
 MEDIA = {"jsonl": "application/jsonl", "text": "text/plain", "md": "text/markdown"}
@@ -176,13 +176,22 @@ async def list_variations(game_id: GameId, call: ReadDep) -> MsgspecJSON:
                         "actor": _author(int(env.actor), bundle)
                         if env.actor.isdigit()
                         else env.actor,
-                        "text": describe_event(env.event, bundle.players, bundle.game),
+                        "text": text,
                     }
-                    for env in envelopes[1:]
+                    for env, text in zip(
+                        envelopes[1:], _told(bundle, start, envelopes[1:]), strict=False
+                    )
                 ],
             }
         )
     return MsgspecJSON({"id": call.game_id, "viewer": bundle.viewer, "variations": listed})
+
+
+def _told(bundle: Bundle, start: VariationStarted, envelopes: Any) -> list[str]:
+    """A variation's sentences, told after the game's events up to its start."""
+    narrator = Narrator(bundle.game, bundle.players)
+    narrator.prime(env for env in bundle.game_events if env.seq <= start.at)
+    return narrator.tell(envelopes)
 
 
 def _short(stream: str, bundle: Bundle) -> str:

@@ -361,7 +361,7 @@ async def export(
         state = fold(caller.tournament, (env.event for env in envelopes))
         current = standings(state)
         if format == "csv":
-            return export_csv(current)
+            return export_csv(current, state)
         if format == "md":
             return export_md(state, current)
         return export_html(state, current)

@@ -25,12 +25,14 @@ from fastapi.responses import Response
 from skald.api.deps import OPTIONAL_TOKEN, Caller, GameId, ReadDep
 from skald.api.responses import MsgspecJSON, errors
 from skald.api.schemas import MAX_SEQ
+from skald.core.codec import event_tag
 from skald.core.errors import Forbidden, NotFound
 from skald.core.history.streams import variation_id
 from skald.core.state import presenting
 from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections.boards import board_svg
-from skald.projections.describe import describe_event
+from skald.projections.export.model import SECTION_ENDS
+from skald.projections.export.readable import final_position
 from skald.projections.registry import views_for
 from skald.projections.table import Table
 
@@ -176,24 +178,23 @@ def lines(
     at: AtSeq = None,
     who: AsViewer = None,
 ) -> MsgspecJSON:
-    """The log as one readable line per event, redacted for the viewer."""
+    """The log as one readable line per event, redacted for the viewer; a line that ends
+    an act, a day or a feast carries `final`, the seq of its final position."""
     caller, table = call.caller, call.table
     viewer = looking_as(table, caller, who)
     summary = table.summary(caller.game_id)
     if at is not None and at > summary.seq:
         raise NotFound(f"game {caller.game_id} has no seq {at} yet")
-    described = [
-        {
-            "seq": envelope.seq,
-            "actor": _actor(envelope.actor, summary.players),
-            "text": describe_event(envelope.event, summary.players, summary.game),
+    narrated = table.narrated(caller.game_id, viewer, from_seq, at)
+    envelopes = [told.envelope for told in narrated]
+    described: list[dict[str, object]] = []
+    for told in narrated:
+        line: dict[str, object] = {
+            "seq": told.envelope.seq,
+            "actor": told.actor,
+            "text": told.sentence,
         }
-        for envelope in table.log(caller.game_id, viewer, from_seq, at)
-    ]
+        if event_tag(told.envelope.event) in SECTION_ENDS:  # where its final position shows
+            line["final"] = final_position(envelopes, told.envelope.seq)
+        described.append(line)
     return MsgspecJSON({"id": caller.game_id, "viewer": viewer.name, "lines": described})
-
-
-def _actor(actor: str, players: tuple[str, ...]) -> str:
-    if actor.isdigit() and int(actor) < len(players):
-        return players[int(actor)]
-    return actor

@@ -290,6 +290,7 @@
           "li",
           { class: line.seq === shown ? "current" : line.seq > shown ? "later" : null, "data-seq": line.seq },
           el("button", { type: "button", onclick: () => goTo(line.seq) }, `${line.seq}. ${line.actor}: ${line.text}`),
+          line.final ? el("button", { type: "button", class: "final", onclick: () => goTo(line.final) }, "final position") : null,
           notes.onMove(stream(), line.seq),
         ),
       ),
@@ -422,6 +423,7 @@
         : [el("li", {}, "none")];
       box.replaceChildren(
         el("p", { class: "verdict" }, report.verdict),
+        el("button", { type: "button", id: "full-audit", onclick: openFullAudit }, "Read the full audit"),
         el("p", { class: "note" }, report.fairness),
         el("h3", {}, "Anomalies by seq"),
         el("ul", { id: "anomalies" }, anomalies),
@@ -431,7 +433,7 @@
             "details",
             { class: "knowledge" },
             el("summary", {}, `${seat.player} learned ${seat.learned.length} things`),
-            el("ul", {}, seat.learned.map((item) => el("li", {}, seqButton(item.seq), ` ${item.kind}: ${item.value}`))),
+            el("ul", {}, seat.learned.map((item) => el("li", {}, seqButton(item.seq), ` ${item.told || item.value}`))),
           ),
         ),
       );
@@ -439,6 +441,12 @@
       const why = error.status === 403 ? "The audit opens after the game, or at any time with the referee's link." : error.message;
       box.replaceChildren(el("p", { class: "message" }, why));
     }
+  }
+
+  // The full audit page, fetched with this page's token and opened as a page of its own.
+  async function openFullAudit() {
+    const page = await text(`${base}/audit?format=html`);
+    window.open(URL.createObjectURL(new Blob([page], { type: "text/html" })), "_blank");
   }
 
   // -- start -----------------------------------------------------------------------------

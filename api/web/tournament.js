@@ -55,6 +55,36 @@
       ),
     );
     if (!table.standings.length) $("standings").querySelector("tbody").replaceChildren(el("tr", {}, el("td", { colspan: 5 }, "No players.")));
+    drawCrosstable(table.standings);
+  }
+
+  // Player × round, in standings order: the table, the place there once it counts, the opponents.
+  function crossCell(player, paired) {
+    if (paired.byes.includes(player)) return "bye";
+    const table = paired.tables.find((t) => t.seats.includes(player));
+    if (!table) return "–";
+    const seat = table.seats.indexOf(player);
+    const ranking = (table.outcome && table.outcome.ranking) || [];
+    const group = ranking.findIndex((seats) => seats.includes(seat));
+    const place = group >= 0 ? `${group + 1}.` : "…";
+    return `t${table.table} ${place} v ${table.seats.filter((p) => p !== player).join(", ")}`;
+  }
+
+  function drawCrosstable(rows) {
+    const rounds = state.summary.paired;
+    $("crosstable").querySelector("thead").replaceChildren(
+      el("tr", {}, ["Rank", "Player", ...rounds.map((r) => `Round ${r.round}`), "Points"].map((h) => el("th", { scope: "col" }, h))),
+    );
+    $("crosstable").querySelector("tbody").replaceChildren(
+      ...rows.map((row) =>
+        el("tr", { "data-player": row.player },
+          el("td", {}, row.rank),
+          el("th", { scope: "row" }, row.player),
+          ...rounds.map((paired) => el("td", { "data-round": paired.round }, crossCell(row.player, paired))),
+          el("td", {}, number(row.points)),
+        ),
+      ),
+    );
   }
 
   // Places at a table from its outcome: the ranking's groups, best first (ties share a place).

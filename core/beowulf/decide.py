@@ -257,9 +257,13 @@ def _follow_up(d: Turn, seat: int, command: Command, check: _Check) -> None:
                 raise check.fail(f"{at} holds no {REMOVES[pending].title()} tile")
             d.emit(TileRemoved(seat=seat, tile=target, at=at))
         case _:
-            follow = "swap SQ SQ" if pending == "golden_statue" else "remove SQ"
+            follow = "its follow-up"
+            if pending == "golden_statue":
+                follow = "a swap of two other tiles (swap C3 D4)"
+            elif pending in REMOVES:
+                follow = f"the removal of a {REMOVES[pending].title()} tile (remove C3)"
             raise check.fail(
-                f"the {pending.replace('_', ' ')} just placed asks for {follow} or skip"
+                f"the {pending.replace('_', ' ')} just placed asks for {follow}, or skip"
             )
     _conclude(d, seat)
 

@@ -24,7 +24,7 @@ from skald.core.chain import require_intact, verify_stream
 from skald.core.codec import to_record
 from skald.core.engine import Engine, to_envelope
 from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, InvalidOption, NotFound
-from skald.core.history.locations import places, team
+from skald.core.history.locations import team
 from skald.core.history.notes import annotation, author_of, build_note
 from skald.core.history.service import HistoryStore
 from skald.core.history.streams import chain_problem, variation_id, variation_number
@@ -41,12 +41,13 @@ from skald.events.history import REFEREE_AUTHOR, SAMPLED, Mark, VariationStarted
 from skald.events.secret import redact
 from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections.export import FORMATS
-from skald.projections.export.board import board_svg
 from skald.projections.export.grammar import ParsedText, parse_text
 from skald.projections.export.html import write_html
 from skald.projections.export.jsonl import ParsedJsonl, is_jsonl_export, read_jsonl, write_jsonl
 from skald.projections.export.markdown import write_markdown
+from skald.projections.export.markup import marked_board
 from skald.projections.export.model import Bundle
+from skald.projections.export.occasion import occasion
 from skald.projections.export.text import MAGIC, result_text, write_text
 from skald.projections.knowledge import believer
 from skald.projections.registry import views_for
@@ -234,6 +235,7 @@ class Histories:
             notes=tuple(redact(env, effective) for env in self._store.notes(game_id)),
             variations=tuple(variations),
             receipt=receipt,
+            occasion=occasion(self._engine.store, game_id),
         )
 
     def export(
@@ -274,9 +276,7 @@ class Histories:
         def draw(stream: str, seq: int, marks: Sequence[Mark], caption: str) -> str:
             at = self._store.state_at(game_id, stream, seq)
             view = msgspec.to_builtins(views.view(at.rules, effective))
-            return board_svg(
-                state.game, view, sorted(places(state.game, at.rules) or ()), marks, caption
-            )
+            return marked_board(state.game, view, state.players, marks, caption)
 
         return draw
 

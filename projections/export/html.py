@@ -33,10 +33,13 @@ def write_html(bundle: Bundle, board: Board, comments: bool = True, variations: 
     )
     body = ['<ol class="moves">']
     for block in blocks(bundle, board, comments, variations):
-        if block.kind == "move":
+        if block.kind == "story":
+            body.append(f'<li class="story">{escape(block.text)}</li>')
+        elif block.kind == "move":
+            told = f' <span class="told">{escape(block.story)}</span>' if block.story else ""
             body.append(
                 f'<li class="move"><b>{escape(block.text)}</b> '
-                f"<code>{escape(block.detail)}</code></li>"
+                f"<code>{escape(block.detail)}</code>{told}</li>"
             )
         elif block.kind == "note":
             body.append(

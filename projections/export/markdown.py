@@ -21,9 +21,12 @@ def write_markdown(
     lines += ["", "## Moves", ""]
     for block in blocks(bundle, board, comments, variations):
         pad = "  " * block.depth
-        if block.kind == "move":
+        if block.kind == "story":
+            lines += ["", f"{pad}{escape_markdown(block.text)}", ""]
+        elif block.kind == "move":
+            told = f" — {escape_markdown(block.story)}" if block.story else ""
             lines.append(
-                f"{pad}- **{escape_markdown(block.text)}** `{block.detail.replace('`', '')}`"
+                f"{pad}- **{escape_markdown(block.text)}** `{block.detail.replace('`', '')}`{told}"
             )
         elif block.kind == "note":
             lines.append(

@@ -19,6 +19,7 @@ from skald.core.signing import Receipt
 from skald.events.common import DecisionRedone, DecisionUndone, GameCreated, MoveMade, Outcome
 from skald.events.envelope import Envelope
 from skald.events.history import Annotated, VariationStarted
+from skald.projections.export.occasion import Occasion
 
 SECTION_ENDS = ("beowulf.act_ended", "beast.night_fell", "hagar.feast_scored")
 """Event tags that close an act (Beowulf), a day (Beast) or a feast round (Hägar): the
@@ -43,6 +44,8 @@ class Bundle(msgspec.Struct, frozen=True, kw_only=True):
     kept_receipts: tuple[Receipt, ...] = ()
     """Receipts players kept (`skald export --receipt`): embedded so every verifier can
     check the record extends each one."""
+    occasion: Occasion | None = None
+    """The tournament, round and table the game was played at (None: none)."""
 
     @property
     def created(self) -> GameCreated:

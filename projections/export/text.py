@@ -27,8 +27,9 @@ newlines as `\n`. An annotation follows the decision it is anchored in (the last
 at or before its seq; before the first decision, at the top of its stream); a variation
 follows the decision it branches after, annotations first, in the order they were made.
 
-Tags: Game, Title, RulesVersion, Event, Site, Date (YYYY.MM.DD, the game's creation day,
-UTC), Round (`?` when unknown, as in PGN), Id, Seat0..SeatN, Options (`k=v`, space
+Tags: Game, Title, RulesVersion, Event (a tournament game's tournament name, else `?`),
+Site, Date (YYYY.MM.DD, the game's creation day, UTC), Round (`?` when unknown, as in
+PGN), Table (only for a tournament game), Id, Seat0..SeatN, Options (`k=v`, space
 separated), Result (`*` while the game runs), SeedCommitment (the commitment to the game's
 key, public from the first event), SeedChosen (yes: a reproducible game), Viewer, and only
 when the viewer sees the key (the referee; everyone after the game under reveal=end) Key
@@ -113,14 +114,16 @@ def end_counts(line: str) -> tuple[int, int, int] | None:
 def tags(bundle: Bundle) -> list[tuple[str, str]]:
     """The tag pairs, in order."""
     created = bundle.created
+    played = bundle.occasion
     pairs = [
         ("Game", bundle.game),
         ("Title", bundle.title),
         ("RulesVersion", created.rules_version),
-        ("Event", UNKNOWN),
+        ("Event", played.event if played else UNKNOWN),
         ("Site", UNKNOWN),
         ("Date", bundle.created_at.strftime("%Y.%m.%d")),
-        ("Round", UNKNOWN),
+        ("Round", str(played.round) if played else UNKNOWN),
+        *([("Table", str(played.table))] if played else []),
         ("Id", bundle.id),
     ]
     pairs += [(f"Seat{index}", name) for index, name in enumerate(bundle.players)]

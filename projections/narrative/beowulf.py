@@ -1,0 +1,172 @@
+"""Beowulf told in the rulebook's words: who placed which figure where, who drew and
+played which tile (as printed: `+3`, `-2 Drunkenness`, `0 Golden Statue`, with a true minus
+sign), the acts, the pile, Betrayal and each figure's scoring.
+
+A hidden tile is named only for a reader who may see it (its holder, the referee, anyone
+after a game that reveals at its end); the others read that a tile was drawn or dealt.
+Seats are shown by name, with their colour beside their sentences and in the cast.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from skald.core.beowulf.data import COLOURS, ROMAN, catalog, tile
+from skald.events.beowulf import (
+    AbilityDeclined,
+    AbilityOffered,
+    ActBegan,
+    ActEnded,
+    FigureMoved,
+    FigurePlaced,
+    FigureScored,
+    PileShuffled,
+    RefillDeclined,
+    TileDrawn,
+    TilePlaced,
+    TileRemoved,
+    TilesBetrayed,
+    TilesDealt,
+    TilesSwapped,
+    TreasureCashed,
+    TurnBegan,
+    TurnPassed,
+)
+from skald.projections.narrative.common import known, listing, plural
+
+MINUS = "\N{MINUS SIGN}"
+FIGURE_NAMES = {
+    "beowulf": "Beowulf",
+    "thane": "Thane",
+    "castle": "Heorot Castle",
+    "drakkar": "Drakkar",
+}
+FIGURES = {kind: name if kind == "beowulf" else f"a {name}" for kind, name in FIGURE_NAMES.items()}
+
+
+def ability_name(ability: str) -> str:
+    """`golden_statue` -> `Golden Statue`."""
+    return ability.replace("_", " ").title()
+
+
+def tile_words(tile_id: str) -> str:
+    """A tile as printed: `+3`, `-2 Drunkenness` (a minus sign), `0 Golden Statue`,
+    `+1 Treasure (3)`."""
+    if tile_id not in catalog():  # a forged log's tile: said as what it is
+        return f"a tile no set holds ({tile_id})"
+    printed = tile(tile_id)
+    value = f"{printed.value:+d}".replace("-", MINUS) if printed.value else "0"
+    if printed.ability is None:
+        return value
+    if printed.ability == "throat":
+        return "Throat"
+    if printed.ability == "treasure":
+        return f"{value} Treasure ({printed.treasure})"
+    return f"{value} {ability_name(printed.ability)}"
+
+
+def tiles_words(tile_ids: tuple[str, ...]) -> str:
+    """Several tiles as printed, in order."""
+    return ", ".join(tile_words(t) for t in tile_ids)
+
+
+def _act(act: int) -> str:
+    """`II` (a forged act number as it is)."""
+    return ROMAN.get(act, str(act))
+
+
+class BeowulfNarrator:
+    """Sentences for Beowulf's events, for one reader."""
+
+    def __init__(self, players: tuple[str, ...]) -> None:
+        self.players = players
+
+    def name(self, seat: int) -> str:
+        return self.players[seat] if 0 <= seat < len(self.players) else f"seat {seat}"
+
+    def actor(self, seat: int) -> str:
+        """`Ann (brown)`."""
+        colour = COLOURS[seat] if seat < len(COLOURS) else ""
+        return f"{self.name(seat)} ({colour})" if colour else self.name(seat)
+
+    def say(self, event: Any) -> str | None:
+        """The sentence for a Beowulf event, or None for another game's."""
+        return self._dealing(event) or self._playing(event) or self._scoring(event)
+
+    def _dealing(self, event: Any) -> str | None:
+        match event:
+            case ActBegan(act=act, first=first, refills=refills):
+                text = f"Act {_act(act)} begins; {self.name(first)} plays first"
+                if refills:
+                    text += f" once {listing([self.name(s) for s in refills])} chose to refill"
+                return text + "."
+            case PileShuffled(act=act, size=size, order=order):
+                text = f"The Act {_act(act)} tiles were shuffled face down: the pile holds {size}"
+                shown = known(order)
+                return text + (f" (top first: {tiles_words(shown)})." if shown else ".")
+            case TilesDealt(seat=seat, act=act, count=count, tiles=tiles):
+                verb = "was dealt" if act == 1 else "refilled their hand with"
+                shown = known(tiles)
+                text = f"{self.name(seat)} {verb} {plural(count, 'tile')}"
+                return text + (f" ({tiles_words(shown)})." if shown else ".")
+            case RefillDeclined(seat=seat):
+                return f"{self.name(seat)} chose not to refill their hand."
+            case TileDrawn(seat=seat, act=act, tile=drawn):
+                shown = known(drawn)
+                text = f"{self.name(seat)} drew a tile"
+                return text + (f" ({tile_words(shown)})." if shown else f" (Act {_act(act)}).")
+        return None
+
+    def _playing(self, event: Any) -> str | None:
+        match event:
+            case FigurePlaced(seat=seat, kind=kind, at=at):
+                return f"{self.name(seat)} placed {FIGURES.get(kind, kind)} on {at}."
+            case TilePlaced(seat=seat, tile=placed, at=at):
+                return f"{self.name(seat)} played {tile_words(placed)} on {at}."
+            case TileRemoved(seat=seat, tile=removed, at=at):
+                return f"{self.name(seat)} removed {tile_words(removed)} from {at} to the box."
+            case TreasureCashed(seat=seat, tile=cashed, points=points):
+                return (
+                    f"{self.name(seat)} cashed the treasure tile {tile_words(cashed)} "
+                    f"for {plural(points, 'saga point')}."
+                )
+            case FigureMoved(seat=seat, source=source, target=target):
+                return f"{self.name(seat)} moved a figure from {source} to {target} (Good Counsel)."
+            case AbilityOffered(seat=seat, ability=ability, source=source):
+                return f"{self.name(seat)} may use the {ability_name(ability)} on {source}."
+            case TilesSwapped(seat=seat, first=first, second=second):
+                return (
+                    f"{self.name(seat)} swapped the tiles on {first} and {second} (Golden Statue)."
+                )
+            case AbilityDeclined(seat=seat, ability=ability):
+                return f"{self.name(seat)} did not use the {ability_name(ability)}."
+            case TurnPassed(seat=seat):
+                return f"{self.name(seat)} could play nothing and passed."
+            case TurnBegan(seat=seat):
+                return f"{self.name(seat)}'s turn."
+        return None
+
+    def _scoring(self, event: Any) -> str | None:
+        match event:
+            case TilesBetrayed(act=act, squares=squares):
+                if not squares:
+                    return f"Betrayal turned no tile face down in Act {_act(act)}."
+                return f"Betrayal turned the positive tiles on {listing(list(squares))} face down."
+            case FigureScored(seat=seat, kind=kind, at=at, sum=total, diamonds=diamonds):
+                figure = f"{self.name(seat)}'s {FIGURE_NAMES.get(kind, kind)} on {at}"
+                summed = f"{total:+d}".replace("-", MINUS) if total else "0"
+                return (
+                    f"{figure} scored {plural(event.points, 'saga point')} "
+                    f"({summed} × {plural(diamonds, 'diamond')})."
+                )
+            case ActEnded(act=act, reason=reason, next_seat=next_seat):
+                text = f"Act {_act(act)} is over ({reason})"
+                if act < 3:
+                    text += f"; {self.name(next_seat)} begins the next act"
+                return text + "."
+        return None
+
+
+def narrator(players: tuple[str, ...]) -> BeowulfNarrator:
+    """The Beowulf narrator for a table."""
+    return BeowulfNarrator(players)
