@@ -102,7 +102,7 @@ def test_verify_passes_every_untouched_stream_and_fails_one_changed_byte_at_its_
                 version = conn.execute(
                     sa.text("SELECT version FROM streams WHERE id = :s"), {"s": stream}
                 ).scalar_one()
-            for seq in sorted({1, 2, version // 2 or 1, version}):
+            for seq in sorted({1, min(2, version), version // 2 or 1, version}):
                 original = _changed(engine, stream, seq, rng)
                 try:
                     code, out, err = skald("verify", stream, "--db", url)

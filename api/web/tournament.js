@@ -87,43 +87,6 @@
     );
   }
 
-  // Places at a table from its outcome: the ranking's groups, best first (ties share a place).
-  function places(table) {
-    const found = {};
-    const outcome = table.outcome;
-    if (!outcome || !outcome.ranking) return found;
-    let place = 1;
-    for (const group of outcome.ranking) {
-      for (const who of group) found[typeof who === "number" ? table.seats[who] : who] = place;
-      place += group.length;
-    }
-    return found;
-  }
-
-  const ordinal = (n) => `${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;
-
-  // Player × round: the table, the opponents and the place there (points are the standings').
-  function drawCrosstable() {
-    const s = state.summary;
-    const rounds = s.paired;
-    $("crosstable").querySelector("thead").replaceChildren(
-      el("tr", {}, el("th", { scope: "col" }, "Player"), ...rounds.map((r) => el("th", { scope: "col" }, `Round ${r.round}`))),
-    );
-    $("crosstable").querySelector("tbody").replaceChildren(
-      ...s.players.map((player) =>
-        el("tr", { "data-player": player },
-          el("th", { scope: "row" }, player),
-          ...rounds.map((paired) => {
-            const table = paired.tables.find((t) => t.seats.includes(player));
-            if (!table) return el("td", {}, paired.byes.includes(player) ? "bye" : "–");
-            const place = places(table)[player];
-            const others = table.seats.filter((name) => name !== player).join(", ");
-            return el("td", { "data-game": table.game }, `T${table.table} vs ${others}`, place ? ` · ${ordinal(place)}` : " · in play");
-          })),
-      ),
-    );
-  }
-
   function result(table) {
     const outcome = table.outcome;
     if (!outcome || !outcome.ranking) return "";
@@ -282,7 +245,6 @@
     );
     $("after").value = s.paired.some((paired) => String(paired.round) === chosen) ? chosen : "";
     drawRounds();
-    drawCrosstable();
     if (organiser()) drawDesk();
     await drawStandings();
   }
