@@ -35,14 +35,13 @@ from skald.core.tournament.desk import DEFAULT_TABLE_SIZE, Tournaments
 from skald.core.tournament.state import fold, held_because
 from skald.events.tournament import FORMATS, TIEBREAKS, AuditAttached, ResultRecorded
 from skald.projections.autoplay import BOTS, bot_named
-from skald.projections.standings import (
+from skald.projections.standings import play_round, standings
+from skald.projections.standings_export import (
     EXPORT_FORMATS,
     export_csv,
     export_html,
     export_jsonl,
     export_md,
-    play_round,
-    standings,
     standings_text,
 )
 from skald.projections.table import Table

@@ -18,7 +18,7 @@ from skald.core.store import EventStore
 from skald.core.tournament.desk import Tournaments
 from skald.events.viewer import REFEREE
 from skald.projections.autoplay import play_out, random_bot
-from skald.projections.standings import export_jsonl
+from skald.projections.standings_export import export_jsonl
 from skald.projections.table import Table
 from tests.forgery import copy_games, jsonl
 

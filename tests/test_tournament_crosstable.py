@@ -23,7 +23,8 @@ from skald.core.tournament.state import TournamentState
 from skald.events.viewer import REFEREE
 from skald.projections.autoplay import play_out, random_bot
 from skald.projections.crosstable import crosstable, crosstable_md
-from skald.projections.standings import export_csv, export_html, export_md, standings
+from skald.projections.standings import standings
+from skald.projections.standings_export import export_csv, export_html, export_md
 from skald.projections.table import Table
 
 GOLDEN = Path(__file__).parent.parent / "fixtures" / "tournament" / "crosstable_swiss9.md"

@@ -17,7 +17,8 @@ from skald.core.store import EventStore
 from skald.core.tournament.desk import Tournaments
 from skald.events.viewer import REFEREE, SPECTATOR
 from skald.projections.autoplay import play_out, random_bot
-from skald.projections.standings import export_jsonl, standings
+from skald.projections.standings import standings
+from skald.projections.standings_export import export_jsonl
 from skald.projections.table import Table
 from tests.conftest import engine_of
 from tests.forgery import copy_games, flip_the_winner

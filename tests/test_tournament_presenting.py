@@ -22,7 +22,8 @@ from skald.core.tournament.desk import Tournaments
 from skald.core.tournament.stream import BrokenChain
 from skald.events.viewer import REFEREE
 from skald.projections.autoplay import play_out, random_bot
-from skald.projections.standings import csv_cell, export_csv, export_md, standings
+from skald.projections.standings import standings
+from skald.projections.standings_export import csv_cell, export_csv, export_md
 from skald.projections.table import Table
 from tests.conftest import engine_of
 from tests.forgery import flip_the_winner, tamper_first_result

@@ -54,15 +54,8 @@ from skald.core.tournament.desk import MAX_ROUNDS, Tournaments
 from skald.core.tournament.state import fold
 from skald.events.tournament import RULINGS
 from skald.projections.autoplay import BOTS, bot_named
-from skald.projections.standings import (
-    export_csv,
-    export_html,
-    export_jsonl,
-    export_md,
-    play_round,
-    standings,
-    summary,
-)
+from skald.projections.standings import play_round, standings, summary
+from skald.projections.standings_export import export_csv, export_html, export_jsonl, export_md
 
 router = APIRouter(prefix="/tournaments", tags=["tournaments"])
 
