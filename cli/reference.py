@@ -17,6 +17,7 @@ from typing import Any, Union, get_args, get_origin
 import msgspec
 import typer
 
+from skald.cli import bench_record
 from skald.events.base import Event
 
 
@@ -229,6 +230,7 @@ REFERENCES: dict[str, Callable[[], str]] = {
     "http": http_reference,
     "events": events_reference,
     "codes": codes_reference,
+    "bench": lambda: bench_record.table(bench_record.read()),
 }
 
 

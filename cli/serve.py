@@ -9,15 +9,21 @@ network, not the store, is at fault), and no store, lock or key file is made.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
-from typing import Annotated
+import sys
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
 from skald.cli.app import DbOption, command, read_only_folder
 from skald.core.errors import SkaldError, StoreError
 from skald.core.store import DEFAULT_URL, sqlite_path
+
+if TYPE_CHECKING:
+    from skald.api.bench import Figure
 
 UVICORN_STARTUP_FAILURE = 3  # uvicorn's exit code when its server did not start
 
@@ -137,6 +143,14 @@ def _counts(option: str, text: str) -> tuple[int, ...]:
 @command("bench")
 def bench(
     json: Annotated[bool, typer.Option("--json", help="One JSON object per figure.")] = False,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            help="Also write the run to this file as JSON lines: a header saying which run it"
+            " is (commit, command, cores, load), then every figure. The documentation states"
+            " figures only from docs/bench/recorded.jsonl, written this way.",
+        ),
+    ] = None,
     clients: Annotated[int, typer.Option(help="HTTP clients on SQLite.")] = 16,
     pg_clients: Annotated[int, typer.Option(help="HTTP clients on PostgreSQL.")] = 32,
     seconds: Annotated[float, typer.Option(help="Time per HTTP measurement.")] = 5.0,
@@ -174,7 +188,8 @@ def bench(
 
     parts = parse_parts(only)
     counts = _counts("--memory-games", memory_games)
-    for figure in run(
+    recording = _open_record(record)
+    figures = run(
         clients=clients,
         pg_clients=pg_clients,
         seconds=seconds,
@@ -189,14 +204,47 @@ def bench(
         parts=parts,
         channel_clients=_counts("--channel-clients", channel_clients),
         idle_channels=_counts("--idle-channels", idle_channels),
-    ):
-        if json:
-            import msgspec
+    )
+    from skald.cli import bench_record
 
-            typer.echo(msgspec.json.encode(figure).decode())
-        else:
-            typer.echo(
-                f"{figure.name:<34} {figure.value:12.1f} {figure.unit:<9}"
-                f"{figure.baseline:<34} {figure.baseline_value:12.1f}  x{figure.ratio:7.3f}"
-                + (f"  {figure.note}" if figure.note else "")
-            )
+    with recording or contextlib.nullcontext():
+        for figure in figures:
+            _print_figure(figure, json)
+            if recording:
+                bench_record.write_figure(recording, figure)
+        if recording:
+            bench_record.write_footer(recording)
+    if recording and record:
+        # Only a whole run replaces the record: one stopped halfway stays `FILE.partial`.
+        Path(recording.name).replace(record)
+        typer.echo(f"recorded in {record}", err=True)
+
+
+def _open_record(path: Path | None) -> IO[str] | None:
+    """`FILE.partial`, opened and given its header (InvalidOption naming why it cannot be);
+    it becomes FILE when the run is whole."""
+    from skald.cli import bench_record
+    from skald.core.errors import InvalidOption
+
+    if path is None:
+        return None
+    try:
+        out = path.with_name(path.name + ".partial").open("w", encoding="utf-8")
+    except OSError as error:
+        raise InvalidOption(f"--record {path}: {error.strerror or error}") from None
+    bench_record.write_header(out, sys.argv[2:])
+    return out
+
+
+def _print_figure(figure: Figure, json: bool) -> None:
+    """One figure on standard output: a table row, or a JSON line."""
+    if json:
+        import msgspec
+
+        typer.echo(msgspec.json.encode(figure).decode())
+        return
+    typer.echo(
+        f"{figure.name:<34} {figure.value:12.1f} {figure.unit:<9}"
+        f"{figure.baseline:<34} {figure.baseline_value:12.1f}  x{figure.ratio:7.3f}"
+        + (f"  {figure.note}" if figure.note else "")
+    )
