@@ -133,6 +133,15 @@ class _Knowledge:
         self.decisions: list[list[Any]] = []
         self.undone: list[list[Any]] = []
 
+    def copy(self) -> _Knowledge:
+        """An independent copy (the events it keeps are immutable)."""
+        twin = _Knowledge(self.seats)
+        twin.act, twin.pile, twin.seen = self.act, self.pile, set(self.seen)
+        twin.hands = [[msgspec.structs.replace(slot) for slot in hand] for hand in self.hands]
+        twin.decisions = [list(decision) for decision in self.decisions]
+        twin.undone = [list(decision) for decision in self.undone]
+        return twin
+
     def receive(self, seat: int, act: int, count: int, tiles: Sequence[str] | None) -> None:
         self.pile -= count
         if tiles is None:
@@ -170,12 +179,18 @@ def _known(secret: Any) -> Any:
     return secret.value if secret.known else None
 
 
-def _fold(log: Sequence[Envelope[Any]]) -> _Knowledge:
-    k = _Knowledge(0)
-    for envelope in log:
-        event = envelope.event
+class BeowulfFold:
+    """The information set folded one redacted envelope at a time (`feed`), so a cache can
+    keep it at a seq and go on from there (`copy`; `projections.knowledge_cache`)."""
+
+    def __init__(self) -> None:
+        self.k = _Knowledge(0)
+
+    def feed(self, envelope: Envelope[Any]) -> None:
+        """Fold the next envelope of the viewer's redacted log."""
+        k, event = self.k, envelope.event
         if isinstance(event, GameCreated):
-            k = _Knowledge(len(event.players))
+            self.k = _Knowledge(len(event.players))
         elif isinstance(event, MoveMade):
             k.decisions.append([])
             k.undone = []
@@ -189,7 +204,16 @@ def _fold(log: Sequence[Envelope[Any]]) -> _Knowledge:
                 k.decisions = []
             elif k.decisions:
                 k.decisions[-1].append(event)
-    return k
+
+    def copy(self) -> BeowulfFold:
+        """An independent fold at the same seq."""
+        twin = BeowulfFold()
+        twin.k = self.k.copy()
+        return twin
+
+    def possible(self, viewer: Viewer) -> BeowulfPossible:
+        """The information set at the last envelope fed (reads the fold, never changes it)."""
+        return _possible(self.k, viewer)
 
 
 def _apply(k: _Knowledge, event: Any) -> None:
@@ -247,7 +271,13 @@ def _counts(tiles: Iterable[str]) -> tuple[TileCount, ...]:
 
 def possible(log: Sequence[Envelope[Any]], viewer: Viewer) -> BeowulfPossible:
     """What could be true of every tile `viewer` has not seen, from its redacted log."""
-    k = _fold(log)
+    fold = BeowulfFold()
+    for envelope in log:
+        fold.feed(envelope)
+    return fold.possible(viewer)
+
+
+def _possible(k: _Knowledge, viewer: Viewer) -> BeowulfPossible:
     unseen = {act: [t for t in act_tiles(act) if t not in k.seen] for act in range(1, k.act + 1)}
     hidden = Counter(s.act for hand in k.hands for s in hand if s.tile is None)
     acts = []
