@@ -85,9 +85,7 @@ def _game_figures(
         yield figure(
             f"possible.{game}", statistics.median(known) * 1e6, "us", "view.cold", base, note=note
         )
-        yield figure(
-            f"possible.{game}.first", known[0] * 1e6, "us", "view.cold", base, note=note
-        )
+        yield figure(f"possible.{game}.first", known[0] * 1e6, "us", "view.cold", base, note=note)
         yield figure(
             f"sample.{game}", statistics.median(drawn) * 1e6, "us", "view.cold", base, note=note
         )

@@ -90,6 +90,8 @@ def _beowulf(possible: Any, players: Sequence[str]) -> str:
         counsel = sum(p.good_counsel_only for p in hand.places)
         extra = f"; known: {' '.join(known)}" if known else ""
         extra += f"; {counsel} can only be Good Counsel" if counsel else ""
+        other = sum(p.not_good_counsel for p in hand.places)
+        extra += f"; {other} cannot be Good Counsel" if other else ""
         may = " ".join(f"{c.face}@{c.back}" for c in hand.may_hold) or "-"
         lines.append(
             f"  {players[hand.seat]} ({hand.colour}) holds {len(hand.places)} tiles "
