@@ -31,11 +31,6 @@ class Memo(Generic[K, V]):
                 self._answers.clear()
             self._answers[key] = value
 
-    def clear(self) -> None:
-        """Let every answer go."""
-        with self._lock:
-            self._answers.clear()
-
     def fetch(self, key: K, compute: Callable[[], V]) -> V:
         """The answer for `key`, computed and kept on a miss."""
         value = self._answers.get(key)

@@ -4,11 +4,12 @@ A game whose views offer `knowledge_fold()` (`registry.KnowledgeFold`) has its f
 per process, for each (game stream, viewer's entitlement): a checkpoint every
 `CHECKPOINT_EVERY` seqs and one at the furthest seq asked. A call at seq S goes on from
 the nearest checkpoint at or before S and folds only the envelopes after it, each
-redacted for the viewer as before; a call with no checkpoint folds the whole log (the
-first call for a viewer in a process). So polling after each move costs the few new
-events, and a replay `?at=SEQ` costs at most `CHECKPOINT_EVERY` events and gives the
-answer as it stood at SEQ: a checkpoint at seq s is the fold of the envelopes 1..s, and
-nothing after s ever reaches it.
+redacted for the viewer as before. A call with no checkpoint folds the whole log: the
+first for a viewer in a process, or after its checkpoints were let go (the least
+recently asked (game, viewer) goes first once `LINES_KEPT` are kept). So polling after
+each move costs the few new events, and a replay `?at=SEQ` at most `CHECKPOINT_EVERY`
+(more past `MAX_CHECKPOINTS`) and gives the answer as it stood at SEQ: a checkpoint at
+seq s is the fold of the envelopes 1..s, and nothing after s ever reaches it.
 
 A checkpoint is a cache, never a source of truth: it is used only when the stored
 envelope at its seq has the chain hash it was folded at (the hash covers every event up
@@ -20,12 +21,12 @@ viewer's redacted log holds. A game without `knowledge_fold` is folded whole eac
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
 
-from skald.core.memo import Memo
 from skald.events.envelope import Envelope
 from skald.events.secret import redact
 from skald.events.viewer import Viewer
@@ -33,11 +34,12 @@ from skald.projections.registry import KnowledgeFold, redacted_log, views_for
 
 CHECKPOINT_EVERY = 50
 """Seqs between kept checkpoints: a replay at any seq folds at most this many events."""
-MAX_CHECKPOINTS = 64
-"""Checkpoints kept per game and viewer; past it every other one is let go (the spacing
-doubles), so a very long game's memory stays bounded."""
+MAX_CHECKPOINTS = 16
+"""Checkpoints kept per game and viewer on the grid; past it every other one is let go
+(the spacing doubles), so a long game's memory stays bounded."""
 LINES_KEPT = 256
-"""(game, viewer) pairs kept per process (all are let go when it is full: `Memo`)."""
+"""(game, viewer) pairs kept per process, the least recently asked let go first. A Hägar
+checkpoint at seq ~1,600 holds about 12 KB: some 50 MB at most for games that long."""
 
 Read = Callable[[int, int], Sequence[Envelope[Any]]]
 """The game's full envelopes from one seq to another, inclusive (redacted here)."""
@@ -83,8 +85,22 @@ class _Line:
             self.furthest = None
 
 
-_LINES: Memo[tuple[str, frozenset[int], bool], _Line] = Memo(LINES_KEPT)
+_Key = tuple[str, frozenset[int], bool]
+_LINES: OrderedDict[_Key, _Line] = OrderedDict()
 _LOCK = threading.Lock()
+
+
+def _line(key: _Key) -> _Line:
+    """The checkpoints of one (game, viewer), made on first use, marked as just asked."""
+    with _LOCK:
+        line = _LINES.get(key)
+        if line is None:
+            line = _LINES[key] = _Line()
+            while len(_LINES) > LINES_KEPT:
+                _LINES.popitem(last=False)
+        else:
+            _LINES.move_to_end(key)
+        return line
 
 
 def possible_at(game: str, stream: str, viewer: Viewer, seq: int, read: Read) -> Any:
@@ -94,12 +110,7 @@ def possible_at(game: str, stream: str, viewer: Viewer, seq: int, read: Read) ->
     begin: Callable[[], KnowledgeFold] | None = getattr(views, "knowledge_fold", None)
     if begin is None:
         return views.possible(redacted_log(read(1, seq), viewer), viewer)
-    key = (stream, viewer.seats, viewer.referee)
-    with _LOCK:
-        line = _LINES.get(key)
-        if line is None:
-            line = _Line()
-            _LINES.put(key, line)
+    line = _line((stream, viewer.seats, viewer.referee))
     start = line.nearest(seq)
     tail: Sequence[Envelope[Any]] = ()
     if start is not None:
@@ -115,7 +126,7 @@ def possible_at(game: str, stream: str, viewer: Viewer, seq: int, read: Read) ->
     for envelope in tail:
         fold.feed(redact(envelope, viewer))
         last = envelope
-        if envelope.seq % CHECKPOINT_EVERY == 0:
+        if envelope.seq % line.spacing == 0:
             line.keep(_Checkpoint(envelope.seq, envelope.hash, fold.copy()))
     if last is not None:
         line.reached(_Checkpoint(last.seq, last.hash, fold))
@@ -124,4 +135,5 @@ def possible_at(game: str, stream: str, viewer: Viewer, seq: int, read: Read) ->
 
 def forget() -> None:
     """Let every checkpoint go (tests; a process that wants its memory back)."""
-    _LINES.clear()
+    with _LOCK:
+        _LINES.clear()

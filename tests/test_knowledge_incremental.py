@@ -76,6 +76,23 @@ def test_kept_fold_equals_the_cold_fold(case: tuple[str, int, int, str]) -> None
     assert compared > 100
 
 
+def test_few_checkpoints_and_few_lines_kept_still_give_the_cold_fold(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With two checkpoints a line (the spacing doubles past them) and two lines in all
+    (the least recently asked let go), every answer is still the cold fold's."""
+    monkeypatch.setattr(knowledge_cache, "MAX_CHECKPOINTS", 2)
+    monkeypatch.setattr(knowledge_cache, "LINES_KEPT", 2)
+    play = played("hagar", 6, 1, "random")
+    rnd = random.Random(5)
+    for seq in asked_seqs(len(play.log), rnd)[::3]:
+        for viewer in viewers(6)[::2]:
+            kept = possible_at("hagar", play.game_id, viewer, seq, reader(play.log))
+            assert kept == cold("hagar", play.log, viewer, seq), f"seq {seq} as {viewer.name}"
+    assert len(knowledge_cache._LINES) == 2
+    assert all(len(line.grid) <= 2 for line in knowledge_cache._LINES.values())
+
+
 def test_the_viewers_of_one_game_are_kept_apart() -> None:
     play = played("hagar", 6, 1, "random")
     seq = len(play.log)
