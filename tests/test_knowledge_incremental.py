@@ -1,10 +1,11 @@
 """`possible` kept per game and viewer (`projections.knowledge_cache`) is the cold fold.
 
-Over random and greedy playouts of 6-player Hägar and of Beowulf, for every viewer (each
-seat, a spectator), the answer going on from a kept checkpoint equals the whole redacted
-log folded from seq 1 (`knowledge.possible_for`), whichever way the seqs are asked: in
-order as a poller does after each move, at random as a replay's `?at=` does (earlier and
-later than the checkpoints, on them and between them), and again at a seq already asked.
+Over random and greedy playouts of 6-player Hägar and of 2- and 4-player Beowulf, for
+every viewer (each seat, a spectator), the answer going on from a kept checkpoint equals
+the whole redacted log folded from seq 1 (`knowledge.possible_for`), whichever way the
+seqs are asked: in order as a poller does after each move, at random as a replay's `?at=`
+does (earlier and later than the checkpoints, on them and between them), and again at a
+seq already asked.
 A stream that is not the one the checkpoints were folded from (another game's events under
 the same id) is folded again from its own events. Through the Table, `possible` at `at`
 is the cold fold of the log up to `at`.
@@ -27,7 +28,12 @@ from skald.projections.knowledge_cache import CHECKPOINT_EVERY, possible_at
 from skald.projections.table import Table
 from tests.test_information_sets import Playout, playout, viewers
 
-CASES = (("hagar", 6, 1, "random"), ("hagar", 6, 2, "greedy"), ("beowulf", 2, 3, "greedy"))
+CASES = (
+    ("hagar", 6, 1, "random"),
+    ("hagar", 6, 2, "greedy"),
+    ("beowulf", 2, 3, "greedy"),
+    ("beowulf", 4, 4, "random"),
+)
 
 
 @pytest.fixture(autouse=True)
