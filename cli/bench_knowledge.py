@@ -2,8 +2,12 @@
 
 For a position with hidden history, each beside the cold view of the same position (µs, an
 empty state cache, the view a seat's client asks for first):
-- `possible.<game>`: `GET /games/ID/possible`'s work (`Table.possible`, cold): read the
-  log, redact it for the seat, fold it into the game's model;
+- `possible.<game>`: `GET /games/ID/possible`'s work (`Table.possible` on a fresh Table):
+  read the log, redact it for the seat, fold it into the game's model; a game whose fold
+  is kept per process (`projections.knowledge_cache`: Hägar, Beowulf) goes on from the
+  checkpoint the first round kept, so this is the figure of every call but a viewer's
+  first in a process;
+- `possible.<game>.first`: the first round alone, with nothing kept (the whole log);
 - `sample.<game>`: one world drawn from that `possible` (what a variation's base costs on
   top of it).
 Games: Hägar with 6 players (seat 0), and Beast for a hunter at the end of a ~1,500-event
@@ -81,6 +85,7 @@ def _game_figures(
         yield figure(
             f"possible.{game}", statistics.median(known) * 1e6, "us", "view.cold", base, note=note
         )
+        yield figure(f"possible.{game}.first", known[0] * 1e6, "us", "view.cold", base, note=note)
         yield figure(
             f"sample.{game}", statistics.median(drawn) * 1e6, "us", "view.cold", base, note=note
         )

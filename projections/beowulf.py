@@ -241,6 +241,10 @@ class BeowulfViews:
         """The unseen tiles and each other hand's possible tiles (`beowulf_knowledge`)."""
         return beowulf_knowledge.possible(log, viewer)
 
+    def knowledge_fold(self) -> beowulf_knowledge.BeowulfFold:
+        """`possible` folded an envelope at a time (`beowulf_knowledge.BeowulfFold`)."""
+        return beowulf_knowledge.BeowulfFold()
+
     def sample(
         self, state: BeowulfState, possible: BeowulfPossible, viewer: Viewer, rnd: random.Random
     ) -> BeowulfState:

@@ -16,11 +16,20 @@ shown); so did every seat when an act ended because "no player could play".
 A tile played out of a hand and then taken back (rules version 1 logs, where a play was
 undoable) returns to that hand known to everyone.
 
+A turn that begins with the pile exhausted says one thing more: the act did not end, so
+some seat could still act (`_someone_could_act`). When no figure is left in any supply,
+no tile the viewer knows can be played and no seat with a hidden tile could move a figure
+by Good Counsel, only a hidden tile that is not Good Counsel lets a seat act; when one
+hidden place alone can be it, that place cannot be Good Counsel (`not_good_counsel`).
+
 `sample` is uniform over the consistent deals: every assignment of the unseen tiles to the
-hidden hand places (a Good-Counsel-only place gets a Good Counsel tile), the pile and the
-box is equally likely, whatever the real tiles are. Not modelled (the one deduction left
-out, documented): when the pile is exhausted and a turn passes on instead of the act
-ending, some seat could still act; `sample` may draw a world where none could.
+hidden hand places (a Good-Counsel-only place gets a Good Counsel tile, a place that
+cannot be one another tile), the pile and the box is equally likely, whatever the real
+tiles are. Not modelled (documented): when several hidden places could be the tile that
+lets a seat act at such a turn, "one of them is not Good Counsel" is a choice between
+places that `possible`, place by place, cannot say; `sample` may draw a world where each
+is one. (The position needs every figure placed and the pile used up with a space still
+free, so it is rare: none arose in random, greedy or figure-first playouts.)
 """
 
 from __future__ import annotations
@@ -33,7 +42,11 @@ from typing import Any
 import msgspec
 
 from skald.core.beowulf.data import COLOURS, ROMAN, act_tiles, tile, tile_face
-from skald.core.beowulf.state import BeowulfState
+from skald.core.beowulf.evolve import evolve
+from skald.core.beowulf.legal import counsel_moves, tile_playable
+from skald.core.beowulf.setup import initial
+from skald.core.beowulf.state import BeowulfState, has_figures, replace_at
+from skald.core.state import GameState, fold_event
 from skald.events.beowulf import (
     ActEnded,
     PileShuffled,
@@ -41,6 +54,7 @@ from skald.events.beowulf import (
     TilePlaced,
     TilesDealt,
     TreasureCashed,
+    TurnBegan,
     TurnPassed,
 )
 from skald.events.common import DecisionRedone, DecisionUndone, GameCreated, MoveMade
@@ -61,13 +75,15 @@ class TileCount(msgspec.Struct, frozen=True, kw_only=True):
 
 class Place(msgspec.Struct, frozen=True, kw_only=True):
     """One tile in another seat's hand: its back (act) and, when the viewer knows it, its
-    face; `good_counsel_only` when the rules say it can only be a Good Counsel tile."""
+    face; `good_counsel_only` when the rules say it can only be a Good Counsel tile,
+    `not_good_counsel` when they say it cannot be one."""
 
     act: int
     back: str
     tile: str | None = None
     face: str | None = None
     good_counsel_only: bool = False
+    not_good_counsel: bool = False
 
 
 class HandPossible(msgspec.Struct, frozen=True, kw_only=True):
@@ -119,6 +135,7 @@ class _Slot(msgspec.Struct, kw_only=True):
     act: int
     tile: str | None = None
     good_counsel_only: bool = False
+    not_good_counsel: bool = False
 
 
 class _Knowledge:
@@ -132,6 +149,15 @@ class _Knowledge:
         self.hands: list[list[_Slot]] = [[] for _ in range(seats)]
         self.decisions: list[list[Any]] = []
         self.undone: list[list[Any]] = []
+
+    def copy(self) -> _Knowledge:
+        """An independent copy (the events it keeps are immutable)."""
+        twin = _Knowledge(self.seats)
+        twin.act, twin.pile, twin.seen = self.act, self.pile, set(self.seen)
+        twin.hands = [[msgspec.structs.replace(slot) for slot in hand] for hand in self.hands]
+        twin.decisions = [list(decision) for decision in self.decisions]
+        twin.undone = [list(decision) for decision in self.undone]
+        return twin
 
     def receive(self, seat: int, act: int, count: int, tiles: Sequence[str] | None) -> None:
         self.pile -= count
@@ -149,9 +175,16 @@ class _Knowledge:
         if not known:
             same_back = [s for s in hand if s.tile is None and s.act == tile(tile_id).act]
             counsel = tile(tile_id).ability == GOOD_COUNSEL
-            # A Good Counsel may have been any of them; anything else was an open place.
-            fitting = [s for s in same_back if s.good_counsel_only == counsel] or same_back
-            known = fitting
+            # It may have left any place it fits; the narrowest of them goes, so the places
+            # left allow at least what the log does (a Good Counsel-only place for a Good
+            # Counsel, a place that cannot be one for any other tile).
+            if counsel:
+                fitting = [s for s in same_back if not s.not_good_counsel]
+                fitting.sort(key=lambda s: not s.good_counsel_only)
+            else:
+                fitting = [s for s in same_back if not s.good_counsel_only]
+                fitting.sort(key=lambda s: not s.not_good_counsel)
+            known = fitting or same_back
         if known:
             hand.remove(known[0])
 
@@ -170,12 +203,24 @@ def _known(secret: Any) -> Any:
     return secret.value if secret.known else None
 
 
-def _fold(log: Sequence[Envelope[Any]]) -> _Knowledge:
-    k = _Knowledge(0)
-    for envelope in log:
-        event = envelope.event
+class BeowulfFold:
+    """The information set folded one redacted envelope at a time (`feed`), so a cache can
+    keep it at a seq and go on from there (`copy`; `projections.knowledge_cache`)."""
+
+    def __init__(self) -> None:
+        self.k = _Knowledge(0)
+        self.public: GameState | None = None  # the board, figures, supplies (no hands)
+
+    def feed(self, envelope: Envelope[Any]) -> None:
+        """Fold the next envelope of the viewer's redacted log."""
+        k, event = self.k, envelope.event
+        if isinstance(event, TurnBegan) and self.public is not None and k.pile <= 0:
+            _someone_could_act(k, self.public.rules)
+        self.public = fold_event(
+            _PUBLIC, self.public, envelope.stream, envelope.seq, envelope.hash, event
+        )
         if isinstance(event, GameCreated):
-            k = _Knowledge(len(event.players))
+            self.k = _Knowledge(len(event.players))
         elif isinstance(event, MoveMade):
             k.decisions.append([])
             k.undone = []
@@ -189,7 +234,62 @@ def _fold(log: Sequence[Envelope[Any]]) -> _Knowledge:
                 k.decisions = []
             elif k.decisions:
                 k.decisions[-1].append(event)
-    return k
+
+    def copy(self) -> BeowulfFold:
+        """An independent fold at the same seq."""
+        twin = BeowulfFold()
+        twin.k, twin.public = self.k.copy(), self.public
+        return twin
+
+    def possible(self, viewer: Viewer) -> BeowulfPossible:
+        """The information set at the last envelope fed (reads the fold, never changes it)."""
+        return _possible(self.k, viewer)
+
+
+class _PublicRules:
+    """Beowulf's reducer over what every viewer sees (the board, the figures, the
+    supplies): hands and the pile stay empty, a tile played out of a hand is put in it just
+    before (its id is public then)."""
+
+    def initial(self, created: GameCreated) -> BeowulfState:
+        return initial(created)
+
+    def evolve(self, state: BeowulfState, event: Any) -> BeowulfState:
+        if isinstance(event, PileShuffled | TilesDealt | TileDrawn):
+            return state
+        if isinstance(event, TilePlaced | TreasureCashed):
+            state = msgspec.structs.replace(
+                state, hands=replace_at(state.hands, event.seat, (event.tile,))
+            )
+        return evolve(state, event)
+
+
+_PUBLIC: Any = _PublicRules()  # a Rules to `fold_event` (duck-typed)
+
+
+def _someone_could_act(k: _Knowledge, board: BeowulfState) -> None:
+    """A turn begins with the pile exhausted: the rules saw some seat able to act then
+    (`decide._next_turn`, else the act ends, "no player could play"). With no figure in
+    any supply, no tile the viewer knows playable, no seat with a Good Counsel move holding
+    a hidden tile, the one able seat must hold a hidden tile that is not Good Counsel;
+    when only one hidden place can be that tile, it is not a Good Counsel (a place of a
+    seat without a Good Counsel move that is not already Good-Counsel-only). With several,
+    the deduction is a choice between them, which the places cannot say: not modelled."""
+    could_be = []
+    for seat, hand in enumerate(k.hands):
+        if has_figures(board, seat):
+            return
+        counsel = bool(counsel_moves(board, seat))
+        for slot in hand:
+            if slot.tile is not None:
+                if tile_playable(board, seat, slot.tile):
+                    return
+            elif counsel or slot.not_good_counsel:
+                return  # any tile it holds can be played (a free space is next to a figure)
+            elif not slot.good_counsel_only:
+                could_be.append(slot)
+    if len(could_be) == 1:
+        could_be[0].not_good_counsel = True
 
 
 def _apply(k: _Knowledge, event: Any) -> None:
@@ -247,7 +347,13 @@ def _counts(tiles: Iterable[str]) -> tuple[TileCount, ...]:
 
 def possible(log: Sequence[Envelope[Any]], viewer: Viewer) -> BeowulfPossible:
     """What could be true of every tile `viewer` has not seen, from its redacted log."""
-    k = _fold(log)
+    fold = BeowulfFold()
+    for envelope in log:
+        fold.feed(envelope)
+    return fold.possible(viewer)
+
+
+def _possible(k: _Knowledge, viewer: Viewer) -> BeowulfPossible:
     unseen = {act: [t for t in act_tiles(act) if t not in k.seen] for act in range(1, k.act + 1)}
     hidden = Counter(s.act for hand in k.hands for s in hand if s.tile is None)
     acts = []
@@ -296,6 +402,7 @@ def _place(slot: _Slot) -> Place:
         tile=slot.tile,
         face=tile_face(slot.tile) if slot.tile else None,
         good_counsel_only=slot.good_counsel_only,
+        not_good_counsel=slot.not_good_counsel,
     )
 
 
@@ -305,6 +412,8 @@ def _candidates(slot: _Slot, unseen: dict[int, list[str]]) -> list[str]:
     tiles = unseen.get(slot.act, [])
     if slot.good_counsel_only:
         return [t for t in tiles if tile(t).ability == GOOD_COUNSEL]
+    if slot.not_good_counsel:
+        return [t for t in tiles if tile(t).ability != GOOD_COUNSEL]
     return tiles
 
 
@@ -326,7 +435,7 @@ def sample(
     hands = [list(hand) for hand in state.hands]
     drawn: dict[tuple[int, int], str] = {}
     places = [(h.seat, i, p) for h in known.hands for i, p in enumerate(h.places)]
-    for seat, index, place in sorted(places, key=lambda item: not item[2].good_counsel_only):
+    for seat, index, place in sorted(places, key=_narrowest_first):
         drawn[seat, index] = place.tile if place.tile is not None else _take(left, place)
     for hand in known.hands:
         hands[hand.seat] = [drawn[hand.seat, i] for i in range(len(hand.places))]
@@ -336,10 +445,17 @@ def sample(
     )
 
 
+def _narrowest_first(item: tuple[int, int, Place]) -> int:
+    """Good-Counsel-only places take their tiles first, then those that cannot be one."""
+    place = item[2]
+    return 0 if place.good_counsel_only else 1 if place.not_good_counsel else 2
+
+
 def _take(left: dict[int, list[str]], place: Place) -> str:
     """One unseen tile for a hidden place (the lists are shuffled: the first that fits)."""
     tiles = left[place.act]
     for index, candidate in enumerate(tiles):
-        if not place.good_counsel_only or tile(candidate).ability == GOOD_COUNSEL:
+        counsel = tile(candidate).ability == GOOD_COUNSEL
+        if (counsel or not place.good_counsel_only) and not (counsel and place.not_good_counsel):
             return tiles.pop(index)
     raise ValueError("the log leaves no tile for a hidden place")  # an altered log

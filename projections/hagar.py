@@ -290,6 +290,10 @@ class HagarViews:
         """Each face-down piece's possible values, the fate deck (`hagar_knowledge`)."""
         return hagar_knowledge.possible(log, viewer)
 
+    def knowledge_fold(self) -> hagar_knowledge.HagarFold:
+        """`possible` folded an envelope at a time (`hagar_knowledge.HagarFold`)."""
+        return hagar_knowledge.HagarFold()
+
     def sample(
         self, state: HagarState, possible: HagarPossible, viewer: Viewer, rnd: random.Random
     ) -> HagarState:

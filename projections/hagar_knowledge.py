@@ -142,6 +142,19 @@ class _Groups:
         self.of.update(dict.fromkeys(tokens, group))
         return tokens
 
+    def copy(self) -> _Groups:
+        """An independent copy (the sets are copied, not shared)."""
+        twin = _Groups()
+        twin.of = dict(self.of)
+        twin.tokens = {group: set(tokens) for group, tokens in self.tokens.items()}
+        twin.pieces = {group: set(held) for group, held in self.pieces.items()}
+        twin.next_token, twin.next_group, twin.merged = (
+            self.next_token,
+            self.next_group,
+            self.merged,
+        )
+        return twin
+
     def known(self, piece: int) -> int:
         return self.new([piece])[0]
 
@@ -277,17 +290,36 @@ class _TokenRules:
         return event
 
 
-def _fold(log: Sequence[Envelope[Any]]) -> tuple[HagarState, _Groups]:
-    groups = _Groups()
-    rules: Any = _TokenRules(groups)
-    engine_state: GameState | None = None
-    for envelope in log:
-        engine_state = fold_event(
-            rules, engine_state, envelope.stream, envelope.seq, envelope.hash, envelope.event
+class HagarFold:
+    """The information set folded one redacted envelope at a time (`feed`), so a cache can
+    keep it at a seq and go on from there (`copy`; `projections.knowledge_cache`): the
+    token state of the engine's fold (with its undo and redo) and the groups."""
+
+    def __init__(self) -> None:
+        self._start(_Groups(), None)
+
+    def _start(self, groups: _Groups, state: GameState | None) -> None:
+        self.groups = groups
+        self.state = state
+        self.rules: Any = _TokenRules(groups)  # a Rules to `fold_event` (duck-typed)
+
+    def feed(self, envelope: Envelope[Any]) -> None:
+        """Fold the next envelope of the viewer's redacted log."""
+        self.state = fold_event(
+            self.rules, self.state, envelope.stream, envelope.seq, envelope.hash, envelope.event
         )
-    if engine_state is None:
-        raise ValueError("an empty log")
-    return engine_state.rules, groups
+
+    def copy(self) -> HagarFold:
+        """An independent fold at the same seq (the states are immutable; groups copied)."""
+        twin = HagarFold()
+        twin._start(self.groups.copy(), self.state)
+        return twin
+
+    def possible(self, viewer: Viewer) -> HagarPossible:
+        """The information set at the last envelope fed (reads the fold, never changes it)."""
+        if self.state is None:
+            raise ValueError("an empty log")
+        return _possible(self.state.rules, self.groups, viewer)
 
 
 # -- the information set -------------------------------------------------------------------
@@ -316,7 +348,13 @@ def _counts(ids: Sequence[int]) -> tuple[PieceCount, ...]:
 
 def possible(log: Sequence[Envelope[Any]], viewer: Viewer) -> HagarPossible:
     """Each hidden piece's possible values and the fate deck's, from the redacted log."""
-    state, g = _fold(log)
+    fold = HagarFold()
+    for envelope in log:
+        fold.feed(envelope)
+    return fold.possible(viewer)
+
+
+def _possible(state: HagarState, g: _Groups, viewer: Viewer) -> HagarPossible:
     spots = _spots(state)
     groups = []
     for group, tokens in sorted(g.tokens.items()):

@@ -5,8 +5,9 @@ a seat, anything that plays forward from a position the viewer cannot fully see)
 `believed_state` draws a complete rules state from the viewer's information set, the
 game's `possible` over the viewer's redacted log (`registry.redacted_log`), through the
 game's `sample`. It never reads the real hidden values: `possible` sees only the redacted
-log, and `sample` only what the viewer sees of the state. `possible_for` is what
-`GET /games/ID/possible` and `skald possible` show.
+log, and `sample` only what the viewer sees of the state. `possible_for` folds a whole
+log; `GET /games/ID/possible` and `skald possible` give the same answer going on from the
+fold kept for the viewer (`knowledge_cache.possible_at`).
 """
 
 from __future__ import annotations
@@ -90,6 +91,8 @@ def _beowulf(possible: Any, players: Sequence[str]) -> str:
         counsel = sum(p.good_counsel_only for p in hand.places)
         extra = f"; known: {' '.join(known)}" if known else ""
         extra += f"; {counsel} can only be Good Counsel" if counsel else ""
+        other = sum(p.not_good_counsel for p in hand.places)
+        extra += f"; {other} cannot be Good Counsel" if other else ""
         may = " ".join(f"{c.face}@{c.back}" for c in hand.may_hold) or "-"
         lines.append(
             f"  {players[hand.seat]} ({hand.colour}) holds {len(hand.places)} tiles "

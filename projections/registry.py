@@ -12,6 +12,11 @@ know"): `possible(log, viewer)`, computed only from the viewer's redacted log
 (`redacted_log`), and `sample(state, possible, viewer, rnd)`, a complete rules state
 drawn from those worlds. Anything that plays forward from a position a viewer cannot fully
 see starts from `sample` (`knowledge.believed_state`); `perturb_hidden` is a test tool.
+
+A game's views may also offer `knowledge_fold()`: a `KnowledgeFold`, the same `possible`
+folded one redacted envelope at a time, so `knowledge_cache` keeps it per game and viewer
+at some seqs and goes on from the nearest instead of folding the whole log again. A
+game's `possible(log, viewer)` is then that fold fed the whole log.
 """
 
 from __future__ import annotations
@@ -55,6 +60,19 @@ class GameViews(Protocol):
         docstring): `state` with EVERY part hidden from `viewer` replaced by a draw from
         `possible`. It may read from `state` only what `viewer` sees; the result must give
         `viewer` the same view and the same legal moves as `state`."""
+
+
+class KnowledgeFold(Protocol):
+    """A game's `possible` as a fold over the viewer's redacted log (mutable while fed)."""
+
+    def feed(self, envelope: Envelope[Any]) -> None:
+        """Fold the next envelope of the viewer's redacted log."""
+
+    def copy(self) -> KnowledgeFold:
+        """An independent fold at the same seq: feeding either never changes the other."""
+
+    def possible(self, viewer: Viewer) -> Any:
+        """`possible` of the envelopes fed so far (reads the fold, never changes it)."""
 
 
 def redacted_log(envelopes: Sequence[Envelope[Any]], viewer: Viewer) -> list[Envelope[Any]]:

@@ -56,7 +56,8 @@ from skald.events.secret import redact
 from skald.events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
 from skald.projections.audit import AuditReport, build_audit
 from skald.projections.export.facade import Histories
-from skald.projections.knowledge import describe_possible, possible_for
+from skald.projections.knowledge import describe_possible
+from skald.projections.knowledge_cache import possible_at
 from skald.projections.narrative import Narrated, Narrator
 from skald.projections.registry import views_for
 
@@ -249,13 +250,16 @@ class Table:
 
     def possible(self, game_id: str, viewer: Viewer, at: int | None = None) -> PossibleView:
         """What `viewer` could believe after seq `at` (default: now), computed from its own
-        redacted log only (`knowledge.possible_for`); after the game under reveal=end a
-        viewer sees everything, as in `show_revealed`."""
+        redacted log only, going on from the fold kept for it (`knowledge_cache`); after
+        the game under reveal=end a viewer sees everything, as in `show_revealed`."""
         state = self._engine.load(game_id, at)
         effective = self._effective(self._engine.load(game_id), viewer)
-        log = self._engine.envelopes(game_id, 1, state.version)
+
+        def read(from_seq: int, to_seq: int) -> list[Envelope[Any]]:
+            return self._engine.envelopes(game_id, from_seq, to_seq)
+
         with presenting(state.version):
-            known = possible_for(state.game, log, effective)
+            known = possible_at(state.game, game_id, effective, state.version, read)
         return PossibleView(
             id=game_id,
             game=state.game,

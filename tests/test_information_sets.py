@@ -89,7 +89,8 @@ def _fits(place: Any, tile_id: str, unseen: dict[int, set[str]]) -> bool:
         return bool(place.tile == tile_id)
     if tile(tile_id).act != place.act or tile_id not in unseen.get(place.act, set()):
         return False
-    return not place.good_counsel_only or tile(tile_id).ability == "good_counsel"
+    counsel = tile(tile_id).ability == "good_counsel"
+    return (counsel or not place.good_counsel_only) and not (counsel and place.not_good_counsel)
 
 
 def hagar_member(known: Any, state: Any, viewer: Viewer) -> bool:
