@@ -33,7 +33,6 @@ from skald.core.beast.state import BEAST, BeastState
 from skald.events.viewer import Viewer
 from skald.projections.beast_folds import is_token
 from skald.projections.beast_path_graph import PathGraph, draw_path, locations
-from skald.projections.beast_paths import PathFilter
 from skald.projections.beast_shadow import Reader
 
 replace = msgspec.structs.replace
@@ -129,6 +128,26 @@ def possible(log: Sequence[Any], viewer: Viewer) -> BeastPossible:
     return known_to(Reader(viewer).read(log))
 
 
+class BeastFold:
+    """A viewer's replay kept to be read on (projections.knowledge_cache): `advanced`
+    reads more of the viewer's redacted log into a copy and resumes the path filter from
+    the last run (its plan unchanged up to where it resumes), so the result is the very
+    `possible` of the whole log read from seq 1. Never changed once made."""
+
+    def __init__(self, reader: Reader, known: BeastPossible | None = None) -> None:
+        self.reader = reader
+        self.possible = known if known is not None else known_to(reader)
+
+    @classmethod
+    def start(cls, viewer: Viewer) -> BeastFold:
+        """Nothing read yet."""
+        return cls(Reader(viewer))
+
+    def advanced(self, log: Sequence[Any]) -> BeastFold:
+        """This fold with `log` (the next redacted envelopes) read on."""
+        return BeastFold(self.reader.copy().read(log))
+
+
 def known_to(reader: Reader) -> BeastPossible:
     """What a replay so far says could be true (the viewer's log read up to here)."""
     viewer = reader.viewer
@@ -147,7 +166,7 @@ def known_to(reader: Reader) -> BeastPossible:
     ]
     placed = {c for held in every.values() for c in held if not is_token(c)}
     hidden_path = shadow.hands and not reader.beast_eyes
-    graph = PathFilter(reader.timeline).run().graph() if hidden_path else None
+    graph = reader.path_filter().graph() if hidden_path else None
     return BeastPossible(
         viewer=viewer.name,
         role=role_name(shadow, viewer),

@@ -56,7 +56,8 @@ from skald.events.secret import redact
 from skald.events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
 from skald.projections.audit import AuditReport, build_audit
 from skald.projections.export.facade import Histories
-from skald.projections.knowledge import describe_possible, possible_for
+from skald.projections.knowledge import describe_possible
+from skald.projections.knowledge_cache import KnowledgeCache
 from skald.projections.narrative import Narrated, Narrator
 from skald.projections.registry import views_for
 
@@ -181,6 +182,7 @@ class Table:
         self._appended: Memo[tuple[str, int], tuple[int, list[Envelope[Any]]]] = Memo(self.CACHED)
         self._receipts: Memo[tuple[str, int, str], Receipt] = Memo(self.CACHED)
         self._updates: Memo[tuple[str, Viewer, int | None, int, str], Update] = Memo(self.CACHED)
+        self._knowledge = KnowledgeCache()
 
     @property
     def store_url(self) -> str:
@@ -249,13 +251,16 @@ class Table:
 
     def possible(self, game_id: str, viewer: Viewer, at: int | None = None) -> PossibleView:
         """What `viewer` could believe after seq `at` (default: now), computed from its own
-        redacted log only (`knowledge.possible_for`); after the game under reveal=end a
-        viewer sees everything, as in `show_revealed`."""
+        redacted log only (read on from where it last asked: `knowledge_cache`); after
+        the game under reveal=end a viewer sees everything, as in `show_revealed`."""
         state = self._engine.load(game_id, at)
         effective = self._effective(self._engine.load(game_id), viewer)
-        log = self._engine.envelopes(game_id, 1, state.version)
+
+        def read(first: int, last: int) -> list[Envelope[Any]]:
+            return self._engine.envelopes(game_id, first, last)
+
         with presenting(state.version):
-            known = possible_for(state.game, log, effective)
+            known = self._knowledge.possible(state.game, game_id, effective, state.version, read)
         return PossibleView(
             id=game_id,
             game=state.game,
