@@ -17,12 +17,17 @@ where the Beast is, the cards bound to zones in play, the untrailed cards on the
 locations a later trail check can look at (a check can only place trails on its
 hunter's location, the locations near a manned watchtower, and, after the Beast moves,
 the locations with a hunter or settler), the movement under way on those, and how many
-cards of each direction it laid when the cards still to be laid could reach that
-direction's limit. Each merged node counts the paths it stands for; drawing a node of
-the last generation by its count and then, backwards, each parent by its count is a
-uniform draw over every consistent path (forward filtering, backward sampling). The
-order of the untrailed cards matters only when more trails are due than tokens are left,
-which needs more than 30 cards laid since the reveal: such stretches keep the order.
+cards of each direction it laid (a direction's limit bars it). Each merged node counts
+the paths it stands for; drawing a node of the last generation by its count and then,
+backwards, each parent by its count is a uniform draw over every consistent path
+(forward filtering, backward sampling). The order of the untrailed cards matters only
+when more trails are due than tokens are left, which needs more than 30 cards laid
+since the reveal and all 30 tokens placed by the log's end: such stretches keep it.
+
+A later request reads on (`PathFilter(timeline, previous)`): the run resumes from the
+previous run's state before the first step whose plan differs in what that step looked
+up (the locations it asked the reach, the Beast's next check and the caps about), so a
+request pays for the steps a new clue changes, not for the whole stretch.
 """
 
 from __future__ import annotations
@@ -168,15 +173,28 @@ class _Plan:
                     beast_check = entry.reach
                 if reach is not None:
                     reach = None if entry.reach is None else reach | entry.reach
-        # a stretch between reveals that lays more cards than there are trail tokens
-        laid = 0
+        # a stretch between reveals whose checks may have wanted more trails than the
+        # tokens left: more cards laid than tokens, and every token placed by the end
+        laid, placed, segment, segments = 0, 0, 0, [0]
+        exhausted: list[bool] = []
+        for entry in timeline:
+            kind = type(entry.event)
+            if kind is BeastRevealed:
+                exhausted.append(placed >= TRAIL_TOKENS)
+                placed, segment = 0, segment + 1
+            elif kind is TrailsPlaced:
+                placed += len(entry.event.locations)
+            segments.append(segment)
+        exhausted.append(placed >= TRAIL_TOKENS)
         for clock, entry in enumerate(timeline):
             kind = type(entry.event)
             if kind is BeastRevealed:
                 laid = 0
             elif kind is BeastMoved:
                 laid += 1
-            self.ordered[clock] = laid + self.remaining[clock] > TRAIL_TOKENS
+            self.ordered[clock] = (
+                exhausted[segments[clock + 1]] and laid + self.remaining[clock] > TRAIL_TOKENS
+            )
 
     def agrees(
         self, other: _Plan, clock: int, looked: tuple[set[str], set[str], set[str]] | None
