@@ -22,7 +22,7 @@ def _played(tmp_path: Path, seed: str, decisions: int) -> list[Envelope[Any]]:
     """A 4-player Beast game of random decisions: its full envelopes."""
     store = EventStore(f"sqlite:///{tmp_path}/{seed}.db")
     table = Table(Engine(store))
-    game_id = table.create("beast", ["A", "B", "C", "D"], seed=seed)
+    game_id = table.create("beast", ["A", "B", "C", "D"], seed=seed, reproducible=True)
     rnd = random.Random(seed)
     for _ in range(decisions):
         turn = table.turn(game_id)
