@@ -126,16 +126,23 @@ def _measured(
         fresh.possible(game_id, viewer, before)  # the client's request at its last decision
         return lambda: fresh.possible(game_id, viewer)
 
-    base = _median_us([_timed(cold) for _ in range(rounds)])
+    cold_times: list[float] = []
+    read_on_times: list[float] = []
+    full_times: list[float] = []
+    for _ in range(rounds):  # interleaved, so a busy machine weighs on all alike
+        cold_times.append(_timed(cold))
+        if keeps:
+            read_on_times.append(_timed(read_on()))
+        full_times.append(_timed(full))
+    base = _median_us(cold_times)
     known = Table(Engine(store)).possible(game_id, viewer).possible
+    whole = _median_us(full_times)
     if keeps:
-        asked = _median_us([_timed(read_on()) for _ in range(rounds)])
-        whole = _median_us([_timed(full) for _ in range(rounds)])
+        asked = _median_us(read_on_times)
         reading = f"{note}; read on from seq {before}"
         yield figure(f"possible.{game}", asked, "us", "view.cold", base, note=reading)
         yield figure(f"possible.{game}.full", whole, "us", "view.cold", base, note=note)
     else:
-        whole = _median_us([_timed(full) for _ in range(rounds)])
         yield figure(f"possible.{game}", whole, "us", "view.cold", base, note=note)
 
     def draw(number: int) -> Callable[[], object]:
