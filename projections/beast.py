@@ -398,6 +398,10 @@ class BeastViews:
         """What could be true of every hidden item, from `viewer`'s redacted log alone."""
         return beast_knowledge.possible(log, viewer)
 
+    def knowledge_fold(self) -> beast_knowledge.BeastKnowledgeFold:
+        """`possible` as a fold to read on from (projections/knowledge_cache.py)."""
+        return beast_knowledge.BeastKnowledgeFold()
+
     def sample(
         self, state: BeastState, possible: BeastPossible, viewer: Viewer, rnd: random.Random
     ) -> BeastState:

@@ -33,7 +33,6 @@ from skald.core.beast.state import BEAST, BeastState
 from skald.events.viewer import Viewer
 from skald.projections.beast_folds import is_token
 from skald.projections.beast_path_graph import PathGraph, draw_path, locations
-from skald.projections.beast_paths import PathFilter
 from skald.projections.beast_shadow import Reader
 
 replace = msgspec.structs.replace
@@ -129,6 +128,53 @@ def possible(log: Sequence[Any], viewer: Viewer) -> BeastPossible:
     return known_to(Reader(viewer).read(log))
 
 
+class BeastFold:
+    """A viewer's replay kept to be read on (projections.knowledge_cache): `advanced`
+    reads more of the viewer's redacted log into a copy and resumes the path filter from
+    the last run (its plan unchanged up to where it resumes), so the result is the very
+    `possible` of the whole log read from seq 1. Never changed once made."""
+
+    def __init__(self, reader: Reader, known: BeastPossible | None = None) -> None:
+        self.reader = reader
+        self.possible = known if known is not None else known_to(reader)
+
+    @classmethod
+    def start(cls, viewer: Viewer) -> BeastFold:
+        """Nothing read yet."""
+        return cls(Reader(viewer))
+
+    def advanced(self, log: Sequence[Any]) -> BeastFold:
+        """This fold with `log` (the next redacted envelopes) read on."""
+        return BeastFold(self.reader.copy().read(log))
+
+
+class BeastKnowledgeFold:
+    """A `BeastFold` behind the fold-one-envelope-at-a-time contract of the knowledge cache
+    (`registry.KnowledgeFold`): envelopes fed are held and read on in one batch when
+    `possible` is asked, since the path filter resumes per batch, not per envelope. Copies
+    share the (never changed) `BeastFold` under them, so copying costs nothing."""
+
+    def __init__(self, fold: BeastFold | None = None, held: Sequence[Any] = ()) -> None:
+        self._fold = fold
+        self._held = list(held)
+
+    def feed(self, envelope: Any) -> None:
+        """Hold the next envelope of the viewer's redacted log."""
+        self._held.append(envelope)
+
+    def copy(self) -> BeastKnowledgeFold:
+        """An independent fold at the same seq."""
+        return BeastKnowledgeFold(self._fold, self._held)
+
+    def possible(self, viewer: Viewer) -> BeastPossible:
+        """`possible` of every envelope fed so far (the held ones read on first)."""
+        if self._fold is None:
+            self._fold = BeastFold.start(viewer)
+        if self._held:
+            self._fold, self._held = self._fold.advanced(self._held), []
+        return self._fold.possible
+
+
 def known_to(reader: Reader) -> BeastPossible:
     """What a replay so far says could be true (the viewer's log read up to here)."""
     viewer = reader.viewer
@@ -147,7 +193,7 @@ def known_to(reader: Reader) -> BeastPossible:
     ]
     placed = {c for held in every.values() for c in held if not is_token(c)}
     hidden_path = shadow.hands and not reader.beast_eyes
-    graph = PathFilter(reader.timeline).run().graph() if hidden_path else None
+    graph = reader.path_filter().graph() if hidden_path else None
     return BeastPossible(
         viewer=viewer.name,
         role=role_name(shadow, viewer),

@@ -17,12 +17,17 @@ where the Beast is, the cards bound to zones in play, the untrailed cards on the
 locations a later trail check can look at (a check can only place trails on its
 hunter's location, the locations near a manned watchtower, and, after the Beast moves,
 the locations with a hunter or settler), the movement under way on those, and how many
-cards of each direction it laid when the cards still to be laid could reach that
-direction's limit. Each merged node counts the paths it stands for; drawing a node of
-the last generation by its count and then, backwards, each parent by its count is a
-uniform draw over every consistent path (forward filtering, backward sampling). The
-order of the untrailed cards matters only when more trails are due than tokens are left,
-which needs more than 30 cards laid since the reveal: such stretches keep the order.
+cards of each direction it laid (a direction's limit bars it). Each merged node counts
+the paths it stands for; drawing a node of the last generation by its count and then,
+backwards, each parent by its count is a uniform draw over every consistent path
+(forward filtering, backward sampling). The order of the untrailed cards matters only
+when more trails are due than tokens are left, which needs more than 30 cards laid
+since the reveal and all 30 tokens placed by the log's end: such stretches keep it.
+
+A later request reads on (`PathFilter(timeline, previous)`): the run resumes from the
+previous run's state before the first step whose plan differs in what that step looked
+up (the locations it asked the reach, the Beast's next check and the caps about), so a
+request pays for the steps a new clue changes, not for the whole stretch.
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ from skald.projections.beast_path_graph import PathGraph, PathNode, Zones
 
 replace = msgspec.structs.replace
 LIMITS = tuple(MOVEMENT_DECK.values())
+SAVE_EVERY = 8  # clocks between the states a later run may resume from
 FLEE = Frame(hand=BEAST, card="", slot="flee", effects=(), mode="seq", pending=(), zones=())
 
 
@@ -154,28 +160,65 @@ class _Plan:
             self.reach[clock], self.remaining[clock] = reach, remaining
             self.shown[clock], self.beast_check[clock] = shown, beast_check
             entry = timeline[clock]
-            if isinstance(entry.event, BeastMoved):
-                self.caps[clock] = dict(caps)
-            elif isinstance(entry.event, BeastRevealed):
-                caps = {}
-            elif isinstance(entry.event, TrailsPlaced):
-                caps = _caps(caps, entry)
-            if isinstance(entry.event, TrailsPlaced) and entry.rule in ("beast", ""):
-                beast_check = entry.reach
-            if isinstance(entry.event, BeastRevealed):
-                reach, remaining, shown = frozenset(), 0, entry.event.cards
-            elif isinstance(entry.event, TrailsPlaced) and reach is not None:
-                reach = None if entry.reach is None else reach | entry.reach
-            elif isinstance(entry.event, BeastMoved):
+            kind = type(entry.event)
+            if kind is BeastMoved:
+                self.caps[clock] = caps  # never changed: each check makes a new one
                 remaining += 1
-        # a stretch between reveals that lays more cards than there are trail tokens
-        laid = 0
+            elif kind is BeastRevealed:
+                caps = {}
+                reach, remaining, shown = frozenset(), 0, entry.event.cards
+            elif kind is TrailsPlaced:
+                caps = _caps(caps, entry)
+                if entry.rule in ("beast", ""):
+                    beast_check = entry.reach
+                if reach is not None:
+                    reach = None if entry.reach is None else reach | entry.reach
+        # a stretch between reveals whose checks may have wanted more trails than the
+        # tokens left: more cards laid than tokens, and every token placed by the end
+        laid, placed, segment, segments = 0, 0, 0, [0]
+        exhausted: list[bool] = []
+        for entry in timeline:
+            kind = type(entry.event)
+            if kind is BeastRevealed:
+                exhausted.append(placed >= TRAIL_TOKENS)
+                placed, segment = 0, segment + 1
+            elif kind is TrailsPlaced:
+                placed += len(entry.event.locations)
+            segments.append(segment)
+        exhausted.append(placed >= TRAIL_TOKENS)
         for clock, entry in enumerate(timeline):
-            if isinstance(entry.event, BeastRevealed):
+            kind = type(entry.event)
+            if kind is BeastRevealed:
                 laid = 0
-            elif isinstance(entry.event, BeastMoved):
+            elif kind is BeastMoved:
                 laid += 1
-            self.ordered[clock] = laid + self.remaining[clock] > TRAIL_TOKENS
+            self.ordered[clock] = (
+                exhausted[segments[clock + 1]] and laid + self.remaining[clock] > TRAIL_TOKENS
+            )
+
+    def agrees(
+        self, other: _Plan, clock: int, looked: tuple[set[str], set[str], set[str]] | None
+    ) -> bool:
+        """This plan tells a filter step at `clock` what `other` told it, for the locations
+        that step looked up (`looked`: in the reach, in the Beast's next check, capped)."""
+        if self.ordered[clock] != other.ordered[clock] or self.shown[clock] != other.shown[clock]:
+            return False
+        if looked is None:
+            return True
+        reach, check, capped = looked
+        return (
+            _within(self.reach[clock], reach) == _within(other.reach[clock], reach)
+            and _within(self.beast_check[clock], check) == _within(other.beast_check[clock], check)
+            and _capped(self.caps.get(clock), capped) == _capped(other.caps.get(clock), capped)
+        )
+
+
+def _within(reach: frozenset[str] | None, looked: set[str]) -> frozenset[str]:
+    return frozenset(looked) if reach is None else reach.intersection(looked)
+
+
+def _capped(caps: dict[str, int] | None, looked: set[str]) -> dict[str, int]:
+    return {} if caps is None else {loc: caps[loc] for loc in looked if loc in caps}
 
 
 def _caps(caps: dict[str, int], entry: Entry) -> dict[str, int]:
@@ -192,9 +235,14 @@ def _caps(caps: dict[str, int], entry: Entry) -> dict[str, int]:
 
 
 class PathFilter:
-    """The consistent hidden paths, read from the viewer's replay (`run`)."""
+    """The consistent hidden paths, read from the viewer's replay (`run`).
 
-    def __init__(self, timeline: Sequence[Entry]) -> None:
+    `previous`: a run over an earlier part of the same stretch (the same timeline, fewer
+    entries). The run then begins where that run's plan first differs from this one's
+    (what is still to come changed there), from that run's state at a checkpoint at or
+    before it: the very steps a run from the start would take, skipped."""
+
+    def __init__(self, timeline: Sequence[Entry], previous: PathFilter | None = None) -> None:
         timeline = timeline[_last_reveal(timeline) :]
         self.timeline = timeline
         self.plan = _Plan(timeline)
@@ -204,6 +252,13 @@ class PathFilter:
         self.trails: list[tuple[str, ...]] = []
         self.marks: list[tuple[Any, ...]] = []
         self.undone: list[tuple[tuple[Any, ...], tuple[Any, ...]]] = []
+        self.saved: dict[int, tuple[Any, ...]] = {}  # the whole state before some clocks
+        # per clock, the locations whose place in the plan's reach, the Beast's next
+        # check and the caps the step looked up (what a later plan must agree on)
+        self.looked: list[tuple[set[str], set[str], set[str]] | None] = []
+        self.looking: tuple[set[str], set[str], set[str]] = (set(), set(), set())
+        self.converted: dict[int, tuple[list[_Node], tuple[PathNode, ...]]] = {}
+        self.begin = self._resume(previous) if previous is not None else 0
 
     @property
     def nodes(self) -> list[_Node]:
@@ -211,11 +266,44 @@ class PathFilter:
         return self.history[-1]
 
     def run(self) -> PathFilter:
-        """Filter through the whole replay."""
-        for clock, entry in enumerate(self.timeline):
+        """Filter through the whole replay (from `begin`)."""
+        for clock in range(self.begin, len(self.timeline)):
             self.clock = clock
-            self.step(entry)
+            if clock % SAVE_EVERY == 0:
+                self.saved[clock] = self.whole()
+            self.looking = (set(), set(), set())
+            entry = self.timeline[clock]
+            self.looked.append(self.looking if entry.kind == "event" else None)
+            self.step(self.timeline[clock])
+            if not any(self.looking):
+                self.looked[-1] = None
+        self.saved[len(self.timeline)] = self.whole()
         return self
+
+    def _resume(self, previous: PathFilter) -> int:
+        """Take over `previous`'s state before the first clock it planned differently."""
+        done = previous.timeline
+        if not done or len(done) > len(self.timeline):
+            return 0
+        if self.timeline[0] is not done[0] or self.timeline[len(done) - 1] is not done[-1]:
+            return 0
+        same = 0
+        while same < len(done) and self.plan.agrees(previous.plan, same, previous.looked[same]):
+            same += 1
+        clock = max((c for c in previous.saved if c <= same), default=0)
+        if clock == 0:
+            return 0
+        self.saved = {c: s for c, s in previous.saved.items() if c <= clock}
+        self.converted = previous.converted
+        self.looked = previous.looked[:clock]
+        history, laid, trails, marks, undone = self.saved[clock]
+        self.restore((history, laid, trails))
+        self.marks, self.undone = list(marks), list(undone)
+        return clock
+
+    def whole(self) -> tuple[Any, ...]:
+        """Everything the filter holds, undo stacks included (for a later run to resume)."""
+        return (*self.snapshot(), tuple(self.marks), tuple(self.undone))
 
     def step(self, entry: Entry) -> None:
         """One step of the replay."""
@@ -275,16 +363,13 @@ class PathFilter:
     def _key(self, node: _Node) -> tuple[object, ...]:
         """What the rest of the log can still tell apart (`untrailed` and `current` keep
         only the locations a later check may look at: see `_within_reach`)."""
-        remaining = self.plan.remaining[self.clock]
-        counts = tuple(
-            c if c + remaining >= most else -1 for c, most in zip(node.counts, LIMITS, strict=True)
-        )
         current = frozenset(self._before_check(node.current))
-        return (node.location, node.untrailed, counts, current, node.zones)
+        return (node.location, node.untrailed, node.counts, current, node.zones)
 
     def _within_reach(self, locations: tuple[str, ...]) -> tuple[str, ...]:
         """The locations a later trail check may still look at (the set only shrinks)."""
         reach = self.plan.reach[self.clock]
+        self.looking[0].update(locations)
         return locations if reach is None else tuple(loc for loc in locations if loc in reach)
 
     def keep(self, consistent: Callable[[_Node], bool]) -> None:
@@ -321,6 +406,7 @@ class PathFilter:
             for direction in steps[memo]:
                 if direction != "X" and caps is not None:
                     there = shadow.board.roads[node.location][direction]
+                    self.looking[2].add(there)
                     if there in caps and untrailed.count(there) >= caps[there]:
                         continue  # more cards there than the next check will show
                 there = (
@@ -350,10 +436,12 @@ class PathFilter:
         """The locations of the movement under way the check after it may look at (the
         node keeps them all: their number says where the movement began)."""
         reach = self.plan.beast_check[self.clock]
+        self.looking[1].update(current)
         return current if reach is None else tuple(loc for loc in current if loc in reach)
 
     def _add(self, untrailed: tuple[str, ...], location: str) -> tuple[str, ...]:
         reach = self.plan.reach[self.clock]
+        self.looking[0].add(location)
         if reach is not None and location not in reach:
             return untrailed
         if self.plan.ordered[self.clock]:
@@ -433,12 +521,18 @@ class PathFilter:
     # -- the result --------------------------------------------------------------------
 
     def graph(self) -> PathGraph:
-        """The filter as data (what `possible` carries for `sample`)."""
+        """The filter as data (what `possible` carries for `sample`); a generation is
+        converted once, and again only by a run that made it anew."""
+        converted = {}
+        for generation in self.history:
+            known = self.converted.get(id(generation))
+            if known is None or known[0] is not generation:
+                nodes = tuple(PathNode(n.location, n.paths, n.parents) for n in generation)
+                known = (generation, nodes)
+            converted[id(generation)] = known
+        self.converted = converted
         return PathGraph(
-            generations=tuple(
-                tuple(PathNode(n.location, n.paths, n.parents) for n in generation)
-                for generation in self.history
-            ),
+            generations=tuple(converted[id(g)][1] for g in self.history),
             laid=tuple(self.laid),
             trails=tuple(self.trails),
             zones=tuple(n.zones for n in self.nodes),

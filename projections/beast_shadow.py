@@ -19,6 +19,7 @@ revealed in its zone without setting it off. The Beast's hidden path is deduced 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -47,7 +48,7 @@ from skald.events.secret import Secret
 from skald.events.viewer import Viewer
 from skald.projections.beast_clues import CLUES
 from skald.projections.beast_folds import FOLDS, Draft, is_token
-from skald.projections.beast_paths import Entry
+from skald.projections.beast_paths import Entry, PathFilter
 
 replace = msgspec.structs.replace
 TRAP_CHAIN = (TrapTriggered, Damaged, Killed, BeastRestored)
@@ -81,6 +82,20 @@ class Reader:
         self.revealed = ""  # a reveal whose traps are still being set off
         self.undo: list[_Snapshot] = []
         self.redo: list[tuple[_Snapshot, _Snapshot]] = []
+        self.paths: PathFilter | None = None  # the last path filter run on the timeline
+
+    def copy(self) -> Reader:
+        """An independent replay at the same point (to read on from, leaving this one)."""
+        twin = copy.copy(self)
+        twin.timeline = list(self.timeline)
+        twin.kinds, twin.excluded = dict(self.kinds), dict(self.excluded)
+        twin.undo, twin.redo = list(self.undo), list(self.redo)
+        return twin
+
+    def path_filter(self) -> PathFilter:
+        """The hidden paths for the timeline so far, resumed from the last filter run."""
+        self.paths = PathFilter(self.timeline, self.paths).run()
+        return self.paths
 
     # -- who sees what -----------------------------------------------------------------
 

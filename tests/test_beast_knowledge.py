@@ -12,7 +12,8 @@ through the Beast views, from each viewer's own redacted log.
   location follows the shares `possible` gives, not the whole map; the cards of a
   resampled hand and of a resampled deck do not depend on the real hidden cards (the deck
   read: a face-down talent or item never showing in the rows dealt is no longer a tell);
-- the rulebook's movement, trail, search and watchtower examples, hand-checked.
+- the rulebook's movement, trail, search and watchtower examples, hand-checked;
+- reading on: a kept fold read on in strides is the `possible` read from seq 1.
 
 Playouts: a few random and greedy games, cut short and looked at every few seqs, so the
 file runs in well under a minute on one core.
@@ -22,14 +23,15 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from itertools import product
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from skald.cli.bench_knowledge import game_figures
 from skald.core.beast.data import card_index, cards, kind_of
 from skald.core.beast.setup import HUNTER_SEATS
 from skald.core.beast.state import BEAST, BeastState
@@ -39,7 +41,7 @@ from skald.events.secret import redact, seal
 from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections.beast import beast_view, perturb_hidden
 from skald.projections.beast_folds import is_token
-from skald.projections.beast_knowledge import BeastPossible, places
+from skald.projections.beast_knowledge import BeastFold, BeastPossible, places
 from skald.projections.beast_path_graph import PathGraph
 from skald.projections.greedy_beast import greedy_beast
 from skald.projections.registry import views_for
@@ -529,60 +531,66 @@ def test_watchtower_example_pins_the_beast_down() -> None:
     assert hunters_see(game, "Helga,Iona") == {"E2": 1.0}
 
 
+# -- reading on from a kept fold ------------------------------------------------------------
+
+READ_ON = [
+    pytest.param(4, 13, False, 700, id="4p-random-23-cards-hidden"),
+    pytest.param(2, 1, False, 300, id="2p-random"),
+    pytest.param(3, 2, True, 250, id="3p-greedy"),
+]
+
+
+@pytest.mark.parametrize(("players", "seed", "greedy", "limit"), READ_ON)
+def test_possible_read_on_from_a_kept_fold_is_the_possible_from_seq_one(
+    players: int, seed: int, greedy: bool, limit: int
+) -> None:
+    """What projections/knowledge_cache.py answers: a viewer's fold read on in random
+    strides of 1-12 events (the path filter resumed from its last run wherever its plan
+    still agrees) is, at about 20 stops spread over the game and at the last, the very
+    `possible` read from seq 1: every hidden place and token, every share, the whole path
+    graph. The long playout's filter
+    must both resume mid-stretch and go back when a later check changed its plan."""
+    log = playout(players, seed, greedy, limit)
+    rnd = random.Random(seed)
+    resumed = went_back = 0
+    every = max(3, len(log) // 130)  # ~6.5 events a stride: about 20 checked stops
+    for viewer in viewers(players):
+        redacted = [redact(e, viewer) for e in log]
+        fold, at, stops = BeastFold.start(viewer), 0, 0
+        while at < len(redacted):
+            stride = rnd.randint(1, 12)
+            before = fold.reader.paths
+            fold = fold.advanced(redacted[at : at + stride])
+            at = min(at + stride, len(redacted))
+            paths = fold.reader.paths
+            if paths is not None and before is not None and paths.begin:
+                resumed += 1
+                went_back += paths.begin < len(before.timeline) - 1
+            stops += 1
+            if stops % every == 0 or at == len(redacted):
+                where = f"{viewer.name} at {at} events"
+                assert fold.possible == VIEWS.possible(redacted[:at], viewer), where
+    assert resumed > 20
+    assert went_back > 0 or players < 4
+
+
 # -- cost -----------------------------------------------------------------------------------
 
 
-def long_game(events: int, seed: int) -> tuple[list[Any], BeastState]:
-    """A random 4-player game played to about `events` events, then on until the Beast is
-    hidden (the position where `possible` has a path to deduce)."""
-    game = BeastGame(4, seed=f"knowledge-bench/{seed}")
-    rnd = random.Random(seed)
-    while RULES.outcome(game.state) is None and (len(game.log) < events or not game.state.hidden):
-        seat = game.seat()
-        game.do(RULES.format(rnd.choice(list(RULES.legal(game.state, seat)))), seat=seat)
-    return [created(game, 4, {}), *game.log], game.state
-
-
-def bench_beast_knowledge(events: int = 1500, seed: int = 7, repeat: int = 3) -> dict[str, float]:
-    """`possible` and `sample` for the hunters at the end of a long Beast game, beside the
-    cold view of the same position (the rules state folded from the first event, then the
-    hunters' view), in ms (best of `repeat`), with their ratios to the cold view."""
-    log, state = long_game(events, seed)
-    hunters = Viewer("hunters", state.hunter_seats)
-    redacted = [redact(e, hunters) for e in log]
-
-    def cold() -> None:
-        *_, (_, folded) = states(log)
-        beast_view(folded, hunters)
-
-    def best(run: Callable[[], object]) -> float:
-        times = []
-        for _ in range(repeat):
-            started = time.perf_counter()
-            run()
-            times.append(time.perf_counter() - started)
-        return 1000 * min(times)
-
-    possible = VIEWS.possible(redacted, hunters)
-    rnd = random.Random(seed)
+def test_bench_reports_possible_and_sample_beside_the_cold_view(tmp_path: Path) -> None:
+    """`skald bench --only knowledge`'s Beast figures (cli/bench_knowledge.py) on a short
+    game: `possible` read on from the previous decision, from seq 1, and `sample`, each
+    beside the cold view of the same position, with the hidden cards named in the note."""
     figures = {
-        "events": float(len(log)),
-        "hidden_cards": float(len(state.active)),
-        "locations": float(len(possible.beast or ())),
-        "cold_view_ms": best(cold),
-        "possible_ms": best(lambda: VIEWS.possible(redacted, hunters)),
-        "sample_ms": best(lambda: VIEWS.sample(state, possible, hunters, rnd)),
+        f.name: f
+        for f in game_figures(
+            f"sqlite:///{tmp_path}/k.db", "beast", 4, 1, "a hunter", events=300, rounds=1
+        )
     }
-    figures["possible_x"] = figures["possible_ms"] / figures["cold_view_ms"]
-    figures["sample_x"] = figures["sample_ms"] / figures["cold_view_ms"]
-    return figures
-
-
-def test_bench_possible_and_sample_beside_the_cold_view() -> None:
-    """The figures the lead's bench reports; `sample` costs about one cold view, and
-    `possible` a few tens (it folds the log once more, with every unseen card a token,
-    and filters the hidden path since the last reveal)."""
-    figures = bench_beast_knowledge(events=1500, repeat=1)
-    assert figures["events"] >= 1500
-    assert figures["sample_x"] < 10
-    assert figures["possible_x"] < 100
+    assert set(figures) == {"possible.beast", "possible.beast.full", "sample.beast"}
+    for f in figures.values():
+        assert f.baseline == "view.cold"
+        assert f.value > 0
+        assert f.ratio == f.value / f.baseline_value
+        assert "cards laid since the Beast was last seen" in f.note
+    assert "read on from seq" in figures["possible.beast"].note

@@ -16,8 +16,11 @@ the value one hidden place takes is uniform over what the model allows (chi-squa
 goodness of fit, rejected at p < 0.001 only), and the values really there are drawn no
 more and no less often than any other (a two-sided binomial z-test at p < 0.001).
 
-`MEMBERS` says, per game, whether a rules state is one of `possible`'s worlds; the lead
-adds Beast's at merge (`GAMES`).
+`MEMBERS` says, per game, whether a rules state is one of `possible`'s worlds (Beast's
+is tests/test_beast_knowledge.py's: the hidden path among the path graph's, every hidden
+place's cards among those allowed). Beast's independence target is where a hunter thinks
+the Beast stands: drawn by the model's shares (each location as often as the consistent
+paths ending there), so its "allowed" values are the paths themselves.
 """
 
 from __future__ import annotations
@@ -52,12 +55,12 @@ from skald.projections.autoplay import greedy_bot
 from skald.projections.beowulf_knowledge import unseen_tiles
 from skald.projections.registry import redacted_log, views_for
 
-GAMES = ["beowulf", "hagar", "toy"]
-"""Beast's model (its hidden path needs a membership test of its own) is held to the same
-four properties, and the rulebook's positions, in tests/test_beast_knowledge.py; the
+GAMES = ["beowulf", "hagar", "toy", pytest.param("beast", marks=pytest.mark.slow)]
+"""Beast (slow: its playouts cost about half a minute) is also held to the rulebook's
+positions and to each viewer's hidden places in tests/test_beast_knowledge.py; the
 refusal test below runs over every game."""
 NAMES = ("Ann", "Bob", "Cid", "Dag", "Eir", "Fro")
-STRIDE = {"beowulf": 3, "hagar": 9, "toy": 1}
+STRIDE = {"beowulf": 3, "hagar": 9, "toy": 1, "beast": 37}
 """Every how many seqs the properties are checked (every seq of the short toy game)."""
 SAMPLES = 3000
 Z_UPPER = 3.0902
@@ -127,10 +130,22 @@ def toy_member(known: Any, state: Any, viewer: Viewer) -> bool:
     return len(state.deck) == known.deck and set(state.deck) <= unseen
 
 
+def beast_member(known: Any, state: Any, viewer: Viewer) -> bool:
+    from tests.test_beast_knowledge import assert_among
+
+    del viewer
+    try:
+        assert_among(state, known, "")
+    except AssertionError:
+        return False
+    return True
+
+
 MEMBERS: dict[str, Callable[[Any, Any, Viewer], bool]] = {
     "beowulf": beowulf_member,
     "hagar": hagar_member,
     "toy": toy_member,
+    "beast": beast_member,
 }
 
 
@@ -309,7 +324,43 @@ def toy_target() -> Target:
     )
 
 
-TARGETS = {"beowulf": beowulf_target, "hagar": hagar_target, "toy": toy_target}
+def beast_target() -> Target:
+    """A hunter (seat 1) not seeing the Beast, where it may stand on the most locations
+    (two at least) in either playout (Beast's legal moves come in set order, so the
+    playouts differ from run to run): each location allowed once per consistent path
+    ending there."""
+    best: tuple[int, Target] | None = None
+    viewer = seat_viewer(1)
+    for played in playouts("beast"):
+        for seq in range(len(played.log) // 2, len(played.log), 11):
+            log = redacted_log(played.log[:seq], viewer)
+            known = views_for("beast").possible(log, viewer)
+            ends = known.paths.generations[-1] if known.paths is not None else ()
+            spread = len({n.location for n in ends})
+            if spread < 2 or sum(n.paths for n in ends) > 20_000:
+                continue
+            if best is None or spread > best[0]:
+                state = played.engine.load(played.game_id, seq).rules
+                allowed = [n.location for n in ends for _ in range(round(n.paths))]
+                target = Target(
+                    state,
+                    known,
+                    viewer,
+                    lambda w: w.beast.location,
+                    allowed,
+                    {state.beast.location},
+                )
+                best = (spread, target)
+    assert best is not None, "no position where the hunters see two possible locations"
+    return best[1]
+
+
+TARGETS = {
+    "beowulf": beowulf_target,
+    "hagar": hagar_target,
+    "toy": toy_target,
+    "beast": beast_target,
+}
 
 
 @pytest.mark.parametrize("game", GAMES)
