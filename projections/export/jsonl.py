@@ -1,16 +1,17 @@
 """The jsonl export: the canonical, lossless form of an annotated history.
 
 Line 1 is a header `{"format": "skald-history", "version": 1, "game", "id", "viewer",
-"full"}`; then one envelope a line, exactly as the store chains it (redacted for the
-viewer: a sealed value keeps its commitment, so every chain still verifies): the game's
-stream, then its notes stream (`ID~notes`), then each variation (`ID~vN`) the viewer may
-see, in order. Then the end mark: `{"receipt": {...}}`, the exporting service's signed
-head of the game, so a seat can prove its copy genuine without anyone's secrets (signed by
-the exporting store's key; everything before it re-exports byte for byte after an import),
-or, from a store that holds no signing key, `{"end": {"seq", "head"}}`, the same head
-unsigned; an import refuses a file without it (a file cut short). Then
-`{"kept_receipt": {...}}` for each receipt a player kept and asked to embed
-(`skald export --receipt FILE`), which every verifier checks the record extends.
+"full"}` (a partial copy's also has `"partial": {"decisions", "seq", "of"}`, its mark: such
+an export imports only as a partial copy again); then one envelope a line, exactly as the
+store chains it (redacted for the viewer: a sealed value keeps its commitment, so every
+chain still verifies): the game's stream, then its notes stream (`ID~notes`), then each
+variation (`ID~vN`) the viewer may see, in order. Then the end mark: `{"receipt": {...}}`,
+the exporting service's signed head of the game, so a seat can prove its copy genuine
+without anyone's secrets (signed by the exporting store's key; everything before it
+re-exports byte for byte after an import), or, from a store that holds no signing key,
+`{"end": {"seq", "head"}}`, the same head unsigned; an import refuses a file without it (a
+file cut short). Then `{"kept_receipt": {...}}` for each receipt a player kept and asked to
+embed (`skald export --receipt FILE`), which every verifier checks the record extends.
 
 Every line is written in canonical form (`events.secret.canonical`: object keys in their
 declared order, sets sorted), so a verifier that keeps the key order of a line re-derives
@@ -27,6 +28,8 @@ import msgspec
 from skald.core.codec import envelope_decoder_for
 from skald.core.errors import InvalidNotation
 from skald.core.history.streams import NOTES_KIND, VARIATION_KIND, envelope_decoder, notes_id
+from skald.core.importer import without_cut_line
+from skald.core.provenance import PartialCopy
 from skald.core.signing import Receipt
 from skald.events.envelope import Envelope
 from skald.events.secret import canonical
@@ -36,7 +39,7 @@ FORMAT = "skald-history"
 VERSION = 1
 
 
-class Header(msgspec.Struct, frozen=True, kw_only=True):
+class Header(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """The first line of a jsonl export."""
 
     format: str
@@ -45,6 +48,7 @@ class Header(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     viewer: str
     full: bool
+    partial: PartialCopy | None = None
 
 
 class Trailer(msgspec.Struct, frozen=True, kw_only=True):
@@ -93,6 +97,7 @@ def write_jsonl(bundle: Bundle, comments: bool = True, variations: bool = True) 
         id=bundle.id,
         viewer=bundle.viewer,
         full=bundle.full,
+        partial=bundle.partial,
     )
     lines = [canonical(header)]
     lines += [canonical(env) for env in bundle.game_events]
@@ -116,9 +121,10 @@ def is_jsonl_export(text: str) -> bool:
     return first.startswith("{") and f'"format":"{FORMAT}"' in first.replace(" ", "")
 
 
-def read_jsonl(text: str) -> ParsedJsonl:
-    """Decode a jsonl export; raises InvalidNotation naming the first bad line."""
-    lines = text.splitlines()
+def read_jsonl(text: str, partial: bool = False) -> ParsedJsonl:
+    """Decode a jsonl export; raises InvalidNotation naming the first bad line
+    (`partial`: a last line cut inside is dropped first)."""
+    lines = (without_cut_line(text) if partial else text).splitlines()
     try:
         header = msgspec.json.decode(lines[0], type=Header)
     except (msgspec.DecodeError, IndexError):
