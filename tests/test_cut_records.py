@@ -9,6 +9,7 @@ its exports keep the mark (they import only as a partial copy again). A tourname
 from __future__ import annotations
 
 import random
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from skald.core.engine import Engine
 from skald.core.errors import SkaldError
 from skald.core.importer import import_text
 from skald.core.provenance import PartialCopyRefused
+from skald.core.signing import open_signer
 from skald.core.store import EventStore
 from skald.core.tournament.desk import Tournaments
 from skald.events.viewer import REFEREE
@@ -45,8 +47,14 @@ def _source() -> tuple[EventStore, dict[str, str]]:
     for number, (_, _, paired) in enumerate(desk.open_games(tid)):
         play_out(table, paired, random_bot, random.Random(number))
     desk.collect(tid)
+    signer = open_signer(store, Path(tempfile.mkdtemp()) / "cut.key")
+    heads = [(seq, store.read(game, seq, seq)[0].hash) for seq in (4, 9)]
+    kept = [signer.receipt(game, seq, head) for seq, head in heads]
+    signed = Table(Engine(store), signer).histories()
     records = {
         "jsonl": histories.export(game, REFEREE, "jsonl"),
+        # Signed, with two receipts players kept (each line before the end mark).
+        "jsonl_kept": signed.export(game, REFEREE, "jsonl", kept_receipts=kept),
         "text": histories.export(game, REFEREE, "text"),
         "log": jsonl(table.log(game, REFEREE)),
         "tournament": export_jsonl(desk.envelopes(tid)),
@@ -57,12 +65,12 @@ def _source() -> tuple[EventStore, dict[str, str]]:
 SOURCE, RECORDS = _source()
 
 
-GAME_KINDS = ("jsonl", "log", "text")
+GAME_KINDS = ("jsonl", "jsonl_kept", "log", "text")
 
 
 def _import(kind: str, store: EventStore, text: str, partial: bool = False) -> object:
     table = Table(Engine(store))
-    if kind in ("jsonl", "text"):
+    if kind in ("jsonl", "jsonl_kept", "text"):
         return table.histories().import_export(text, partial)
     if kind == "log":
         return import_text(Engine(store), text, partial)
@@ -236,3 +244,20 @@ def test_the_http_summary_says_a_partial_copy_and_a_move_is_refused_as_partial_c
     refused = error_response(PartialCopyRefused("game X is a partial copy"))
     assert refused.status_code == 422
     assert b'"error":"partial_copy"' in refused.body
+
+
+def test_kept_receipts_come_before_the_end_mark_and_the_old_order_is_refused() -> None:
+    lines = RECORDS["jsonl_kept"].splitlines(keepends=True)
+    kept = [line for line in lines if line.startswith('{"kept_receipt"')]
+    assert len(kept) == 2
+    assert lines[-1].startswith('{"receipt"')
+    assert lines[-3:-1] == kept
+    old_order = [line for line in lines if line not in kept] + kept
+    for partial in (False, True):
+        store = EventStore("sqlite://")
+        try:
+            with pytest.raises(SkaldError, match="a kept receipt after the end mark.*again"):
+                _import("jsonl_kept", store, "".join(old_order), partial)
+            assert _streams(store) == set()
+        finally:
+            store.dispose()

@@ -5,13 +5,17 @@ Line 1 is a header `{"format": "skald-history", "version": 1, "game", "id", "vie
 an export imports only as a partial copy again); then one envelope a line, exactly as the
 store chains it (redacted for the viewer: a sealed value keeps its commitment, so every
 chain still verifies): the game's stream, then its notes stream (`ID~notes`), then each
-variation (`ID~vN`) the viewer may see, in order. Then the end mark: `{"receipt": {...}}`,
-the exporting service's signed head of the game, so a seat can prove its copy genuine
-without anyone's secrets (signed by the exporting store's key; everything before it
-re-exports byte for byte after an import), or, from a store that holds no signing key,
-`{"end": {"seq", "head"}}`, the same head unsigned; an import refuses a file without it (a
-file cut short). Then `{"kept_receipt": {...}}` for each receipt a player kept and asked to
-embed (`skald export --receipt FILE`), which every verifier checks the record extends.
+variation (`ID~vN`) the viewer may see, in order. Then `{"kept_receipt": {...}}` for each
+receipt a player kept and asked to embed (`skald export --receipt FILE`), which every
+verifier checks the record extends. Last, the end mark: `{"receipt": {...}}`, the
+exporting service's signed head of the game, so a seat can prove its copy genuine without
+anyone's secrets (signed by the exporting store's key; everything before it re-exports
+byte for byte after an import), or, from a store that holds no signing key,
+`{"end": {"seq", "head"}}`, the same head unsigned. Nothing follows the end mark: an import
+refuses a file without it, or with a line after it (a file cut short anywhere, a kept
+receipt included, has no end mark). Exports written before kept receipts moved in front
+of the end mark (they followed it, so a file cut among them looked whole) are refused
+with a line saying so: export the game again.
 
 Every line is written in canonical form (`events.secret.canonical`: object keys in their
 declared order, sets sorted), so a verifier that keeps the key order of a line re-derives
@@ -106,12 +110,12 @@ def write_jsonl(bundle: Bundle, comments: bool = True, variations: bool = True) 
     if variations:
         for variation in bundle.variations:
             lines += [canonical(env) for env in variation]
+    lines += [canonical(KeptReceipt(kept_receipt=kept)) for kept in bundle.kept_receipts]
     if bundle.receipt is not None:
         lines.append(canonical(Trailer(receipt=bundle.receipt)))
     else:
         last = bundle.game_events[-1]
         lines.append(canonical(EndLine(end=End(seq=last.seq, head=last.hash))))
-    lines += [canonical(KeptReceipt(kept_receipt=kept)) for kept in bundle.kept_receipts]
     return "".join(line.decode() + "\n" for line in lines)
 
 
@@ -140,10 +144,24 @@ def read_jsonl(text: str, partial: bool = False) -> ParsedJsonl:
         try:
             fields = msgspec.json.decode(line, type=dict[str, Any])
             stream = fields.get("stream")
+            if (receipt is not None or end is not None) and "kept_receipt" in fields:
+                raise InvalidNotation(
+                    f"line {number}: a kept receipt after the end mark: an export written "
+                    "before kept receipts came in front of the end mark, where a file cut "
+                    "among them cannot be told from a whole one; export the game again"
+                )
+            if receipt is not None or end is not None:
+                raise InvalidNotation(
+                    f"line {number}: nothing may follow the end mark (the game's signed "
+                    "head); nothing was imported"
+                )
             if "kept_receipt" in fields:
                 kept.append(msgspec.json.decode(line, type=KeptReceipt).kept_receipt)
-            elif receipt is not None or end is not None or kept:
-                raise InvalidNotation(f"line {number}: only kept receipts follow the end mark")
+            elif kept and stream is not None:
+                raise InvalidNotation(
+                    f"line {number}: an event after the kept receipts (they come just before "
+                    "the end mark)"
+                )
             elif stream is None and "end" in fields:
                 end = msgspec.json.decode(line, type=EndLine).end
             elif stream is None:
