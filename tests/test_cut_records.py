@@ -256,7 +256,7 @@ def test_kept_receipts_come_before_the_end_mark_and_the_old_order_is_refused() -
     for partial in (False, True):
         store = EventStore("sqlite://")
         try:
-            with pytest.raises(SkaldError, match="a kept receipt after the end mark.*again"):
+            with pytest.raises(SkaldError, match=r"a kept receipt after the end mark.*again"):
                 _import("jsonl_kept", store, "".join(old_order), partial)
             assert _streams(store) == set()
         finally:
