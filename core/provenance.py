@@ -92,7 +92,7 @@ def refuse_partial(game_id: str, mark: PartialCopy) -> PartialCopyRefused:
 def signer_words(head_signer: str | None, store_keys: list[str]) -> str:
     """Who signed a tournament's head, in plain words."""
     if head_signer is None:
-        return "created in this store (its head is signed by this store's key)"
+        return "created in this store"
     if not head_signer:
         return "imported with an unsigned head (anyone could have re-hashed it)"
     if head_signer in store_keys:
