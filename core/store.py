@@ -509,11 +509,35 @@ class EventStore:
         self._sql = _Statements(postgres=self._postgres)
         self._stamp = _stamp_postgres if self._postgres else _stamp_sqlite
         self._moment = _utc if self._postgres else _parse_sqlite
+        self._without_provenance = False
         self.create_tables()
 
     def create_tables(self, tables: Sequence[sa.Table] | None = None) -> None:
         """Create the missing tables (all of `metadata`, or `tables`), refusing a database
-        that holds another program's tables; StoreError when the database is unusable."""
+        that holds another program's tables; StoreError when the database is unusable.
+
+        A store written before the provenance table, opened where it cannot be written (a
+        read-only copy of evidence), is read without it: none of its streams was imported
+        with a provenance record."""
+        try:
+            self._create_tables(tables)
+        except StoreError:
+            if not self._older_read_only():
+                raise
+            self._without_provenance = True
+
+    def _older_read_only(self) -> bool:
+        """Whether this store lacks only the provenance table (which it could not create:
+        it takes no writes)."""
+        try:
+            with self.engine.connect() as conn:
+                names = set(sa.inspect(conn).get_table_names())
+        except DBAPIError:
+            return False
+        wanted = set(metadata.tables) - {provenance.name}
+        return wanted <= names and provenance.name not in names
+
+    def _create_tables(self, tables: Sequence[sa.Table] | None) -> None:
         try:
             with self.engine.begin() as conn:
                 if conn.dialect.name == "postgresql":
@@ -675,7 +699,7 @@ class EventStore:
 
     def provenance(self, stream: str) -> str | None:
         """The stream's provenance record as stored (None: it has none)."""
-        if "\x00" in stream:
+        if "\x00" in stream or self._without_provenance:
             return None
         rows = self._query(self._sql.provenance, (stream,))
         return rows[0][0] if rows else None
