@@ -31,12 +31,14 @@ from skald.core.errors import (
     Unauthorized,
     VersionConflict,
 )
+from skald.core.provenance import PartialCopyRefused
 from skald.core.store import store_refusal
 
 log = logging.getLogger(__name__)
 
 # First match wins: subclasses before their parents.
 STATUS: tuple[tuple[type[SkaldError], int, str], ...] = (
+    (PartialCopyRefused, 422, "partial_copy"),
     (InvalidNotation, 422, "invalid_notation"),
     (IllegalMove, 422, "illegal_move"),
     (VersionConflict, 409, "version_conflict"),

@@ -205,6 +205,11 @@ class GameSummary(BaseModel):
     created_at: datetime
     to_act: list[int]
     outcome: OutcomeOut | None
+    partial: str = Field(
+        "",
+        description="For a partial copy (imported with --partial from a record cut short), "
+        "that it is one, in plain words: nobody is to act and every move is refused.",
+    )
 
 
 class GameListItem(BaseModel):
@@ -308,6 +313,9 @@ class TableViewOut(BaseModel):
     to_act: list[int]
     outcome: OutcomeOut | None
     state: Any
+    partial: str = Field(
+        "", description="For a partial copy, that it is one, in plain words (nobody acts)."
+    )
 
 
 class EnvelopeOut(BaseModel):

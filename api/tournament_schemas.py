@@ -123,14 +123,24 @@ class TokenOut(Out):
     token: str
 
 
+class HeadSignerOut(Out):
+    """Who signed a tournament's head."""
+
+    kind: Literal["created_here", "this_store", "another_store", "unsigned"]
+    key: str = Field(description="The public key of an imported signed head (else empty).")
+    words: str = Field(description="The same in plain words.")
+
+
 class CreatedOut(Out):
-    """A new tournament: the organiser's token and each player's, shown once."""
+    """A new tournament: the organiser's token and each player's, shown once (an imported
+    one: also who signed its head)."""
 
     id: str
     name: str
     game: str
     organiser_token: str
     players: list[TokenOut]
+    head_signer: HeadSignerOut | None = None
 
 
 class TournamentItem(Out):
@@ -278,6 +288,7 @@ class VerifyOut(Out):
     head: str
     bad_seq: int | None
     reason: str | None
+    head_signer: HeadSignerOut | None = None
 
 
 class MeOut(Out):

@@ -56,6 +56,7 @@ from skald.core.signing import Signer, SigningKeyError, key_path_for, open_signe
 from skald.core.store import (
     DEFAULT_URL,
     EventStore,
+    copy_streams,
     describe_db_error,
     in_memory,
     resolve_url,
@@ -416,17 +417,8 @@ def import_into(db: str | None, run: Callable[[EventStore], T]) -> T:
     scratch = EventStore("sqlite://")
     _opened.append(scratch)
     result = run(scratch)
-    # The game first, then its notes and variations (they name it).
-    infos = sorted(
-        scratch.list_streams(limit=1_000_000), key=lambda i: (i.kind.startswith("skald."), i.id)
-    )
-    if infos:
-        store = open_store(db)
-        for info in infos:
-            if store.version(info.id):  # another program made the store meanwhile
-                raise IllegalMove(f"{info.id} is already in the store; nothing was imported")
-        for info in infos:
-            store.append(info.id, scratch.read(info.id), 0, kind=info.kind, title=info.title)
+    if scratch.list_streams(limit=1):
+        copy_streams(scratch, open_store(db))
     return result
 
 

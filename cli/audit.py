@@ -20,6 +20,7 @@ from skald.cli.app import (
 from skald.cli.play import IdArg
 from skald.core.engine import Engine
 from skald.core.errors import InvalidNotation, NotFound
+from skald.core.provenance import partial_words
 from skald.core.store import EventStore
 from skald.projections.audit_render import FORMATS, render_audit
 from skald.projections.export.facade import HistoryImport, is_history_export
@@ -72,6 +73,10 @@ IMPORT_HELP = "\n\n".join(
         "for a seat not at the table). "
         "A redacted jsonl export is only verified, not stored.",
         "Nothing is written when an import fails or stores nothing (not even a new store file).",
+        "--partial: a record cut short (a log, a jsonl or text export without its end) is "
+        "imported as the decisions before the cut and the annotations on them, marked as a "
+        "partial copy in its header, `show`, the audit and every export; it can never be "
+        "continued. Anything else wrong with the record is refused all the same.",
     )
 )
 
@@ -86,6 +91,13 @@ def import_game(
         ),
     ],
     json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    partial: Annotated[
+        bool,
+        typer.Option(
+            "--partial",
+            help="Import a record cut short as a partial copy (never to be continued).",
+        ),
+    ] = False,
     db: DbOption = None,
 ) -> None:
     """Import a game played elsewhere, replaying it through the rules (help: IMPORT_HELP)."""
@@ -102,10 +114,11 @@ def import_game(
         raise InvalidNotation(f"{file} is a binary file, not a log or a notation file")
     if is_history_export(text):
         _import_history(
-            import_into(db, lambda store: _table(store).histories().import_export(text)), json
+            import_into(db, lambda store: _table(store).histories().import_export(text, partial)),
+            json,
         )
         return
-    result = import_into(db, lambda store: _table(store).import_text(text))
+    result = import_into(db, lambda store: _table(store).import_text(text, partial))
     if json:
         print_json(result)
     else:
@@ -113,6 +126,8 @@ def import_game(
             f"imported {result.id}: {result.accepted} of {result.total} "
             f"{'lines' if result.format == 'notation' else 'events'} accepted"
         )
+        if result.partial is not None:
+            echo(f"stored as {partial_words(result.partial)}")
         if result.finding is not None:
             finding = result.finding
             echo(
@@ -143,3 +158,5 @@ def _import_history(result: HistoryImport, json: bool) -> None:
         echo(f"verified {result.id} (a redacted copy, not stored): chains intact; {counts}")
     if result.receipt:
         echo(f"signed: {result.receipt}")
+    if result.partial is not None:
+        echo(f"stored as {partial_words(result.partial)}")

@@ -50,7 +50,7 @@ def log(
         for envelope in shown:
             print_json(envelope)
         if shown:  # the end mark: an import tells this whole log from a cut one
-            echo(end_line(shown, summary.seq))
+            echo(end_line(shown, summary.seq, table.partial_copy(game_id)))
         return
     for narrated in table.narrated(game_id, viewer, from_seq, to_seq):
         echo(describe_line(narrated))

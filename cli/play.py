@@ -97,6 +97,8 @@ def render_table_view(table: Table, shown: TableView) -> str:
     """Header, the game's rendering, and the outcome when it is over."""
     header = f"{shown.game} {shown.id} at seq {shown.seq}, seen by {shown.viewer}"
     lines = [header]
+    if shown.partial:
+        lines.append(shown.partial)
     if shown.outcome is not None:
         ranking = "; ".join(
             f"{place}. "
@@ -104,7 +106,7 @@ def render_table_view(table: Table, shown: TableView) -> str:
             for place, group in enumerate(shown.outcome.ranking, start=1)
         )
         lines.append(f"game over ({shown.outcome.termination}): {ranking}")
-    elif shown.to_act:
+    elif shown.to_act and not shown.partial:
         lines.append("to act: " + ", ".join(shown.players[s] for s in shown.to_act))
     lines.append(table.render(shown))
     return "\n".join(lines)

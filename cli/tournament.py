@@ -307,17 +307,28 @@ def import_(
         raise InvalidNotation(
             f"{file} is empty: give a `skald tournament export --format jsonl` file"
         )
-    echo(import_into(db, lambda store: Tournaments(store, Table(Engine(store))).import_jsonl(text)))
+
+    def run(store: EventStore) -> tuple[str, str]:
+        desk = Tournaments(store, Table(Engine(store)))
+        tournament = desk.import_jsonl(text)
+        return tournament, desk.head_signer(tournament).words
+
+    tournament, signer = import_into(db, run)
+    echo(tournament)
+    echo(signer, err=True)
 
 
 @_command(tournament_app, "verify")
 def verify(tournament: TournamentId, db: DbOption = None) -> None:
-    """Check the tournament's hash chain; exit 1 naming the first bad seq."""
-    report = _desk(db, create=False)[0].verify(tournament)
+    """Check the tournament's hash chain and its results against their games; exit 1
+    naming the first bad seq. Says who signed its head."""
+    desk = _desk(db, create=False)[0]
+    report = desk.verify(tournament)
+    signer = desk.head_signer(tournament).words
     if not report.ok:
-        echo(f"TAMPERED at seq {report.bad_seq}: {report.reason}", err=True)
+        echo(f"TAMPERED at seq {report.bad_seq}: {report.reason} ({signer})", err=True)
         raise typer.Exit(1)
-    echo(f"ok: {report.checked} events, head {report.head[:16]}…")
+    echo(f"ok: {report.checked} events, head {report.head[:16]}…; {signer}")
 
 
 @_command(dispute_app, "open")

@@ -44,6 +44,8 @@ from skald.core.errors import (
 )
 from skald.core.kernel import Batch, Move, Redo, Request, Undo
 from skald.core.memo import Memo
+from skald.core.provenance import PartialCopy, Provenance, refuse_partial
+from skald.core.provenance import decode as decode_provenance
 from skald.core.rules import Rules, get_rules
 from skald.core.seats import check_player_names, resolve_seat
 from skald.core.secrecy import RandomHex, sealed_key
@@ -123,6 +125,7 @@ class Engine:
         self._cache_size = cache_size
         self._headers: Memo[str, tuple[str, datetime]] = Memo(_HEADERS_KEPT)
         self._players: Memo[str, tuple[str, ...]] = Memo(_HEADERS_KEPT)
+        self._provenance: Memo[str, Provenance] = Memo(_HEADERS_KEPT)
         self._lock = threading.Lock()
 
     # -- reading -----------------------------------------------------------------------
@@ -173,6 +176,21 @@ class Engine:
             return created.players
 
         return self._players.fetch(game_id, read)
+
+    def provenance(self, game_id: str) -> Provenance:
+        """Where an imported stream came from (`core/provenance.py`; empty when it was not
+        imported). Kept once the stream exists: its record never changes."""
+        kept = self._provenance.get(game_id)
+        if kept is not None:
+            return kept
+        found = decode_provenance(self.store.provenance(game_id))
+        if found.partial is not None or self.store.version(game_id):
+            self._provenance.put(game_id, found)
+        return found
+
+    def partial_copy(self, game_id: str) -> PartialCopy | None:
+        """The game's partial-copy mark (None: a whole game)."""
+        return self.provenance(game_id).partial
 
     def rules_of(self, game_id: str) -> Rules:
         """The rules a stream is played by."""
@@ -406,6 +424,9 @@ class Engine:
                 f"{expected_version}; reload and try again",
                 state.version,
             )
+        partial = self.partial_copy(game_id)
+        if partial is not None:
+            raise refuse_partial(game_id, partial)
         rules = get_rules(state.game)
         try:
             batch = kernel.derive(rules, state, seat, request)

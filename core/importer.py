@@ -7,7 +7,10 @@ that seq (a whole game, not a cut or a `--to` range); the chain and commitments 
 checked and every decision is re-derived with the revealed seed. A log without its end,
 or with any anomaly, is refused naming the seq and nothing is stored, as for every other
 record; a whole one is stored under the log's own stream id (its hashes and receipts stay
-valid). Or the game's notation, one move
+valid). With `partial` (`skald import --partial`) a log cut short imports as the
+decisions before the cut, marked as a partial copy that can never be continued
+(`core/provenance.py`); an anomaly is refused all the same. A log of a partial copy carries
+the mark in its end line and imports only so. Or the game's notation, one move
 a line, after a header (`# game: beowulf`, `# players: Ann, Bob`, `# seed: S`, optional
 `# option: K=V` lines); a line may start with `NAME:` to say who moves, otherwise the only
 seat to act moves. Play stops at the first illegal line, which is reported with its rule.
@@ -24,9 +27,12 @@ from skald.core.chain import ChainReport, verify_records
 from skald.core.codec import envelope_decoder_for, to_record
 from skald.core.engine import Engine, resolve_seat, to_act
 from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, NotFound
-from skald.core.rederive import Finding, rederive
+from skald.core.kernel import request_of
+from skald.core.provenance import PartialCopy, Provenance, encode, partial_words
+from skald.core.rederive import ENDS_EARLY, Finding, rederive
 from skald.core.rules import get_rules
 from skald.core.store import EventStore, StoredRecord
+from skald.events.common import GameCreated, MoveMade
 from skald.events.envelope import Envelope
 
 
@@ -38,6 +44,8 @@ class ImportResult(msgspec.Struct, frozen=True, kw_only=True):
     total: int
     accepted: int
     finding: Finding | None = None
+    partial: PartialCopy | None = None
+    """Set when the game was imported as a partial copy (`--partial`)."""
 
     @property
     def clean(self) -> bool:
@@ -51,13 +59,20 @@ ACCEPTED = (
 )
 
 
-def import_text(engine: Engine, text: str) -> ImportResult:
-    """Import a log or a notation file (told apart by the first non-blank character)."""
+def import_text(engine: Engine, text: str, partial: bool = False) -> ImportResult:
+    """Import a log or a notation file (told apart by the first non-blank character);
+    `partial`: a log cut short imports as a partial copy (a notation file has no end, so
+    it is whole or refused)."""
     stripped = text.lstrip()
     if not stripped:
         raise InvalidNotation(f"the file is empty; skald import reads {ACCEPTED}")
     if stripped.startswith("{"):
-        return import_jsonl(engine, text)
+        return import_jsonl(engine, text, partial)
+    if partial:
+        raise InvalidNotation(
+            "--partial: a notation file has no end mark, so it imports whole or not at all "
+            "(drop --partial); nothing was imported"
+        )
     return import_notation(engine, text)
 
 
@@ -75,22 +90,27 @@ def _game_of(first_line: str) -> str:
     return game
 
 
-class LogEnd(msgspec.Struct, frozen=True, kw_only=True):
-    """The end line of a JSON-lines log: its last seq and head, the game's version then."""
+class LogEnd(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """The end line of a JSON-lines log: its last seq and head, the game's version then,
+    and, for a log of a partial copy, its mark."""
 
     seq: int
     head: str
     version: int
+    partial: PartialCopy | None = None
 
 
 class _EndLine(msgspec.Struct, frozen=True, kw_only=True):
     end: LogEnd
 
 
-def end_line(envelopes: Sequence[Envelope[Any]], version: int) -> str:
-    """The end line of a log of `envelopes` of a game at `version` (none for no events)."""
+def end_line(
+    envelopes: Sequence[Envelope[Any]], version: int, partial: PartialCopy | None = None
+) -> str:
+    """The end line of a log of `envelopes` of a game at `version` (none for no events);
+    `partial`: the game's partial-copy mark, which the log keeps."""
     last = envelopes[-1]
-    end = LogEnd(seq=last.seq, head=last.hash, version=version)
+    end = LogEnd(seq=last.seq, head=last.hash, version=version, partial=partial)
     return msgspec.json.encode(_EndLine(end=end)).decode()
 
 
@@ -109,11 +129,12 @@ class ParsedLog(msgspec.Struct, frozen=True, kw_only=True):
     end: LogEnd | None = None
 
 
-def read_jsonl(text: str) -> ParsedLog:
+def read_jsonl(text: str, partial: bool = False) -> ParsedLog:
     """Decode and check a referee JSON-lines log: chain, commitments, rules re-derivation.
 
-    A log under rules this build cannot re-derive is refused (IllegalMove naming them)."""
-    log = read_jsonl_unchecked(text)
+    A log under rules this build cannot re-derive is refused (IllegalMove naming them).
+    `partial`: a last line cut inside (it does not decode) is dropped."""
+    log = read_jsonl_unchecked(without_cut_line(text) if partial else text)
     if log.unsupported:
         raise IllegalMove(
             f"cannot import this log: {log.unsupported}; nothing was imported "
@@ -177,6 +198,34 @@ def read_jsonl_unchecked(text: str) -> ParsedLog:
     )
 
 
+def without_cut_line(text: str) -> str:
+    """`text` without its last line when that line was cut inside (it is not JSON: a JSON
+    object cut anywhere never decodes); a record cut at a line is unchanged."""
+    lines = text.splitlines(keepends=True)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if lines:
+        try:
+            msgspec.json.decode(lines[-1])
+        except (msgspec.DecodeError, RecursionError):
+            lines.pop()
+    return "".join(lines)
+
+
+def decisions_in(envelopes: Sequence[Envelope[Any]]) -> int:
+    """How many decisions (moves, undos, redos, entropy) a game's envelopes hold."""
+    created = envelopes[0].event if envelopes else None
+    scheme = created.scheme if isinstance(created, GameCreated) else 1
+    count = 0
+    for envelope in envelopes:
+        event = envelope.event
+        if isinstance(event, MoveMade) and event.move is None:
+            count += 1  # a hidden move (its notation revealed or not)
+        elif request_of(event, scheme) is not None:
+            count += 1
+    return count
+
+
 def _end_of(line: str) -> LogEnd | None:
     """The end mark on a log's last line, or None when that line is not one."""
     if '"end"' not in line or '"stream"' in line:
@@ -191,6 +240,11 @@ def _require_whole(log: ParsedLog) -> None:
     """InvalidNotation unless the log ends with its end line, at its last record, of the
     whole game: the end mark that tells a log cut short from a whole one."""
     end = log.end
+    if end is not None and end.partial is not None:
+        raise InvalidNotation(
+            f"the log is of {partial_words(end.partial)}: import it with --partial to keep "
+            "it as one; nothing was imported"
+        )
     if end is None:
         raise InvalidNotation(
             'the log has no end line (`skald log --json` ends with {"end": ...}): it was '
@@ -209,31 +263,69 @@ def _require_whole(log: ParsedLog) -> None:
         )
 
 
-def import_jsonl(engine: Engine, text: str) -> ImportResult:
+def import_jsonl(engine: Engine, text: str, partial: bool = False) -> ImportResult:
     """Import a whole referee JSON-lines log, or nothing: a log without its end line, or
-    with an anomaly, is refused naming it."""
-    log = read_jsonl(text)
+    with an anomaly, is refused naming it. `partial`: a log cut short imports as the
+    decisions before the cut, marked as a partial copy (an anomaly is refused still)."""
+    log = read_jsonl(text, partial)
     if log.stream and engine.store.version(log.stream):
         raise IllegalMove(f"game {log.stream} is already in the store; nothing was imported")
-    finding = log.finding
+    finding = cut_finding_dropped(log) if partial else log.finding
     if finding is not None:
         raise IllegalMove(
             f"REJECTED at seq {finding.seq}: {finding.rule}"
             + (f" ({finding.detail})" if finding.detail else "")
             + "; nothing was imported"
         )
-    _require_whole(log)
     accepted = log.records[: log.complete_through]
-    if len(accepted) != len(log.records):
-        raise InvalidNotation(
-            f"the log ends inside a decision (after seq {log.complete_through}): it is not "
-            "whole; nothing was imported"
-        )
-    engine.store.append(
-        log.stream, accepted, 0, kind=log.game, title=", ".join(log.envelopes[0].event.players)
-    )
+    mark = None
+    try:
+        _require_whole(log)
+        if len(accepted) != len(log.records):
+            raise InvalidNotation(
+                f"the log ends inside a decision (after seq {log.complete_through}): it is "
+                "not whole; nothing was imported"
+            )
+    except InvalidNotation:
+        if not partial:
+            raise
+        mark = cut_mark(log.envelopes[: len(accepted)], log.end)
+    title = ", ".join(log.envelopes[0].event.players)
+    provenance = encode(Provenance(partial=mark)) if mark is not None else ""
+    engine.store.append(log.stream, accepted, 0, kind=log.game, title=title, provenance=provenance)
     return ImportResult(
-        id=log.stream, format="jsonl", total=log.lines, accepted=len(accepted), finding=finding
+        id=log.stream,
+        format="jsonl",
+        total=log.lines,
+        accepted=len(accepted),
+        finding=finding,
+        partial=mark,
+    )
+
+
+def cut_finding_dropped(log: ParsedLog) -> Finding | None:
+    """The log's finding, unless it only says the log was cut inside a decision (then
+    None: a partial import keeps the whole decisions before it)."""
+    finding = log.finding
+    if finding is not None and finding.rule == ENDS_EARLY and finding.seq > log.complete_through:
+        return None
+    return finding
+
+
+def cut_mark(kept: Sequence[Envelope[Any]], end: LogEnd | None) -> PartialCopy:
+    """The partial-copy mark of the game events `kept` of a record cut short (`end`: its
+    end line, when the record had one: a log of a partial copy carries the mark there).
+    InvalidNotation when nothing whole is left: not even the game's creation."""
+    if not kept:
+        raise InvalidNotation(
+            "--partial: the record was cut before the game's first whole decision batch; "
+            "nothing was imported"
+        )
+    carried = end.partial if end is not None else None
+    return PartialCopy(
+        decisions=decisions_in(kept),
+        seq=kept[-1].seq,
+        of=carried.of if carried is not None else None,
     )
 
 

@@ -26,6 +26,9 @@ from skald.core.state import GameState, fold
 from skald.events.common import GameCreated, GameFinished
 from skald.events.envelope import SYSTEM, Envelope
 
+ENDS_EARLY = "the log ends before a decision's events"
+"""The finding of a log cut inside a decision (what `--partial` imports the prefix of)."""
+
 
 class Finding(msgspec.Struct, frozen=True, kw_only=True):
     """One anomaly: where, which rule or check it breaks, and the detail."""
@@ -196,7 +199,7 @@ def rederive(game: str, envelopes: Sequence[Envelope[Any]]) -> Rederivation:
         findings = (
             Finding(
                 seq=checked + 1,
-                rule="the log ends before a decision's events",
+                rule=ENDS_EARLY,
                 detail=f"missing {event_tag(wanted)}",
             ),
         )

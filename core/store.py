@@ -53,7 +53,14 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from skald.core.checkpoint import BACKSTOP_PAGES, WalCheckpointer
 from skald.core.driver_connections import DriverConnections, close_quietly
-from skald.core.errors import CorruptRecord, NotFound, StoreError, VersionConflict, WouldWait
+from skald.core.errors import (
+    CorruptRecord,
+    IllegalMove,
+    NotFound,
+    StoreError,
+    VersionConflict,
+    WouldWait,
+)
 from skald.core.sqlite_writers import NEVER_WAIT, NoWaiting, WriterQueue
 
 metadata = sa.MetaData()
@@ -109,6 +116,16 @@ signing_keys = sa.Table(
     metadata,
     sa.Column("public_key", sa.String(64), primary_key=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# Where an imported stream came from (core/provenance.py): one JSON record a stream, written
+# with the stream's first events and never changed (a partial copy's mark, a tournament
+# head's signer).
+provenance = sa.Table(
+    "provenance",
+    metadata,
+    sa.Column("stream_id", sa.String(64), sa.ForeignKey("streams.id"), primary_key=True),
+    sa.Column("record", sa.Text, nullable=False),
 )
 
 DEFAULT_URL = "sqlite:///skald.db"
@@ -426,6 +443,8 @@ class _Statements:
         )
         self.insert_events = sql(f"{insert_events} VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         self.version = sql("SELECT version FROM streams WHERE id = ?")
+        self.insert_provenance = sql("INSERT INTO provenance (stream_id, record) VALUES (?, ?)")
+        self.provenance = sql("SELECT record FROM provenance WHERE stream_id = ?")
         self.read = sql(
             "SELECT seq, recorded_at, actor, kind, payload, prev_hash, hash FROM events"
             " WHERE stream_id = ? AND seq >= ? AND seq <= ? ORDER BY seq"
@@ -490,11 +509,35 @@ class EventStore:
         self._sql = _Statements(postgres=self._postgres)
         self._stamp = _stamp_postgres if self._postgres else _stamp_sqlite
         self._moment = _utc if self._postgres else _parse_sqlite
+        self._without_provenance = False
         self.create_tables()
 
     def create_tables(self, tables: Sequence[sa.Table] | None = None) -> None:
         """Create the missing tables (all of `metadata`, or `tables`), refusing a database
-        that holds another program's tables; StoreError when the database is unusable."""
+        that holds another program's tables; StoreError when the database is unusable.
+
+        A store written before the provenance table, opened where it cannot be written (a
+        read-only copy of evidence), is read without it: none of its streams was imported
+        with a provenance record."""
+        try:
+            self._create_tables(tables)
+        except StoreError:
+            if not self._older_read_only():
+                raise
+            self._without_provenance = True
+
+    def _older_read_only(self) -> bool:
+        """Whether this store lacks only the provenance table (which it could not create:
+        it takes no writes)."""
+        try:
+            with self.engine.connect() as conn:
+                names = set(sa.inspect(conn).get_table_names())
+        except DBAPIError:
+            return False
+        wanted = set(metadata.tables) - {provenance.name}
+        return wanted <= names and provenance.name not in names
+
+    def _create_tables(self, tables: Sequence[sa.Table] | None) -> None:
         try:
             with self.engine.begin() as conn:
                 if conn.dialect.name == "postgresql":
@@ -595,8 +638,14 @@ class EventStore:
         expected_version: int,
         kind: str = "",
         title: str = "",
+        provenance: str = "",
     ) -> int:
-        """Append `records` (seqs expected_version+1 ...) atomically; return the new version."""
+        """Append `records` (seqs expected_version+1 ...) atomically; return the new version.
+
+        `provenance` (a new stream only): its provenance record, written in the same
+        transaction (`core/provenance.py`)."""
+        if provenance and expected_version != 0:
+            raise ValueError("a provenance record is written with a stream's first events")
         if not records:
             raise ValueError("append needs at least one record")
         new_version = expected_version + len(records)
@@ -610,7 +659,9 @@ class EventStore:
                 moment, stamp = r.recorded_at, self._stamp(r.recorded_at)
             rows.append((stream, seq, stamp, r.actor, r.kind, r.payload, r.prev_hash, r.hash))
         try:
-            if self._postgres:
+            if provenance:
+                self._append_new_with_provenance(stream, kind, title, rows, provenance)
+            elif self._postgres:
                 self._append_postgres(stream, kind, title, expected_version, rows)
             else:
                 self._append_sqlite(stream, kind, title, expected_version, rows)
@@ -632,6 +683,26 @@ class EventStore:
                 if cursor.rowcount != 1:
                     raise _Stale
             cursor.executemany(self._sql.insert_events, rows)
+
+    def _append_new_with_provenance(
+        self, stream: str, kind: str, title: str, rows: list[tuple[Any, ...]], record: str
+    ) -> None:
+        """A new stream, its records and its provenance record in one transaction."""
+        with self._driver(write=True) as cursor:
+            cursor.execute(self._sql.new_stream, (stream, kind, len(rows), rows[0][2], title))
+            cursor.executemany(self._sql.insert_events, rows)
+            cursor.execute(self._sql.insert_provenance, (stream, record))
+            if self._postgres:
+                cursor.execute(
+                    "SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, f"{stream}:{len(rows)}")
+                )
+
+    def provenance(self, stream: str) -> str | None:
+        """The stream's provenance record as stored (None: it has none)."""
+        if "\x00" in stream or self._without_provenance:
+            return None
+        rows = self._query(self._sql.provenance, (stream,))
+        return rows[0][0] if rows else None
 
     def _append_postgres(
         self, stream: str, kind: str, title: str, expected: int, rows: list[tuple[Any, ...]]
@@ -906,3 +977,27 @@ class EventStore:
         if self._checkpointer is not None:
             self._checkpointer.close()
         self.engine.dispose()
+
+
+def copy_streams(
+    source: EventStore, target: EventStore, marked: dict[str, str] | None = None
+) -> None:
+    """Copy every stream of `source` (a scratch store an import played into) into
+    `target`, games first (their notes and variations name them), each with its
+    provenance record (`source`'s, or the one `marked` gives). A stream `target` holds
+    already is refused (IllegalMove) before anything is copied."""
+    infos = sorted(
+        source.list_streams(limit=1_000_000), key=lambda i: (i.kind.startswith("skald."), i.id)
+    )
+    for info in infos:
+        if target.version(info.id):
+            raise IllegalMove(f"{info.id} is already in the store; nothing was imported")
+    for info in infos:
+        target.append(
+            info.id,
+            source.read(info.id),
+            0,
+            kind=info.kind,
+            title=info.title,
+            provenance=(marked or {}).get(info.id) or source.provenance(info.id) or "",
+        )

@@ -120,6 +120,8 @@ class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
     anomalies: tuple[Finding, ...]
     # The seq where the hash chain breaks: `knowledge` lists only what came before it.
     knowledge_until: int | None = None
+    partial: str = ""
+    """For a partial copy, that it is one, in plain words (the audit covers what it holds)."""
 
 
 def build_audit(

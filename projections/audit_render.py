@@ -41,13 +41,17 @@ def render_audit(report: AuditReport, fmt: str) -> str:
 
 
 def verdict_text(report: AuditReport) -> str:
-    """One sentence: clean, or how many anomalies."""
+    """One sentence: clean, or how many anomalies (and, for a partial copy, that it is
+    one: the audit covers only what the copy holds)."""
+    copy = f" This game is {report.partial}." if report.partial else ""
     if report.verdict == "clean":
-        return "Verdict: clean. Every check passed."
+        return f"Verdict: clean. Every check passed.{copy}"
     if report.verdict == "unverifiable":
-        return f"Verdict: not re-derived (no anomaly found): {report.rederivation.unsupported}."
+        return (
+            f"Verdict: not re-derived (no anomaly found): {report.rederivation.unsupported}.{copy}"
+        )
     count = len(report.anomalies)
-    return f"Verdict: {count} anomal{'y' if count == 1 else 'ies'}."
+    return f"Verdict: {count} anomal{'y' if count == 1 else 'ies'}.{copy}"
 
 
 def checks(report: AuditReport) -> list[Check]:

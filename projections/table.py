@@ -43,6 +43,7 @@ from skald.core.kernel import (
     undo_event,
 )
 from skald.core.memo import Memo
+from skald.core.provenance import PartialCopy, partial_words
 from skald.core.rules import game_names, get_rules
 from skald.core.seats import resolve_seat
 from skald.core.signing import Receipt, Signer, SigningKeyError
@@ -75,6 +76,8 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     to_act: tuple[int, ...]
     outcome: Outcome | None
     state: Any
+    partial: str = ""
+    """For a partial copy, that it is one, in plain words (nobody is to act in it)."""
 
 
 class PossibleView(msgspec.Struct, frozen=True, kw_only=True):
@@ -123,6 +126,8 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     created_at: datetime
     to_act: tuple[int, ...]
     outcome: Outcome | None
+    partial: str = ""
+    """For a partial copy, that it is one, in plain words (nobody is to act in it)."""
 
 
 class Decision(msgspec.Struct, frozen=True, kw_only=True):
@@ -241,7 +246,11 @@ class Table:
         return self._view(game_id, self._engine.load(game_id, at), viewer)
 
     def _view(self, game_id: str, state: GameState, viewer: Viewer) -> TableView:
-        return view_of(game_id, state, viewer)
+        view = view_of(game_id, state, viewer)
+        mark = self._engine.partial_copy(game_id)
+        if mark is None:
+            return view
+        return msgspec.structs.replace(view, to_act=(), partial=partial_words(mark))
 
     def show_revealed(self, game_id: str, viewer: Viewer, at: int | None = None) -> TableView:
         """`show`, except that after the game under reveal=end every viewer sees it all, as
@@ -272,7 +281,12 @@ class Table:
     def turn(self, game_id: str) -> Turn:
         """Whose decision it is now, without building anyone's view (public facts only)."""
         state = self._engine.load(game_id)
-        return Turn(seq=state.version, to_act=_waiting(state), outcome=state.outcome)
+        waiting = _waiting(state) if self._engine.partial_copy(game_id) is None else ()
+        return Turn(seq=state.version, to_act=waiting, outcome=state.outcome)
+
+    def partial_copy(self, game_id: str) -> PartialCopy | None:
+        """The game's partial-copy mark (None: a whole game)."""
+        return self._engine.partial_copy(game_id)
 
     def players(self, game_id: str) -> tuple[str, ...]:
         """The players in seat order (NotFound for an unknown game); never replays."""
@@ -281,14 +295,16 @@ class Table:
     def summary(self, game_id: str) -> GameSummary:
         """The public facts of one game."""
         state = self._engine.load(game_id)
+        mark = self._engine.partial_copy(game_id)
         return GameSummary(
             id=game_id,
             game=state.game,
             players=state.players,
             seq=state.version,
             created_at=self._engine.created_at(game_id),
-            to_act=_waiting(state),
+            to_act=_waiting(state) if mark is None else (),
             outcome=state.outcome,
+            partial=partial_words(mark) if mark is not None else "",
         )
 
     def games(self, game: str | None = None, limit: int = 50, offset: int = 0) -> list[GameListing]:
@@ -417,7 +433,11 @@ class Table:
             except CorruptRecord:
                 break  # the chain report names it; the audit covers the readable prefix
         outcome = state.outcome if state is not None else None
-        return build_audit(game_id, game, envelopes, self._verify(game_id, records), outcome)
+        report = build_audit(game_id, game, envelopes, self._verify(game_id, records), outcome)
+        mark = self._engine.partial_copy(game_id)
+        if mark is None:
+            return report
+        return msgspec.structs.replace(report, partial=partial_words(mark))
 
     # -- writing -----------------------------------------------------------------------
 
@@ -448,9 +468,10 @@ class Table:
         """Annotated histories (notes, variations, exports) of this store's games."""
         return Histories(self._engine, self._effective, self._signer)
 
-    def import_text(self, text: str) -> ImportResult:
-        """Import a referee log or a notation file (see `core.importer`)."""
-        return import_text(self._engine, text)
+    def import_text(self, text: str, partial: bool = False) -> ImportResult:
+        """Import a referee log or a notation file (see `core.importer`); `partial`: a log
+        cut short as a partial copy."""
+        return import_text(self._engine, text, partial)
 
     def move(
         self, game_id: str, seat: int, notation: str, expected_seq: int | None = None

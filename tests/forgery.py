@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from skald.core.importer import end_line
+from skald.core.provenance import PartialCopy
 from skald.core.store import EventStore, events
 from skald.events.common import GameFinished, Outcome
 from skald.events.envelope import GENESIS, Envelope, seal_envelope
@@ -56,11 +57,12 @@ def write_back(store: EventStore, envelopes: Sequence[Envelope[Any]]) -> None:
             )
 
 
-def jsonl(envelopes: Sequence[Envelope[Any]]) -> str:
-    """A log as `skald log --as referee --json` writes it (its end line last)."""
+def jsonl(envelopes: Sequence[Envelope[Any]], partial: PartialCopy | None = None) -> str:
+    """A log as `skald log --as referee --json` writes it (its end line last; `partial`:
+    a partial copy's mark, which its end line keeps)."""
     lines = [msgspec.json.encode(env).decode() for env in envelopes]
     if envelopes:
-        lines.append(end_line(envelopes, envelopes[-1].seq))
+        lines.append(end_line(envelopes, envelopes[-1].seq, partial))
     return "".join(line + "\n" for line in lines)
 
 

@@ -118,8 +118,10 @@ async def import_tournament(body: ImportIn, services: ServicesDep) -> MsgspecJSO
     tokens for its organiser and players, as a creation does."""
 
     def work() -> MsgspecJSON:
-        tournament = tournament_desk(services).import_jsonl(body.jsonl)
-        return MsgspecJSON(_issued(services, tournament), status_code=201)
+        desk = tournament_desk(services)
+        tournament = desk.import_jsonl(body.jsonl)
+        answer = {**_issued(services, tournament), "head_signer": desk.head_signer(tournament)}
+        return MsgspecJSON(answer, status_code=201)
 
     return await offload(work)
 
@@ -374,7 +376,8 @@ async def export(
 async def verify(tournament: CheckerDep, services: ServicesDep) -> MsgspecJSON:
     """Check the tournament's hash chain; names the first bad seq (the one route that
     answers on a broken stream)."""
-    report = await offload(tournament_desk(services).verify, tournament)
+    desk = tournament_desk(services)
+    report = await offload(desk.verify, tournament)
     return MsgspecJSON(
         {
             "ok": report.ok,
@@ -382,6 +385,7 @@ async def verify(tournament: CheckerDep, services: ServicesDep) -> MsgspecJSON:
             "head": report.head,
             "bad_seq": report.bad_seq,
             "reason": report.reason,
+            "head_signer": await offload(desk.head_signer, tournament),
         }
     )
 

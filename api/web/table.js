@@ -11,7 +11,7 @@
   const base = path`/games/${gameId}`;
   const state = {
     game: "", players: [], viewerName: "", seat: null, referee: false,
-    latest: 0, at: null, toAct: [], outcome: null, lookAs: null,
+    latest: 0, at: null, toAct: [], outcome: null, partial: "", lookAs: null,
     legal: [], ticket: 0, autoplay: null, refreshQueued: null,
     variation: null, vat: null, notesSeen: "",
   };
@@ -54,6 +54,7 @@
       state.latest = summary.seq;
       state.toAct = summary.to_act;
       state.outcome = summary.outcome;
+      state.partial = summary.partial || ""; // a partial copy: nobody acts, ever
       if (state.at !== null && state.at >= state.latest) state.at = null;
       const [annotated, branches] = await Promise.all([json(`${base}/annotations`), json(`${base}/variations`)]);
       notes.update(annotated.annotations, branches.variations);
@@ -63,7 +64,7 @@
         if (!state.variation) state.vat = null;
         else if (state.vat !== null && state.vat >= state.variation.seq) state.vat = null;
       }
-      const mayAct = !state.variation && state.seat !== null && state.at === null && !state.outcome; // undo/redo too
+      const mayAct = !state.variation && state.seat !== null && state.at === null && !state.outcome && !state.partial; // undo/redo too
       const [svg, log, legal] = await Promise.all([
         text(`${base}/board.svg${query()}`),
         state.variation ? Promise.resolve({ lines: state.variation.lines }) : json(`${base}/lines${query({ at: String(state.latest) })}`),
@@ -249,6 +250,7 @@
       const v = state.variation;
       parts.unshift(`Variation ${v.id}${v.name ? ` “${v.name}”` : ""} from ${v.parent === "game" ? "" : `${v.parent}@`}${v.at} by ${v.author}${v.hypothetical ? " (hypothetical)" : ""}`);
     }
+    if (state.partial) parts.push(state.partial);
     if (state.outcome) {
       const o = state.outcome;
       parts.push(`game over (${o.termination}): ${names(o.ranking[0] || [])} won; scores ${o.scores.join(", ")}`);
@@ -276,6 +278,7 @@
     if (state.variation) hint = "Showing a variation: back to the game to play.";
     else if (!live) hint = "Replaying: press Live to play.";
     else if (state.outcome) hint = "The game is over.";
+    else if (state.partial) hint = "A partial copy: it can never be continued.";
     else if (!state.legal.length) hint = `Waiting for ${names(state.toAct) || "the table"}.`;
     $("play-hint").textContent = hint;
     controls.draw(state.legalAnswer, live);

@@ -44,6 +44,8 @@ from skald.core import kernel
 from skald.core.chain import ChainReport
 from skald.core.codec import to_record
 from skald.core.errors import Forbidden, IllegalMove, InvalidOption, NotFound, VersionConflict
+from skald.core.provenance import Provenance, encode, signer_kind, signer_words
+from skald.core.provenance import decode as decode_provenance
 from skald.core.rules import Rules, get_rules
 from skald.core.seats import check_player_names, has_control, name_problem
 from skald.core.secrecy import sealed_key
@@ -478,8 +480,10 @@ class Tournaments:
 
     def import_jsonl(self, text: str) -> str:
         """Store a tournament from its exported stream (`export --format jsonl`), checked:
-        the chain must verify, the id must be new here. Returns its id."""
-        envelopes = stream.parse_jsonl(text)
+        the chain must verify, the id must be new here. Returns its id; who signed its head
+        is kept with it (`head_signer`)."""
+        parsed = stream.read_export(text)
+        envelopes = parsed.envelopes
         records = [to_record(env) for env in envelopes]
         tournament = records[0].stream
         try:
@@ -503,8 +507,24 @@ class Tournaments:
             )
         if self._store.version(tournament):
             raise VersionConflict(f"stream {tournament} exists already", state.version)
-        self._store.append(tournament, records, 0, kind=stream.KIND, title=stream.title_of(created))
+        self._store.append(
+            tournament,
+            records,
+            0,
+            kind=stream.KIND,
+            title=stream.title_of(created),
+            provenance=encode(Provenance(head_signer=parsed.head_signer)),
+        )
         return tournament
+
+    def head_signer(self, tournament: str) -> HeadSigner:
+        """Who signed the tournament's head: created here (this store signs its exports),
+        or, for an imported one, this store's key, another store's (its fingerprint) or
+        nobody (an unsigned head, which anyone could have re-hashed)."""
+        self._info(tournament)
+        key = decode_provenance(self._store.provenance(tournament)).head_signer
+        keys = self._store.signing_keys()
+        return HeadSigner(kind=signer_kind(key, keys), key=key or "", words=signer_words(key, keys))
 
     def _append(
         self,
@@ -521,6 +541,15 @@ class Tournaments:
         created = batch[0][0]
         title = stream.title_of(created) if isinstance(created, TournamentCreated) else ""
         self._store.append(tournament, records, after, kind=stream.KIND, title=title)
+
+
+class HeadSigner(msgspec.Struct, frozen=True, kw_only=True):
+    """Who signed a tournament's head: `kind` created_here, this_store, another_store or
+    unsigned; `key` the public key of an imported signed head; `words` in plain words."""
+
+    kind: str
+    key: str
+    words: str
 
 
 def _with_evidence(

@@ -119,6 +119,24 @@ def end_mark(envelopes: Sequence[Envelope[TournamentEvent]], receipt: Receipt | 
     return msgspec.json.encode({"end": _End(seq=last.seq, head=last.hash)}).decode()
 
 
+class ParsedExport(msgspec.Struct, frozen=True, kw_only=True):
+    """A tournament export's envelopes and who signed its head ("" when unsigned)."""
+
+    envelopes: list[Envelope[TournamentEvent]]
+    head_signer: str
+
+
+def read_export(text: str) -> ParsedExport:
+    """`parse_jsonl`, with the public key that signed the export's head ("": unsigned)."""
+    envelopes = parse_jsonl(text)
+    lines = [line for line in text.splitlines() if line.strip()]
+    end = _end_of(lines[-1])
+    receipt = end.receipt if end is not None else None
+    return ParsedExport(
+        envelopes=envelopes, head_signer=receipt.public_key if receipt is not None else ""
+    )
+
+
 def parse_jsonl(text: str) -> list[Envelope[TournamentEvent]]:
     """Envelopes from an export (one JSON object per line, its end mark last);
     InvalidNotation names the line, or says the export is not whole (cut short)."""

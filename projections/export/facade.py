@@ -29,15 +29,17 @@ from skald.core.history.notes import annotation, author_of, build_note
 from skald.core.history.service import HistoryStore
 from skald.core.history.streams import chain_problem, variation_id, variation_number
 from skald.core.history.variations import rederive
+from skald.core.importer import cut_finding_dropped, cut_mark, decisions_in
 from skald.core.importer import read_jsonl as read_game_log
+from skald.core.provenance import PartialCopy, Provenance, encode, partial_from_words, partial_words
 from skald.core.rules import get_rules
 from skald.core.seats import printable
 from skald.core.signing import Receipt, Signer, signature_valid
 from skald.core.state import GameState
-from skald.core.store import EventStore
+from skald.core.store import EventStore, copy_streams
 from skald.events.common import GameKey
 from skald.events.envelope import Envelope
-from skald.events.history import REFEREE_AUTHOR, SAMPLED, Mark, VariationStarted
+from skald.events.history import REFEREE_AUTHOR, SAMPLED, Annotated, Mark, VariationStarted
 from skald.events.secret import redact
 from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections.export import FORMATS
@@ -67,6 +69,8 @@ class HistoryImport(msgspec.Struct, frozen=True, kw_only=True):
     annotations: int
     variations: int
     receipt: str = ""
+    partial: PartialCopy | None = None
+    """Set when the game was stored as a partial copy (`--partial`)."""
 
 
 def is_history_export(text: str) -> bool:
@@ -236,6 +240,7 @@ class Histories:
             variations=tuple(variations),
             receipt=receipt,
             occasion=occasion(self._engine.store, game_id),
+            partial=self._engine.partial_copy(game_id),
         )
 
     def export(
@@ -282,21 +287,36 @@ class Histories:
 
     # -- importing ---------------------------------------------------------------------
 
-    def import_export(self, text: str) -> HistoryImport:
+    def import_export(self, text: str, partial: bool = False) -> HistoryImport:
         """Import a jsonl or text export: a full-information one is stored as a playable
-        game (everything re-derived first); a redacted jsonl one is verified only."""
+        game (everything re-derived first); a redacted jsonl one is verified only.
+        `partial`: an export cut short is stored as the game's decisions before the cut
+        and the annotations on them, marked as a partial copy (variations are not kept)."""
         if is_jsonl_export(text):
-            return self._import_jsonl(read_jsonl(text))
-        return self._import_text(parse_text(text))
+            return self._import_jsonl(read_jsonl(text, partial), partial)
+        return self._import_text(parse_text(text, partial), partial)
 
-    def _import_jsonl(self, parsed: ParsedJsonl) -> HistoryImport:
+    def _import_jsonl(self, parsed: ParsedJsonl, partial: bool = False) -> HistoryImport:
         streams = [parsed.game, parsed.notes, *parsed.variations]
         for envelopes in streams:
             problem = chain_problem(envelopes)
             if problem is not None:
                 stream = envelopes[0].stream if envelopes else "?"
                 raise IllegalMove(f"{stream}: seq {problem[0]}: {problem[1]}; nothing was imported")
-        receipt = _check_receipt(parsed)
+        cut = False
+        try:
+            receipt = _check_receipt(parsed)
+        except InvalidNotation:
+            if not (partial and parsed.header.full):
+                raise
+            receipt, cut = "", True
+        if parsed.header.partial is not None and not cut:
+            if not partial:
+                raise InvalidNotation(
+                    f"the export is of {partial_words(parsed.header.partial)}: import it "
+                    "with --partial to keep it as one; nothing was imported"
+                )
+            cut = True
         notes = sum(1 for env in parsed.notes if env.event.__class__.__name__ == "Annotated")
         result = HistoryImport(
             id=parsed.header.id,
@@ -311,23 +331,49 @@ class Histories:
             return result
         game_log = "".join(msgspec.json.encode(env).decode() + "\n" for env in parsed.game)
         log = read_game_log(game_log)
-        if log.finding is not None:
-            finding = log.finding
+        finding = cut_finding_dropped(log) if cut else log.finding
+        if finding is not None:
             raise IllegalMove(f"game seq {finding.seq}: {finding.rule}; nothing was imported")
+        records, mark = log.records, None
+        if cut:
+            records = log.records[: log.complete_through]
+            mark = cut_mark(log.envelopes[: len(records)], None)
+            if parsed.header.partial is not None:
+                mark = msgspec.structs.replace(mark, of=parsed.header.partial.of)
+            kept_notes = _notes_before(parsed.notes, log.stream, mark.seq)
+            parsed = msgspec.structs.replace(parsed, notes=kept_notes, variations=[])
+            result = msgspec.structs.replace(
+                result,
+                events=len(records),
+                annotations=len(kept_notes),
+                variations=0,
+                partial=mark,
+            )
         with _scratch(self._engine) as scratch:
-            scratch.store.append(log.stream, log.records, 0, kind=log.game, title=_title(log))
+            scratch.store.append(
+                log.stream,
+                records,
+                0,
+                kind=log.game,
+                title=_title(log),
+                provenance=encode(Provenance(partial=mark)) if mark else "",
+            )
             history = HistoryStore(scratch, believer)
             if parsed.notes:
-                records = [to_record(env) for env in parsed.notes]
+                note_records = [to_record(env) for env in parsed.notes]
                 scratch.store.append(
-                    records[0].stream, records, 0, kind="skald.notes", title=log.stream
+                    note_records[0].stream, note_records, 0, kind="skald.notes", title=log.stream
                 )
             for variation in parsed.variations:
                 self._check_variation(history, log.stream, log.game, variation)
                 start = variation[0].event
-                records = [to_record(env) for env in variation]
+                variation_records = [to_record(env) for env in variation]
                 scratch.store.append(
-                    records[0].stream, records, 0, kind="skald.variation", title=start.name
+                    variation_records[0].stream,
+                    variation_records,
+                    0,
+                    kind="skald.variation",
+                    title=start.name,
                 )
             self._copy(scratch.store)
         return result
@@ -344,8 +390,19 @@ class Histories:
         if problem:
             raise IllegalMove(f"{variation[0].stream}: {problem}; nothing was imported")
 
-    def _import_text(self, parsed: ParsedText) -> HistoryImport:
+    def _import_text(self, parsed: ParsedText, partial: bool = False) -> HistoryImport:
         tags = parsed.tags
+        carried = partial_from_words(tags["Partial"]) if "Partial" in tags else None
+        if carried is not None and not partial:
+            raise InvalidNotation(
+                f"the text export is of {tags['Partial']}: import it with --partial to keep "
+                "it as one; nothing was imported"
+            )
+        cut = partial and (carried is not None or not parsed.whole)
+        if cut:  # the game's decisions and the notes on them; no variations
+            parsed = msgspec.structs.replace(
+                parsed, variations=[], notes=[n for n in parsed.notes if not n.stream]
+            )
         if "Key" not in tags or "KeySalt" not in tags:
             raise InvalidNotation(
                 "the text export has no [Key] tag: a redacted export cannot be replayed "
@@ -372,7 +429,19 @@ class Histories:
             ).id
             for decision in parsed.decisions:
                 _replay_decision(scratch, game_id, decision)
-            _check_result(tags.get("Result", ""), scratch.load(game_id))
+            mark = None
+            if cut:
+                kept = scratch.envelopes(game_id, 1, scratch.load(game_id).version)
+                mark = PartialCopy(
+                    decisions=decisions_in(kept),
+                    seq=kept[-1].seq,
+                    of=carried.of if carried is not None else None,
+                )
+                parsed = msgspec.structs.replace(
+                    parsed, notes=[n for n in parsed.notes if n.seq <= mark.seq]
+                )
+            else:
+                _check_result(tags.get("Result", ""), scratch.load(game_id))
             history = Histories(scratch, lambda state, viewer: viewer)
             parents = {v.id: v.parent for v in parsed.variations}
 
@@ -396,7 +465,8 @@ class Histories:
                     secrets.token_hex,
                 )
                 history._store.annotate(game_id, event)
-            self._copy(scratch.store)
+            marked = {game_id: encode(Provenance(partial=mark))} if mark else {}
+            self._copy(scratch.store, marked)
         return HistoryImport(
             id=game_id,
             format="text",
@@ -404,6 +474,7 @@ class Histories:
             events=len(parsed.decisions),
             annotations=len(parsed.notes),
             variations=len(parsed.variations),
+            partial=mark,
         )
 
     def _import_variation(self, game_id: str, variation: Any) -> None:
@@ -428,17 +499,9 @@ class Histories:
         except (IllegalMove, InvalidNotation, Forbidden, NotFound) as error:
             raise type(error)(f"line {variation.line} ({variation.id}): {error}") from None
 
-    def _copy(self, scratch: EventStore) -> None:
-        """Copy every stream of a scratch store into this store, the game first."""
-        infos = sorted(
-            scratch.list_streams(limit=10_000), key=lambda i: (i.kind.startswith("skald."), i.id)
-        )
-        for info in infos:
-            if self._engine.store.version(info.id):
-                raise IllegalMove(f"{info.id} is already in the store; nothing was imported")
-        for info in infos:
-            records = scratch.read(info.id)
-            self._engine.store.append(info.id, records, 0, kind=info.kind, title=info.title)
+    def _copy(self, scratch: EventStore, marked: dict[str, str] | None = None) -> None:
+        """Copy every stream of a scratch store into this store (`core.store.copy_streams`)."""
+        copy_streams(scratch, self._engine.store, marked)
 
 
 def _replay_decision(engine: Engine, game_id: str, decision: Any) -> None:
@@ -498,6 +561,20 @@ def _parents_first(
     return sorted(
         variations, key=lambda v: (depth(v[0].stream), variation_number(v[0].stream) or 0)
     )
+
+
+def _notes_before(
+    notes: Sequence[Envelope[Any]], game_id: str, last_seq: int
+) -> list[Envelope[Any]]:
+    """The notes stream's longest prefix of annotations on the game's seqs up to
+    `last_seq` (a prefix of a chain verifies; what follows rests on what was cut)."""
+    kept = []
+    for envelope in notes:
+        event = envelope.event
+        if not isinstance(event, Annotated) or event.stream != game_id or event.seq > last_seq:
+            break
+        kept.append(envelope)
+    return kept
 
 
 def _sees(viewer: Viewer, start: Any) -> bool:

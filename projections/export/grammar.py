@@ -68,6 +68,8 @@ class ParsedText(msgspec.Struct, frozen=True):
     decisions: list[ParsedDecision]
     variations: list[ParsedVariation]
     notes: list[ParsedNote]
+    whole: bool = True
+    """False for a record cut short, read with `partial` (its end line missing or wrong)."""
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -169,9 +171,16 @@ def _variation(match: re.Match[str], players: tuple[str, ...], number: int) -> P
     )
 
 
-def parse_text(text: str) -> ParsedText:
-    """Read a text export; raises InvalidNotation naming the first bad line."""
+def parse_text(text: str, partial: bool = False) -> ParsedText:
+    """Read a text export; raises InvalidNotation naming the first bad line. `partial`:
+    a record cut short is read as far as it goes (`whole` False): a last line cut inside
+    (no line break after it, and not a whole end line) is dropped, a variation left open is
+    closed, and a missing or disagreeing end line is no error."""
     lines = text.removeprefix("\ufeff").split("\n")
+    if partial and lines[-1].strip() and end_counts(lines[-1].strip()) is None:
+        lines.pop()  # cut inside its last line: what it said is not known
+    if not lines:
+        raise InvalidNotation(f"line 1: a text export starts with {MAGIC!r}")
     tags, first = _tags(lines)
     parsed = ParsedText(tags=tags, decisions=[], variations=[], notes=[])
     players = parsed.players
@@ -201,9 +210,19 @@ def parse_text(text: str) -> ParsedText:
             raise InvalidNotation(
                 f"line {number}: {line[:60]!r} is not a decision, annotation or variation"
             )
-    if len(stack) > 1:
-        raise InvalidNotation("the text export ends inside a variation (a ')' is missing)")
+    return _checked_end(parsed, end, open_variations=len(stack) - 1, partial=partial)
+
+
+def _checked_end(
+    parsed: ParsedText, end: tuple[int, int, int] | None, open_variations: int, partial: bool
+) -> ParsedText:
+    """`parsed` when its end line counts what it holds (InvalidNotation otherwise; with
+    `partial`, `parsed` marked not whole)."""
     held = (len(parsed.decisions), len(parsed.notes), len(parsed.variations))
+    if partial and (open_variations or end != held):
+        return msgspec.structs.replace(parsed, whole=False)
+    if open_variations:
+        raise InvalidNotation("the text export ends inside a variation (a ')' is missing)")
     if end is None:
         raise InvalidNotation(
             "the text export has no end line ('% end: …', its last line): it was cut "

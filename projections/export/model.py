@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 
 from skald.core.kernel import request_of
+from skald.core.provenance import PartialCopy
 from skald.core.signing import Receipt
 from skald.events.common import DecisionRedone, DecisionUndone, GameCreated, MoveMade, Outcome
 from skald.events.envelope import Envelope
@@ -46,6 +47,8 @@ class Bundle(msgspec.Struct, frozen=True, kw_only=True):
     check the record extends each one."""
     occasion: Occasion | None = None
     """The tournament, round and table the game was played at (None: none)."""
+    partial: PartialCopy | None = None
+    """The game's partial-copy mark (None: a whole game): every export carries it."""
 
     @property
     def created(self) -> GameCreated:

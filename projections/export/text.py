@@ -33,7 +33,10 @@ PGN), Table (only for a tournament game), Id, Seat0..SeatN, Options (`k=v`, spac
 separated), Result (`*` while the game runs), SeedCommitment (the commitment to the game's
 key, public from the first event), SeedChosen (yes: a reproducible game), Viewer, and only
 when the viewer sees the key (the referee; everyone after the game under reveal=end) Key
-(its canonical JSON) and KeySalt: with those, `skald import` replays the game.
+(its canonical JSON) and KeySalt: with those, `skald import` replays the game. A partial
+copy (`skald import --partial`) has a Partial tag after Result, saying so in plain words
+("a partial copy: the record was cut after decision 91 …"): its export imports only as a
+partial copy again.
 
 The end line is the record's end mark: an import refuses a file without it, or whose
 counts or [Result] disagree with what it holds and replays to (a file cut short).
@@ -49,6 +52,7 @@ from typing import Any
 import msgspec
 
 from skald.core.history.notes import mark_words, visible_note
+from skald.core.provenance import partial_words
 from skald.events.envelope import Envelope
 from skald.events.history import Annotated, Note
 from skald.projections.export.model import (
@@ -130,6 +134,7 @@ def tags(bundle: Bundle) -> list[tuple[str, str]]:
     pairs += [
         ("Options", " ".join(f"{key}={value}" for key, value in created.options)),
         ("Result", result_of(bundle)),
+        *([("Partial", partial_words(bundle.partial))] if bundle.partial else []),
         ("SeedCommitment", created.key.commitment if created.key else UNKNOWN),
         ("SeedChosen", "yes" if created.seed_chosen else "no"),
         ("Viewer", bundle.viewer),
