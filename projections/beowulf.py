@@ -27,7 +27,7 @@ from skald.core.beowulf.data import (
     tile,
     tile_face,
 )
-from skald.core.beowulf.state import BeowulfState
+from skald.core.beowulf.state import BeowulfState, Placed
 from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
 from skald.projections import beowulf_knowledge
@@ -86,16 +86,8 @@ class BeowulfView(msgspec.Struct, frozen=True, kw_only=True):
 
 def view(state: BeowulfState, viewer: Viewer) -> BeowulfView:
     """The part of `state` that `viewer` is entitled to."""
-    board = Geometry(state.rows, state.cols)
-    names = board.names()
-    tiles = tuple([_tile_view(names[sq], t) for sq, t in enumerate(state.tiles) if t is not None])
-    figures = tuple(
-        [
-            FigureView(names[sq], COLOURS[f.seat], f.kind)
-            for sq, f in enumerate(state.figures)
-            if f is not None
-        ]
-    )
+    names = Geometry(state.rows, state.cols).names()
+    tiles, figures = _board(state.rows, state.cols, state.tiles, state.figures)
     seats = tuple([_seat(state, seat, viewer) for seat in range(state.seats)])
     if state.phase == "refill":
         to_act = state.refills[:1]
@@ -117,6 +109,25 @@ def view(state: BeowulfState, viewer: Viewer) -> BeowulfView:
         pending=state.pending,
         pile=tuple([tile_face(t) for t in state.pile]) if viewer.referee else None,
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _board(
+    rows: int, cols: int, tiles: tuple[str | None, ...], figures: tuple[Placed | None, ...]
+) -> tuple[tuple[TileView, ...], tuple[FigureView, ...]]:
+    """The placed tiles and figures as every viewer sees them (public): built once per
+    board, so the views of one state for several viewers (every seat's channel after a
+    decision) share them."""
+    names = Geometry(rows, cols).names()
+    placed = tuple([_tile_view(names[sq], t) for sq, t in enumerate(tiles) if t is not None])
+    standing = tuple(
+        [
+            FigureView(names[sq], COLOURS[f.seat], f.kind)
+            for sq, f in enumerate(figures)
+            if f is not None
+        ]
+    )
+    return placed, standing
 
 
 @functools.lru_cache(maxsize=8192)  # a board's squares times the box's tiles, at most

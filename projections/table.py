@@ -137,11 +137,12 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True):
     view: TableView
 
 
-class Update(msgspec.Struct, frozen=True, kw_only=True):
+class Update(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="update"):
     """What one viewer needs once a game moved on past the seq it had: the events since
     (redacted for it), the new head, whose turn it is, the outcome, its seat's legal moves
     (None for a viewer without a seat; empty when it is not to act), its view, and the
-    service's receipt for the head (None should signing fail)."""
+    service's receipt for the head (None should signing fail). Encoded, it is the live
+    channel's update frame (`"type": "update"` first)."""
 
     seq: int
     events: list[Envelope[Any]]
@@ -180,7 +181,6 @@ class Table:
         # so the viewers following the game read them without asking the store.
         self._appended: Memo[tuple[str, int], tuple[int, list[Envelope[Any]]]] = Memo(self.CACHED)
         self._receipts: Memo[tuple[str, int, str], Receipt] = Memo(self.CACHED)
-        self._updates: Memo[tuple[str, Viewer, int | None, int, str], Update] = Memo(self.CACHED)
 
     @property
     def store_url(self) -> str:
@@ -525,7 +525,7 @@ class Table:
         is not past `after`, from the engine's copy of the game (read from the store just
         before, by `head` or a decision). `held`: from what this process holds alone, no
         store read (the copy, and the events of its own decision): NotHeld when that is not
-        enough. One update per viewer and head is built once and shared by all who ask."""
+        enough. Built afresh each time: the live channel asks once per viewer and head."""
         if held:
             state = self._engine.cached(game_id)
             if state is None:
@@ -534,8 +534,7 @@ class Table:
             state = self._engine.peek(game_id)
         if after is not None and state.version <= after:
             return None
-        key = (game_id, viewer, after, state.version, state.last_hash)
-        return self._updates.fetch(key, lambda: self._update(game_id, state, viewer, after, held))
+        return self._update(game_id, state, viewer, after, held)
 
     def _update(
         self, game_id: str, state: GameState, viewer: Viewer, after: int | None, held: bool
