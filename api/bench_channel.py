@@ -190,15 +190,22 @@ async def _ws_player(
     port: int, deadline: float, tally: ChannelTally, game: str, players: int, k: int
 ) -> None:
     rnd = random.Random(k)
-    conn = await Connection.open(port)
-    try:
-        while time.monotonic() < deadline:
+    while time.monotonic() < deadline:
+        # A connection per game's creation: a game outlasts the server's keep-alive
+        # timeout (uvicorn's 5 s), which would close one kept between games.
+        try:
+            conn = await Connection.open(port)
+        except OSError:
+            tally.errors += 1
+            return
+        try:
             if not await _one_game(port, conn, deadline, tally, game, players, rnd):
                 return
-    except (OSError, asyncio.IncompleteReadError):
-        tally.errors += 1
-    finally:
-        conn.close()
+        except (OSError, asyncio.IncompleteReadError):
+            tally.errors += 1
+            return
+        finally:
+            conn.close()
 
 
 async def _measure_ws(

@@ -18,18 +18,24 @@ Protocol (JSON text frames; README "The live channel"):
   null for a viewer without a seat), its view, and the signed receipt for the head.
 - A message that cannot be done gets `{"type": "error", "error", "message"}` (the REST
   error codes; `current_seq` on a conflict; `bad_message` for one that does not parse),
-  and nothing is written. A failed hello is answered so, then the channel closes (4400
-  bad hello, 4401 bad token, 4404 no such game); the store failing closes it with 1011
-  after a `store_unavailable` error (reconnect with `after` to resume).
+  and nothing is written. A decision the store fails under gets the REST answer's body:
+  `store_read_only` / `store_full` with `"retry": false`, `store_unavailable` with
+  `"retry": true`; the channel stays open and takes decisions again once the store does.
+  A failed hello is answered so, then the channel closes (4400 bad hello, 4401 bad token,
+  4404 no such game; 1011 when the store fails it).
+- When the store fails under the game's updates, every channel of the game gets one
+  `store_unavailable` error frame (`"retry": true`) and stays open: updates follow once the
+  store is back (from the seq each channel had: nothing lost or repeated). After
+  `OUTAGE_SECONDS` of failing the channels close with 1011 (reconnect with `after`).
 - After the update that carries the outcome the server closes the channel (1000).
 
-Cost per decision: the process follows each game with open channels once (`Watch`: one
-task per game, woken by this process's decisions, PostgreSQL notifications of any
-process's, and a poll), learns the new head once (no store read at all after a decision of
-this process: its seq is published with it and the engine's copy is that head), builds
-every channel's frame in one call, each viewer's update (`Table.update`) built and encoded
-once per viewer and head whatever the number of channels sharing that viewer, and hands
-each channel its text (its own writer sends it). An idle channel costs nothing but its
+Cost per decision: a decision of this process goes out at once from the deciding channel's
+task (`Watch.decided`): no store read (its seq is the engine's copy, its events are kept),
+no wake-up of another task; every channel of the game is handed its frame, built and
+encoded once per viewer and seq had, whatever the number of channels sharing them (a
+hundred spectators cost one frame). The process follows each game with open channels once
+(`Watch`: one task per game) for what comes from elsewhere: PostgreSQL notifications of any
+process's decisions, REST and the CLI, and a poll. An idle channel costs nothing but its
 game's poll: one version query per watched game per poll interval (0.2 s on SQLite, 2 s on
 PostgreSQL), not per channel. Keep-alive is uvicorn's WebSocket ping.
 """
@@ -46,7 +52,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from skald.api.deps import Caller, Services, caller_of
-from skald.api.errors import STATUS
+from skald.api.errors import STATUS, store_failure
 from skald.api.offload import offload, on_table, reading
 from skald.api.schemas import MAX_SEQ
 from skald.core.errors import SkaldError, StoreError, Unauthorized, VersionConflict
@@ -57,6 +63,7 @@ from skald.projections.table import NotHeld, Update
 
 log = logging.getLogger(__name__)
 HELLO_SECONDS = 10.0  # a channel that says nothing is closed after this long
+OUTAGE_SECONDS = 30.0  # a game's channels stay open this long while the store fails
 Seq = Annotated[int, msgspec.Meta(ge=0, le=MAX_SEQ)]
 Text = Annotated[str, msgspec.Meta(max_length=4096)]
 
@@ -120,6 +127,19 @@ def skald_error_frame(error: SkaldError) -> str:
     if isinstance(error, VersionConflict):
         return error_frame(code, str(error), current_seq=error.current)
     return error_frame(code, str(error))
+
+
+def store_failure_frame(game_id: str, error: Exception) -> str:
+    """The error frame for a decision the store failed under: the REST answer's code,
+    message and retry hint (`store_read_only`, `store_full`: retry false; else
+    `store_unavailable`, retry true). Nothing was written; the channel stays open."""
+    if isinstance(error, DBAPIError):
+        log.warning("a decision on %s failed: %s", game_id, describe_db_error(error))
+        _status, body = store_failure(error)
+    else:
+        log.warning("a decision on %s failed: %s", game_id, error)
+        body = {"error": "store_unavailable", "message": str(error), "retry": True}
+    return msgspec.json.encode({"type": "error", **body}).decode()
 
 
 def decision_args(message: Decision) -> tuple[str, str | None]:
@@ -292,25 +312,21 @@ class Watch:
         return cached if cached is not None and cached >= said else None
 
     async def _run(self) -> None:
-        feed, table = self.services.feed, self.services.table
+        feed = self.services.feed
         loop = asyncio.get_running_loop()
+        failing_since: float | None = None
         try:
             with feed.subscription(self.game_id) as woken:
                 self._woken = woken
                 while self.channels:
                     woken.clear()
-                    head = self._head_known()
-                    if head is None:
-                        head = await reading(table, table.head, self.game_id)
-                    self.seen = max(self.seen, head)
-                    groups = self._behind()
-                    if groups:
-                        wanted = list(groups)
-                        try:  # all in memory, on the loop at once
-                            built = self.frames.frames(self.game_id, wanted, held=True)
-                        except NotHeld:
-                            built = await reading(table, self.frames.frames, self.game_id, wanted)
-                        self._hand_out(groups, built)
+                    try:
+                        await self._round()
+                        failing_since = None
+                    except (DBAPIError, StoreError) as error:
+                        failing_since = self._failed(error, failing_since, loop.time())
+                        if failing_since is None:
+                            return
                     if woken.is_set() or not self.channels:
                         continue
                     timer = loop.call_later(feed.poll_interval, self._tick)
@@ -318,17 +334,53 @@ class Watch:
                         await woken.wait()
                     finally:
                         timer.cancel()
-        except (DBAPIError, StoreError) as error:
-            text = describe_db_error(error) if isinstance(error, DBAPIError) else str(error)
-            log.warning("live channels of %s ended: the store failed: %s", self.game_id, text)
-            failed = error_frame(
-                "store_unavailable",
-                "the event store is unavailable; reconnect with after to resume",
-            )
-            for channel in self.channels:
-                channel.push(failed, (1011, "store_unavailable"))
         finally:
             self._done(self)
+
+    async def _round(self) -> None:
+        """Learn the head and send every channel behind it its frame."""
+        table = self.services.table
+        head = self._head_known()
+        if head is None:
+            head = await reading(table, table.head, self.game_id)
+        self.seen = max(self.seen, head)
+        groups = self._behind()
+        if groups:
+            wanted = list(groups)
+            try:  # all in memory, on the loop at once
+                built = self.frames.frames(self.game_id, wanted, held=True)
+            except NotHeld:
+                built = await reading(table, self.frames.frames, self.game_id, wanted)
+            self._hand_out(groups, built)
+
+    def _failed(self, error: Exception, since: float | None, now: float) -> float | None:
+        """A round the store failed: the channels are told once (an error frame; they stay
+        open and the next polls try again), and closed (1011) once it has failed for
+        `OUTAGE_SECONDS`. When the failing started, or None once they are closed."""
+        self._read = True
+        if since is None:
+            text = describe_db_error(error) if isinstance(error, DBAPIError) else str(error)
+            log.warning("live channels of %s: the store failed: %s", self.game_id, text)
+            told = error_frame(
+                "store_unavailable",
+                "the event store is unavailable; updates follow once it is back",
+                retry=True,
+            )
+            for channel in self.channels:
+                channel.push(told)
+            return now
+        if now - since < OUTAGE_SECONDS:
+            return since
+        log.warning("live channels of %s closed: the store is still failing", self.game_id)
+        gone = error_frame(
+            "store_unavailable",
+            "the event store is unavailable; reconnect with after to resume",
+            retry=True,
+        )
+        for channel in self.channels:
+            channel.push(gone, (1011, "store_unavailable"))
+        self.channels.clear()
+        return None
 
 
 class Watches:
@@ -498,8 +550,9 @@ async def _read(channel: Channel, watches: Watches) -> None:
                 notation,
                 decision.expected_seq,
             )
-        except (DBAPIError, StoreError):
-            raise
+        except (DBAPIError, StoreError) as error:
+            await websocket.send_text(store_failure_frame(caller.game_id, error))
+            continue
         except SkaldError as error:
             await websocket.send_text(skald_error_frame(error))
             continue
