@@ -138,13 +138,21 @@ def _tile_view(at: str, tile_id: str) -> TileView:
 
 
 def _seat(state: BeowulfState, seat: int, viewer: Viewer) -> SeatView:
-    hand = state.hands[seat]
     visible = viewer.sees(frozenset({seat}))
+    return _seat_view(seat, state.points[seat], state.supply[seat], state.hands[seat], visible)
+
+
+@functools.lru_cache(maxsize=4096)
+def _seat_view(
+    seat: int, points: int, supply: tuple[int, ...], hand: tuple[str, ...], visible: bool
+) -> SeatView:
+    """One seat as a viewer sees it (frozen and kept: after a decision, the seats it did
+    not change are the views' seats of the decision before)."""
     return SeatView(
         seat=seat,
         colour=COLOURS[seat],
-        points=state.points[seat],
-        supply=dict(zip(KINDS, state.supply[seat], strict=True)),
+        points=points,
+        supply=dict(zip(KINDS, supply, strict=True)),
         hand_backs=tuple(sorted([tile(t).act for t in hand])),
         hand=tuple([tile_face(t) for t in hand]) if visible else None,
     )

@@ -575,8 +575,10 @@ def effective_viewer(state: GameState, viewer: Viewer) -> Viewer:
     return viewer
 
 
-def view_of(game_id: str, state: GameState, viewer: Viewer) -> TableView:
-    """The game at `state` as `viewer` sees it."""
+def view_of(
+    game_id: str, state: GameState, viewer: Viewer, waiting: tuple[int, ...] | None = None
+) -> TableView:
+    """The game at `state` as `viewer` sees it (`waiting`: the seats to act, if known)."""
     with presenting(state.version):
         seen = views_for(state.game).view(state.rules, viewer)
     return TableView(
@@ -585,7 +587,7 @@ def view_of(game_id: str, state: GameState, viewer: Viewer) -> TableView:
         seq=state.version,
         viewer=viewer.name,
         players=state.players,
-        to_act=_waiting(state),
+        to_act=_waiting(state) if waiting is None else waiting,
         outcome=state.outcome,
         state=seen,
     )
@@ -614,13 +616,14 @@ def update_for(
     redacted for it, and its seat's `legal` moves (`legal_moves`, or None without a seat):
     the one place an update is projected, so what it shows is what the viewer may see."""
     effective = effective_viewer(state, viewer)
+    waiting = _waiting(state)
     return Update(
         seq=state.version,
         events=[redact(env, effective) for env in envelopes],
-        to_act=_waiting(state),
+        to_act=waiting,
         outcome=state.outcome,
         legal=legal,
-        view=view_of(game_id, state, effective),
+        view=view_of(game_id, state, effective, waiting),
         receipt=receipt,
     )
 
