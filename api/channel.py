@@ -260,24 +260,26 @@ class Watch:
         if self._woken is not None:
             self._woken.set()
 
-    def decided(self, seq: int) -> None:
+    def decided(self, seq: int) -> asyncio.Event | None:
         """A decision of this process took the game to `seq`: every channel's frame now,
         from what the process holds; when it does not hold enough (another decision came
-        in between), the task's next round reads the store."""
+        in between), the task's next round reads the store. The task's wake-up event when
+        all is sent (the decision's publication need not wake it), else None."""
         if seq <= self.seen:
-            return
+            return self._woken
         cached = self.services.table.cached_head(self.game_id)
         if cached is None or cached < seq:
             self._tick()
-            return
+            return None
         self.seen = cached
         groups = self._behind()
         try:
             built = self.frames.frames(self.game_id, list(groups), held=True)
         except NotHeld:
             self._tick()
-            return
+            return None
         self._hand_out(groups, built)
+        return self._woken
 
     def _behind(self) -> Groups:
         """The channels behind the head seen, by viewer and seq had."""
@@ -405,11 +407,13 @@ class Watches:
         if watch is not None:
             watch.channels.discard(channel)
 
-    def decided(self, game_id: str, seq: int) -> None:
-        """A decision of this process took `game_id` to `seq` (see `Watch.decided`)."""
+    def decided(self, game_id: str, seq: int) -> asyncio.Event | None:
+        """A decision of this process took `game_id` to `seq` (see `Watch.decided`): the
+        game's watch, if it heard of it already (its task need not be woken), else None."""
         watch = self._games.get(game_id)
-        if watch is not None and not watch.task.done():
-            watch.decided(seq)
+        if watch is None or watch.task.done():
+            return None
+        return watch.decided(seq)
 
     def _ended(self, watch: Watch) -> None:
         if self._games.get(watch.game_id) is watch:
@@ -556,5 +560,5 @@ async def _read(channel: Channel, watches: Watches) -> None:
         except SkaldError as error:
             await websocket.send_text(skald_error_frame(error))
             continue
-        watches.decided(caller.game_id, seq)
-        feed.publish(caller.game_id, seq)
+        heard = watches.decided(caller.game_id, seq)
+        feed.publish(caller.game_id, seq, heard)
