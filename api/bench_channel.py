@@ -57,6 +57,21 @@ _HANDSHAKE = (
 )
 
 
+class Heard(msgspec.Struct):
+    """What the client reads of a frame: its type, and of an update what the next decision
+    needs (the view, the events and the receipt are skipped, not built: the client stays
+    cheap beside the server it measures)."""
+
+    type: str
+    seq: int | None = None
+    to_act: list[int] = []
+    outcome: Any = None
+    legal: list[str] | None = None
+
+
+_HEARD = msgspec.json.Decoder(Heard)
+
+
 class Closed(Exception):
     """The server closed the channel (its close code)."""
 
@@ -97,8 +112,8 @@ class Channel:
             head = struct.pack("!BBQ", 0x81, 0x80 | 127, size)
         self.writer.write(head + b"\0\0\0\0" + payload)
 
-    async def receive(self) -> Any:
-        """The next data frame, decoded (pings answered; Closed on a close frame)."""
+    async def receive(self) -> Heard:
+        """The next data frame, read (pings answered; Closed on a close frame)."""
         while True:
             first, second = await asyncio.wait_for(self.reader.readexactly(2), FRAME_SECONDS)
             size = second & 0x7F
@@ -116,7 +131,7 @@ class Channel:
             if opcode in (0x1, 0x2):
                 self.frames += 1
                 self.bytes += 2 + size + (2 if 126 <= size < 65536 else 8 if size >= 65536 else 0)
-                return msgspec.json.decode(payload)
+                return _HEARD.decode(payload)
 
     def close(self) -> None:
         """Close the socket."""
@@ -153,19 +168,23 @@ async def _one_game(
         latest = []
         for channel in seats:
             welcome = await channel.receive()
-            if welcome.get("type") != "welcome":
+            if welcome.type != "welcome":
                 tally.errors += 1
                 return True
             latest.append(await channel.receive())
-        while latest[0]["outcome"] is None and time.monotonic() < deadline:
-            actor = latest[0]["to_act"][0]
+        while latest[0].outcome is None and time.monotonic() < deadline:
+            actor = latest[0].to_act[0]
             update = latest[actor]
             started = time.perf_counter()
             seats[actor].send(
-                {"type": "move", "move": rnd.choice(update["legal"]), "expected_seq": update["seq"]}
+                {
+                    "type": "move",
+                    "move": rnd.choice(update.legal or [""]),
+                    "expected_seq": update.seq,
+                }
             )
             answers = [await channel.receive() for channel in seats]
-            if any(answer.get("type") != "update" for answer in answers):
+            if any(answer.type != "update" for answer in answers):
                 tally.errors += 1
                 return True
             tally.latencies.append(time.perf_counter() - started)
@@ -190,15 +209,22 @@ async def _ws_player(
     port: int, deadline: float, tally: ChannelTally, game: str, players: int, k: int
 ) -> None:
     rnd = random.Random(k)
-    conn = await Connection.open(port)
-    try:
-        while time.monotonic() < deadline:
+    while time.monotonic() < deadline:
+        # A connection per game's creation: a game outlasts the server's keep-alive
+        # timeout (uvicorn's 5 s), which would close one kept between games.
+        try:
+            conn = await Connection.open(port)
+        except OSError:
+            tally.errors += 1
+            return
+        try:
             if not await _one_game(port, conn, deadline, tally, game, players, rnd):
                 return
-    except (OSError, asyncio.IncompleteReadError):
-        tally.errors += 1
-    finally:
-        conn.close()
+        except (OSError, asyncio.IncompleteReadError):
+            tally.errors += 1
+            return
+        finally:
+            conn.close()
 
 
 async def _measure_ws(

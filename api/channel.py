@@ -18,18 +18,24 @@ Protocol (JSON text frames; README "The live channel"):
   null for a viewer without a seat), its view, and the signed receipt for the head.
 - A message that cannot be done gets `{"type": "error", "error", "message"}` (the REST
   error codes; `current_seq` on a conflict; `bad_message` for one that does not parse),
-  and nothing is written. A failed hello is answered so, then the channel closes (4400
-  bad hello, 4401 bad token, 4404 no such game); the store failing closes it with 1011
-  after a `store_unavailable` error (reconnect with `after` to resume).
+  and nothing is written. A decision the store fails under gets the REST answer's body:
+  `store_read_only` / `store_full` with `"retry": false`, `store_unavailable` with
+  `"retry": true`; the channel stays open and takes decisions again once the store does.
+  A failed hello is answered so, then the channel closes (4400 bad hello, 4401 bad token,
+  4404 no such game; 1011 when the store fails it).
+- When the store fails under the game's updates, every channel of the game gets one
+  `store_unavailable` error frame (`"retry": true`) and stays open: updates follow once the
+  store is back (from the seq each channel had: nothing lost or repeated). After
+  `OUTAGE_SECONDS` of failing the channels close with 1011 (reconnect with `after`).
 - After the update that carries the outcome the server closes the channel (1000).
 
-Cost per decision: the process follows each game with open channels once (`Watch`: one
-task per game, woken by this process's decisions, PostgreSQL notifications of any
-process's, and a poll), learns the new head once (no store read at all after a decision of
-this process: its seq is published with it and the engine's copy is that head), builds
-every channel's frame in one call, each viewer's update (`Table.update`) built and encoded
-once per viewer and head whatever the number of channels sharing that viewer, and hands
-each channel its text (its own writer sends it). An idle channel costs nothing but its
+Cost per decision: a decision of this process goes out at once from the deciding channel's
+task (`Watch.decided`): no store read (its seq is the engine's copy, its events are kept),
+no wake-up of another task; every channel of the game is handed its frame, built and
+encoded once per viewer and seq had, whatever the number of channels sharing them (a
+hundred spectators cost one frame). The process follows each game with open channels once
+(`Watch`: one task per game) for what comes from elsewhere: PostgreSQL notifications of any
+process's decisions, REST and the CLI, and a poll. An idle channel costs nothing but its
 game's poll: one version query per watched game per poll interval (0.2 s on SQLite, 2 s on
 PostgreSQL), not per channel. Keep-alive is uvicorn's WebSocket ping.
 """
@@ -46,18 +52,18 @@ from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from skald.api.deps import Caller, Services, caller_of
-from skald.api.errors import STATUS
+from skald.api.errors import STATUS, store_failure
 from skald.api.offload import offload, on_table, reading
 from skald.api.schemas import MAX_SEQ
 from skald.core.errors import SkaldError, StoreError, Unauthorized, VersionConflict
 from skald.core.kernel import ENTROPY_PREFIX
-from skald.core.memo import Memo
 from skald.core.store import describe_db_error
 from skald.events.viewer import Viewer
 from skald.projections.table import NotHeld, Update
 
 log = logging.getLogger(__name__)
 HELLO_SECONDS = 10.0  # a channel that says nothing is closed after this long
+OUTAGE_SECONDS = 30.0  # a game's channels stay open this long while the store fails
 Seq = Annotated[int, msgspec.Meta(ge=0, le=MAX_SEQ)]
 Text = Annotated[str, msgspec.Meta(max_length=4096)]
 
@@ -123,6 +129,19 @@ def skald_error_frame(error: SkaldError) -> str:
     return error_frame(code, str(error))
 
 
+def store_failure_frame(game_id: str, error: Exception) -> str:
+    """The error frame for a decision the store failed under: the REST answer's code,
+    message and retry hint (`store_read_only`, `store_full`: retry false; else
+    `store_unavailable`, retry true). Nothing was written; the channel stays open."""
+    if isinstance(error, DBAPIError):
+        log.warning("a decision on %s failed: %s", game_id, describe_db_error(error))
+        _status, body = store_failure(error)
+    else:
+        log.warning("a decision on %s failed: %s", game_id, error)
+        body = {"error": "store_unavailable", "message": str(error), "retry": True}
+    return msgspec.json.encode({"type": "error", **body}).decode()
+
+
 def decision_args(message: Decision) -> tuple[str, str | None]:
     """The Table's action and notation for a decision message."""
     if isinstance(message, MoveMessage):
@@ -133,17 +152,20 @@ def decision_args(message: Decision) -> tuple[str, str | None]:
     return ("undo" if isinstance(message, UndoMessage) else "redo"), None
 
 
+_ENCODER = msgspec.json.Encoder()
+
+
 def encode_update(update: Update) -> str:
-    """An update frame's text: the update's fields after `"type": "update"`."""
-    return '{"type":"update",' + msgspec.json.encode(update).decode()[1:]
+    """An update frame's text (`Update` is tagged: `"type": "update"` comes first)."""
+    return _ENCODER.encode(update).decode()
 
 
 class Frames:
-    """The update frames of a process, encoded once per game, viewer, seq had and head."""
+    """The update frames of a process: each built and encoded once per viewer and seq had,
+    whatever the number of channels that share them (see `Watch`)."""
 
     def __init__(self, services: Services) -> None:
         self.table = services.table
-        self._encoded: Memo[tuple[str, Viewer, int | None, int], str] = Memo(4096)
 
     def frame(
         self, game_id: str, viewer: Viewer, after: int | None, held: bool = False
@@ -154,17 +176,12 @@ class Frames:
         update = self.table.update(game_id, viewer, after, held)
         if update is None:
             return None
-        key = (game_id, viewer, after, update.seq)
-        text = self._encoded.get(key)
-        if text is None:
-            text = encode_update(update)
-            self._encoded.put(key, text)
-        return Frame(update.seq, text, update.outcome is not None)
+        return Frame(update.seq, encode_update(update), update.outcome is not None)
 
     def frames(
         self, game_id: str, wanted: list[tuple[Viewer, int | None]], held: bool = False
     ) -> list[Frame | None]:
-        """`frame` for each (viewer, seq had): one call for every channel of a game."""
+        """`frame` for each (viewer, seq had): one call for every group of a game's channels."""
         return [self.frame(game_id, viewer, after, held) for viewer, after in wanted]
 
 
@@ -206,18 +223,28 @@ class Channel:
                 return
 
 
+Groups = dict[tuple[Viewer, int | None], list[Channel]]
+
+
 class Watch:
     """This process following one game for its open channels: one task that hears of new
-    events (a decision of this process, a notification of another's, a poll), learns the
-    head once, builds every channel's frame in one go and hands each its own.
+    events (a notification of another process's decision, a poll, a channel joining),
+    learns the head once, builds every channel's frame in one go and hands each its own.
 
-    The head is read from the store at the start, when a channel joins, at every poll,
-    and when a notification names a seq the engine's copy has not reached; a decision of
-    this process (its seq published with it) needs no read: the engine's copy is it."""
+    The channels are grouped by viewer and seq had: one frame per group, whatever the
+    number of channels in it (a hundred spectators cost one frame). A decision of this
+    process goes out at once, from what the process holds (`decided`: its seq is the
+    engine's copy, its events are kept), with no store read and no wake-up of the task;
+    the task reads the head from the store at the start, when a channel joins, at every
+    poll, and when a notification names a seq the engine's copy has not reached. A frame
+    goes to a channel only if it starts at the seq the channel has: one built in a thread
+    while a decision's frame went out is dropped (the next round sends what follows), so
+    no frame is repeated or skipped."""
 
     def __init__(self, services: Services, frames: Frames, game_id: str, done: Any) -> None:
         self.services, self.frames, self.game_id = services, frames, game_id
         self.channels: set[Channel] = set()
+        self.seen = -1  # the highest head frames were built for
         self._done = done
         self._read = True  # the next round reads the head from the store
         self._woken: asyncio.Event | None = None
@@ -226,53 +253,82 @@ class Watch:
     def add(self, channel: Channel) -> None:
         """Follow the game for one more channel (its first frame is due)."""
         self.channels.add(channel)
-        self._read = True
-        if self._woken is not None:
-            self._woken.set()
+        self._tick()
 
     def _tick(self) -> None:
         self._read = True
         if self._woken is not None:
             self._woken.set()
 
-    def _head_known(self, seen: int) -> int | None:
+    def decided(self, seq: int) -> asyncio.Event | None:
+        """A decision of this process took the game to `seq`: every channel's frame now,
+        from what the process holds; when it does not hold enough (another decision came
+        in between), the task's next round reads the store. The task's wake-up event when
+        all is sent (the decision's publication need not wake it), else None."""
+        if seq <= self.seen:
+            return self._woken
+        cached = self.services.table.cached_head(self.game_id)
+        if cached is None or cached < seq:
+            self._tick()
+            return None
+        self.seen = cached
+        groups = self._behind()
+        try:
+            built = self.frames.frames(self.game_id, list(groups), held=True)
+        except NotHeld:
+            self._tick()
+            return None
+        self._hand_out(groups, built)
+        return self._woken
+
+    def _behind(self) -> Groups:
+        """The channels behind the head seen, by viewer and seq had."""
+        groups: Groups = {}
+        for channel in self.channels:
+            if channel.after is None or channel.after < self.seen:
+                groups.setdefault((channel.caller.viewer, channel.after), []).append(channel)
+        return groups
+
+    def _hand_out(self, groups: Groups, built: list[Frame | None]) -> None:
+        for ((_viewer, after), members), frame in zip(groups.items(), built, strict=True):
+            if frame is None:
+                continue
+            over = (1000, "the game is over") if frame.over else None
+            for channel in members:
+                if channel.after != after or channel not in self.channels:
+                    continue  # it moved on (or left) while this frame was built
+                channel.after = frame.seq
+                channel.push(frame.text, over)
+                if over:
+                    self.channels.discard(channel)
+
+    def _head_known(self) -> int | None:
         """The head without asking the store, or None when it must be read."""
         if self._read:
             self._read = False
             return None
         said = self.services.feed.head(self.game_id)
-        if said is None or said <= seen:
-            return seen
+        if said is None or said <= self.seen:
+            return self.seen
         cached = self.services.table.cached_head(self.game_id)
         return cached if cached is not None and cached >= said else None
 
     async def _run(self) -> None:
-        feed, table = self.services.feed, self.services.table
+        feed = self.services.feed
         loop = asyncio.get_running_loop()
-        seen = -1
+        failing_since: float | None = None
         try:
             with feed.subscription(self.game_id) as woken:
                 self._woken = woken
                 while self.channels:
                     woken.clear()
-                    head = self._head_known(seen)
-                    if head is None:
-                        head = await reading(table, table.head, self.game_id)
-                    seen = max(seen, head)
-                    behind = [c for c in self.channels if c.after is None or c.after < seen]
-                    if behind:
-                        wanted = [(c.caller.viewer, c.after) for c in behind]
-                        try:  # after a decision here: all in memory, on the loop at once
-                            built = self.frames.frames(self.game_id, wanted, held=True)
-                        except NotHeld:
-                            built = await reading(table, self.frames.frames, self.game_id, wanted)
-                        for channel, frame in zip(behind, built, strict=True):
-                            if frame is not None:
-                                channel.after = frame.seq
-                                over = (1000, "the game is over") if frame.over else None
-                                channel.push(frame.text, over)
-                                if over:
-                                    self.channels.discard(channel)
+                    try:
+                        await self._round()
+                        failing_since = None
+                    except (DBAPIError, StoreError) as error:
+                        failing_since = self._failed(error, failing_since, loop.time())
+                        if failing_since is None:
+                            return
                     if woken.is_set() or not self.channels:
                         continue
                     timer = loop.call_later(feed.poll_interval, self._tick)
@@ -280,17 +336,53 @@ class Watch:
                         await woken.wait()
                     finally:
                         timer.cancel()
-        except (DBAPIError, StoreError) as error:
-            text = describe_db_error(error) if isinstance(error, DBAPIError) else str(error)
-            log.warning("live channels of %s ended: the store failed: %s", self.game_id, text)
-            failed = error_frame(
-                "store_unavailable",
-                "the event store is unavailable; reconnect with after to resume",
-            )
-            for channel in self.channels:
-                channel.push(failed, (1011, "store_unavailable"))
         finally:
             self._done(self)
+
+    async def _round(self) -> None:
+        """Learn the head and send every channel behind it its frame."""
+        table = self.services.table
+        head = self._head_known()
+        if head is None:
+            head = await reading(table, table.head, self.game_id)
+        self.seen = max(self.seen, head)
+        groups = self._behind()
+        if groups:
+            wanted = list(groups)
+            try:  # all in memory, on the loop at once
+                built = self.frames.frames(self.game_id, wanted, held=True)
+            except NotHeld:
+                built = await reading(table, self.frames.frames, self.game_id, wanted)
+            self._hand_out(groups, built)
+
+    def _failed(self, error: Exception, since: float | None, now: float) -> float | None:
+        """A round the store failed: the channels are told once (an error frame; they stay
+        open and the next polls try again), and closed (1011) once it has failed for
+        `OUTAGE_SECONDS`. When the failing started, or None once they are closed."""
+        self._read = True
+        if since is None:
+            text = describe_db_error(error) if isinstance(error, DBAPIError) else str(error)
+            log.warning("live channels of %s: the store failed: %s", self.game_id, text)
+            told = error_frame(
+                "store_unavailable",
+                "the event store is unavailable; updates follow once it is back",
+                retry=True,
+            )
+            for channel in self.channels:
+                channel.push(told)
+            return now
+        if now - since < OUTAGE_SECONDS:
+            return since
+        log.warning("live channels of %s closed: the store is still failing", self.game_id)
+        gone = error_frame(
+            "store_unavailable",
+            "the event store is unavailable; reconnect with after to resume",
+            retry=True,
+        )
+        for channel in self.channels:
+            channel.push(gone, (1011, "store_unavailable"))
+        self.channels.clear()
+        return None
 
 
 class Watches:
@@ -314,6 +406,14 @@ class Watches:
         watch = self._games.get(channel.caller.game_id)
         if watch is not None:
             watch.channels.discard(channel)
+
+    def decided(self, game_id: str, seq: int) -> asyncio.Event | None:
+        """A decision of this process took `game_id` to `seq` (see `Watch.decided`): the
+        game's watch, if it heard of it already (its task need not be woken), else None."""
+        watch = self._games.get(game_id)
+        if watch is None or watch.task.done():
+            return None
+        return watch.decided(seq)
 
     def _ended(self, watch: Watch) -> None:
         if self._games.get(watch.game_id) is watch:
@@ -398,7 +498,7 @@ async def serve_channel(websocket: WebSocket, game_id: str, watches: Watches) ->
     watches.join(channel)
     loop = asyncio.get_running_loop()
     writer = loop.create_task(channel.write())
-    reader = loop.create_task(_read(channel, services))
+    reader = loop.create_task(_read(channel, watches))
     try:
         done, _ = await asyncio.wait((writer, reader), return_when=asyncio.FIRST_COMPLETED)
         for task in done:
@@ -422,11 +522,12 @@ async def serve_channel(websocket: WebSocket, game_id: str, watches: Watches) ->
             task.cancel()
 
 
-async def _read(channel: Channel, services: Services) -> None:
-    """The client's messages: each decision made (its seq published: this process's
-    watch, and its SSE streams, take it from there), or answered with an error frame."""
+async def _read(channel: Channel, watches: Watches) -> None:
+    """The client's messages: each decision made (the game's channels get their frames at
+    once; its seq is published for SSE streams and the watch), or answered with an error
+    frame."""
     websocket, caller = channel.websocket, channel.caller
-    table, feed = services.table, services.feed
+    table, feed = watches.services.table, watches.services.feed
     while True:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
@@ -453,9 +554,11 @@ async def _read(channel: Channel, services: Services) -> None:
                 notation,
                 decision.expected_seq,
             )
-        except (DBAPIError, StoreError):
-            raise
+        except (DBAPIError, StoreError) as error:
+            await websocket.send_text(store_failure_frame(caller.game_id, error))
+            continue
         except SkaldError as error:
             await websocket.send_text(skald_error_frame(error))
             continue
-        feed.publish(caller.game_id, seq)
+        heard = watches.decided(caller.game_id, seq)
+        feed.publish(caller.game_id, seq, heard)

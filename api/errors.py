@@ -173,22 +173,27 @@ _STORE_FAILURES = {
 }
 
 
-async def _database_error(_request: Request, error: Exception) -> MsgspecJSON:
-    # The store raises these only when the database itself fails (down, full, dropped).
-    log.error("database error: %s", error)
+def store_failure(error: BaseException) -> tuple[int, dict[str, Any]]:
+    """The status and body that answer a failed database (`error`): `store_read_only` or
+    `store_full` with `retry: false` when a retry cannot help, else `store_unavailable`
+    with `retry: true` (the REST answers; the live channel's error frames carry the body)."""
     refusal = store_refusal(error)
     if refusal is not None:
         status, code, message = _STORE_FAILURES[refusal]
-        return MsgspecJSON({"error": code, "message": message, "retry": False}, status_code=status)
-    return MsgspecJSON(
-        {
-            "error": "store_unavailable",
-            "message": "the event store is unavailable; try again",
-            "retry": True,
-        },
-        status_code=503,
-        headers={"Retry-After": "1"},
-    )
+        return status, {"error": code, "message": message, "retry": False}
+    return 503, {
+        "error": "store_unavailable",
+        "message": "the event store is unavailable; try again",
+        "retry": True,
+    }
+
+
+async def _database_error(_request: Request, error: Exception) -> MsgspecJSON:
+    # The store raises these only when the database itself fails (down, full, dropped).
+    log.error("database error: %s", error)
+    status, body = store_failure(error)
+    headers = {"Retry-After": "1"} if body["retry"] else None
+    return MsgspecJSON(body, status_code=status, headers=headers)
 
 
 INTERNAL_MESSAGE = "an internal error; the server log has the details"

@@ -49,6 +49,7 @@ class LiveFeed:
         self._waiters: defaultdict[str, set[asyncio.Event]] = defaultdict(set)
         self._heads: dict[str, int] = {}  # the highest seq published, of streams waited on
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_thread: int | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.listening = threading.Event()
@@ -56,6 +57,7 @@ class LiveFeed:
     def start(self) -> None:
         """Bind to the running event loop; on PostgreSQL, start listening for appends."""
         self._loop = asyncio.get_running_loop()
+        self._loop_thread = threading.get_ident()
         if self.notifies and self._thread is None:
             self._thread = threading.Thread(
                 target=listen_for_appends,
@@ -77,23 +79,31 @@ class LiveFeed:
             self._thread.join(timeout=2)
             self._thread = None
 
-    def publish(self, stream: str, version: int | None = None) -> None:
+    def publish(
+        self, stream: str, version: int | None = None, heard: asyncio.Event | None = None
+    ) -> None:
         """Wake the streams waiting on `stream` (`version`: its seq now, when known); safe
         from any thread. Nothing to do (no hop to the loop) when none waits: a stream
         registers before it reads the store, and a publish comes after the append
-        committed, so none misses an append."""
+        committed, so none misses an append. `heard`: a waiter that already knows (it is
+        not woken; on the loop's thread only)."""
         loop = self._loop
-        if stream in self._waiters and loop is not None and not loop.is_closed():
+        if stream not in self._waiters or loop is None or loop.is_closed():
+            return
+        if threading.get_ident() == self._loop_thread:
+            self._wake(stream, version, heard)  # on the loop: no wake-up through its pipe
+        else:
             loop.call_soon_threadsafe(self._wake, stream, version)
 
-    def _wake(self, stream: str, version: int | None) -> None:
+    def _wake(self, stream: str, version: int | None, heard: asyncio.Event | None = None) -> None:
         waiters = self._waiters.get(stream)
         if not waiters:
             return
         if version is not None and version > self._heads.get(stream, 0):
             self._heads[stream] = version
         for waiter in waiters:
-            waiter.set()
+            if waiter is not heard:
+                waiter.set()
 
     def head(self, stream: str) -> int | None:
         """The highest seq published for `stream` while it was waited on (a hint: the
@@ -105,6 +115,7 @@ class LiveFeed:
         """An event set when `stream` may have new events (register before reading)."""
         if self._loop is None:
             self._loop = asyncio.get_running_loop()
+            self._loop_thread = threading.get_ident()
         waiter = asyncio.Event()
         self._waiters[stream].add(waiter)
         try:

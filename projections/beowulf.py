@@ -27,7 +27,7 @@ from skald.core.beowulf.data import (
     tile,
     tile_face,
 )
-from skald.core.beowulf.state import BeowulfState
+from skald.core.beowulf.state import BeowulfState, Placed
 from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
 from skald.projections import beowulf_knowledge
@@ -86,16 +86,8 @@ class BeowulfView(msgspec.Struct, frozen=True, kw_only=True):
 
 def view(state: BeowulfState, viewer: Viewer) -> BeowulfView:
     """The part of `state` that `viewer` is entitled to."""
-    board = Geometry(state.rows, state.cols)
-    names = board.names()
-    tiles = tuple([_tile_view(names[sq], t) for sq, t in enumerate(state.tiles) if t is not None])
-    figures = tuple(
-        [
-            FigureView(names[sq], COLOURS[f.seat], f.kind)
-            for sq, f in enumerate(state.figures)
-            if f is not None
-        ]
-    )
+    names = Geometry(state.rows, state.cols).names()
+    tiles, figures = _board(state.rows, state.cols, state.tiles, state.figures)
     seats = tuple([_seat(state, seat, viewer) for seat in range(state.seats)])
     if state.phase == "refill":
         to_act = state.refills[:1]
@@ -119,6 +111,25 @@ def view(state: BeowulfState, viewer: Viewer) -> BeowulfView:
     )
 
 
+@functools.lru_cache(maxsize=64)
+def _board(
+    rows: int, cols: int, tiles: tuple[str | None, ...], figures: tuple[Placed | None, ...]
+) -> tuple[tuple[TileView, ...], tuple[FigureView, ...]]:
+    """The placed tiles and figures as every viewer sees them (public): built once per
+    board, so the views of one state for several viewers (every seat's channel after a
+    decision) share them."""
+    names = Geometry(rows, cols).names()
+    placed = tuple([_tile_view(names[sq], t) for sq, t in enumerate(tiles) if t is not None])
+    standing = tuple(
+        [
+            FigureView(names[sq], COLOURS[f.seat], f.kind)
+            for sq, f in enumerate(figures)
+            if f is not None
+        ]
+    )
+    return placed, standing
+
+
 @functools.lru_cache(maxsize=8192)  # a board's squares times the box's tiles, at most
 def _tile_view(at: str, tile_id: str) -> TileView:
     """A placed tile as every viewer sees it (frozen, so one copy serves every view)."""
@@ -127,13 +138,21 @@ def _tile_view(at: str, tile_id: str) -> TileView:
 
 
 def _seat(state: BeowulfState, seat: int, viewer: Viewer) -> SeatView:
-    hand = state.hands[seat]
     visible = viewer.sees(frozenset({seat}))
+    return _seat_view(seat, state.points[seat], state.supply[seat], state.hands[seat], visible)
+
+
+@functools.lru_cache(maxsize=4096)
+def _seat_view(
+    seat: int, points: int, supply: tuple[int, ...], hand: tuple[str, ...], visible: bool
+) -> SeatView:
+    """One seat as a viewer sees it (frozen and kept: after a decision, the seats it did
+    not change are the views' seats of the decision before)."""
     return SeatView(
         seat=seat,
         colour=COLOURS[seat],
-        points=state.points[seat],
-        supply=dict(zip(KINDS, state.supply[seat], strict=True)),
+        points=points,
+        supply=dict(zip(KINDS, supply, strict=True)),
         hand_backs=tuple(sorted([tile(t).act for t in hand])),
         hand=tuple([tile_face(t) for t in hand]) if visible else None,
     )

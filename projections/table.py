@@ -143,11 +143,12 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True):
     view: TableView
 
 
-class Update(msgspec.Struct, frozen=True, kw_only=True):
+class Update(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="update"):
     """What one viewer needs once a game moved on past the seq it had: the events since
     (redacted for it), the new head, whose turn it is, the outcome, its seat's legal moves
     (None for a viewer without a seat; empty when it is not to act), its view, and the
-    service's receipt for the head (None should signing fail)."""
+    service's receipt for the head (None should signing fail). Encoded, it is the live
+    channel's update frame (`"type": "update"` first)."""
 
     seq: int
     events: list[Envelope[Any]]
@@ -186,7 +187,6 @@ class Table:
         # so the viewers following the game read them without asking the store.
         self._appended: Memo[tuple[str, int], tuple[int, list[Envelope[Any]]]] = Memo(self.CACHED)
         self._receipts: Memo[tuple[str, int, str], Receipt] = Memo(self.CACHED)
-        self._updates: Memo[tuple[str, Viewer, int | None, int, str], Update] = Memo(self.CACHED)
 
     @property
     def store_url(self) -> str:
@@ -550,7 +550,7 @@ class Table:
         is not past `after`, from the engine's copy of the game (read from the store just
         before, by `head` or a decision). `held`: from what this process holds alone, no
         store read (the copy, and the events of its own decision): NotHeld when that is not
-        enough. One update per viewer and head is built once and shared by all who ask."""
+        enough. Built afresh each time: the live channel asks once per viewer and head."""
         if held:
             state = self._engine.cached(game_id)
             if state is None:
@@ -559,8 +559,7 @@ class Table:
             state = self._engine.peek(game_id)
         if after is not None and state.version <= after:
             return None
-        key = (game_id, viewer, after, state.version, state.last_hash)
-        return self._updates.fetch(key, lambda: self._update(game_id, state, viewer, after, held))
+        return self._update(game_id, state, viewer, after, held)
 
     def _update(
         self, game_id: str, state: GameState, viewer: Viewer, after: int | None, held: bool
@@ -601,8 +600,10 @@ def effective_viewer(state: GameState, viewer: Viewer) -> Viewer:
     return viewer
 
 
-def view_of(game_id: str, state: GameState, viewer: Viewer) -> TableView:
-    """The game at `state` as `viewer` sees it."""
+def view_of(
+    game_id: str, state: GameState, viewer: Viewer, waiting: tuple[int, ...] | None = None
+) -> TableView:
+    """The game at `state` as `viewer` sees it (`waiting`: the seats to act, if known)."""
     with presenting(state.version):
         seen = views_for(state.game).view(state.rules, viewer)
     return TableView(
@@ -611,7 +612,7 @@ def view_of(game_id: str, state: GameState, viewer: Viewer) -> TableView:
         seq=state.version,
         viewer=viewer.name,
         players=state.players,
-        to_act=_waiting(state),
+        to_act=_waiting(state) if waiting is None else waiting,
         outcome=state.outcome,
         state=seen,
     )
@@ -640,13 +641,14 @@ def update_for(
     redacted for it, and its seat's `legal` moves (`legal_moves`, or None without a seat):
     the one place an update is projected, so what it shows is what the viewer may see."""
     effective = effective_viewer(state, viewer)
+    waiting = _waiting(state)
     return Update(
         seq=state.version,
         events=[redact(env, effective) for env in envelopes],
-        to_act=_waiting(state),
+        to_act=waiting,
         outcome=state.outcome,
         legal=legal,
-        view=view_of(game_id, state, effective),
+        view=view_of(game_id, state, effective, waiting),
         receipt=receipt,
     )
 
