@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
+from tests.cli_support import skald
 from tests.browser_support import CHROMIUM, ONLY_LOOPBACK, chromium, screenshot_folder, served_skald
 from tests.servers import Server
 from tests.test_web import api, api_move, create, played, seq_of, wait_seq
@@ -60,7 +63,8 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 class Table:
     """A page at a game's table in a window (a browser context) of its own: a phone
-    (390×844, touch) or a desktop; every decision it POSTs and the answer's status."""
+    (390×844, touch) or a desktop; every decision it sends (over its live channel, or
+    POSTed while the channel is down) and every refusal it is answered."""
 
     def __init__(
         self, browser: Any, server: Server, game_id: str, token: str | None, phone: bool
@@ -76,26 +80,32 @@ class Table:
         self.context.route(ONLY_LOOPBACK, lambda route: route.abort())
         self.context.add_init_script(RECORD_CLICKS)
         self.page = self.context.new_page()
-        self.sent: list[dict[str, Any]] = []
-        self.answers: list[int] = []
-        self.page.on("request", self._sent)
-        self.page.on("response", self._answered)
+        self.sent: list[dict[str, Any]] = []  # {"route", "move"?, "expected_seq"}
+        self.refusals: list[str] = []  # the error codes the service answered decisions with
+        self.posted: list[str] = []  # decisions sent over REST (only while the channel is down)
+        self.page.on("websocket", self._channel)
+        self.page.on("request", self._posted)
         self.page.goto(f"/play/{game_id}" + (f"#token={token}" if token else ""))
         self.page.wait_for_selector("#board svg")
 
-    def _sent(self, request: Any) -> None:
-        if request.method == "POST" and request.url.rsplit("/", 1)[-1] in ("moves", "undo", "redo"):
-            self.sent.append(
-                {"route": request.url.rsplit("/", 1)[-1], **json.loads(request.post_data)}
-            )
+    def _channel(self, socket: Any) -> None:
+        socket.on("framesent", self._sent)
+        socket.on("framereceived", self._received)
 
-    def _answered(self, response: Any) -> None:
-        if response.request.method == "POST" and response.url.rsplit("/", 1)[-1] in (
-            "moves",
-            "undo",
-            "redo",
-        ):
-            self.answers.append(response.status)
+    def _sent(self, payload: str | bytes) -> None:
+        message = json.loads(payload)
+        if message["type"] in ("move", "undo", "redo", "entropy"):
+            route = {"move": "moves", "entropy": "moves"}.get(message["type"], message["type"])
+            self.sent.append({"route": route, **message})
+
+    def _received(self, payload: str | bytes) -> None:
+        frame = json.loads(payload)
+        if frame["type"] == "error":
+            self.refusals.append(frame["error"])
+
+    def _posted(self, request: Any) -> None:
+        if request.method == "POST" and request.url.rsplit("/", 1)[-1] in ("moves", "undo", "redo"):
+            self.posted.append(request.url.rsplit("/", 1)[-1])
 
     def touch(self, locator: Any, **options: Any) -> None:
         if self.phone:
@@ -174,14 +184,51 @@ def beowulf_act(server: Server, game_id: str, referee: str) -> int:
     return int(api(server, referee, f"/games/{game_id}/view")["state"]["act"])
 
 
+def outcome_words(outcome: dict[str, Any], players: list[str]) -> str:
+    """How the table page states an outcome (its status line)."""
+    winners = ", ".join(players[seat] for seat in outcome["ranking"][0])
+    scores = ", ".join(str(score) for score in outcome["scores"])
+    return f"game over ({outcome['termination']}): {winners} won; scores {scores}"
+
+
+def undo_and_redo(table: Table, seq: int) -> int:
+    """The seat takes its last decision back and plays it again, from the buttons the
+    page enabled; every page follows. The seq after both."""
+    page = table.page
+    page.wait_for_selector("#undo[aria-disabled='false']")
+    table.touch(page.locator("#undo"))
+    page.wait_for_selector("#message:has-text('Undone')")
+    seq += 1  # an undo is a decision of its own
+    table.controls_at(seq)
+    page.wait_for_selector("#redo[aria-disabled='false']")
+    table.touch(page.locator("#redo"))
+    page.wait_for_selector("#message:has-text('Redone')")
+    seq += 1
+    table.controls_at(seq)
+    take_back_says(table, "redo", "nothing to redo")
+    return seq
+
+
 @pytest.mark.slow
-def test_beowulf_on_two_phones_and_a_desktop(browser: Any, server: Server, shots: Path) -> None:
-    created = create(server, "beowulf", ["Ann", "Bob"])
+def test_a_whole_beowulf_game_on_two_phones_and_a_desktop(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    """Ann and Bob play a whole game of Beowulf on their phones, every decision a tap on
+    the board or on a listed move, each tapping the moment its page offers its turn (the
+    other page and the spectator follow live, no one waits for them); undo and redo are
+    taken when the page enables them and refused with the reason shown when it does not.
+    Every tap reaches the service once over the page's live channel, at the seq it was
+    shown at, and none is refused; the three pages end on the outcome the store holds."""
+    players = ["Ann", "Bob"]
+    created = create(server, "beowulf", players)
     game_id, referee = created["id"], created["referee_token"]
     ann_token, bob_token = (seat["token"] for seat in created["seats"])
     ann = Table(browser, server, game_id, ann_token, phone=True)
     bob = Table(browser, server, game_id, bob_token, phone=True)
     spectator = Table(browser, server, game_id, None, phone=False)
+    tables = {0: ann, 1: bob}
+    service = httpx.Client(base_url=server.base)
+    started = time.monotonic()
     try:
         seq = seq_of(server, game_id)
         ann.controls_at(seq)
@@ -201,46 +248,60 @@ def test_beowulf_on_two_phones_and_a_desktop(browser: Any, server: Server, shots
         bob.controls_at(seq)
         take_back_says(bob, "undo", "only Ann")
         ann.controls_at(seq)
-        ann.page.wait_for_selector("#undo[aria-disabled='false']")
-        ann.touch(ann.page.locator("#undo"))
-        seq = played(server, game_id, seq, seconds=60)
-        ann.controls_at(seq)
-        ann.page.wait_for_selector("#message:has-text('Undone')")
-        ann.page.wait_for_selector("#redo[aria-disabled='false']")
-        ann.touch(ann.page.locator("#redo"))
-        ann.page.wait_for_selector("#message:has-text('Redone')")
-        seq = played(server, game_id, seq, seconds=60)
-        ann.controls_at(seq)
-        take_back_says(ann, "redo", "nothing to redo")
-        wait_seq(spectator.page, seq)
+        seq = undo_and_redo(ann, seq)
 
-        # Every decision of Act I by tapping, the board and the list in turn.
-        tables = {0: ann, 1: bob}
-        taps = 0
-        while beowulf_act(server, game_id, referee) == 1:
+        # The rest of the game, tap after tap, the board and the list in turn.
+        taps, undone, act, tapped = 0, 1, 1, {0: 0, 1: 0}
+        while True:
+            summary = service.get(f"/games/{game_id}").raise_for_status().json()
+            if summary["outcome"]:
+                break
             taps += 1
-            assert taps <= 120, "Act I did not end by tapping"
-            summary = api(server, None, f"/games/{game_id}")
-            table = tables[summary["to_act"][0]]
+            assert taps <= 400, "the game did not end by tapping"
+            seat = summary["to_act"][0]
+            table = tables[seat]
             table.controls_at(summary["seq"])
             table.play(on_board=taps % 3 != 0)
+            tapped[seat] += 1
             seq = played(server, game_id, summary["seq"], seconds=60)
-            if taps == 6:
-                fits_a_phone(bob)
-                bob.page.screenshot(path=shots / "beowulf-phone-2-bob-playing.png")
-        print(f"Act I ended after {taps} tapped decisions")
+            if taps % 45 == 0 and table.page.get_attribute("#undo", "aria-disabled") == "false":
+                seq = undo_and_redo(table, seq)
+                undone += 1
+            now = beowulf_act(server, game_id, referee) if taps % 10 == 0 else act
+            if now != act:
+                act = now
+                fits_a_phone(table)
+                table.page.screenshot(path=shots / f"beowulf-phone-{act}-{players[seat]}-act{act}.png")
+        print(f"the whole game: {taps} tapped decisions, {undone} undone and redone, "
+              f"{time.monotonic() - started:.0f} s")
+
+        # The outcome: the store's (skald show), stated alike on all three pages.
+        code, out, err = skald("show", game_id, "--json", "--db", server.url)
+        assert code == 0, err
+        shown = json.loads(out)
+        assert shown["outcome"] == summary["outcome"]
+        words = outcome_words(summary["outcome"], players)
         for table in (ann, bob, spectator):
-            wait_seq(table.page, seq)
+            table.page.wait_for_selector(f"#status:has-text('{words}')")
+            assert table.page.locator("#legal button.move").count() == 0
+        assert "game is over" in ann.page.inner_text("#play-hint")
         fits_a_phone(ann)
-        ann.page.screenshot(path=shots / "beowulf-phone-3-ann-act2.png")
-        spectator.page.screenshot(path=shots / "beowulf-desktop-spectator-act2.png", full_page=True)
-        # Every tap reached the service once, at the seq the page showed; none was refused.
-        for table in (ann, bob):
-            listed = [(c["move"], c["seq"]) for c in table.clicks()]
+        ann.page.screenshot(path=shots / "beowulf-phone-9-ann-over.png")
+        bob.page.screenshot(path=shots / "beowulf-phone-9-bob-over-whole.png", full_page=True)
+        spectator.page.screenshot(path=shots / "beowulf-desktop-9-spectator-over.png", full_page=True)
+
+        # Every tap reached the service once, over the live channel, at the seq the page
+        # showed; none was refused and nothing went over REST.
+        for seat, table in tables.items():
+            listed = [(c["move"], c["seq"]) for c in table.clicks() if c["move"]]
             sent = [(s["move"], s["expected_seq"]) for s in table.sent if s["route"] == "moves"]
             assert set(listed) <= set(sent)
-            assert 409 not in table.answers
+            moves = len([s for s in table.sent if s["route"] == "moves"])
+            assert moves == tapped[seat] + (1 if seat == 0 else 0), (seat, moves, tapped)
+            assert not table.refusals, table.refusals
+            assert not table.posted, table.posted
     finally:
+        service.close()
         for table in (ann, bob, spectator):
             table.close()
 

@@ -12,8 +12,10 @@
   const state = {
     game: "", players: [], viewerName: "", seat: null, referee: false,
     latest: 0, at: null, toAct: [], outcome: null, lookAs: null,
-    legal: [], ticket: 0, autoplay: null, refreshQueued: null,
+    legal: [], ticket: 0, autoplay: null,
     variation: null, vat: null, notesSeen: "",
+    log: { who: null, upTo: 0, over: false, lines: [] }, // readLines: the page's copy of the log
+    board: { key: null, svg: "" }, // readBoard: the drawing of the position shown
   };
   const notes = SkaldNotes;
   const controls = SkaldControls; // the legal moves, undo/redo, sending (controls.js)
@@ -47,35 +49,94 @@
 
   // -- reading ---------------------------------------------------------------------------
 
-  async function refresh() {
+  // refresh(): bring the page to what the service holds now. Loads run one at a time and
+  // coalesce (a refresh asked for while one runs is done once, right after it); the promise
+  // settles once the page shows everything asked for until then. While the live channel is
+  // open its frames say where the game is (no summary read), the board is fetched only when
+  // the position shown changed, the log only from where the page's copy ends, and the notes
+  // only when asked (the notes' own actions, their watch, a variation).
+  const loads = { asked: 0, done: 0, running: null, notes: false };
+
+  function refresh(options) {
+    loads.asked += 1;
+    if (options && options.notes) loads.notes = true;
+    if (!loads.running) {
+      loads.running = (async () => {
+        while (loads.done < loads.asked) {
+          const asked = loads.asked;
+          const notesToo = loads.notes;
+          loads.notes = false;
+          await load(notesToo);
+          loads.done = asked;
+        }
+        loads.running = null;
+      })();
+    }
+    return loads.running;
+  }
+
+  const refreshAll = () => refresh({ notes: true });
+
+  async function readNotes() {
+    const [annotated, branches] = await Promise.all([json(`${base}/annotations`), json(`${base}/variations`)]);
+    notes.update(annotated.annotations, branches.variations);
+    state.notesSeen = JSON.stringify([annotated, branches]);
+    if (state.variation) {
+      state.variation = branches.variations.find((v) => v.id === state.variation.id) || null;
+      if (!state.variation) state.vat = null;
+      else if (state.vat !== null && state.vat >= state.variation.seq) state.vat = null;
+    }
+  }
+
+  // The log as this page's viewer reads it up to the last seq: the page's copy, with only
+  // the lines since its end read again (a few before it too: a section's end line names
+  // its final position from the lines just before it). Read whole once the game is over.
+  const OVERLAP = 30;
+  async function readLines() {
+    const who = state.lookAs || "";
+    const mine = state.log;
+    if (mine.who === who && mine.upTo === state.latest && mine.over === Boolean(state.outcome)) return mine.lines;
+    const from = mine.who === who && mine.over === Boolean(state.outcome) ? Math.max(1, Math.min(mine.upTo, state.latest) - OVERLAP) : 1;
+    const read = await json(`${base}/lines${query({ at: String(state.latest), from: String(from) })}`);
+    const lines = (mine.who === who ? mine.lines.filter((line) => line.seq < from) : []).concat(read.lines);
+    state.log = { who, upTo: state.latest, over: Boolean(state.outcome), lines };
+    return lines;
+  }
+
+  // The board as an SVG drawn by the service for the position shown (read again only
+  // when that position, the viewer looked as, or the game's end changed).
+  async function readBoard() {
+    const wanted = query() + (state.outcome ? "#over" : "") + (state.at === null && !state.variation ? `#${state.latest}` : "");
+    if (state.board.key !== wanted) state.board = { key: wanted, svg: await text(`${base}/board.svg${query()}`) };
+    return state.board.svg;
+  }
+
+  async function load(notesToo) {
     const ticket = ++state.ticket;
     try {
-      const summary = await json(base);
-      state.latest = summary.seq;
-      state.toAct = summary.to_act;
-      state.outcome = summary.outcome;
-      if (state.at !== null && state.at >= state.latest) state.at = null;
-      const [annotated, branches] = await Promise.all([json(`${base}/annotations`), json(`${base}/variations`)]);
-      notes.update(annotated.annotations, branches.variations);
-      state.notesSeen = JSON.stringify([annotated, branches]);
-      if (state.variation) {
-        state.variation = branches.variations.find((v) => v.id === state.variation.id) || null;
-        if (!state.variation) state.vat = null;
-        else if (state.vat !== null && state.vat >= state.variation.seq) state.vat = null;
+      if (!channel.synced) {
+        const summary = await json(base);
+        state.latest = summary.seq;
+        state.toAct = summary.to_act;
+        state.outcome = summary.outcome;
       }
+      if (state.at !== null && state.at >= state.latest) state.at = null;
+      const notesRead = notesToo || !state.notesSeen || state.variation ? readNotes() : null;
+      if (state.variation) await notesRead; // its seq and lines come with the variations
       const mayAct = !state.variation && state.seat !== null && state.at === null && !state.outcome; // undo/redo too
-      const [svg, log, legal] = await Promise.all([
-        text(`${base}/board.svg${query()}`),
-        state.variation ? Promise.resolve({ lines: state.variation.lines }) : json(`${base}/lines${query({ at: String(state.latest) })}`),
+      const [svg, lines, legal] = await Promise.all([
+        readBoard(),
+        state.variation ? Promise.resolve(state.variation.lines) : readLines(),
         mayAct ? json(`${base}/legal`) : Promise.resolve(null),
+        notesRead,
       ]);
-      if (ticket !== state.ticket) return; // a newer refresh is under way
+      if (ticket !== state.ticket) return; // a newer load is under way
       state.legalAnswer = legal && legal.seq === state.latest ? legal : null;
       state.legal = state.legalAnswer ? state.legalAnswer.moves : [];
       if (controls.boardChanged(svg, state.legal)) drawBoard(svg);
       else $("board").querySelectorAll("g.markup").forEach((layer) => layer.remove());
       notes.drawMarks($("board").querySelector("svg"), stream(), shownSeq());
-      drawLog(log.lines);
+      drawLog(lines);
       notes.drawPanels(notesContext());
       drawStatus();
       drawPlay();
@@ -95,7 +156,7 @@
       base, stream: stream(), seq: shownSeq(), variation: state.variation, players: state.players,
       canWrite: Boolean(Skald.token()) && (state.seat !== null || state.referee), referee: state.referee,
       legal: state.variation || state.at !== null ? [] : state.legal,
-      say, refresh, openVariation, closeVariation,
+      say, refresh: refreshAll, openVariation, closeVariation,
     };
   }
 
@@ -122,16 +183,11 @@
       if (document.hidden) continue;
       try {
         const seen = JSON.stringify(await Promise.all([json(`${base}/annotations`), json(`${base}/variations`)]));
-        if (seen !== state.notesSeen) queueRefresh();
+        if (seen !== state.notesSeen) refreshAll();
       } catch (ignored) {
         // the next look will tell
       }
     }
-  }
-
-  function queueRefresh() {
-    clearTimeout(state.refreshQueued);
-    state.refreshQueued = setTimeout(refresh, 80);
   }
 
   // -- the board -------------------------------------------------------------------------
@@ -356,31 +412,65 @@
   // -- live ------------------------------------------------------------------------------
 
   // One live channel per page (/games/ID/play; the token in its first message, never in the
-  // URL): one update frame after every decision by anyone, and the page's own decisions go
-  // over it (one message each; REST while it is not open). It ends with the game; a lost
-  // channel reconnects, backing off, and resumes after the seq the page has.
-  const channel = { socket: null, pending: null };
+  // URL): one update frame after every decision by anyone, which says where the game is
+  // (its seq, whose turn, the outcome: the page reads no summary while the channel is open),
+  // and the page's own decisions go over it, one message each with the seq the controls
+  // showed (`decide`). Only while the channel is down do decisions go over REST. It ends
+  // with the game; a lost channel reconnects, backing off, and resumes after the page's seq.
+  const channel = { socket: null, open: false, synced: false, pending: null };
+  const REFUSED = { version_conflict: 409, forbidden: 403, unauthorized: 401, not_found: 404 };
 
-  function decide(route, body) {
+  // Sends one decision (route "moves", "undo" or "redo"; body as the REST route's) made at
+  // `seq`; settles once the page shows its outcome: accepted (the page has drawn the update
+  // it made) or refused (an ApiError: 409 when the game moved on first).
+  function decide(route, body, seq) {
+    if (!channel.open) {
+      return request(`${base}/${route}`, { method: "POST", body: Object.assign({ expected_seq: seq }, body) }).then(() => refresh());
+    }
     return new Promise((resolve, reject) => {
-      channel.pending = { seq: state.latest, resolve, reject };
+      channel.pending = { seq, resolve, reject };
       const type = route === "moves" ? "move" : route;
-      channel.socket.send(JSON.stringify(Object.assign({ type, expected_seq: state.latest }, body)));
+      channel.socket.send(JSON.stringify(Object.assign({ type, expected_seq: seq }, body)));
     });
+  }
+
+  const refusal = (frame) => new ApiError(REFUSED[frame.error] || 422, frame);
+
+  // The first event after the pending decision's seq tells whether it was this seat's:
+  // then the decision landed; another seat's means the game moved on first (its error frame
+  // may still be on its way). A second device of the same seat acting at the same instant
+  // looks like this page's own decision until its error frame arrives (then said below).
+  function settle(frame) {
+    const pending = channel.pending;
+    if (!pending || frame.seq <= pending.seq) return;
+    channel.pending = null;
+    const next = frame.events.find((envelope) => envelope.seq === pending.seq + 1);
+    const ours = !next || next.actor === String(state.seat);
+    const shown = refresh();
+    if (ours) pending.resolve(shown);
+    else pending.reject(new ApiError(409, { message: "the game moved on", current_seq: frame.seq }));
   }
 
   function onFrame(message) {
     const frame = JSON.parse(message.data);
-    const pending = channel.pending;
-    if (frame.type === "update") {
-      if (frame.seq > state.latest) queueRefresh();
-      if (pending && frame.seq > pending.seq) {
-        channel.pending = null;
-        pending.resolve();
+    if (frame.type === "welcome") {
+      channel.synced = true; // from now on every decision past the hello's seq is told
+    } else if (frame.type === "update") {
+      if (frame.seq >= state.latest) {
+        state.latest = frame.seq;
+        state.toAct = frame.to_act;
+        state.outcome = frame.outcome;
+        channel.synced = true;
       }
-    } else if (frame.type === "error" && pending) {
+      if (channel.pending) settle(frame);
+      else refresh();
+    } else if (frame.type === "error" && channel.pending) {
+      const pending = channel.pending;
       channel.pending = null;
-      pending.reject(new ApiError(frame.error === "version_conflict" ? 409 : 422, frame));
+      pending.reject(refusal(frame));
+    } else if (frame.type === "error" && frame.error === "version_conflict") {
+      say(`The game moved on (it is at seq ${frame.current_seq}) before your decision reached it; the page has reloaded: look again and retry.`, "info");
+      refresh();
     } else if (frame.type === "error") {
       say(frame.error === "store_unavailable" ? "The live channel was interrupted; reconnecting." : frame.message, "info");
     }
@@ -393,12 +483,13 @@
       channel.socket = socket;
       socket.onopen = () => {
         pause = 500;
+        channel.open = true;
         socket.send(JSON.stringify(Object.assign({ type: "hello", after: state.latest }, Skald.token() ? { token: Skald.token() } : {})));
       };
       socket.onmessage = onFrame;
       socket.onclose = (event) => {
-        channel.socket = null;
-        if (channel.pending) channel.pending.reject(new ApiError(0, { message: "the live channel closed; try again" }));
+        Object.assign(channel, { socket: null, open: false, synced: false });
+        if (channel.pending) channel.pending.reject(new ApiError(0, { message: "the live channel closed before the service answered; the page has reloaded: look again" }));
         channel.pending = null;
         if (state.outcome || [1000, 4400, 4401, 4404].includes(event.code)) return; // over, or refused
         setTimeout(() => refresh().then(connect), pause);
@@ -492,10 +583,10 @@
     $("last").addEventListener("click", last);
     $("jump").addEventListener("submit", (event) => { event.preventDefault(); goTo(Number($("jump-seq").value) || 1); });
     $("autoplay").addEventListener("click", toggleAutoplay);
-    controls.start(() => ({ base, say, refresh }));
+    controls.start(() => ({ base, say, refresh, decide }));
     $("open-audit").addEventListener("click", openAudit);
     notes.start(notesContext);
-    await refresh();
+    await refreshAll();
     live();
     watchNotes();
   }
