@@ -14,8 +14,8 @@
     latest: 0, at: null, toAct: [], outcome: null, lookAs: null,
     legal: [], ticket: 0, autoplay: null,
     variation: null, vat: null, notesSeen: "",
-    log: { who: null, upTo: 0, over: false, lines: [] }, // readLines: the page's copy of the log
-    board: { key: null, svg: "" }, // readBoard: the drawing of the position shown
+    log: { who: null, upTo: 0, over: false, lines: [] }, // readTable: the page's copy of the log
+    board: { key: null, svg: "" }, // readTable: the drawing of the position shown
   };
   const notes = SkaldNotes;
   const controls = SkaldControls; // the legal moves, undo/redo, sending (controls.js)
@@ -52,9 +52,9 @@
   // refresh(): bring the page to what the service holds now. Loads run one at a time and
   // coalesce (a refresh asked for while one runs is done once, right after it); the promise
   // settles once the page shows everything asked for until then. While the live channel is
-  // open its frames say where the game is (no summary read), the board is fetched only when
-  // the position shown changed, the log only from where the page's copy ends, and the notes
-  // only when asked (the notes' own actions, their watch, a variation).
+  // open its frames say where the game is (no summary read); then one read brings what
+  // changed (readTable), and the notes are read only when asked (the notes' own actions,
+  // their watch, a variation).
   const loads = { asked: 0, done: 0, running: null, notes: false };
 
   function refresh(options) {
@@ -88,27 +88,34 @@
     }
   }
 
-  // The log as this page's viewer reads it up to the last seq: the page's copy, with only
-  // the lines since its end read again (a few before it too: a section's end line names
-  // its final position from the lines just before it). Read whole once the game is over.
+  // What the page draws, in one read (GET /games/ID/table): the board for the position
+  // shown (read again only when that position, the viewer looked as, or the game's end
+  // changed), the log up to the last seq (the page's copy, with only the lines since its
+  // end read again: a few before it too, as a section's end line names its final position
+  // from the lines just before it; read whole once the game is over), and a seat's legal
+  // moves with undo and redo when it may act. Resolves to [svg, lines, legal or null].
   const OVERLAP = 30;
-  async function readLines() {
+  async function readTable(mayAct) {
     const who = state.lookAs || "";
-    const mine = state.log;
-    if (mine.who === who && mine.upTo === state.latest && mine.over === Boolean(state.outcome)) return mine.lines;
-    const from = mine.who === who && mine.over === Boolean(state.outcome) ? Math.max(1, Math.min(mine.upTo, state.latest) - OVERLAP) : 1;
-    const read = await json(`${base}/lines${query({ at: String(state.latest), from: String(from) })}`);
-    const lines = (mine.who === who ? mine.lines.filter((line) => line.seq < from) : []).concat(read.lines);
-    state.log = { who, upTo: state.latest, over: Boolean(state.outcome), lines };
-    return lines;
-  }
-
-  // The board as an SVG drawn by the service for the position shown (read again only
-  // when that position, the viewer looked as, or the game's end changed).
-  async function readBoard() {
-    const wanted = query() + (state.outcome ? "#over" : "") + (state.at === null && !state.variation ? `#${state.latest}` : "");
-    if (state.board.key !== wanted) state.board = { key: wanted, svg: await text(`${base}/board.svg${query()}`) };
-    return state.board.svg;
+    const over = Boolean(state.outcome);
+    const boardKey = query() + (over ? "#over" : "") + (state.at === null && !state.variation ? `#${state.latest}` : "");
+    const log = state.log;
+    const sameLog = log.who === who && log.over === over;
+    const needBoard = state.board.key !== boardKey;
+    const needLines = !state.variation && !(sameLog && log.upTo === state.latest);
+    if (!needBoard && !needLines && !mayAct) return [state.board.svg, state.variation ? state.variation.lines : log.lines, null];
+    const from = sameLog ? Math.max(1, Math.min(log.upTo, state.latest) - OVERLAP) : 1;
+    const extra = {};
+    if (!needBoard) extra.board = "false";
+    if (needLines) Object.assign(extra, { from: String(from), upto: String(state.latest) });
+    if (mayAct) extra.legal = "true";
+    const read = await json(`${base}/table${query(extra)}`);
+    if (needBoard) state.board = { key: boardKey, svg: read.board };
+    if (needLines) {
+      const lines = (sameLog ? log.lines.filter((line) => line.seq < from) : []).concat(read.lines);
+      state.log = { who, upTo: state.latest, over, lines };
+    }
+    return [state.board.svg, state.variation ? state.variation.lines : state.log.lines, read.legal];
   }
 
   async function load(notesToo) {
@@ -124,12 +131,7 @@
       const notesRead = notesToo || !state.notesSeen || state.variation ? readNotes() : null;
       if (state.variation) await notesRead; // its seq and lines come with the variations
       const mayAct = !state.variation && state.seat !== null && state.at === null && !state.outcome; // undo/redo too
-      const [svg, lines, legal] = await Promise.all([
-        readBoard(),
-        state.variation ? Promise.resolve(state.variation.lines) : readLines(),
-        mayAct ? json(`${base}/legal`) : Promise.resolve(null),
-        notesRead,
-      ]);
+      const [[svg, lines, legal]] = await Promise.all([readTable(mayAct), notesRead]);
       if (ticket !== state.ticket) return; // a newer load is under way
       state.legalAnswer = legal && legal.seq === state.latest ? legal : null;
       state.legal = state.legalAnswer ? state.legalAnswer.moves : [];
@@ -434,7 +436,12 @@
     });
   }
 
-  const refusal = (frame) => new ApiError(REFUSED[frame.error] || 422, frame);
+  // A refused decision's error; after a conflict the page reads where the game is (its
+  // update frame may not have come yet).
+  function refusal(frame) {
+    if (frame.error === "version_conflict") channel.synced = false;
+    return new ApiError(REFUSED[frame.error] || 422, frame);
+  }
 
   // The first event after the pending decision's seq tells whether it was this seat's:
   // then the decision landed; another seat's means the game moved on first (its error frame
@@ -469,6 +476,7 @@
       channel.pending = null;
       pending.reject(refusal(frame));
     } else if (frame.type === "error" && frame.error === "version_conflict") {
+      channel.synced = false;
       say(`The game moved on (it is at seq ${frame.current_seq}) before your decision reached it; the page has reloaded: look again and retry.`, "info");
       refresh();
     } else if (frame.type === "error") {
