@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -182,10 +183,18 @@ def fits_a_phone(table: Table) -> None:
     )
     assert not small, f"too small to tap: {small}"
     cells = page.evaluate(
-        "() => [...document.querySelectorAll('#board .playable[tabindex]')]"
-        ".map((n) => n.getBoundingClientRect().width)"
+        """() => [...document.querySelectorAll('#board .playable[tabindex]')].map((n) => {
+             const box = n.getBoundingClientRect();
+             return [box.left + box.width / 2, box.top + box.height / 2, box.width];
+           })"""
     )
-    assert not cells or min(cells) >= 44, f"board places {min(cells):.0f} px wide"
+    for x, y, width in cells:
+        # A finger's width, or as much as the nearest playable place leaves (Hägar's spaces
+        # lie closer than a finger: each hit area reaches half the way to the next).
+        room = min(
+            (math.dist((x, y), (x2, y2)) for x2, y2, _w in cells if (x2, y2) != (x, y)), default=44
+        )
+        assert width >= min(44, room) - 1, f"a board place {width:.0f} px wide, {room:.0f} px free"
 
 
 def take_back_says(table: Table, route: str, words: str) -> None:
