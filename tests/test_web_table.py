@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
+from skald.core.rules import get_rules
 from tests.browser_support import CHROMIUM, ONLY_LOOPBACK, chromium, screenshot_folder, served_skald
 from tests.cli_support import skald
 from tests.servers import Server
@@ -197,6 +198,19 @@ def fits_a_phone(table: Table) -> None:
         assert width >= min(44, room) - 1, f"a board place {width:.0f} px wide, {room:.0f} px free"
 
 
+def named_properly(table: Table, game: str, game_id: str) -> None:
+    """The page's header names the game as its rules do; the id only in small print."""
+    page = table.page
+    page.wait_for_selector(f"#game-id:has-text('{game_id}')")
+    assert page.inner_text("#title") == get_rules(game).title
+    assert game_id not in page.inner_text("#title")
+    size = page.evaluate(
+        "() => [getComputedStyle(document.getElementById('title')).fontSize,"
+        " getComputedStyle(document.getElementById('game-id')).fontSize].map(parseFloat)"
+    )
+    assert size[1] < size[0], size
+
+
 def take_back_says(table: Table, route: str, words: str) -> None:
     """`route` (undo or redo) is refused on the page before it is tried: not enabled, and
     its reason shown when it has the focus (and on a tap, in the message box)."""
@@ -262,6 +276,8 @@ def test_a_whole_beowulf_game_on_two_phones_and_a_desktop(
         seq = seq_of(server, game_id)
         ann.controls_at(seq)
         fits_a_phone(ann)
+        for table in (ann, spectator):
+            named_properly(table, "beowulf", game_id)
         ann.page.screenshot(path=shots / "beowulf-phone-1-ann-start.png")
         ann.page.screenshot(path=shots / "beowulf-phone-1-ann-start-whole.png", full_page=True)
         # The deal used chance: nothing to undo yet, and the page says so before any try.
@@ -488,6 +504,7 @@ def test_a_round_tapped_by_every_seat(
             tapped.add(seat)
             if taps == 2:
                 fits_a_phone(tables[seat])
+                named_properly(tables[seat], game, game_id)
                 tables[seat].page.screenshot(path=shots / f"{game}-phone-{players[seat]}.png")
         print(f"{game}: round {first} → {round_of(server, game, game_id, referee)} in {taps} taps")
         assert tapped == set(range(len(players)))

@@ -575,8 +575,9 @@
         state.variation = { id: asked.get("variation"), seq: askedAt || 1, lines: [] };
         state.vat = askedAt;
       } else if (askedAt !== null && askedAt < state.latest) state.at = askedAt;
-      $("title").textContent = `${view.game} · ${gameId}`;
-      document.title = `Skald · ${view.game} · ${view.viewer}`;
+      $("title").textContent = Skald.gameName(view.game);
+      $("game-id").textContent = `game ${gameId}`;
+      document.title = `${Skald.gameName(view.game)} · ${view.viewer} · Skald`;
     } catch (error) {
       return say(error.message);
     }
