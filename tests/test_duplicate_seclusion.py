@@ -41,6 +41,8 @@ OPEN = (
     "board.svg",
     "board.svg?as=spectator",
     "board.svg?at=2",
+    "table",
+    "table?at=2&from=1&legal=true",
     "events",
     "events?from=3",
     "annotations",

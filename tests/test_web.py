@@ -7,6 +7,7 @@ Screenshots of each board are kept under pytest's temporary folder (printed)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import time
 from collections.abc import Iterator
@@ -63,7 +64,12 @@ class Recorder:
         self.urls: list[str] = []
         page.on("request", lambda request: self.urls.append(request.url))
         page.on("response", self._keep)
-        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))  # the channel
+        self.messages: list[str] = []  # what the page sent over its live channel
+        page.on("websocket", self._channel)
+
+    def _channel(self, socket: Any) -> None:
+        socket.on("framereceived", self._frame)
+        socket.on("framesent", lambda payload: self.messages.append(str(payload)))
 
     def _frame(self, payload: str | bytes) -> None:
         self.bodies.append(payload if isinstance(payload, str) else payload.decode())
@@ -213,8 +219,9 @@ def test_beowulf_played_in_the_browser(context: Any, server: Server, shots: Path
     spectator_traffic = Recorder(spectator)
     spectator.goto(f"/play/{game_id}")
     spectator.wait_for_selector("#board svg")
-    bob.reload()
-    bob.wait_for_selector("#board svg")
+    for page in (bob, ann):  # reopened: their channels are recorded from the start
+        page.reload()
+        page.wait_for_selector("#board svg")
 
     # Ann's dealt tiles: in her own page, absent from Bob's and the spectator's DOM and traffic.
     ann_log = api(server, ann_token, f"/games/{game_id}/log")
@@ -240,8 +247,11 @@ def test_beowulf_played_in_the_browser(context: Any, server: Server, shots: Path
     square = move.split()[-1]
     assert bob.locator(f'#board .figure[data-at="{square}"]').count() == 1
     assert bob_traffic.seen('"type":"update"'), "Bob's page follows over its live channel"
-    # The page's own decisions go over REST at the seq shown (api/web/controls.js), once.
-    assert len([url for url in ann_traffic.urls if url.endswith("/moves")]) == 1
+    # The page's own decisions go over its live channel at the seq shown (controls.js), once.
+    assert not [url for url in ann_traffic.urls if url.endswith("/moves")]
+    decided = [json.loads(m) for m in ann_traffic.messages if '"type":"move"' in m]
+    assert [d["expected_seq"] for d in decided] == [start]
+    assert decided[0]["move"] in move  # the move shown (a place's label names its square too)
 
     # Undo (the author, before anyone else acts), then redo; every page follows.
     ann.click("#undo")

@@ -43,6 +43,7 @@ from skald.api.schemas import (
 )
 from skald.core.errors import NotFound
 from skald.core.seats import check_player_names
+from skald.projections.table import Table
 
 router = APIRouter(prefix="/games", tags=["games"])
 AtSeq = Annotated[
@@ -163,16 +164,20 @@ async def legal(game_id: GameId, call: SeatDep) -> MsgspecJSON:
 def _legal(call: Call) -> MsgspecJSON:
     seat = call.caller.seat
     assert seat is not None
-    legal = call.table.legal_now(call.game_id, seat)
-    return MsgspecJSON(
-        {
-            "seat": seat,
-            "seq": legal.seq,
-            "moves": legal.moves,
-            "undo": legal.undo,
-            "redo": legal.redo,
-        }
-    )
+    return MsgspecJSON(legal_answer(call.table, call.game_id, seat))
+
+
+def legal_answer(table: Table, game_id: str, seat: int) -> dict[str, object]:
+    """A seat's legal moves now, with the seq they hold at and whether it may undo and
+    redo (`GET /games/ID/legal`; the table page's read has it too)."""
+    legal = table.legal_now(game_id, seat)
+    return {
+        "seat": seat,
+        "seq": legal.seq,
+        "moves": legal.moves,
+        "undo": legal.undo,
+        "redo": legal.redo,
+    }
 
 
 @router.get(

@@ -1,16 +1,18 @@
-"""The table in a browser: the pages and scripts of api/web/, and two reads they need.
+"""The table in a browser: the pages and scripts of api/web/, and the reads they need.
 
 `GET /` is the lobby, `GET /play/{game}` a game's table; both are static files from the
 package, served with a Content-Security-Policy that allows nothing from elsewhere. The
 page keeps a seat's token from its URL fragment (`#token=...`, never in a request line)
-and sends it as `Authorization: Bearer`. It reads the JSON API, and two routes here:
-`/games/{id}/board.svg` (the board drawn from the caller's view, `projections.boards`)
-and `/games/{id}/lines` (the log as readable lines). Both take `at` (replay) and `as`
-(switch viewer): anyone may look as a spectator, a seat as itself, the referee as anyone.
-After the game under reveal=end every viewer sees everything, as in the log and audit.
-The board also draws a variation (`variation=v2`, its seq `at`) for those who may see it
-(its author's team, the referee; everyone after the game under reveal=end), as a seat saw
-it: a seat's hypothetical variation holds only what was drawn afresh for it.
+and sends it as `Authorization: Bearer`. It reads the JSON API, and three routes here:
+`/games/{id}/board.svg` (the board drawn from the caller's view, `projections.boards`),
+`/games/{id}/lines` (the log as readable lines), and `/games/{id}/table`: both with a
+seat's legal moves in one read (what the page draws after each live update). They take
+`at` (replay) and `as` (switch viewer): anyone may look as a spectator, a seat as itself,
+the referee as anyone. After the game under reveal=end every viewer sees everything, as
+in the log and audit. The board also draws a variation (`variation=v2`, its seq `at`)
+for those who may see it (its author's team, the referee; everyone after the game under
+reveal=end), as a seat saw it: a seat's hypothetical variation holds only what was drawn
+afresh for it.
 `/tournaments/{id}` is a tournament's page (standings, rounds, links to the tables).
 """
 
@@ -24,6 +26,7 @@ from fastapi.responses import Response
 
 from skald.api.deps import OPTIONAL_TOKEN, Caller, GameId, ReadDep
 from skald.api.responses import MsgspecJSON, errors
+from skald.api.routes.games import legal_answer
 from skald.api.schemas import MAX_SEQ
 from skald.core.codec import event_tag
 from skald.core.errors import Forbidden, NotFound
@@ -120,6 +123,12 @@ def looking_as(table: Table, caller: Caller, who: str | None) -> Viewer:
     raise Forbidden(f"only the referee may look as {who!r}; you may look as yourself or spectator")
 
 
+VariationName = Annotated[
+    str | None, Query(pattern=r"^v[1-9][0-9]{0,5}$", description="v2: a variation's board.")
+]
+FromSeq = Annotated[int, Query(alias="from", ge=1, le=MAX_SEQ)]
+
+
 @router.get(
     "/games/{game_id}/board.svg",
     responses={200: {"content": {"image/svg+xml": {}}}, **errors(401, 403, 404, 422)},
@@ -130,21 +139,24 @@ def board(
     call: ReadDep,
     at: AtSeq = None,
     who: AsViewer = None,
-    variation: Annotated[
-        str | None, Query(pattern=r"^v[1-9][0-9]{0,5}$", description="v2: a variation's board.")
-    ] = None,
+    variation: VariationName = None,
 ) -> Response:
     """The board as an SVG drawn from the viewer's view (default: the caller's), of the
     game or of one of its variations (`at`: the variation's seq; default its last)."""
-    caller, table = call.caller, call.table
-    viewer = looking_as(table, caller, who)
-    if variation is not None:
-        svg = _variation_board(table, caller.game_id, viewer, int(variation[1:]), at)
-    else:
-        shown = table.show_revealed(caller.game_id, viewer, at)
-        with presenting(shown.seq):
-            svg = board_svg(shown.game, shown.state, shown.players)
+    viewer = looking_as(call.table, call.caller, who)
+    svg = board_of(call.table, call.caller.game_id, viewer, at, variation)
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+def board_of(
+    table: Table, game_id: str, viewer: Viewer, at: int | None, variation: str | None
+) -> str:
+    """The board's SVG as `viewer` sees it at `at`, of the game or of a variation."""
+    if variation is not None:
+        return _variation_board(table, game_id, viewer, int(variation[1:]), at)
+    shown = table.show_revealed(game_id, viewer, at)
+    with presenting(shown.seq):
+        return board_svg(shown.game, shown.state, shown.players)
 
 
 def _variation_board(
@@ -174,18 +186,25 @@ def _variation_board(
 def lines(
     game_id: GameId,
     call: ReadDep,
-    from_seq: Annotated[int, Query(alias="from", ge=1, le=MAX_SEQ)] = 1,
+    from_seq: FromSeq = 1,
     at: AtSeq = None,
     who: AsViewer = None,
 ) -> MsgspecJSON:
     """The log as one readable line per event, redacted for the viewer; a line that ends
     an act, a day or a feast carries `final`, the seq of its final position."""
-    caller, table = call.caller, call.table
-    viewer = looking_as(table, caller, who)
-    summary = table.summary(caller.game_id)
+    viewer = looking_as(call.table, call.caller, who)
+    described = lines_of(call.table, call.caller.game_id, viewer, from_seq, at)
+    return MsgspecJSON({"id": call.caller.game_id, "viewer": viewer.name, "lines": described})
+
+
+def lines_of(
+    table: Table, game_id: str, viewer: Viewer, from_seq: int, at: int | None
+) -> list[dict[str, object]]:
+    """The log's lines from `from_seq` up to `at` (default: the last) as `viewer` reads it."""
+    summary = table.summary(game_id)
     if at is not None and at > summary.seq:
-        raise NotFound(f"game {caller.game_id} has no seq {at} yet")
-    narrated = table.narrated(caller.game_id, viewer, from_seq, at)
+        raise NotFound(f"game {game_id} has no seq {at} yet")
+    narrated = table.narrated(game_id, viewer, from_seq, at)
     envelopes = [told.envelope for told in narrated]
     described: list[dict[str, object]] = []
     for told in narrated:
@@ -197,4 +216,45 @@ def lines(
         if event_tag(told.envelope.event) in SECTION_ENDS:  # where its final position shows
             line["final"] = final_position(envelopes, told.envelope.seq)
         described.append(line)
-    return MsgspecJSON({"id": caller.game_id, "viewer": viewer.name, "lines": described})
+    return described
+
+
+@router.get(
+    "/games/{game_id}/table", responses=errors(401, 403, 404, 422), openapi_extra=OPTIONAL_TOKEN
+)
+def shown(
+    game_id: GameId,
+    call: ReadDep,
+    at: AtSeq = None,
+    who: AsViewer = None,
+    variation: VariationName = None,
+    board: Annotated[bool, Query(description="Include the board (as board.svg).")] = True,
+    from_seq: Annotated[
+        int | None,
+        Query(alias="from", ge=1, le=MAX_SEQ, description="Include the log's lines from this seq."),
+    ] = None,
+    upto: Annotated[
+        int | None, Query(ge=1, le=MAX_SEQ, description="The lines' last seq (default: the last).")
+    ] = None,
+    legal: Annotated[bool, Query(description="Include a seat's legal moves (as /legal).")] = False,
+) -> MsgspecJSON:
+    """What the table page draws after a change, in one read: the board at `at` (as
+    `board.svg`), the log's lines from `from` up to `upto` (as `lines`), and for a seat
+    asking for them its legal moves now with undo and redo (as `legal`); each null when
+    not asked for (legal: also for a caller without a seat)."""
+    caller, table = call.caller, call.table
+    viewer = looking_as(table, caller, who)
+    seat = caller.seat
+    return MsgspecJSON(
+        {
+            "id": caller.game_id,
+            "viewer": viewer.name,
+            "board": board_of(table, caller.game_id, viewer, at, variation) if board else None,
+            "lines": None
+            if from_seq is None
+            else lines_of(table, caller.game_id, viewer, from_seq, upto),
+            "legal": legal_answer(table, caller.game_id, seat)
+            if legal and seat is not None
+            else None,
+        }
+    )

@@ -77,9 +77,29 @@ const Skald = (() => {
     return node;
   }
 
+  // The games by their proper names (each game's Rules.title; tests/test_web_table.py
+  // checks they agree); ids are for links and small print.
+  const GAMES = { beowulf: "Beowulf: The Movie Board Game", beast: "Beast", hagar: "Hägar ruft zum Beutefest" };
+  const gameName = (id) => GAMES[id] || id;
+
+  // One link to hand out: who it is for, the address in full (to read out or copy), and a
+  // button copying it.
+  function linkItem(label, href) {
+    const absolute = new URL(href, location.href).href;
+    return el(
+      "li",
+      {},
+      el("span", { class: "who" }, label),
+      " ",
+      el("a", { href, class: "seat-link" }, absolute),
+      " ",
+      el("button", { type: "button", class: "copy", onclick: () => navigator.clipboard && navigator.clipboard.writeText(absolute) }, "Copy"),
+    );
+  }
+
   function path(strings, ...values) {
     return strings.reduce((out, part, i) => out + part + (i < values.length ? encodeURIComponent(values[i]) : ""), "");
   }
 
-  return { ApiError, fragment, token, headers, request, json, text, el, path };
+  return { ApiError, fragment, token, headers, request, json, text, el, path, gameName, linkItem };
 })();

@@ -9,7 +9,7 @@
 "use strict";
 
 const SkaldControls = (() => {
-  const { el, request, ApiError } = Skald;
+  const { el, ApiError } = Skald;
   const $ = (id) => document.getElementById(id);
   // seq: the position the controls show (null: none shown); busy: the decision in flight.
   const mine = { seq: null, live: false, answer: null, busy: null, context: null };
@@ -19,9 +19,10 @@ const SkaldControls = (() => {
 
   // -- sending ---------------------------------------------------------------------------
 
-  // Sends a decision (route "moves", "undo" or "redo") at the seq the controls show; the
-  // answer is said in the page's message box and the page reloads its view. Returns
-  // whether the service accepted it.
+  // Sends a decision (route "moves", "undo" or "redo") at the seq the controls show, over
+  // the page's live channel (REST only while it is down: the page's `decide`); the answer
+  // is said in the page's message box once the page shows it. Returns whether the service
+  // accepted it.
   async function send(route, body, done) {
     const ctx = mine.context();
     if (mine.busy || mine.seq === null) return false;
@@ -30,20 +31,20 @@ const SkaldControls = (() => {
     ctx.say(`Sending: ${mine.busy}…`, "info");
     let accepted = false;
     try {
-      await request(`${ctx.base}/${route}`, { method: "POST", body: Object.assign({ expected_seq: mine.seq }, body) });
+      await ctx.decide(route, body, mine.seq); // settles once the page has drawn the update
       accepted = true;
       ctx.say(done, "info");
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
-        ctx.say(`The game moved on (it is at seq ${error.currentSeq}) before this reached it; the page has reloaded: look again and retry.`, "info");
+        const where = error.currentSeq ? ` (it is at seq ${error.currentSeq})` : "";
+        ctx.say(`The game moved on${where} before this reached it; the page has reloaded: look again and retry.`, "info");
       } else {
         ctx.say(error.message);
       }
-    } finally {
-      mine.busy = null;
+      mine.seq = null; // the next answer redraws the controls
     }
-    mine.seq = null; // whatever happened, the next answer redraws the controls
-    await ctx.refresh();
+    if (!accepted) await ctx.refresh();
+    mine.busy = null;
     paint();
     return accepted;
   }

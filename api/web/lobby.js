@@ -4,10 +4,9 @@
 "use strict";
 
 (() => {
-  const { el, json, path } = Skald;
+  const { el, json, path, gameName, linkItem } = Skald;
   const $ = (id) => document.getElementById(id);
   const PAGE = 25;
-  const TITLES = { beowulf: "Beowulf", beast: "Beast", hagar: "Hägar" };
   const paging = { offset: 0, next: null };
   let tournamentIds = [];
 
@@ -30,7 +29,7 @@
     return el(
       "tr",
       { "data-game": item.id, "data-kind": item.game },
-      el("td", {}, el("a", { href: path`/play/${item.id}`, class: "game-link" }, TITLES[item.game] || item.title || item.game),
+      el("td", {}, el("a", { href: path`/play/${item.id}`, class: "game-link" }, gameName(item.game)),
         el("span", { class: "id note" }, ` ${item.id}`)),
       el("td", {}, summary ? summary.players.join(", ") : ""),
       el("td", { class: "state" }, summary ? stateOf(summary) : ""),
@@ -78,7 +77,7 @@
         ...page.items.map((item, i) => {
           const s = summaries[i];
           const heading = s
-            ? `${s.name || s.id} · ${TITLES[s.game] || s.game} · ${s.format} · ${s.paired.length} of ${s.rounds} rounds · ${s.players.length} players`
+            ? `${s.name || s.id} · ${gameName(s.game)} · ${s.format} · ${s.paired.length} of ${s.rounds} rounds · ${s.players.length} players`
             : item.name || item.id;
           return el(
             "details",
@@ -104,19 +103,6 @@
       options[pair.slice(0, at)] = pair.slice(at + 1);
     }
     return options;
-  }
-
-  function linkItem(label, href) {
-    const absolute = new URL(href, location.href).href;
-    return el(
-      "li",
-      {},
-      el("span", { class: "who" }, label),
-      " ",
-      el("a", { href, class: "seat-link" }, absolute),
-      " ",
-      el("button", { type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(absolute) }, "Copy"),
-    );
   }
 
   const names = (value) => value.split(",").map((name) => name.trim()).filter(Boolean);

@@ -1,16 +1,16 @@
-// The board on a phone. Some boards are drawn with a side panel beside the places (Beowulf's
-// hands and scores right of its grid, Hägar's beside its map); scaled to a phone's width as
-// one picture, their places would be too small for a finger. On a narrow screen this shows
-// the places' part of the drawing at the full width (the drawing's viewBox cut to it) and a
-// copy of the side panel under it (a picture only: no places, hidden from screen readers,
-// who read the panel in the board itself). It watches #board, so the page needs no hook:
+// The board on a phone. Boards are drawn with a side panel beside the places (Beowulf's
+// hands and scores right of its grid, Hägar's beside its map), the group they mark
+// data-panel; scaled to a phone's width as one picture, their places would be too small for
+// a finger. On a narrow screen this shows the places' part of the drawing at the full width
+// (the drawing's viewBox cut to it) and a copy of the side panel under it (a picture only:
+// no places, hidden from screen readers, who read the panel in the board itself). Places
+// drawn with a hit circle (Hägar's small spaces) get one a finger wide while playable. It watches #board, so the page needs no hook:
 // whenever the page draws a new board, this lays it out again.
 "use strict";
 
 (() => {
   const $ = (id) => document.getElementById(id);
   const narrow = window.matchMedia("(max-width: 700px)");
-  const SHAPES = "text, rect, circle, ellipse, path, line, polyline, polygon, image, use";
   const MARGIN = 6;
 
   const boxOf = (node) => {
@@ -21,28 +21,50 @@
     }
   };
 
-  // Where the places end: the right edge of everything that starts among them.
+  // The drawing's two parts: its side panel (the group the board marks data-panel) and
+  // everything else (the places), each as a viewBox of its own, cut to what it covers.
   function split(svg) {
     const full = svg.dataset.viewBox || svg.getAttribute("viewBox");
-    if (!full) return null;
+    const panelNode = svg.querySelector("[data-panel]");
+    if (!full || !panelNode) return null;
     const [x0, y0, width, height] = full.split(/[\s,]+/).map(Number);
-    const places = [...svg.querySelectorAll("[data-at]")].map(boxOf).filter(Boolean);
-    if (!places.length) return null;
-    const placesRight = Math.max(...places.map((box) => box.x + box.width));
-    const shapes = [...svg.querySelectorAll(SHAPES)].filter((node) => !node.closest("g.markup, defs, marker, title"));
-    const boxes = shapes.map(boxOf).filter((box) => box && box.width + box.height > 0);
-    const cut = Math.max(placesRight, ...boxes.filter((box) => box.x < placesRight).map((box) => box.x + box.width)) + MARGIN;
-    const panel = boxes.filter((box) => box.x >= cut - MARGIN);
-    if (!panel.length || cut > x0 + width * 0.85) return null; // no side panel worth moving
-    const bottom = (list) => Math.min(y0 + height, Math.max(...list.map((box) => box.y + box.height)) + MARGIN);
-    const left = boxes.filter((box) => box.x < cut);
-    const top = Math.max(y0, Math.min(...panel.map((box) => box.y)) - MARGIN);
+    const panel = boxOf(panelNode);
+    if (!panel || panel.width + panel.height === 0) return null;
+    const rest = [...svg.children].filter((node) => node !== panelNode && !node.matches("title, desc, defs, g.markup"));
+    const boxes = rest.map(boxOf).filter((box) => box && box.width + box.height > 0);
+    if (!boxes.length) return null;
+    const cut = Math.min(panel.x, x0 + width);
+    const bottom = Math.min(y0 + height, Math.max(...boxes.map((box) => box.y + box.height)) + MARGIN);
+    const top = Math.max(y0, panel.y - MARGIN);
     return {
       full,
-      places: `${x0} ${y0} ${cut - x0} ${bottom(left) - y0}`,
-      panel: `${cut - MARGIN} ${top} ${x0 + width - cut + MARGIN} ${bottom(panel) - top}`,
+      places: `${x0} ${y0} ${cut - x0} ${bottom - y0}`,
+      panel: `${cut - MARGIN} ${top} ${x0 + width - cut + MARGIN} ${Math.min(y0 + height, panel.y + panel.height + MARGIN) - top}`,
     };
   }
+
+  // A finger's width for every playable place drawn with a hit circle (Hägar's spaces):
+  // 44 px across or more as the drawing is shown now, but never over the middle of another
+  // playable place (at most half the way to the nearest), never less than it is drawn.
+  function growHits(svg) {
+    const matrix = svg.getScreenCTM();
+    const scale = matrix ? matrix.a : 0;
+    if (!scale) return;
+    const hits = [...svg.querySelectorAll("circle.hit")];
+    for (const hit of hits) if (!hit.dataset.r) hit.dataset.r = hit.getAttribute("r");
+    const centre = (hit) => [Number(hit.getAttribute("cx")), Number(hit.getAttribute("cy"))];
+    const playable = hits.filter((hit) => hit.closest(".playable"));
+    for (const hit of hits) {
+      let wanted = Number(hit.dataset.r);
+      if (playable.includes(hit)) {
+        const [x, y] = centre(hit);
+        const apart = Math.min(...playable.filter((other) => other !== hit).map((other) => Math.hypot(centre(other)[0] - x, centre(other)[1] - y)));
+        wanted = Math.max(wanted, Math.min(FINGER / 2 / scale, apart / 2));
+      }
+      hit.setAttribute("r", String(wanted));
+    }
+  }
+  const FINGER = 46; // px: the hit circle's width on screen (44 and a little)
 
   // A viewBox and the size that keeps its proportions (the size's ratio is the picture's).
   function show(svg, viewBox, size) {
@@ -67,6 +89,7 @@
       svg.classList.remove("cut");
       holder.replaceChildren();
       holder.hidden = true;
+      growHits(svg);
       return;
     }
     show(svg, parts.places);
@@ -86,6 +109,7 @@
     for (const node of copy.querySelectorAll("g.markup")) node.remove();
     holder.replaceChildren(copy);
     holder.hidden = false;
+    growHits(svg);
   }
 
   let queued = false;

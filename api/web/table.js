@@ -12,8 +12,10 @@
   const state = {
     game: "", players: [], viewerName: "", seat: null, referee: false,
     latest: 0, at: null, toAct: [], outcome: null, partial: "", lookAs: null,
-    legal: [], ticket: 0, autoplay: null, refreshQueued: null,
+    legal: [], ticket: 0, autoplay: null,
     variation: null, vat: null, notesSeen: "",
+    log: { who: null, upTo: 0, over: false, lines: [] }, // readTable: the page's copy of the log
+    board: { key: null, svg: "" }, // readTable: the drawing of the position shown
   };
   const notes = SkaldNotes;
   const controls = SkaldControls; // the legal moves, undo/redo, sending (controls.js)
@@ -47,36 +49,97 @@
 
   // -- reading ---------------------------------------------------------------------------
 
-  async function refresh() {
+  // refresh(): bring the page to what the service holds now. Loads run one at a time and
+  // coalesce (a refresh asked for while one runs is done once, right after it); the promise
+  // settles once the page shows everything asked for until then. While the live channel is
+  // open its frames say where the game is (no summary read); then one read brings what
+  // changed (readTable), and the notes are read only when asked (the notes' own actions,
+  // their watch, a variation).
+  const loads = { asked: 0, done: 0, running: null, notes: false };
+
+  function refresh(options) {
+    loads.asked += 1;
+    if (options && options.notes) loads.notes = true;
+    if (!loads.running) {
+      loads.running = (async () => {
+        while (loads.done < loads.asked) {
+          const asked = loads.asked;
+          const notesToo = loads.notes;
+          loads.notes = false;
+          await load(notesToo);
+          loads.done = asked;
+        }
+        loads.running = null;
+      })();
+    }
+    return loads.running;
+  }
+
+  const refreshAll = () => refresh({ notes: true });
+
+  async function readNotes() {
+    const [annotated, branches] = await Promise.all([json(`${base}/annotations`), json(`${base}/variations`)]);
+    notes.update(annotated.annotations, branches.variations);
+    state.notesSeen = JSON.stringify([annotated, branches]);
+    if (state.variation) {
+      state.variation = branches.variations.find((v) => v.id === state.variation.id) || null;
+      if (!state.variation) state.vat = null;
+      else if (state.vat !== null && state.vat >= state.variation.seq) state.vat = null;
+    }
+  }
+
+  // What the page draws, in one read (GET /games/ID/table): the board for the position
+  // shown (read again only when that position, the viewer looked as, or the game's end
+  // changed), the log up to the last seq (the page's copy, with only the lines since its
+  // end read again: a few before it too, as a section's end line names its final position
+  // from the lines just before it; read whole once the game is over), and a seat's legal
+  // moves with undo and redo when it may act. Resolves to [svg, lines, legal or null].
+  const OVERLAP = 30;
+  async function readTable(mayAct) {
+    const who = state.lookAs || "";
+    const over = Boolean(state.outcome);
+    const boardKey = query() + (over ? "#over" : "") + (state.at === null && !state.variation ? `#${state.latest}` : "");
+    const log = state.log;
+    const sameLog = log.who === who && log.over === over;
+    const needBoard = state.board.key !== boardKey;
+    const needLines = !state.variation && !(sameLog && log.upTo === state.latest);
+    if (!needBoard && !needLines && !mayAct) return [state.board.svg, state.variation ? state.variation.lines : log.lines, null];
+    const from = sameLog ? Math.max(1, Math.min(log.upTo, state.latest) - OVERLAP) : 1;
+    const extra = {};
+    if (!needBoard) extra.board = "false";
+    if (needLines) Object.assign(extra, { from: String(from), upto: String(state.latest) });
+    if (mayAct) extra.legal = "true";
+    const read = await json(`${base}/table${query(extra)}`);
+    if (needBoard) state.board = { key: boardKey, svg: read.board };
+    if (needLines) {
+      const lines = (sameLog ? log.lines.filter((line) => line.seq < from) : []).concat(read.lines);
+      state.log = { who, upTo: state.latest, over, lines };
+    }
+    return [state.board.svg, state.variation ? state.variation.lines : state.log.lines, read.legal];
+  }
+
+  async function load(notesToo) {
     const ticket = ++state.ticket;
     try {
-      const summary = await json(base);
-      state.latest = summary.seq;
-      state.toAct = summary.to_act;
-      state.outcome = summary.outcome;
-      state.partial = summary.partial || ""; // a partial copy: nobody acts, ever
-      if (state.at !== null && state.at >= state.latest) state.at = null;
-      const [annotated, branches] = await Promise.all([json(`${base}/annotations`), json(`${base}/variations`)]);
-      notes.update(annotated.annotations, branches.variations);
-      state.notesSeen = JSON.stringify([annotated, branches]);
-      if (state.variation) {
-        state.variation = branches.variations.find((v) => v.id === state.variation.id) || null;
-        if (!state.variation) state.vat = null;
-        else if (state.vat !== null && state.vat >= state.variation.seq) state.vat = null;
+      if (!channel.synced) {
+        const summary = await json(base);
+        state.latest = summary.seq;
+        state.toAct = summary.to_act;
+        state.outcome = summary.outcome;
+        state.partial = summary.partial || ""; // a partial copy: nobody acts, ever
       }
+      if (state.at !== null && state.at >= state.latest) state.at = null;
+      const notesRead = notesToo || !state.notesSeen || state.variation ? readNotes() : null;
+      if (state.variation) await notesRead; // its seq and lines come with the variations
       const mayAct = !state.variation && state.seat !== null && state.at === null && !state.outcome && !state.partial; // undo/redo too
-      const [svg, log, legal] = await Promise.all([
-        text(`${base}/board.svg${query()}`),
-        state.variation ? Promise.resolve({ lines: state.variation.lines }) : json(`${base}/lines${query({ at: String(state.latest) })}`),
-        mayAct ? json(`${base}/legal`) : Promise.resolve(null),
-      ]);
-      if (ticket !== state.ticket) return; // a newer refresh is under way
+      const [[svg, lines, legal]] = await Promise.all([readTable(mayAct), notesRead]);
+      if (ticket !== state.ticket) return; // a newer load is under way
       state.legalAnswer = legal && legal.seq === state.latest ? legal : null;
       state.legal = state.legalAnswer ? state.legalAnswer.moves : [];
       if (controls.boardChanged(svg, state.legal)) drawBoard(svg);
       else $("board").querySelectorAll("g.markup").forEach((layer) => layer.remove());
       notes.drawMarks($("board").querySelector("svg"), stream(), shownSeq());
-      drawLog(log.lines);
+      drawLog(lines);
       notes.drawPanels(notesContext());
       drawStatus();
       drawPlay();
@@ -96,7 +159,7 @@
       base, stream: stream(), seq: shownSeq(), variation: state.variation, players: state.players,
       canWrite: Boolean(Skald.token()) && (state.seat !== null || state.referee), referee: state.referee,
       legal: state.variation || state.at !== null ? [] : state.legal,
-      say, refresh, openVariation, closeVariation,
+      say, refresh: refreshAll, openVariation, closeVariation,
     };
   }
 
@@ -123,16 +186,11 @@
       if (document.hidden) continue;
       try {
         const seen = JSON.stringify(await Promise.all([json(`${base}/annotations`), json(`${base}/variations`)]));
-        if (seen !== state.notesSeen) queueRefresh();
+        if (seen !== state.notesSeen) refreshAll();
       } catch (ignored) {
         // the next look will tell
       }
     }
-  }
-
-  function queueRefresh() {
-    clearTimeout(state.refreshQueued);
-    state.refreshQueued = setTimeout(refresh, 80);
   }
 
   // -- the board -------------------------------------------------------------------------
@@ -359,31 +417,71 @@
   // -- live ------------------------------------------------------------------------------
 
   // One live channel per page (/games/ID/play; the token in its first message, never in the
-  // URL): one update frame after every decision by anyone, and the page's own decisions go
-  // over it (one message each; REST while it is not open). It ends with the game; a lost
-  // channel reconnects, backing off, and resumes after the seq the page has.
-  const channel = { socket: null, pending: null };
+  // URL): one update frame after every decision by anyone, which says where the game is
+  // (its seq, whose turn, the outcome: the page reads no summary while the channel is open),
+  // and the page's own decisions go over it, one message each with the seq the controls
+  // showed (`decide`). Only while the channel is down do decisions go over REST. It ends
+  // with the game; a lost channel reconnects, backing off, and resumes after the page's seq.
+  const channel = { socket: null, open: false, synced: false, pending: null };
+  const REFUSED = { version_conflict: 409, forbidden: 403, unauthorized: 401, not_found: 404 };
 
-  function decide(route, body) {
+  // Sends one decision (route "moves", "undo" or "redo"; body as the REST route's) made at
+  // `seq`; settles once the page shows its outcome: accepted (the page has drawn the update
+  // it made) or refused (an ApiError: 409 when the game moved on first).
+  function decide(route, body, seq) {
+    if (!channel.open) {
+      return request(`${base}/${route}`, { method: "POST", body: Object.assign({ expected_seq: seq }, body) }).then(() => refresh());
+    }
     return new Promise((resolve, reject) => {
-      channel.pending = { seq: state.latest, resolve, reject };
+      channel.pending = { seq, resolve, reject };
       const type = route === "moves" ? "move" : route;
-      channel.socket.send(JSON.stringify(Object.assign({ type, expected_seq: state.latest }, body)));
+      channel.socket.send(JSON.stringify(Object.assign({ type, expected_seq: seq }, body)));
     });
+  }
+
+  // A refused decision's error; after a conflict the page reads where the game is (its
+  // update frame may not have come yet).
+  function refusal(frame) {
+    if (frame.error === "version_conflict") channel.synced = false;
+    return new ApiError(REFUSED[frame.error] || 422, frame);
+  }
+
+  // The first event after the pending decision's seq tells whether it was this seat's:
+  // then the decision landed; another seat's means the game moved on first (its error frame
+  // may still be on its way). A second device of the same seat acting at the same instant
+  // looks like this page's own decision until its error frame arrives (then said below).
+  function settle(frame) {
+    const pending = channel.pending;
+    if (!pending || frame.seq <= pending.seq) return;
+    channel.pending = null;
+    const next = frame.events.find((envelope) => envelope.seq === pending.seq + 1);
+    const ours = !next || next.actor === String(state.seat);
+    const shown = refresh();
+    if (ours) pending.resolve(shown);
+    else pending.reject(new ApiError(409, { message: "the game moved on", current_seq: frame.seq }));
   }
 
   function onFrame(message) {
     const frame = JSON.parse(message.data);
-    const pending = channel.pending;
-    if (frame.type === "update") {
-      if (frame.seq > state.latest) queueRefresh();
-      if (pending && frame.seq > pending.seq) {
-        channel.pending = null;
-        pending.resolve();
+    if (frame.type === "welcome") {
+      channel.synced = true; // from now on every decision past the hello's seq is told
+    } else if (frame.type === "update") {
+      if (frame.seq >= state.latest) {
+        state.latest = frame.seq;
+        state.toAct = state.partial ? [] : frame.to_act;
+        state.outcome = frame.outcome;
+        channel.synced = true;
       }
-    } else if (frame.type === "error" && pending) {
+      if (channel.pending) settle(frame);
+      else refresh();
+    } else if (frame.type === "error" && channel.pending) {
+      const pending = channel.pending;
       channel.pending = null;
-      pending.reject(new ApiError(frame.error === "version_conflict" ? 409 : 422, frame));
+      pending.reject(refusal(frame));
+    } else if (frame.type === "error" && frame.error === "version_conflict") {
+      channel.synced = false;
+      say(`The game moved on (it is at seq ${frame.current_seq}) before your decision reached it; the page has reloaded: look again and retry.`, "info");
+      refresh();
     } else if (frame.type === "error") {
       say(frame.error === "store_unavailable" ? "The live channel was interrupted; reconnecting." : frame.message, "info");
     }
@@ -396,12 +494,13 @@
       channel.socket = socket;
       socket.onopen = () => {
         pause = 500;
+        channel.open = true;
         socket.send(JSON.stringify(Object.assign({ type: "hello", after: state.latest }, Skald.token() ? { token: Skald.token() } : {})));
       };
       socket.onmessage = onFrame;
       socket.onclose = (event) => {
-        channel.socket = null;
-        if (channel.pending) channel.pending.reject(new ApiError(0, { message: "the live channel closed; try again" }));
+        Object.assign(channel, { socket: null, open: false, synced: false });
+        if (channel.pending) channel.pending.reject(new ApiError(0, { message: "the live channel closed before the service answered; the page has reloaded: look again" }));
         channel.pending = null;
         if (state.outcome || [1000, 4400, 4401, 4404].includes(event.code)) return; // over, or refused
         setTimeout(() => refresh().then(connect), pause);
@@ -472,6 +571,7 @@
       const seat = view.players.indexOf(view.viewer);
       state.seat = Skald.token() && seat >= 0 ? seat : null;
       state.latest = view.seq;
+      state.partial = view.partial || "";
       // A shared link opens the position it names: ?at=SEQ, ?variation=vN (&at=SEQ in it).
       const asked = new URLSearchParams(location.search);
       const askedAt = Number(asked.get("at")) || null;
@@ -479,8 +579,9 @@
         state.variation = { id: asked.get("variation"), seq: askedAt || 1, lines: [] };
         state.vat = askedAt;
       } else if (askedAt !== null && askedAt < state.latest) state.at = askedAt;
-      $("title").textContent = `${view.game} · ${gameId}`;
-      document.title = `Skald · ${view.game} · ${view.viewer}`;
+      $("title").textContent = Skald.gameName(view.game);
+      $("game-id").textContent = `game ${gameId}`;
+      document.title = `${Skald.gameName(view.game)} · ${view.viewer} · Skald`;
     } catch (error) {
       return say(error.message);
     }
@@ -495,10 +596,10 @@
     $("last").addEventListener("click", last);
     $("jump").addEventListener("submit", (event) => { event.preventDefault(); goTo(Number($("jump-seq").value) || 1); });
     $("autoplay").addEventListener("click", toggleAutoplay);
-    controls.start(() => ({ base, say, refresh }));
+    controls.start(() => ({ base, say, refresh, decide }));
     $("open-audit").addEventListener("click", openAudit);
     notes.start(notesContext);
-    await refresh();
+    await refreshAll();
     live();
     watchNotes();
   }

@@ -6,7 +6,7 @@
 "use strict";
 
 (() => {
-  const { el, json, path } = Skald;
+  const { el, json, path, gameName, linkItem } = Skald;
   const $ = (id) => document.getElementById(id);
   const parts = location.pathname.split("/").filter(Boolean);
   const tournamentId = decodeURIComponent(parts[parts.length - 2]);
@@ -161,11 +161,6 @@
 
   // --- the organiser's desk --------------------------------------------------------------
 
-  function linkItem(label, href) {
-    const absolute = new URL(href, location.href).href;
-    return el("li", {}, el("span", { class: "who" }, label), " ", el("a", { href, class: "seat-link" }, absolute));
-  }
-
   function busy(on) {
     for (const button of document.querySelectorAll("#desk button, form.dispute button")) button.disabled = on;
   }
@@ -281,8 +276,7 @@
       say(error.message);
     }
     document.title = `Skald · ${state.summary ? state.summary.name || state.summary.id : "tournament"}`;
-    const games = { beowulf: "Beowulf", beast: "Beast", hagar: "Hägar" };
-    if (state.summary) $("title").textContent = `${state.summary.name || state.summary.id} · ${games[state.summary.game] || state.summary.game}`;
+    if (state.summary) $("title").textContent = `${state.summary.name || state.summary.id} · ${gameName(state.summary.game)}`;
   }
 
   start();

@@ -16,7 +16,16 @@ from typing import Any
 
 from skald.core.beast.board import Board
 from skald.core.beast.data import boards
-from skald.projections.boards.svg import circle, document, group, line, rect, text, title
+from skald.projections.boards.svg import (
+    circle,
+    document,
+    group,
+    line,
+    rect,
+    side_panel,
+    text,
+    title,
+)
 
 CELL = 110
 MARGIN = 30
@@ -282,6 +291,6 @@ def beast_svg(view: dict[str, Any]) -> str:
         *_markers(view),
         *_hunters(view),
         *_beast(view),
-        *_panel(view, MARGIN * 2 + board.cols * CELL),
+        side_panel(_panel(view, MARGIN * 2 + board.cols * CELL)),
     ]
     return document(width, height, f"Beast map {board.title}, as {view['viewer']}", children)

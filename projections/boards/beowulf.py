@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from skald.projections.boards.svg import circle, document, group, rect, text, title
+from skald.projections.boards.svg import circle, document, group, rect, side_panel, text, title
 
 CELL = 56
 MARGIN = 28
@@ -154,7 +154,7 @@ def beowulf_svg(view: dict[str, Any]) -> str:
         *_cells(view),
         *(_tile(t, origin) for t in view["tiles"]),
         *(_figure(f, origin) for f in view["figures"]),
-        *_seats(view, MARGIN * 2 + cols * CELL),
+        side_panel(_seats(view, MARGIN * 2 + cols * CELL)),
     ]
     return document(
         width, height, f"Beowulf board, act {view['act']}, as {view['viewer']}", children

@@ -20,6 +20,7 @@ from skald.projections.boards.svg import (
     line,
     rect,
     seat_colour,
+    side_panel,
     text,
     title,
 )
@@ -34,6 +35,8 @@ KIND_FILL = {
     "camp": "#ce93d8",
 }
 KIND_RADIUS = {"home": 15, "harbour": 11, "sea": 8, "road": 6, "city": 16, "camp": 14}
+HIT = 16  # a place's hit circle (half the spread between spaces); a phone's page enlarges
+# the playable ones' to a finger's width (api/web/narrow.js)
 
 
 def _links() -> list[str]:
@@ -56,6 +59,7 @@ def _spaces(loot: dict[str, int]) -> list[str]:
         marks = ("storm " if space.storm else "") + ("crossroads" if space.crossroads else "")
         parts = [
             title(f"{name} ({space.kind}{', ' + marks.strip() if marks else ''})"),
+            circle(x, y, max(radius, HIT), fill="transparent", class_="hit"),  # a finger's
             circle(x, y, radius, fill=KIND_FILL[space.kind], stroke="#37474f"),
         ]
         if space.storm:
@@ -149,6 +153,6 @@ def hagar_svg(view: dict[str, Any], players: tuple[str, ...] = ()) -> str:
         *_links(),
         *_spaces(loot),
         *_vikings(view),
-        *_panel(view, players, WIDTH + 10),
+        side_panel(_panel(view, players, WIDTH + 10)),
     ]
     return document(WIDTH + PANEL, HEIGHT, f"Hägar board, as {view['viewer']}", children)

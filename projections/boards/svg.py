@@ -58,6 +58,12 @@ def group(children: list[str], **extra: object) -> str:
     return f"<g{attrs(**extra)}>{''.join(children)}</g>"
 
 
+def side_panel(children: list[str]) -> str:
+    """The panel drawn beside a board's places (seats, counts, the round): one group
+    marked `data-panel="side"`, which a narrow page shows under the places instead."""
+    return group(children, class_="panel", data_panel="side")
+
+
 def title(content: object) -> str:
     """A tooltip / accessible name for the enclosing element."""
     return f"<title>{esc(content)}</title>"
