@@ -64,6 +64,14 @@ from skald.projections.table import NotHeld, Update
 log = logging.getLogger(__name__)
 HELLO_SECONDS = 10.0  # a channel that says nothing is closed after this long
 OUTAGE_SECONDS = 30.0  # a game's channels stay open this long while the store fails
+CLOSE_CODES = {
+    4400: "a bad hello: not a hello, none within the time allowed, or `after` past the game's seq",
+    4401: "the token is not one of this game's",
+    4404: "no such game",
+    1011: f"the store failed the hello, or has failed for {OUTAGE_SECONDS:g} s"
+    " (reconnect with `after`)",
+}
+"""The codes a channel closes with (the documentation's table is made from this)."""
 Seq = Annotated[int, msgspec.Meta(ge=0, le=MAX_SEQ)]
 Text = Annotated[str, msgspec.Meta(max_length=4096)]
 

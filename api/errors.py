@@ -20,6 +20,7 @@ from starlette.routing import Match
 
 from skald.api.responses import MsgspecJSON
 from skald.core.errors import (
+    AlreadyStored,
     CorruptRecord,
     Forbidden,
     IllegalMove,
@@ -41,6 +42,7 @@ STATUS: tuple[tuple[type[SkaldError], int, str], ...] = (
     (PartialCopyRefused, 422, "partial_copy"),
     (InvalidNotation, 422, "invalid_notation"),
     (IllegalMove, 422, "illegal_move"),
+    (AlreadyStored, 409, "already_stored"),
     (VersionConflict, 409, "version_conflict"),
     (NotFound, 404, "not_found"),
     (Unauthorized, 401, "unauthorized"),
@@ -173,6 +175,15 @@ _STORE_FAILURES = {
 }
 
 
+STORE_UNAVAILABLE = (503, "store_unavailable", "the event store is unavailable; try again")
+
+
+def store_failure_codes() -> list[tuple[int, str, bool, str]]:
+    """Every answer to a failed database: (status, code, whether a retry can help, message)."""
+    rows = [(status, code, False, message) for status, code, message in _STORE_FAILURES.values()]
+    return [*rows, (*STORE_UNAVAILABLE[:2], True, STORE_UNAVAILABLE[2])]
+
+
 def store_failure(error: BaseException) -> tuple[int, dict[str, Any]]:
     """The status and body that answer a failed database (`error`): `store_read_only` or
     `store_full` with `retry: false` when a retry cannot help, else `store_unavailable`
@@ -181,11 +192,8 @@ def store_failure(error: BaseException) -> tuple[int, dict[str, Any]]:
     if refusal is not None:
         status, code, message = _STORE_FAILURES[refusal]
         return status, {"error": code, "message": message, "retry": False}
-    return 503, {
-        "error": "store_unavailable",
-        "message": "the event store is unavailable; try again",
-        "retry": True,
-    }
+    status, code, message = STORE_UNAVAILABLE
+    return status, {"error": code, "message": message, "retry": True}
 
 
 async def _database_error(_request: Request, error: Exception) -> MsgspecJSON:

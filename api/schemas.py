@@ -459,6 +459,11 @@ class ChainOut(BaseModel):
     bad_seq: int | None
     reason: str
     head: str
+    partial: str = Field(
+        "",
+        description="For a partial copy (imported with --partial), that it is one, in plain "
+        "words: the chain verified is the copy's, not the whole game's.",
+    )
 
 
 class AuditOut(BaseModel):

@@ -41,6 +41,7 @@ from sqlalchemy.exc import DBAPIError
 from skald.cli.interrupt import INTERRUPTED_EXIT, interrupted_exit
 from skald.core.engine import Engine
 from skald.core.errors import (
+    AlreadyStored,
     CorruptRecord,
     Forbidden,
     IllegalMove,
@@ -77,6 +78,7 @@ EXIT_CODES: tuple[tuple[type[SkaldError], int], ...] = (
     (StoreError, STORAGE_EXIT),
     (SigningKeyError, STORAGE_EXIT),
     (CorruptRecord, CORRUPT_EXIT),
+    (AlreadyStored, 10),
     (SkaldError, 1),
 )
 

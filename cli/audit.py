@@ -148,9 +148,12 @@ def _import_history(result: HistoryImport, json: bool) -> None:
     if json:
         print_json(result)
         return
+    from skald.projections.narrative.common import plural
+
+    kept = "decision" if result.format == "text" else "game event"
     counts = (
-        f"{result.events} {'decisions' if result.format == 'text' else 'game events'}, "
-        f"{result.annotations} annotations, {result.variations} variations"
+        f"{plural(result.events, kept)}, {plural(result.annotations, 'annotation')}, "
+        f"{plural(result.variations, 'variation')}"
     )
     if result.stored:
         echo(f"imported {result.id} from the {result.format} export: {counts}")

@@ -7,7 +7,9 @@ from such a file (`docs/bench/recorded.jsonl`), never from memory:
 
 - in a page of the site, `{{bench:NAME}}` is the figure's value with its unit
   (`{{bench:NAME:number}}` without it), `{{bench:NAME:baseline}}` its baseline's value
-  (`:baseline_number` without the unit), `{{bench:NAME:ratio}}` the ratio
+  (`:baseline_number` without the unit), `{{bench:NAME:ratio}}` the ratio, `{{bench:NAME:≤2}}`
+  a goal on the ratio with whether the run met it, `{{bench:when}}` the run's day, commit
+  and cores
   (`×0.16`), `{{bench:NAME:note}}` its note and `{{bench:run}}` a sentence saying which run
   this is; `<!-- reference: bench -->` is the whole run as a table (the site's hook);
 - in the README, which is read where no hook runs, a line `<!-- bench: TEXT -->` is followed
@@ -39,7 +41,7 @@ from skald.api.bench import Figure
 ROOT = Path(__file__).resolve().parent.parent
 RECORDED = ROOT / "docs" / "bench" / "recorded.jsonl"
 MACRO = re.compile(
-    r"\{\{bench:([\w.\-]+)(?::(value|number|baseline|baseline_number|ratio|note))?\}\}"
+    r"\{\{bench:([\w.\-]+)(?::(value|number|baseline|baseline_number|ratio|note|[≤≥][\d.]+))?\}\}"
 )
 README_LINE = re.compile(r"^<!-- bench: (.*) -->\n(.*)$", re.MULTILINE)
 UNITS = {"us": " µs", "ms": " ms", "MiB": " MiB", "KiB": " KiB", "%": " %", "/s": "/s"}
@@ -185,7 +187,11 @@ def expand(text: str, run: Run) -> str:
         name, part = match.group(1), match.group(2) or "value"
         if name == "run":
             return run_sentence(run)
+        if name == "when":
+            return when(run)
         figure = run.figure(name)
+        if part[0] in "≤≥":
+            return goal(figure, part)
         if part == "ratio":
             return ratio(figure.ratio)
         if part == "baseline":
@@ -199,6 +205,20 @@ def expand(text: str, run: Run) -> str:
         return with_unit(figure.value, figure.unit)
 
     return MACRO.sub(replace, text)
+
+
+def goal(figure: Figure, bound: str) -> str:
+    """A goal on the figure's ratio (`≤2`, `≥1.6`) and whether the run met it."""
+    limit = float(bound[1:])
+    met = figure.ratio <= limit if bound[0] == "≤" else figure.ratio >= limit
+    return f"{bound[0]} ×{bound[1:]} " + ("✓ met" if met else "✗ missed")
+
+
+def when(run: Run) -> str:
+    """The run in a few words: its day, commit and cores."""
+    about = run.about
+    day = str(about.get("date", ""))[:10] or "an unknown day"
+    return f"{day}, commit `{about.get('commit') or '?'}`, {about.get('cores', '?')} cores"
 
 
 def run_sentence(run: Run) -> str:
@@ -247,7 +267,12 @@ def refresh_readme(text: str, run: Run) -> str:
 
 def cited(texts: Iterable[str]) -> set[str]:
     """The figure names the texts' macros cite."""
-    return {m.group(1) for text in texts for m in MACRO.finditer(text) if m.group(1) != "run"}
+    return {
+        m.group(1)
+        for text in texts
+        for m in MACRO.finditer(text)
+        if m.group(1) not in ("run", "when")
+    }
 
 
 if __name__ == "__main__":  # pragma: no cover - a maintainer's shortcut

@@ -19,10 +19,11 @@ from skald.api import bench_channel
 from skald.api.bench import Figure, http_figures, memory_figures
 from skald.cli import bench_figures as engine_figures
 from skald.cli.bench_knowledge import knowledge_figures
+from skald.cli.serve import BENCH_PARTS
 from skald.core.errors import InvalidOption, StoreError
 from skald.core.store import metadata as store_metadata
 
-PARTS = ("engine", "long", "peer", "http", "memory", "knowledge", "channel")
+PARTS = BENCH_PARTS
 OWNED_MARK = "skald_bench_owned"
 
 

@@ -128,6 +128,8 @@ def verify(
     else:
         line = _verdict_line(report)
         echo(line, err=not report.ok)
+        if report.partial:
+            echo(report.partial, err=not report.ok)
     if report.receipt_problem:
         raise typer.Exit(RECEIPT_INVALID_EXIT)
     if not report.ok:

@@ -10,6 +10,8 @@ line with `reference(NAME)`; `skald docs` builds or serves the site.
 from __future__ import annotations
 
 import inspect
+import os
+import tempfile
 import types
 from collections.abc import Callable, Iterator
 from typing import Any, Union, get_args, get_origin
@@ -31,6 +33,12 @@ def _first_paragraph(text: str | None) -> str:
 def _cell(text: str) -> str:
     """Text that fits a Markdown table cell."""
     return " ".join(text.split()).replace("|", "\\|")
+
+
+def _code_cell(text: str) -> str:
+    """Code that fits a Markdown table cell: an escaped `|` would show its backslash inside
+    code, so a union reads `X or None`."""
+    return " ".join(text.split()).replace(" | ", " or ").replace("|", " or ")
 
 
 # --- the command line ------------------------------------------------------------------
@@ -112,7 +120,18 @@ def http_reference() -> str:
     """Every route of the HTTP API from its OpenAPI document, with its answers and errors."""
     from skald.api.main import create_app
 
-    document = create_app("sqlite://").openapi()
+    # The app is made only for its OpenAPI document: its signing key goes to a temporary
+    # folder, never `skald-signing.key` in the folder the site is built from.
+    with tempfile.TemporaryDirectory(prefix="skald-reference-") as folder:
+        saved = os.environ.get("SKALD_SIGNING_KEY")
+        os.environ["SKALD_SIGNING_KEY"] = os.path.join(folder, "signing.key")
+        try:
+            document = create_app("sqlite://").openapi()
+        finally:
+            if saved is None:
+                os.environ.pop("SKALD_SIGNING_KEY", None)
+            else:
+                os.environ["SKALD_SIGNING_KEY"] = saved
     lines: list[str] = []
     for path, methods in document["paths"].items():
         for method, operation in methods.items():
@@ -196,9 +215,8 @@ def events_reference() -> str:
                 lines += ["| field | type | default |", "|---|---|---|"]
                 for field in fields:
                     default = "" if field.default is msgspec.NODEFAULT else f"`{field.default!r}`"
-                    lines.append(
-                        f"| `{field.encode_name}` | `{_cell(_type_name(field.type))}` | {default} |"
-                    )
+                    kind = _code_cell(_type_name(field.type))
+                    lines.append(f"| `{field.encode_name}` | `{kind}` | {default} |")
                 lines.append("")
     return "\n".join(lines)
 
@@ -207,8 +225,10 @@ def events_reference() -> str:
 
 
 def codes_reference() -> str:
-    """The CLI's exit codes and the API's statuses and error codes, by error."""
-    from skald.api.errors import STATUS
+    """The CLI's exit codes and the API's statuses and error codes, by error; then the
+    answers to a failed database and the live channel's close codes."""
+    from skald.api.channel import CLOSE_CODES
+    from skald.api.errors import STATUS, store_failure_codes
     from skald.cli.app import EXIT_CODES
 
     exits = {kind: code for kind, code in EXIT_CODES}
@@ -222,7 +242,37 @@ def codes_reference() -> str:
             f"| `{kind.__name__}` | {_cell(_first_paragraph(kind.__doc__))} | {exit_code} "
             f"| {status} | `{code}` |"
         )
+    lines += [
+        "",
+        "When the database itself fails, every route (and the live channel's error frame)"
+        " answers with one of these; `retry` says whether trying again can help (a passing"
+        " failure also carries `Retry-After`):",
+        "",
+        "| HTTP status | `error` code | `retry` | message |",
+        "|---|---|---|---|",
+    ]
+    for status, code, retry, message in store_failure_codes():
+        lines.append(f"| {status} | `{code}` | {str(retry).lower()} | {_cell(message)} |")
+    lines += [
+        "",
+        "The live channel (`/games/ID/play`) answers a refused decision with an error frame"
+        " carrying the codes above (and `bad_message` for a message that does not parse),"
+        " and closes with these codes:",
+        "",
+        "| close code | when |",
+        "|---|---|",
+    ]
+    lines += [f"| {code} | {_cell(when)} |" for code, when in CLOSE_CODES.items()]
     return "\n".join(lines) + "\n"
+
+
+def text_format_reference() -> str:
+    """The text export's grammar and tags, from the module that writes and reads it (its
+    docstring), so the page cannot drift from the parser."""
+    from skald.projections.export import text
+
+    body = inspect.cleandoc(text.__doc__ or "").split("\n", 1)[1]
+    return body.strip() + "\n"
 
 
 REFERENCES: dict[str, Callable[[], str]] = {
@@ -231,6 +281,7 @@ REFERENCES: dict[str, Callable[[], str]] = {
     "events": events_reference,
     "codes": codes_reference,
     "bench": lambda: bench_record.table(bench_record.read()),
+    "text_format": text_format_reference,
 }
 
 

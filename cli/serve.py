@@ -25,6 +25,9 @@ from skald.core.store import DEFAULT_URL, sqlite_path
 if TYPE_CHECKING:
     from skald.api.bench import Figure
 
+BENCH_PARTS = ("engine", "long", "peer", "http", "memory", "knowledge", "channel")
+"""The parts of `skald bench`, in the order a run measures them (`--only`)."""
+
 UVICORN_STARTUP_FAILURE = 3  # uvicorn's exit code when its server did not start
 
 
@@ -174,7 +177,7 @@ def bench(
     workers: Annotated[int, typer.Option(help="uvicorn workers of the HTTP server.")] = 1,
     only: Annotated[
         str | None,
-        typer.Option(help="Comma-separated parts: engine,long,peer,http,memory,channel."),
+        typer.Option(help=f"Comma-separated parts: {','.join(BENCH_PARTS)}."),
     ] = None,
     channel_clients: Annotated[
         str, typer.Option(help="Client counts of the live channel's figures on SQLite.")

@@ -59,6 +59,9 @@ class ChainReport(msgspec.Struct, frozen=True, kw_only=True):
     # receipt's seq, while the chain is intact (every later hash recomputed): the rewrite
     # lies at or before `bad_seq`, and only the audit names the exact seq.
     bounded: bool = False
+    # For a partial copy (imported with --partial from a record cut short): that it is one,
+    # in plain words. The chain it verifies is the copy's, never the whole game's.
+    partial: str = ""
 
 
 def verify_records(stream: str, game: str, records: Sequence[StoredRecord]) -> ChainReport:

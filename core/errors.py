@@ -15,6 +15,11 @@ class IllegalMove(SkaldError):
     """A well-formed command the rules do not allow in this position."""
 
 
+class AlreadyStored(SkaldError):
+    """A record imported under an id the store already holds; nothing was written (the
+    stored game is not replaced: import it into another store, or remove it there first)."""
+
+
 class VersionConflict(SkaldError):
     """The stream moved on since the caller read it; nothing was written."""
 

@@ -26,7 +26,7 @@ import msgspec
 from skald.core.chain import ChainReport, verify_records
 from skald.core.codec import envelope_decoder_for, to_record
 from skald.core.engine import Engine, resolve_seat, to_act
-from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, NotFound
+from skald.core.errors import AlreadyStored, Forbidden, IllegalMove, InvalidNotation, NotFound
 from skald.core.kernel import request_of
 from skald.core.provenance import PartialCopy, Provenance, encode, partial_words
 from skald.core.rederive import ENDS_EARLY, Finding, rederive
@@ -269,7 +269,7 @@ def import_jsonl(engine: Engine, text: str, partial: bool = False) -> ImportResu
     decisions before the cut, marked as a partial copy (an anomaly is refused still)."""
     log = read_jsonl(text, partial)
     if log.stream and engine.store.version(log.stream):
-        raise IllegalMove(f"game {log.stream} is already in the store; nothing was imported")
+        raise AlreadyStored(f"game {log.stream} is already in the store; nothing was imported")
     finding = cut_finding_dropped(log) if partial else log.finding
     if finding is not None:
         raise IllegalMove(

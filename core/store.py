@@ -54,8 +54,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from skald.core.checkpoint import BACKSTOP_PAGES, WalCheckpointer
 from skald.core.driver_connections import DriverConnections, close_quietly
 from skald.core.errors import (
+    AlreadyStored,
     CorruptRecord,
-    IllegalMove,
     NotFound,
     StoreError,
     VersionConflict,
@@ -991,7 +991,7 @@ def copy_streams(
     )
     for info in infos:
         if target.version(info.id):
-            raise IllegalMove(f"{info.id} is already in the store; nothing was imported")
+            raise AlreadyStored(f"{info.id} is already in the store; nothing was imported")
     for info in infos:
         target.append(
             info.id,

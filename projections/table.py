@@ -381,8 +381,15 @@ class Table:
         return legal_moves(state, seat)
 
     def verify(self, game_id: str) -> ChainReport:
-        """Check the stored chain and commitments of a game."""
-        return self._verify(game_id, self._engine.store.read(game_id))
+        """Check the stored chain and commitments of a game (a partial copy says so)."""
+        return self._marked(game_id, self._verify(game_id, self._engine.store.read(game_id)))
+
+    def _marked(self, game_id: str, report: ChainReport) -> ChainReport:
+        """`report` with the game's partial-copy mark in words, where it is one."""
+        mark = self._engine.partial_copy(game_id)
+        if mark is None:
+            return report
+        return msgspec.structs.replace(report, partial=partial_words(mark))
 
     def _verify(self, game_id: str, records: list[StoredRecord]) -> ChainReport:
         return verify_any(self._engine.store, game_id, records)
@@ -393,11 +400,14 @@ class Table:
         trusted = self._engine.store.signing_keys()
         if not trusted and self._signer is not None:
             trusted = [self._signer.public_key]
-        return verify_receipt(
-            self._engine.store.info(game_id),
-            self._engine.store.read(game_id),
-            receipt,
-            trusted_keys=trusted,
+        return self._marked(
+            game_id,
+            verify_receipt(
+                self._engine.store.info(game_id),
+                self._engine.store.read(game_id),
+                receipt,
+                trusted_keys=trusted,
+            ),
         )
 
     def receipt(self, game_id: str) -> Receipt:
@@ -572,7 +582,10 @@ class Table:
             envelopes = recent or self._engine.envelopes(game_id, after + 1, state.version)
         seat = viewer.seat
         legal = None if seat is None else self._legal(game_id, state, seat)
-        return update_for(game_id, state, envelopes, viewer, legal, self._receipt(game_id, state))
+        update = update_for(game_id, state, envelopes, viewer, legal, self._receipt(game_id, state))
+        if self._engine.partial_copy(game_id) is not None:  # nobody acts in a partial copy
+            update = msgspec.structs.replace(update, to_act=(), legal=None if seat is None else [])
+        return update
 
     def _receipt(self, game_id: str, state: GameState) -> Receipt | None:
         key = (game_id, state.version, state.last_hash)

@@ -62,6 +62,10 @@ def test_a_recorded_run_reads_back_with_its_header_and_figures(tmp_path: Path) -
     )
     assert bench_record.expand("{{bench:http.move.sqlite:baseline_number}}", run) == "12,193"
     assert "cores" in bench_record.expand("{{bench:run}}", run)
+    assert bench_record.expand("{{bench:http.move.sqlite:≥0.1}}", run) == "≥ ×0.1 ✓ met"
+    assert bench_record.expand("{{bench:http.move.sqlite:≥0.3}}", run) == "≥ ×0.3 ✗ missed"
+    assert bench_record.expand("{{bench:engine.move.sqlite:≤2}}", run) == "≤ ×2 ✗ missed"
+    assert bench_record.expand("{{bench:when}}", run).endswith(f"{os.cpu_count()} cores")
 
 
 def test_a_page_citing_a_figure_the_run_lacks_is_an_error(tmp_path: Path) -> None:

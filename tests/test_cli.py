@@ -111,7 +111,7 @@ def test_undo_redo_commands(db: str) -> None:
     assert "Ann took back their own last decision." in out
     code, out, _ = skald(db, "redo", game_id, "--as", "0")
     assert code == 0
-    assert "Ann made the decision they had taken back again." in out
+    assert "Ann made again the decision that was taken back." in out
 
 
 def test_verify_and_autoplay(db: str) -> None:

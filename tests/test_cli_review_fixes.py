@@ -131,7 +131,7 @@ def test_an_import_that_stores_creates_the_store(store: tuple[str, str], tmp_pat
     assert _streams(fresh) == [(game_id, 5)]
     # again, into the store that now exists: refused, and nothing changes
     code, out, err = skald("import", str(log), "--db", f"sqlite:///{fresh}")
-    assert code == 4
+    assert code == 10
     assert "already in the store" in one_line(err)
     assert _streams(fresh) == [(game_id, 5)]
 

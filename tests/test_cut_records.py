@@ -26,7 +26,7 @@ from skald.core.provenance import PartialCopyRefused
 from skald.core.signing import open_signer
 from skald.core.store import EventStore
 from skald.core.tournament.desk import Tournaments
-from skald.events.viewer import REFEREE
+from skald.events.viewer import REFEREE, seat_viewer
 from skald.projections.autoplay import play_out, random_bot
 from skald.projections.standings_export import export_jsonl
 from skald.projections.table import Table
@@ -223,6 +223,15 @@ def test_a_partial_copy_keeps_its_mark_in_every_export(kind: str) -> None:
             finally:
                 other.dispose()
         assert "partial copy" in table.audit(game_id, REFEREE).partial
+        verified = table.verify(game_id)
+        assert verified.ok
+        assert verified.partial.startswith("a partial copy: the record was cut after decision")
+        # The live channel's frames offer nobody a move in it, as the summary does.
+        for viewer in (seat_viewer(0, "Ann"), seat_viewer(1, "Bob"), REFEREE):
+            update = table.update(game_id, viewer, None)
+            assert update is not None
+            assert update.to_act == ()
+            assert not update.legal
     finally:
         store.dispose()
 

@@ -172,7 +172,7 @@ def test_import_of_exports(game: tuple[str, str], tmp_path: Path) -> None:
     assert code == 0
     assert (
         out.strip()
-        == f"imported {game_id} from the text export: 1 decisions, 1 annotations, 0 variations"
+        == f"imported {game_id} from the text export: 1 decision, 1 annotation, 0 variations"
     )
     assert (
         run(fresh, "export", game_id, "--as", "referee", "--format", "text")[1]
@@ -184,7 +184,7 @@ def test_import_of_exports(game: tuple[str, str], tmp_path: Path) -> None:
     )
     # importing it again is refused
     code, _, err = run(fresh, "import", str(tmp_path / "referee.jsonl"))
-    assert code == 4
+    assert code == 10
     assert "already in the store" in err
 
 

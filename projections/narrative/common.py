@@ -119,7 +119,7 @@ class CommonNarrator:
                 whose = "their own" if seat == author else f"{self.name(author)}'s"
                 return f"{self.name(seat)} took back {whose} last decision."
             case DecisionRedone(seat=seat):
-                return f"{self.name(seat)} made the decision they had taken back again."
+                return f"{self.name(seat)} made again the decision that was taken back."
             case GameFinished(outcome=outcome):
                 return (
                     f"The game is over ({termination_words(outcome.termination)}): "
