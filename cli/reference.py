@@ -156,7 +156,50 @@ def http_reference() -> str:
                 shown = _body_schema(answer.get("content"))
                 lines.append(f"| {status} | {_cell(answer.get('description', ''))} | {shown} |")
             lines.append("")
+    lines += _channel_section()
+    lines += _schemas_section(document.get("components", {}).get("schemas", {}))
     return "\n".join(lines)
+
+
+def _channel_section() -> list[str]:
+    """The live channel, which OpenAPI cannot describe: its protocol, from the module that
+    speaks it (api/channel.py's docstring)."""
+    from skald.api import channel
+
+    text = inspect.cleandoc(channel.__doc__ or "")
+    protocol = text.split("\n\n", 2)[1] if text.count("\n\n") >= 2 else text
+    protocol = protocol.replace(
+        '(JSON text frames; README "The live channel"):', "(JSON text frames):"
+    )
+    return [
+        "## `WebSocket /games/{game_id}/play`\n",
+        "A seat's live channel: one message per decision, one frame to every channel after "
+        "every decision by anyone ([the how-to](../howto/http.md)).\n",
+        protocol + "\n",
+    ]
+
+
+def _schemas_section(schemas: dict[str, Any]) -> list[str]:
+    """Every body named above, with its fields."""
+    lines = ["## Bodies\n", "The request and answer bodies the routes above name.\n"]
+    for name, schema in sorted(schemas.items()):
+        lines.append(f"### `{name}`\n")
+        if schema.get("description"):
+            lines.append(_cell(schema["description"]) + "\n")
+        properties = schema.get("properties", {})
+        if not properties:
+            continue
+        required = set(schema.get("required", ()))
+        lines += ["| field | type | required | what it is |", "|---|---|---|---|"]
+        for field, spec in properties.items():
+            kinds = [_schema_name(option) for option in spec.get("anyOf", [spec])]
+            kind = " or ".join(k if k != "null" else "null" for k in kinds)
+            lines.append(
+                f"| `{field}` | {_cell(kind)} | {'yes' if field in required else ''} "
+                f"| {_cell(spec.get('description', ''))} |"
+            )
+        lines.append("")
+    return lines
 
 
 # --- event types -----------------------------------------------------------------------
