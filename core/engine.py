@@ -382,9 +382,12 @@ class Engine:
         key = sealed_key(seed, deal, reproducible, self.random_hex)
         created, opening = kernel.creation(rules, game_id, players, dict(options or {}), key)
         batch = ((created, SYSTEM), *opening)
-        return self._append(
+        state = self._append(
             rules, game_id, None, batch, expected_version=0, kind=game, title=", ".join(players)
         )[-1][1]
+        # Made here, not imported: its provenance is known without a read.
+        self._provenance.put(game_id, Provenance())
+        return state
 
     def execute(
         self, game_id: str, seat: int, command: Any, expected_version: int | None = None

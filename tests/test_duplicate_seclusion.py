@@ -177,6 +177,7 @@ def _assert_sealed(
         "game",
         "id",
         "outcome",
+        "partial",
         "players",
         "seq",
         "to_act",
