@@ -284,6 +284,7 @@ def test_a_whole_beowulf_game_on_two_phones_and_a_desktop(
         take_back_says(ann, "undo", "cannot be taken back")
         take_back_says(ann, "redo", "nothing to redo")
         assert spectator.page.locator("#notes").is_hidden()  # spectators may not annotate
+        assert spectator.page.locator("#branch").is_hidden()  # nor open variations
         assert spectator.page.locator("#play").is_hidden()
         assert ann.page.locator("#annotate").is_visible()
 
