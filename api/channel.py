@@ -1,6 +1,6 @@
 """The live channel of a seat: one WebSocket (`/games/ID/play`) to act and to follow a game.
 
-Protocol (JSON text frames; README "The live channel"):
+Protocol (JSON text frames; the how-to guide "Drive a game over HTTP" walks through it):
 
 - The client's first message is `{"type": "hello", "token"?, "after"?}`. The token may come
   instead in the upgrade's `Authorization: Bearer TOKEN` header; never in the URL (a
@@ -52,7 +52,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from skald.api.deps import Caller, Services, caller_of
-from skald.api.errors import STATUS, store_failure
+from skald.api.errors import STATUS, STORE_UNAVAILABLE, store_failure
 from skald.api.offload import offload, on_table, reading
 from skald.api.schemas import MAX_SEQ
 from skald.core.errors import SkaldError, StoreError, Unauthorized, VersionConflict
@@ -64,11 +64,13 @@ from skald.projections.table import NotHeld, Update
 log = logging.getLogger(__name__)
 HELLO_SECONDS = 10.0  # a channel that says nothing is closed after this long
 OUTAGE_SECONDS = 30.0  # a game's channels stay open this long while the store fails
+BAD_HELLO, BAD_TOKEN, NO_GAME, STORE_FAILED = 4400, 4401, 4404, 1011
 CLOSE_CODES = {
-    4400: "a bad hello: not a hello, none within the time allowed, or `after` past the game's seq",
-    4401: "the token is not one of this game's",
-    4404: "no such game",
-    1011: f"the store failed the hello, or has failed for {OUTAGE_SECONDS:g} s"
+    BAD_HELLO: "a bad hello: not a hello, none within the time allowed, or `after` past the"
+    " game's seq",
+    BAD_TOKEN: "the token is not one of this game's",
+    NO_GAME: "no such game",
+    STORE_FAILED: f"the store failed the hello, or has failed for {OUTAGE_SECONDS:g} s"
     " (reconnect with `after`)",
 }
 """The codes a channel closes with (the documentation's table is made from this)."""
@@ -388,7 +390,7 @@ class Watch:
             retry=True,
         )
         for channel in self.channels:
-            channel.push(gone, (1011, "store_unavailable"))
+            channel.push(gone, (STORE_FAILED, "store_unavailable"))
         self.channels.clear()
         return None
 
@@ -446,19 +448,19 @@ async def _hello(
         raise Refused(
             "bad_message",
             "the token goes in the first message or the Authorization header, never the URL",
-            4400,
+            BAD_HELLO,
         )
     try:
         message = await asyncio.wait_for(websocket.receive(), HELLO_SECONDS)
     except TimeoutError:
-        raise Refused("bad_message", f"no hello within {HELLO_SECONDS:g} s", 4400) from None
+        raise Refused("bad_message", f"no hello within {HELLO_SECONDS:g} s", BAD_HELLO) from None
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
     try:
         hello = _HELLO.decode(message.get("text") or message.get("bytes") or b"")
     except (msgspec.DecodeError, UnicodeDecodeError) as error:
         raise Refused(
-            "bad_message", f'the first message must be {{"type": "hello"}}: {error}', 4400
+            "bad_message", f'the first message must be {{"type": "hello"}}: {error}', BAD_HELLO
         ) from None
     try:
         token = header_token(websocket)
@@ -469,17 +471,15 @@ async def _hello(
             head = await on_table(services.table, services.table.head, game_id)
             if hello.after > head:
                 raise Refused(
-                    "bad_message", f"after={hello.after}: the game is at seq {head}", 4400
+                    "bad_message", f"after={hello.after}: the game is at seq {head}", BAD_HELLO
                 )
     except SkaldError as error:
         code = next(c for kind, _s, c in STATUS if isinstance(error, kind))
-        close = {"not_found": 4404, "unauthorized": 4401}.get(code, 1011)
+        close = {"not_found": NO_GAME, "unauthorized": BAD_TOKEN}.get(code, STORE_FAILED)
         raise Refused(code, str(error), close) from None
     except DBAPIError as error:
         log.warning("a live channel of %s: the store failed: %s", game_id, describe_db_error(error))
-        raise Refused(
-            "store_unavailable", "the event store is unavailable; try again", 1011
-        ) from None
+        raise Refused(*STORE_UNAVAILABLE[1:], STORE_FAILED) from None
     return caller, hello.after
 
 
@@ -521,7 +521,7 @@ async def serve_channel(websocket: WebSocket, game_id: str, watches: Watches) ->
                             "the event store is unavailable; reconnect with after to resume",
                         )
                     )
-                    await websocket.close(1011, "store_unavailable")
+                    await websocket.close(STORE_FAILED, "store_unavailable")
             elif error is not None and not isinstance(error, WebSocketDisconnect | OSError):
                 raise error  # a client gone mid-send is an OSError (uvicorn's ClientDisconnected)
     finally:

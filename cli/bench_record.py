@@ -37,6 +37,7 @@ from typing import IO, Any
 import msgspec
 
 from skald.api.bench import Figure
+from skald.core.store import shown_url
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDED = ROOT / "docs" / "bench" / "recorded.jsonl"
@@ -85,7 +86,7 @@ def about_this_run(argv: list[str]) -> dict[str, Any]:
 
 def _without_secrets(argv: list[str]) -> list[str]:
     """The command's arguments with a database URL's password masked."""
-    return [re.sub(r"(://[^:/@]+:)[^@]+@", r"\1…@", arg) for arg in argv]
+    return [shown_url(arg) if "://" in arg else arg for arg in argv]
 
 
 def _git(*args: str) -> str:
@@ -225,12 +226,10 @@ def run_sentence(run: Run) -> str:
     """Which run the figures come from, in one sentence."""
     about = run.about
     load = about.get("load_average_at_start") or ["?"]
-    commit = about.get("commit") or "an unknown commit"
-    changed = " with uncommitted changes" if about.get("uncommitted_changes") else ""
-    day = str(about.get("date", ""))[:10] or "an unknown day"
+    changed = " (with uncommitted changes)" if about.get("uncommitted_changes") else ""
     return (
-        f"one run of `{about.get('command', 'skald bench')}` on {day}, commit `{commit}`"
-        f"{changed}, on {about.get('cores', '?')} cores (load average {load[0]} at its start)"
+        f"one run of `{about.get('command', 'skald bench')}` on {when(run)}{changed}, "
+        f"load average {load[0]} at its start"
     )
 
 

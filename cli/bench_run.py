@@ -22,6 +22,7 @@ from skald.cli.bench_knowledge import knowledge_figures
 from skald.cli.serve import BENCH_PARTS
 from skald.core.errors import InvalidOption, StoreError
 from skald.core.store import metadata as store_metadata
+from skald.core.store import shown_url
 
 PARTS = BENCH_PARTS
 OWNED_MARK = "skald_bench_owned"
@@ -54,7 +55,7 @@ def claim(url: str) -> None:
             if existing.tables and OWNED_MARK not in existing.tables:
                 names = sorted(existing.tables)
                 shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
-                where = sa.engine.make_url(url).render_as_string(hide_password=True)
+                where = shown_url(url)
                 raise StoreError(
                     f"{where} holds tables the benchmark did not create ({shown}); give it "
                     "a throwaway database (--pg drops every table of it)"

@@ -168,9 +168,6 @@ def _channel_section() -> list[str]:
 
     text = inspect.cleandoc(channel.__doc__ or "")
     protocol = text.split("\n\n", 2)[1] if text.count("\n\n") >= 2 else text
-    protocol = protocol.replace(
-        '(JSON text frames; README "The live channel"):', "(JSON text frames):"
-    )
     return [
         "## `WebSocket /games/{game_id}/play`\n",
         "A seat's live channel: one message per decision, one frame to every channel after "

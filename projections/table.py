@@ -19,7 +19,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -173,6 +173,10 @@ class GameListing(msgspec.Struct, frozen=True, kw_only=True):
     created_at: datetime
 
 
+Marked = TypeVar("Marked", TableView, ChainReport, AuditReport)
+"""An answer that says when its game is a partial copy (its `partial` field)."""
+
+
 class Table:
     """Plays and reads games, projecting every payload for its viewer."""
 
@@ -246,11 +250,21 @@ class Table:
         return self._view(game_id, self._engine.load(game_id, at), viewer)
 
     def _view(self, game_id: str, state: GameState, viewer: Viewer) -> TableView:
-        view = view_of(game_id, state, viewer)
+        return self._marked(game_id, view_of(game_id, state, viewer, self._to_act(game_id, state)))
+
+    def _to_act(self, game_id: str, state: GameState) -> tuple[int, ...]:
+        """The seats to act: nobody in a partial copy (it can never be continued)."""
+        return () if self._engine.partial_copy(game_id) is not None else _waiting(state)
+
+    def _partial(self, game_id: str) -> str:
+        """For a partial copy, that it is one, in plain words; else empty."""
         mark = self._engine.partial_copy(game_id)
-        if mark is None:
-            return view
-        return msgspec.structs.replace(view, to_act=(), partial=partial_words(mark))
+        return partial_words(mark) if mark is not None else ""
+
+    def _marked(self, game_id: str, answer: Marked) -> Marked:
+        """A view or report with the game's partial-copy mark in words, where it is one."""
+        words = self._partial(game_id)
+        return msgspec.structs.replace(answer, partial=words) if words else answer
 
     def show_revealed(self, game_id: str, viewer: Viewer, at: int | None = None) -> TableView:
         """`show`, except that after the game under reveal=end every viewer sees it all, as
@@ -281,8 +295,7 @@ class Table:
     def turn(self, game_id: str) -> Turn:
         """Whose decision it is now, without building anyone's view (public facts only)."""
         state = self._engine.load(game_id)
-        waiting = _waiting(state) if self._engine.partial_copy(game_id) is None else ()
-        return Turn(seq=state.version, to_act=waiting, outcome=state.outcome)
+        return Turn(seq=state.version, to_act=self._to_act(game_id, state), outcome=state.outcome)
 
     def partial_copy(self, game_id: str) -> PartialCopy | None:
         """The game's partial-copy mark (None: a whole game)."""
@@ -295,16 +308,15 @@ class Table:
     def summary(self, game_id: str) -> GameSummary:
         """The public facts of one game."""
         state = self._engine.load(game_id)
-        mark = self._engine.partial_copy(game_id)
         return GameSummary(
             id=game_id,
             game=state.game,
             players=state.players,
             seq=state.version,
             created_at=self._engine.created_at(game_id),
-            to_act=_waiting(state) if mark is None else (),
+            to_act=self._to_act(game_id, state),
             outcome=state.outcome,
-            partial=partial_words(mark) if mark is not None else "",
+            partial=self._partial(game_id),
         )
 
     def games(self, game: str | None = None, limit: int = 50, offset: int = 0) -> list[GameListing]:
@@ -373,7 +385,9 @@ class Table:
         )
 
     def _legal(self, game_id: str, state: GameState, seat: int) -> list[str]:
-        """The moves (shared: not to be changed by the caller)."""
+        """The moves (shared: not to be changed by the caller); none in a partial copy."""
+        if self._engine.partial_copy(game_id) is not None:
+            return []
         key = (game_id, state.version, state.last_hash, seat)
         return self._legal_at.fetch(key, lambda: self._compute_legal(state, seat))
 
@@ -383,13 +397,6 @@ class Table:
     def verify(self, game_id: str) -> ChainReport:
         """Check the stored chain and commitments of a game (a partial copy says so)."""
         return self._marked(game_id, self._verify(game_id, self._engine.store.read(game_id)))
-
-    def _marked(self, game_id: str, report: ChainReport) -> ChainReport:
-        """`report` with the game's partial-copy mark in words, where it is one."""
-        mark = self._engine.partial_copy(game_id)
-        if mark is None:
-            return report
-        return msgspec.structs.replace(report, partial=partial_words(mark))
 
     def _verify(self, game_id: str, records: list[StoredRecord]) -> ChainReport:
         return verify_any(self._engine.store, game_id, records)
@@ -444,10 +451,7 @@ class Table:
                 break  # the chain report names it; the audit covers the readable prefix
         outcome = state.outcome if state is not None else None
         report = build_audit(game_id, game, envelopes, self._verify(game_id, records), outcome)
-        mark = self._engine.partial_copy(game_id)
-        if mark is None:
-            return report
-        return msgspec.structs.replace(report, partial=partial_words(mark))
+        return self._marked(game_id, report)
 
     # -- writing -----------------------------------------------------------------------
 
@@ -582,10 +586,9 @@ class Table:
             envelopes = recent or self._engine.envelopes(game_id, after + 1, state.version)
         seat = viewer.seat
         legal = None if seat is None else self._legal(game_id, state, seat)
-        update = update_for(game_id, state, envelopes, viewer, legal, self._receipt(game_id, state))
-        if self._engine.partial_copy(game_id) is not None:  # nobody acts in a partial copy
-            update = msgspec.structs.replace(update, to_act=(), legal=None if seat is None else [])
-        return update
+        receipt = self._receipt(game_id, state)
+        waiting = self._to_act(game_id, state)
+        return update_for(game_id, state, envelopes, viewer, legal, receipt, waiting)
 
     def _receipt(self, game_id: str, state: GameState) -> Receipt | None:
         key = (game_id, state.version, state.last_hash)
@@ -649,12 +652,14 @@ def update_for(
     viewer: Viewer,
     legal: list[str] | None,
     receipt: Receipt | None,
+    waiting: tuple[int, ...] | None = None,
 ) -> Update:
     """The update for `viewer` at `state`, with the full `envelopes` since its last seq
     redacted for it, and its seat's `legal` moves (`legal_moves`, or None without a seat):
-    the one place an update is projected, so what it shows is what the viewer may see."""
+    the one place an update is projected, so what it shows is what the viewer may see
+    (`waiting`: the seats to act, if known)."""
     effective = effective_viewer(state, viewer)
-    waiting = _waiting(state)
+    waiting = _waiting(state) if waiting is None else waiting
     return Update(
         seq=state.version,
         events=[redact(env, effective) for env in envelopes],

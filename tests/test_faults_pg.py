@@ -143,6 +143,16 @@ def set_read_only(server_url: str, database: str, on: bool) -> None:
                     f"default_transaction_read_only = {'on' if on else 'off'}"
                 )
             )
+    finally:
+        admin.dispose()
+    end_sessions(server_url, database)
+
+
+def end_sessions(server_url: str, database: str) -> None:
+    """End every session of `database` (the server's pooled connections among them)."""
+    admin = sa.create_engine(server_url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
             conn.execute(
                 sa.text(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "

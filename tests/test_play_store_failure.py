@@ -24,13 +24,12 @@ from typing import Any
 
 import httpx
 import pytest
-import sqlalchemy as sa
 from websockets.sync.client import ClientConnection
 
 from tests.conftest import _pg_or_skip
 from tests.servers import Server, pg_database, tmpfs
 from tests.test_api_play import channel, frame, new_game, summary
-from tests.test_faults_pg import STORE_FAILURES, check_whole, fill, set_read_only
+from tests.test_faults_pg import STORE_FAILURES, check_whole, end_sessions, fill, set_read_only
 
 
 class Seats:
@@ -199,24 +198,8 @@ def test_postgresql_ending_the_servers_connections_is_told_on_the_channel(
     url, server_url, name = pg
 
     def fail(_seats: Seats) -> str:
-        terminate(server_url, name)  # the seat's decision is the server's next statement
+        end_sessions(server_url, name)  # the seat's decision is the server's next statement
         return "store_unavailable"
 
     # No poll in the window: the decision, not the watch, meets the ended connection.
     play_through(url, tmp_path / "server.log", fail, lambda: None, poll="60")
-
-
-def terminate(server_url: str, database: str) -> None:
-    """End every session of `database` (the server's pooled connections among them)."""
-    admin = sa.create_engine(server_url, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.execute(
-                sa.text(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                    "WHERE datname = :name AND pid <> pg_backend_pid()"
-                ),
-                {"name": database},
-            )
-    finally:
-        admin.dispose()
