@@ -89,6 +89,23 @@ def test_drunkenness_replaces_a_beer_or_is_placed_as_a_peril() -> None:
     assert cell(game.state, "C1") == "-2d"
 
 
+FULL = "\n".join(["0#  " * 6] * 5)  # no free space left on the board
+
+
+def test_drunkenness_on_a_full_board_needs_a_beer_to_replace() -> None:
+    # No free space and no Beer on the board: a Drunkenness tile cannot be played, so
+    # passing is the one thing left, and it is allowed.
+    game = game_at(FULL, {0: ["-2d"]})
+    assert game.legal() == ["pass"]
+    game.move("pass")
+    assert game.state.turn == 1
+    # With a Beer on the board it replaces the Beer, and passing is refused.
+    game = game_at(FULL.replace("0#", "+2b", 1), {0: ["-2d"]})
+    assert game.legal() == ["play -2d A1"]
+    with pytest.raises(IllegalMove, match="passing is only allowed when nothing else"):
+        game.move("pass")
+
+
 def test_beer_is_an_ordinary_benefit_when_scored() -> None:
     #  1  b:D  +2b  0#  ...      brown fills the last space; the Drakkar scores the Beer: 2
     rows = ["b:D  .  0#  0#  0#  0#"] + ["0#  0#  0#  0#  0#  0#"] * 4

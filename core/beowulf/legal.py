@@ -74,10 +74,15 @@ def counsel_moves(state: BeowulfState, seat: int) -> tuple[tuple[int, int], ...]
 
 
 def tile_playable(state: BeowulfState, seat: int, tile_id: str) -> bool:
-    """True when the tile can be played now (Good Counsel needs a movable own figure)."""
-    if tile(tile_id).ability == "good_counsel":
+    """True when the tile can be played now: Good Counsel needs a movable own figure, a
+    Treasure can always be cashed, Drunkenness goes on a free square or replaces a Beer
+    tile on the board, any other tile needs a free square."""
+    ability = tile(tile_id).ability
+    if ability == "good_counsel":
         return bool(counsel_moves(state, seat))
-    return has_free_square(state) or tile(tile_id).ability in ("treasure", "drunkenness")
+    if ability == "drunkenness" and squares_with(state, "beer"):
+        return True
+    return ability == "treasure" or has_free_square(state)
 
 
 def may_draw(state: BeowulfState, seat: int) -> bool:
@@ -98,7 +103,7 @@ def may_place_figure(state: BeowulfState, seat: int) -> bool:
 
 def has_action(state: BeowulfState, seat: int) -> bool:
     """True when the seat, on its turn and with no follow-up pending, can do anything but pass."""
-    if may_place_figure(state, seat) or may_draw(state, seat):
+    if may_draw(state, seat) or (may_place_figure(state, seat) and has_free_square(state)):
         return True
     return may_play_tile(state) and any(tile_playable(state, seat, t) for t in state.hands[seat])
 
