@@ -160,6 +160,21 @@ def test_pages_with_one_byte_changed_name_the_seq_and_reason(
     assert (verdict["ok"], verdict["seq"], verdict["stream"]) == (False, seq, signed[game].id)
 
 
+@pytest.mark.parametrize("damage", ["cut before the end mark", "a line after it"])
+def test_a_page_whose_record_lost_its_end_mark_or_gained_a_line_is_tampered(
+    tmp_path: Path, browser: Browser, signed: dict[str, Signed], damage: str
+) -> None:
+    page = signed["hagar"].export(REFEREE, "html")
+    lines = record_of(page)
+    damaged = lines[:-1] if damage.startswith("cut") else [*lines, lines[-1]]
+    path = tmp_path / "damaged.html"
+    path.write_text(with_record(page, damaged), encoding="utf-8")
+    verdict = _same_as_cli(browser, path)
+    reason = "no end mark" if damage.startswith("cut") else "follows the end mark"
+    assert (verdict["ok"], verdict["stream"]) == (False, signed["hagar"].id)
+    assert reason in verdict["reason"]
+
+
 def _random_edit(page: str, rnd: random.Random) -> str:
     """`page` with one letter or digit of its embedded record changed."""
     start = page.index('id="skald-record">') + len('id="skald-record">')

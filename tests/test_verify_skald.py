@@ -88,6 +88,32 @@ def test_edited_golden_exports_name_the_edited_seq(tmp_path: Path, name: str, ed
     assert script_verdict(path, bare=True) == (1, line)
 
 
+@pytest.mark.parametrize("damage", ["cut before the end mark", "a line after it"])
+@pytest.mark.parametrize("name", ["beast", "beowulf", "hagar"])
+def test_a_record_cut_at_its_end_mark_or_added_to_is_tampered(
+    tmp_path: Path, name: str, damage: str
+) -> None:
+    # The one cut that leaves every chain whole (the end mark's line dropped) and the one
+    # addition that changes no chain (a copy of the end mark after it): neither verifies.
+    lines = lines_of((GOLDEN / f"{name}.jsonl").read_text(encoding="utf-8"))
+    assert "stream" not in json.loads(lines[-1])  # the end mark: nothing but it is dropped
+    game = json.loads(lines[0])["id"]
+    after = 1 + max(
+        json.loads(line)["seq"] for line in lines[1:-1] if json.loads(line)["stream"] == game
+    )
+    cut = lines[:-1] if damage.startswith("cut") else [*lines, lines[-1]]
+    path = tmp_path / "damaged.jsonl"
+    path.write_text("\n".join(cut) + "\n", encoding="utf-8")
+    code, verdict, line = _agree(path)
+    assert (code, verdict["ok"], verdict["seq"]) == (1, False, after)
+    assert line == f"TAMPERED at seq {after}: " + (
+        "no end mark (signed head): it was cut short"
+        if damage.startswith("cut")
+        else f"line {len(lines) + 1} follows the end mark"
+    )
+    assert script_verdict(path, bare=True) == (1, line)
+
+
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_untouched_signed_exports_verify_for_every_viewer(
     tmp_path: Path, signed: dict[str, Signed], game: str

@@ -158,14 +158,16 @@
 
   async function checkLines(lines, header, tally, verifySignature) {
     const game = header.id, chains = new Map(), receipts = { [HEAD]: [], [KEPT]: [], [END]: [] };
-    let stream = game;
+    let stream = game, ended = 0; // after the end mark (signed head, or unsigned end), its seq
     for (let index = 1; index < lines.length; index += 1) {
       const number = index + 1, text = lines[index];
       if (typeof text === "string" && /^[ \t\r\n]*$/.test(text)) continue;
+      if (ended) throw new Tampered(game, ended, `line ${number} follows the end mark`);
       const line = typeof text === "string" ? parse(text) : undefined;
       const keys = isDict(line) ? Object.keys(line) : [];
       if (keys.length === 1 && Object.hasOwn(LABELS, keys[0])) {
         receipts[LABELS[keys[0]]].push(line[keys[0]]);
+        ended = keys[0] !== "kept_receipt" ? (chains.get(game) || []).length + 1 : 0;
         continue;
       }
       const seq = (chains.get(stream) || []).length + 1; // where a line that is no next event is named
@@ -190,6 +192,7 @@
     }
     tally.events = [...chains.values()].reduce((n, hashes) => n + hashes.length, 0);
     if (chains.size === 0) throw new Tampered(game, 1, `the export holds no event of game ${game}`);
+    if (!ended) throw new Tampered(game, chains.get(game).length + 1, "no end mark (signed head): it was cut short");
     for (const head of receipts[HEAD]) {
       tally.signer = await checkReceipt(head, HEAD, game, chains.get(game), verifySignature);
     }

@@ -1,11 +1,10 @@
 #!/usr/bin/env python3
 """Check a Skald export offline: `python3 verify_skald.py game.jsonl` (or game.html).
-
-Its hash chains, every revealed commitment, the signed head and the receipts players kept,
-with the standard library; Ed25519 signatures through PyNaCl or cryptography if installed,
-else reported as not checked. Exit 0 verified, 1 tampered, 3 not a Skald export. The format
-is in Skald's README ("Checking an export yourself"); `skald verify --file` and the HTML
-export's own page give the same verdict."""
+Its hash chains, every revealed commitment, the end mark (cut short or added to: tampered),
+the signed head and the receipts players kept, with the standard library; Ed25519 signatures
+through PyNaCl or cryptography if installed, else reported as not checked. Exit 0 verified,
+1 tampered, 3 not a Skald export. The format: Skald's README ("Checking an export yourself");
+`skald verify --file` and the HTML export's own page give the same verdict."""
 
 import hashlib
 import json
@@ -23,18 +22,15 @@ LABELS = {"receipt": HEAD, "kept_receipt": KEPT, "end": END}  # a trailer line's
 HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
 RECORD = re.compile(r'<script type="application/json" id="skald-record">(.*?)</script>', re.S)
 
-class Tampered(Exception):  # (stream, seq, reason): the first bad seq of a stream, and why
-    pass
+class Tampered(Exception): """(stream, seq, reason): a stream's first bad seq, and why."""
 
 def canonical(value):
-    """Compact JSON in UTF-8, object keys in the order the export wrote them (a lone
-    surrogate, which no writer makes, passes as is and matches no hash)."""
+    """Compact UTF-8 JSON, keys in file order (a lone surrogate passes, matching no hash)."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return text.encode("utf-8", "surrogatepass")
 
 def sealed(value, found):
-    """`value` as everyone sees it: each hidden value reduced to its commitment (and
-    appended to `found`, outermost first)."""
+    """`value` as everyone sees it: hidden values sealed (and appended to `found`)."""
     if isinstance(value, dict) and list(value) == HIDDEN:
         found.append(value)
         sealed(value["value"], found)
@@ -57,8 +53,7 @@ def is_record(value, kinds):
     return isinstance(value, dict) and list(value) == list(kinds) and all(
         type(value[key]) is kind for key, kind in kinds.items())
 
-def ed25519():
-    """A check (key, signature, message) -> bool, or None without an Ed25519 library."""
+def ed25519():  # a check (key, signature, message) -> bool, or None without an Ed25519 library
     try:
         from nacl.signing import VerifyKey
         return lambda key, sig, msg: VerifyKey(key).verify(msg, sig) == msg
@@ -119,12 +114,16 @@ def check_receipt(receipt, label, game, hashes, verify_signature):
 def check_lines(lines, header, tally, verify_signature):
     """Every chain in file order (the game's first), then the signed head and kept receipts."""
     game, chains, receipts, stream = header["id"], {}, {HEAD: [], KEPT: [], END: []}, header["id"]
+    ended = 0  # after the end mark (signed head, or unsigned end), its seq: nothing may follow
     for number, text in enumerate(lines[1:], start=2):
         if isinstance(text, str) and not text.strip(" \t\r\n"):  # JSON's blanks only
             continue
+        if ended:
+            raise Tampered(game, ended, f"line {number} follows the end mark")
         line = parse(text)
         if isinstance(line, dict) and len(line) == 1 and next(iter(line)) in LABELS:
-            receipts[LABELS[next(iter(line))]].append(next(iter(line.values())))
+            receipts[LABELS[key := next(iter(line))]].append(line[key])
+            ended = len(chains.get(game, ())) + 1 if key != "kept_receipt" else 0
             continue
         seq = len(chains.get(stream, ())) + 1  # where a line that is no next event is named
         if not is_record(line, ENVELOPE):
@@ -143,6 +142,8 @@ def check_lines(lines, header, tally, verify_signature):
     tally["events"] = sum(len(hashes) for hashes in chains.values())
     if not chains:
         raise Tampered(game, 1, f"the export holds no event of game {game}")
+    if not ended:
+        raise Tampered(game, len(chains[game]) + 1, "no end mark (signed head): it was cut short")
     for head in receipts[HEAD]:
         tally["signer"] = check_receipt(head, HEAD, game, chains[game], verify_signature)
     for number, receipt in enumerate(receipts[KEPT], start=1):
@@ -184,14 +185,13 @@ def words(verdict: dict) -> str:
     unchecked = f"; not checked: {', '.join(unchecked)}" if unchecked else ""
     return f"Verified: {', '.join(parts)}{unchecked}"
 
-def count(number, word):
+def count(number, word):  # "1 event", "2 events"
     return f"{number} {word}{'s' * (number != 1)}"
 
 def main(argv):
     if len(argv) != 2:
         sys.exit("usage: python3 verify_skald.py EXPORT.jsonl|EXPORT.html")
-    with open(argv[1], encoding="utf-8") as source:
-        verdict = verify(source.read())
+    verdict = verify(open(argv[1], encoding="utf-8").read())
     print(words(verdict))
     return 0 if verdict["ok"] else 1 if verdict["export"] else 3
 
