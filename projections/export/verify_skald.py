@@ -21,9 +21,8 @@ HEAD, KEPT, END = "the signed head", "kept receipt", "end"  # END: an unsigned e
 LABELS = {"receipt": HEAD, "kept_receipt": KEPT, "end": END}  # a trailer line's key: whose
 HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
 RECORD = re.compile(r'<script type="application/json" id="skald-record">(.*?)</script>', re.S)
-
-class Tampered(Exception): """(stream, seq, reason): a stream's first bad seq, and why."""
-
+class Tampered(Exception):
+    """(stream, seq, reason): a stream's first bad seq, and why."""
 def canonical(value):
     """Compact UTF-8 JSON, keys in file order (a lone surrogate passes, matching no hash)."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
@@ -191,7 +190,8 @@ def count(number, word):  # "1 event", "2 events"
 def main(argv):
     if len(argv) != 2:
         sys.exit("usage: python3 verify_skald.py EXPORT.jsonl|EXPORT.html")
-    verdict = verify(open(argv[1], encoding="utf-8").read())
+    with open(argv[1], encoding="utf-8") as source:
+        verdict = verify(source.read())
     print(words(verdict))
     return 0 if verdict["ok"] else 1 if verdict["export"] else 3
 
