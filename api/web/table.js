@@ -324,7 +324,7 @@
       detail: { seq: shownSeq(), latest: lastSeq(), variation: state.variation ? state.variation.id : null, lookAs: state.lookAs },
     }));
     $("jump-seq").max = String(lastSeq());
-    $("last").textContent = state.variation ? "Last ⏭" : "Live ⏭";
+    $("last").textContent = state.variation ? "Last ⇥" : "Live ⇥";
   }
 
   function drawPlay() {
