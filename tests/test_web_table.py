@@ -43,10 +43,12 @@ document.addEventListener("click", (event) => {
 }, true);
 // Every sentence the page's message line has said, in order (a later one replaces it).
 window.skaldMessages = [];
-new MutationObserver(() => {
+document.addEventListener("DOMContentLoaded", () => {
   const said = document.getElementById("message");
-  if (said && said.textContent) window.skaldMessages.push(said.textContent);
-}).observe(document, { subtree: true, childList: true, characterData: true });
+  new MutationObserver(() => {
+    if (said.textContent) window.skaldMessages.push(said.textContent);
+  }).observe(said, { subtree: true, childList: true, characterData: true });
+});
 """
 
 # What to tap: a playable place of the board (the middle one; whether it opens a menu of

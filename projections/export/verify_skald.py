@@ -29,7 +29,7 @@ def canonical(value):
     return text.encode("utf-8", "surrogatepass")
 
 def sealed(value, found):
-    """`value` as everyone sees it: hidden values sealed (and appended to `found`)."""
+    """`value` as everyone sees it: hidden values sealed (appended to `found`, outer first)."""
     if isinstance(value, dict) and list(value) == HIDDEN:
         found.append(value)
         sealed(value["value"], found)
