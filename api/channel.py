@@ -2,11 +2,12 @@
 
 Protocol (JSON text frames; the how-to guide "Drive a game over HTTP" walks through it):
 
-- The client's first message is `{"type": "hello", "token"?, "after"?}`. The token may come
-  instead in the upgrade's `Authorization: Bearer TOKEN` header; never in the URL (a
+- The client's first message is `{"type": "hello", "token"?, "after"?, "notes"?}`. The
+  token may come instead in the upgrade's `Authorization: Bearer TOKEN` header; never in the URL (a
   `?token=` is refused). No token: a spectator; the referee's: the referee (both listen
   only). `after`: the last seq the client has (a reconnecting client resumes after it);
-  without it the first update carries no events, only the game as it is now.
+  without it the first update carries no events, only the game as it is now. `notes`:
+  true to be told when the game's annotations and variations change (below).
 - The server answers `{"type": "welcome", "game", "viewer", "seat"}`, then an update.
 - A seat's decisions: `{"type": "move", "move", "expected_seq"?}`, `{"type": "undo"}`,
   `{"type": "redo"}`, `{"type": "entropy", "entropy"}` (each with an optional
@@ -27,7 +28,13 @@ Protocol (JSON text frames; the how-to guide "Drive a game over HTTP" walks thro
   `store_unavailable` error frame (`"retry": true`) and stays open: updates follow once the
   store is back (from the seq each channel had: nothing lost or repeated). After
   `OUTAGE_SECONDS` of failing the channels close with 1011 (reconnect with `after`).
-- After the update that carries the outcome the server closes the channel (1000).
+- A channel whose hello said `"notes": true` gets `{"type": "notes"}` whenever what its
+  viewer may read of the game's annotations and variations (`GET .../annotations`,
+  `GET .../variations`) is no longer what it was at the welcome or at its last notes
+  frame: read them again then (and once after the welcome). A note or a variation its
+  viewer may not see sends it nothing (`api/channel_notes.py`).
+- After the update that carries the outcome the server closes the channel (1000); one that
+  follows the notes stays open for them (annotating goes on after the end).
 
 Cost per decision: a decision of this process goes out at once from the deciding channel's
 task (`Watch.decided`): no store read (its seq is the engine's copy, its events are kept),
@@ -51,11 +58,13 @@ import msgspec
 from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from skald.api.channel_notes import AlsoWakes, NotesWatch
 from skald.api.deps import Caller, Services, caller_of
 from skald.api.errors import STATUS, STORE_UNAVAILABLE, store_failure
 from skald.api.offload import offload, on_table, reading
 from skald.api.schemas import MAX_SEQ
 from skald.core.errors import SkaldError, StoreError, Unauthorized, VersionConflict
+from skald.core.history.streams import notes_id
 from skald.core.kernel import ENTROPY_PREFIX
 from skald.core.store import describe_db_error
 from skald.events.viewer import Viewer
@@ -83,6 +92,7 @@ class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
 
     token: Annotated[str, msgspec.Meta(min_length=1, max_length=200)] | None = None
     after: Seq | None = None
+    notes: bool = False
 
 
 class MoveMessage(msgspec.Struct, tag="move", forbid_unknown_fields=True):
@@ -206,13 +216,21 @@ class Frame(msgspec.Struct, frozen=True):
 class Channel:
     """One open channel: its viewer, the seq it has been sent, and what is still to send."""
 
-    def __init__(self, websocket: WebSocket, caller: Caller, after: int | None) -> None:
+    def __init__(
+        self, websocket: WebSocket, caller: Caller, after: int | None, notes: str | None = None
+    ) -> None:
         self.websocket = websocket
         self.caller = caller
         self.after = after
+        self.notes = notes  # the digest of the notes its viewer was told of; None: not followed
         self._outbox: list[str] = []
         self._ready = asyncio.Event()
         self._close: tuple[int, str] | None = None
+
+    @property
+    def viewer(self) -> Viewer:
+        """Whom its frames are for."""
+        return self.caller.viewer
 
     def push(self, text: str, close: tuple[int, str] | None = None) -> None:
         """Send `text` (then close with `close`: code and reason)."""
@@ -258,11 +276,15 @@ class Watch:
         self._done = done
         self._read = True  # the next round reads the head from the store
         self._woken: asyncio.Event | None = None
+        self.notes = NotesWatch(services.table, game_id)
+        self._notes_heard: asyncio.Event | None = None
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     def add(self, channel: Channel) -> None:
         """Follow the game for one more channel (its first frame is due)."""
         self.channels.add(channel)
+        if channel.notes is not None:
+            self.notes.look()
         self._tick()
 
     def _tick(self) -> None:
@@ -289,6 +311,8 @@ class Watch:
             self._tick()
             return None
         self._hand_out(groups, built)
+        if self.notes.due and self._woken is not None:
+            self._woken.set()  # the game ended: the notes' round is the task's
         return self._woken
 
     def _behind(self) -> Groups:
@@ -303,14 +327,17 @@ class Watch:
         for ((_viewer, after), members), frame in zip(groups.items(), built, strict=True):
             if frame is None:
                 continue
-            over = (1000, "the game is over") if frame.over else None
+            if frame.over:  # its end may open variations to everyone
+                self.notes.look()
             for channel in members:
                 if channel.after != after or channel not in self.channels:
                     continue  # it moved on (or left) while this frame was built
                 channel.after = frame.seq
-                channel.push(frame.text, over)
-                if over:
+                if frame.over and channel.notes is None:  # done; one following notes stays
+                    channel.push(frame.text, (1000, "the game is over"))
                     self.channels.discard(channel)
+                else:
+                    channel.push(frame.text)
 
     def _head_known(self) -> int | None:
         """The head without asking the store, or None when it must be read."""
@@ -328,8 +355,11 @@ class Watch:
         loop = asyncio.get_running_loop()
         failing_since: float | None = None
         try:
-            with feed.subscription(self.game_id) as woken:
-                self._woken = woken
+            with (
+                feed.subscription(self.game_id) as woken,
+                feed.subscription(notes_id(self.game_id), AlsoWakes(woken)) as heard,
+            ):
+                self._woken, self._notes_heard = woken, heard
                 while self.channels:
                     woken.clear()
                     try:
@@ -350,9 +380,12 @@ class Watch:
             self._done(self)
 
     async def _round(self) -> None:
-        """Learn the head and send every channel behind it its frame."""
+        """Learn the head and send every channel behind it its frame; then the notes
+        frames due (the history streams' seqs are read when the head is, and when an
+        append to them was heard of)."""
         table = self.services.table
         head = self._head_known()
+        polled = head is None
         if head is None:
             head = await reading(table, table.head, self.game_id)
         self.seen = max(self.seen, head)
@@ -364,6 +397,11 @@ class Watch:
             except NotHeld:
                 built = await reading(table, self.frames.frames, self.game_id, wanted)
             self._hand_out(groups, built)
+        heard = self._notes_heard
+        if heard is not None and heard.is_set():
+            heard.clear()
+            polled = True
+        await self.notes.round(self.channels, polled)
 
     def _failed(self, error: Exception, since: float | None, now: float) -> float | None:
         """A round the store failed: the channels are told once (an error frame; they stay
@@ -443,7 +481,7 @@ def header_token(websocket: WebSocket) -> str | None:
 
 async def _hello(
     websocket: WebSocket, services: Services, game_id: str
-) -> tuple[Caller, int | None]:
+) -> tuple[Caller, int | None, str | None]:
     if "token" in websocket.query_params:
         raise Refused(
             "bad_message",
@@ -473,6 +511,9 @@ async def _hello(
                 raise Refused(
                     "bad_message", f"after={hello.after}: the game is at seq {head}", BAD_HELLO
                 )
+        notes = None
+        if hello.notes:  # taken before the welcome: the client reads its notes after it
+            notes = await offload(services.table.notes_digest, game_id, caller.viewer)
     except SkaldError as error:
         code = next(c for kind, _s, c in STATUS if isinstance(error, kind))
         close = {"not_found": NO_GAME, "unauthorized": BAD_TOKEN}.get(code, STORE_FAILED)
@@ -480,7 +521,7 @@ async def _hello(
     except DBAPIError as error:
         log.warning("a live channel of %s: the store failed: %s", game_id, describe_db_error(error))
         raise Refused(*STORE_UNAVAILABLE[1:], STORE_FAILED) from None
-    return caller, hello.after
+    return caller, hello.after, notes
 
 
 async def serve_channel(websocket: WebSocket, game_id: str, watches: Watches) -> None:
@@ -488,7 +529,7 @@ async def serve_channel(websocket: WebSocket, game_id: str, watches: Watches) ->
     services = watches.services
     await websocket.accept()
     try:
-        caller, after = await _hello(websocket, services, game_id)
+        caller, after, notes = await _hello(websocket, services, game_id)
     except Refused as refused:
         await websocket.send_text(error_frame(refused.error, refused.message))
         await websocket.close(refused.close, refused.error)
@@ -502,7 +543,7 @@ async def serve_channel(websocket: WebSocket, game_id: str, watches: Watches) ->
         "seat": caller.seat,
     }
     await websocket.send_text(msgspec.json.encode(welcome).decode())
-    channel = Channel(websocket, caller, after)
+    channel = Channel(websocket, caller, after, notes)
     watches.join(channel)
     loop = asyncio.get_running_loop()
     writer = loop.create_task(channel.write())

@@ -32,6 +32,7 @@ from sqlalchemy.exc import DBAPIError
 from skald.api.offload import offload
 from skald.core.errors import StoreError
 from skald.core.feed import listen_for_appends
+from skald.core.history.streams import notes_id, variation_game
 from skald.core.store import EventStore, describe_db_error
 from skald.events.common import GameFinished
 from skald.events.envelope import Envelope
@@ -86,7 +87,11 @@ class LiveFeed:
         from any thread. Nothing to do (no hop to the loop) when none waits: a stream
         registers before it reads the store, and a publish comes after the append
         committed, so none misses an append. `heard`: a waiter that already knows (it is
-        not woken; on the loop's thread only)."""
+        not woken; on the loop's thread only). An append to a variation wakes what waits
+        on its game's notes stream (`GAME~notes`: the game's annotated history)."""
+        game = variation_game(stream)
+        if game is not None:
+            stream, version = notes_id(game), None
         loop = self._loop
         if stream not in self._waiters or loop is None or loop.is_closed():
             return
@@ -111,12 +116,15 @@ class LiveFeed:
         return self._heads.get(stream)
 
     @contextmanager
-    def subscription(self, stream: str) -> Iterator[asyncio.Event]:
-        """An event set when `stream` may have new events (register before reading)."""
+    def subscription(
+        self, stream: str, waiter: asyncio.Event | None = None
+    ) -> Iterator[asyncio.Event]:
+        """An event set when `stream` may have new events (register before reading):
+        `waiter`, or a new one."""
         if self._loop is None:
             self._loop = asyncio.get_running_loop()
             self._loop_thread = threading.get_ident()
-        waiter = asyncio.Event()
+        waiter = waiter or asyncio.Event()
         self._waiters[stream].add(waiter)
         try:
             yield waiter

@@ -443,6 +443,15 @@ class _Statements:
         )
         self.insert_events = sql(f"{insert_events} VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         self.version = sql("SELECT version FROM streams WHERE id = ?")
+        # The streams whose ids start with a prefix (its length, the prefix): SQLite
+        # compares text byte by byte, so a range on the key finds them through the index;
+        # PostgreSQL's collation may order them otherwise, so it compares the start alone.
+        self.versions_under = (
+            "SELECT id, version FROM streams WHERE left(id, %s) = %s ORDER BY id"
+            if postgres
+            else "SELECT id, version FROM streams WHERE id >= ? AND id < ?"
+            " AND substr(id, 1, ?) = ? ORDER BY id"
+        )
         self.insert_provenance = sql("INSERT INTO provenance (stream_id, record) VALUES (?, ?)")
         self.provenance = sql("SELECT record FROM provenance WHERE stream_id = ?")
         self.read = sql(
@@ -867,6 +876,17 @@ class EventStore:
         version: int = rows[0][0]
         _check_version(stream, version)
         return version
+
+    def versions_under(self, prefix: str) -> tuple[tuple[str, int], ...]:
+        """The id and last seq of every stream whose id starts with `prefix` (non-empty), in
+        id order: one indexed read (a game's notes and variations: `GAME~`)."""
+        if not prefix or "\x00" in prefix:
+            return ()
+        if self._postgres:
+            params: tuple[Any, ...] = (len(prefix), prefix)
+        else:
+            params = (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1), len(prefix), prefix)
+        return tuple((row[0], row[1]) for row in self._query(self._sql.versions_under, params))
 
     def _bounds(self, stream: str, from_seq: int, to_seq: int | None) -> tuple[int, int] | None:
         # Bounds beyond the seq column's range select nothing or everything, never an error.

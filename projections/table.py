@@ -552,6 +552,16 @@ class Table:
         state = self._engine.cached(game_id)
         return None if state is None else state.version
 
+    def history_versions(self, game_id: str) -> tuple[tuple[str, int], ...]:
+        """The last seq of each of the game's notes and variation streams (one read): what
+        changes when anyone annotates it or plays in a variation of it."""
+        return self._engine.store.versions_under(f"{game_id}~")
+
+    def notes_digest(self, game_id: str, viewer: Viewer) -> str:
+        """What `viewer` may read of the game's annotations and variations, as a digest
+        (see `Histories.notes_digest`)."""
+        return self.histories().notes_digest(game_id, viewer)
+
     def head(self, game_id: str) -> int:
         """The game's seq now (asks the store; the engine's copy is brought up to it)."""
         return self._engine.load(game_id).version

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -230,3 +231,18 @@ def test_notes_and_variations_at_the_table(
     ann.wait_for_selector("#variation-list li")
     assert ann.locator("#variation-list li[data-variation]").count() == 0
     assert "centre" not in ann.inner_text("#variation-list")
+
+    # Nothing is polled: an idle page asks for nothing (the old watch read the notes every
+    # 3 s); its channel says when there is something to read.
+    asked = len(bob_traffic.urls)
+    bob.wait_for_timeout(4000)
+    assert bob_traffic.urls[asked:] == []
+    # Ann's public note reaches Bob's page over the channel (a notes frame, then one read).
+    noted = httpx.post(
+        f"{server.base}/games/{game_id}/annotations",
+        json={"at": str(seq), "comment": "Told live"},
+        headers={"Authorization": f"Bearer {ann_token}"},
+    )
+    assert noted.status_code == 201, noted.text
+    bob.wait_for_selector(f'#lines li[data-seq="{seq}"] .notes-on li:has-text("Told live")')
+    assert '{"type":"notes"}' in bob_traffic.bodies

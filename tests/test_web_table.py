@@ -466,6 +466,7 @@ def test_a_stale_tap_over_the_channel_is_refused_and_said(browser: Any, server: 
         page.route_web_socket("**/play", relay)
         page.goto(f"/play/{game_id}#token={ann_token}")
         seq = seq_of(server, game_id)
+        page.wait_for_selector("body[data-live]", state="attached")  # welcomed, notes read
         page.wait_for_function(
             "seq => document.getElementById('legal').dataset.seq === String(seq)", arg=seq
         )

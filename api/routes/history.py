@@ -17,10 +17,9 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from skald.api.deps import OPTIONAL_TOKEN, TOKEN, GameId, ReadDep
 from skald.api.offload import offload
 from skald.api.responses import MsgspecJSON, errors
-from skald.core.history.notes import visible_note
-from skald.core.history.streams import variation_number
-from skald.events.history import Annotated as AnnotatedEvent
+from skald.core.history.streams import notes_id
 from skald.events.history import VariationStarted
+from skald.projections.export.listing import annotation_items, author_name, short_stream
 from skald.projections.export.model import Bundle
 from skald.projections.narrative import Narrator
 
@@ -81,6 +80,7 @@ async def annotate(game_id: GameId, body: AnnotationIn, call: ReadDep) -> Msgspe
         body.marks,
         body.audience,
     )
+    call.feed.publish(notes_id(call.game_id))  # its live channels re-read their notes
     return MsgspecJSON(envelope, status_code=201)
 
 
@@ -98,6 +98,7 @@ async def variation(game_id: GameId, body: VariationIn, call: ReadDep) -> Msgspe
         body.name,
         body.seed,
     )
+    call.feed.publish(notes_id(call.game_id))
     return MsgspecJSON({"id": stream}, status_code=201)
 
 
@@ -144,10 +145,8 @@ async def list_annotations(game_id: GameId, call: ReadDep) -> MsgspecJSON:
     anchor (`12`, or `v2@5`), `stream` `game` or `v2`, `move` the anchored seq. A note
     the caller may not read says only who wrote it and where (`sealed`, no content)."""
     bundle = await offload(call.table.histories().bundle, call.game_id, call.caller.viewer)
-    items = [_annotation(env.seq, env.event, bundle) for env in bundle.notes]
-    return MsgspecJSON(
-        {"id": call.game_id, "viewer": bundle.viewer, "annotations": [i for i in items if i]}
-    )
+    items = annotation_items(bundle.notes, bundle.id, bundle.players)
+    return MsgspecJSON({"id": call.game_id, "viewer": bundle.viewer, "annotations": items})
 
 
 @router.get("/variations", responses=errors(401, 403, 404, 422), openapi_extra=OPTIONAL_TOKEN)
@@ -162,18 +161,18 @@ async def list_variations(game_id: GameId, call: ReadDep) -> MsgspecJSON:
         assert isinstance(start, VariationStarted)
         listed.append(
             {
-                "id": _short(envelopes[0].stream, bundle),
+                "id": short_stream(envelopes[0].stream, bundle.id),
                 "stream": envelopes[0].stream,
                 "name": start.name,
-                "parent": _short(start.parent, bundle),
+                "parent": short_stream(start.parent, bundle.id),
                 "at": start.at,
-                "author": _author(start.author, bundle),
+                "author": author_name(start.author, bundle.players),
                 "hypothetical": start.hypothetical,
                 "seq": envelopes[-1].seq,
                 "lines": [
                     {
                         "seq": env.seq,
-                        "actor": _author(int(env.actor), bundle)
+                        "actor": author_name(int(env.actor), bundle.players)
                         if env.actor.isdigit()
                         else env.actor,
                         "text": text,
@@ -192,39 +191,3 @@ def _told(bundle: Bundle, start: VariationStarted, envelopes: Any) -> list[str]:
     narrator = Narrator(bundle.game, bundle.players)
     narrator.prime(env for env in bundle.game_events if env.seq <= start.at)
     return narrator.tell(envelopes)
-
-
-def _short(stream: str, bundle: Bundle) -> str:
-    """`game` for the game's own stream, `vN` for a variation."""
-    if stream == bundle.id:
-        return "game"
-    number = variation_number(stream)
-    return f"v{number}" if number is not None else stream
-
-
-def _author(author: int, bundle: Bundle) -> str:
-    return bundle.players[author] if 0 <= author < len(bundle.players) else "referee"
-
-
-def _annotation(seq: int, event: Any, bundle: Bundle) -> dict[str, Any] | None:
-    if not isinstance(event, AnnotatedEvent):
-        return None
-    stream = _short(event.stream, bundle)
-    note = visible_note(event)
-    item: dict[str, Any] = {
-        "seq": seq,
-        "at": str(event.seq) if stream == "game" else f"{stream}@{event.seq}",
-        "stream": stream,
-        "move": event.seq,
-        "author": _author(event.author, bundle),
-        "audience": event.audience,
-        "sealed": note is None,
-    }
-    if note is not None:
-        item["comment"] = note.comment
-        item["glyph"] = note.glyph
-        item["marks"] = [
-            {"shape": m.shape, "at": m.at, "to": m.to, "colour": m.colour, "label": m.label}
-            for m in note.marks
-        ]
-    return item

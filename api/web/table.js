@@ -13,7 +13,7 @@
     game: "", players: [], viewerName: "", seat: null, referee: false,
     latest: 0, at: null, toAct: [], outcome: null, partial: "", lookAs: null,
     legal: [], ticket: 0, autoplay: null,
-    variation: null, vat: null, notesSeen: "",
+    variation: null, vat: null, notesLoaded: false,
     log: { who: null, upTo: 0, over: false, lines: [] }, // readTable: the page's copy of the log
     board: { key: null, svg: "" }, // readTable: the drawing of the position shown
   };
@@ -27,7 +27,6 @@
     if (state.variation) return state.vat === null ? state.variation.seq : state.vat;
     return state.at === null ? state.latest : state.at;
   };
-  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
   function say(textValue, kind) {
     const box = $("message");
@@ -54,7 +53,7 @@
   // settles once the page shows everything asked for until then. While the live channel is
   // open its frames say where the game is (no summary read); then one read brings what
   // changed (readTable), and the notes are read only when asked (the notes' own actions,
-  // their watch, a variation).
+  // the channel's welcome and its notes frames, a variation).
   const loads = { asked: 0, done: 0, running: null, notes: false };
 
   function refresh(options) {
@@ -80,7 +79,7 @@
   async function readNotes() {
     const [annotated, branches] = await Promise.all([json(`${base}/annotations`), json(`${base}/variations`)]);
     notes.update(annotated.annotations, branches.variations);
-    state.notesSeen = JSON.stringify([annotated, branches]);
+    state.notesLoaded = true;
     if (state.variation) {
       state.variation = branches.variations.find((v) => v.id === state.variation.id) || null;
       if (!state.variation) state.vat = null;
@@ -129,7 +128,7 @@
         state.partial = summary.partial || ""; // a partial copy: nobody acts, ever
       }
       if (state.at !== null && state.at >= state.latest) state.at = null;
-      const notesRead = notesToo || !state.notesSeen || state.variation ? readNotes() : null;
+      const notesRead = notesToo || !state.notesLoaded || state.variation ? readNotes() : null;
       if (state.variation) await notesRead; // its seq and lines come with the variations
       const mayAct = !state.variation && state.seat !== null && state.at === null && !state.outcome && !state.partial; // undo/redo too
       const [[svg, lines, legal]] = await Promise.all([readTable(mayAct), notesRead]);
@@ -176,21 +175,6 @@
     state.variation = null;
     state.vat = null;
     refresh();
-  }
-
-  // Annotations and variations have no live stream of their own: look for new ones now and
-  // then (a small JSON read), and redraw when something changed.
-  async function watchNotes() {
-    for (;;) {
-      await sleep(3000);
-      if (document.hidden) continue;
-      try {
-        const seen = JSON.stringify(await Promise.all([json(`${base}/annotations`), json(`${base}/variations`)]));
-        if (seen !== state.notesSeen) refreshAll();
-      } catch (ignored) {
-        // the next look will tell
-      }
-    }
   }
 
   // -- the board -------------------------------------------------------------------------
@@ -465,6 +449,11 @@
     const frame = JSON.parse(message.data);
     if (frame.type === "welcome") {
       channel.synced = true; // from now on every decision past the hello's seq is told
+      // Notes are told from now on: read what came before (while it was down too); then
+      // the page is live (body[data-live], which tests wait for).
+      refreshAll().then(() => { document.body.dataset.live = "true"; });
+    } else if (frame.type === "notes") {
+      refreshAll(); // what this viewer may read of the annotations or variations changed
     } else if (frame.type === "update") {
       if (frame.seq >= state.latest) {
         state.latest = frame.seq;
@@ -495,11 +484,12 @@
       socket.onopen = () => {
         pause = 500;
         channel.open = true;
-        socket.send(JSON.stringify(Object.assign({ type: "hello", after: state.latest }, Skald.token() ? { token: Skald.token() } : {})));
+        socket.send(JSON.stringify(Object.assign({ type: "hello", after: state.latest, notes: true }, Skald.token() ? { token: Skald.token() } : {})));
       };
       socket.onmessage = onFrame;
       socket.onclose = (event) => {
         Object.assign(channel, { socket: null, open: false, synced: false });
+        delete document.body.dataset.live;
         if (channel.pending) channel.pending.reject(new ApiError(0, { message: "the live channel closed before the service answered; the page has reloaded: look again" }));
         channel.pending = null;
         if (state.outcome || [1000, 4400, 4401, 4404].includes(event.code)) return; // over, or refused
@@ -601,7 +591,6 @@
     notes.start(notesContext);
     await refreshAll();
     live();
-    watchNotes();
   }
 
   start();

@@ -64,6 +64,12 @@ def variation_number(stream: str) -> int | None:
     return int(match["number"]) if match else None
 
 
+def variation_game(stream: str) -> str | None:
+    """The game a variation id belongs to, or None when `stream` is not one."""
+    match = _VARIATION_ID.fullmatch(stream)
+    return match["game"] if match else None
+
+
 @functools.cache
 def notes_decoder() -> msgspec.json.Decoder[Any]:
     """The decoder of a notes stream's events."""

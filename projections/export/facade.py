@@ -12,6 +12,7 @@ Anchors (`--at`, `--from`): `SEQ` (a seq of the game), or `vN@SEQ` (of variation
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 from collections.abc import Callable, Iterator, Sequence
@@ -46,6 +47,7 @@ from skald.projections.export import FORMATS
 from skald.projections.export.grammar import ParsedText, parse_text
 from skald.projections.export.html import write_html
 from skald.projections.export.jsonl import ParsedJsonl, is_jsonl_export, read_jsonl, write_jsonl
+from skald.projections.export.listing import annotation_items
 from skald.projections.export.markdown import write_markdown
 from skald.projections.export.markup import marked_board
 from skald.projections.export.model import Bundle
@@ -242,6 +244,22 @@ class Histories:
             occasion=occasion(self._engine.store, game_id),
             partial=self._engine.partial_copy(game_id),
         )
+
+    def notes_digest(self, game_id: str, viewer: Viewer) -> str:
+        """A digest of what `viewer` may read of the game's annotations and variations (the
+        annotations as listed, each visible variation's id and last seq): it changes exactly
+        when what the viewer may read does, so a note or a variation hidden from it leaves
+        it as it was. The live channel compares it, and never sends it."""
+        state = self._store.game(game_id)
+        effective = self._effective(state, viewer)
+        notes = (redact(env, effective) for env in self._store.notes(game_id))
+        shown = []
+        for stream in self._store.variation_ids(game_id):
+            envelopes = self._store.variation(stream, state.game)
+            if _sees(effective, envelopes[0].event):
+                shown.append((stream, envelopes[-1].seq))
+        listed = [annotation_items(notes, game_id, state.players), shown, effective.referee]
+        return hashlib.sha256(msgspec.json.encode(listed)).hexdigest()
 
     def export(
         self,

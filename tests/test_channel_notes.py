@@ -1,0 +1,199 @@
+"""The live channel's notes frames against a real `skald serve` (tests/servers.py): a
+channel whose hello asks for `notes` is told when what its viewer may read of the game's
+annotations and variations changed, and only then.
+
+The secrecy attack: a seat counting the notes and variations hidden from it by the frames
+it gets. Its frames must be the same whether the other side opened none or several
+variations, and a note sealed from it reaches it only as the annotations route lists it
+(author and anchor). The ordering checks rest on the channel's guarantee that one game's
+frames go out in the order they were made: a notes frame made for a change comes before
+the update of a move made after the change."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from tests.cli_support import skald
+from tests.conftest import fresh_store_url
+from tests.servers import Server, pg_database
+from tests.test_api_play import TIMEOUT, channel, close_code, frame, frame_legal, new_game
+
+
+def open_notes(base: str, game_id: str, token: str | None = None) -> ClientConnection:
+    """A channel following the notes, past its welcome and first update."""
+    conn = connect(
+        base.replace("http://", "ws://") + f"/games/{game_id}/play", open_timeout=TIMEOUT
+    )
+    hello: dict[str, Any] = {"type": "hello", "notes": True}
+    if token:
+        hello["token"] = token
+    conn.send(json.dumps(hello))
+    welcome = frame(conn)
+    assert welcome["type"] == "welcome", welcome
+    first = frame(conn)
+    assert first["type"] == "update", first
+    return conn
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def note(base: str, game_id: str, token: str, at: int, audience: str = "public") -> None:
+    made = httpx.post(
+        f"{base}/games/{game_id}/annotations",
+        json={"at": str(at), "comment": f"{audience} remark", "audience": audience},
+        headers=auth(token),
+    )
+    assert made.status_code == 201, made.text
+
+
+def branch(base: str, game: dict[str, Any], token: str, actor_token: str) -> str:
+    """A variation opened by `token`'s seat from the game's seq, with one move."""
+    at = httpx.get(f"{base}/games/{game['id']}").json()["seq"]
+    made = httpx.post(
+        f"{base}/games/{game['id']}/variations",
+        json={"from": str(at), "moves": [frame_legal(base, game, actor_token)], "seed": "s"},
+        headers=auth(token),
+    )
+    assert made.status_code == 201, made.text
+    return str(made.json()["id"])
+
+
+def move(base: str, game: dict[str, Any], tokens: list[str]) -> int:
+    """One move by the seat to act, through REST; the seq it made."""
+    summary = httpx.get(f"{base}/games/{game['id']}").json()
+    token = tokens[summary["to_act"][0]]
+    made = httpx.post(
+        f"{base}/games/{game['id']}/moves",
+        json={"move": frame_legal(base, game, token)},
+        headers=auth(token),
+    )
+    assert made.status_code in (200, 201), made.text
+    return int(made.json()["seq"])
+
+
+def types_until_update(conn: ClientConnection) -> list[str]:
+    """The types of the frames up to and including the next update."""
+    seen = []
+    while not seen or seen[-1] != "update":
+        seen.append(frame(conn)["type"])
+    return seen
+
+
+@pytest.fixture
+def base(tmp_path: Path) -> Any:
+    with Server(f"sqlite:///{tmp_path}/skald.db", tmp_path / "server.log") as server:
+        yield server.start()
+
+
+def test_a_public_note_tells_every_reader_that_asked(base: str) -> None:
+    game = new_game(base)
+    tokens = [seat["token"] for seat in game["seats"]]
+    ann, spectator = open_notes(base, game["id"], tokens[0]), open_notes(base, game["id"])
+    with channel(base, game["id"], tokens[1]) as (plain, _):
+        assert frame(plain)["type"] == "update"
+        note(base, game["id"], tokens[1], 1)
+        assert frame(ann) == {"type": "notes"}
+        assert frame(spectator) == {"type": "notes"}
+        move(base, game, tokens)
+        assert types_until_update(plain) == ["update"]  # it did not ask for notes
+        assert types_until_update(ann) == ["update"]  # one frame for one note
+    ann.close()
+    spectator.close()
+
+
+def test_hidden_variations_send_a_seat_nothing(base: str) -> None:
+    """Bob's variations are his side's alone: Ann's channel gets the same frames whether
+    he opened none or three, and his own is told of each; a note sealed from Ann is
+    listed to her (author and anchor), so it tells her as the listing does."""
+    seen: dict[int, list[str]] = {}
+    for hidden in (0, 3):
+        game = new_game(base, seed=f"hidden-{hidden}")
+        tokens = [seat["token"] for seat in game["seats"]]
+        ann, bob = open_notes(base, game["id"], tokens[0]), open_notes(base, game["id"], tokens[1])
+        frames: list[str] = []
+        for _ in range(hidden):
+            branch(base, game, tokens[1], tokens[0])
+            assert frame(bob) == {"type": "notes"}  # every reader's digests are taken at once
+        move(base, game, tokens)
+        frames += types_until_update(ann)
+        assert types_until_update(bob) == ["update"]
+        note(base, game["id"], tokens[1], 2, audience="seat")
+        assert frame(bob) == {"type": "notes"}
+        move(base, game, tokens)
+        frames += types_until_update(ann)
+        listed = httpx.get(
+            f"{base}/games/{game['id']}/annotations", headers=auth(tokens[0])
+        ).json()["annotations"]
+        assert [(item["author"], item["sealed"]) for item in listed] == [("Bob", True)]
+        assert "remark" not in json.dumps(listed)
+        seen[hidden] = frames
+        ann.close()
+        bob.close()
+    assert seen[0] == seen[3] == ["update", "notes", "update"]
+
+
+def test_a_note_written_by_the_cli_is_told(base: str, tmp_path: Path) -> None:
+    """SQLite has no notifications: the watch's poll finds the notes stream moved."""
+    game = new_game(base)
+    tokens = [seat["token"] for seat in game["seats"]]
+    ann = open_notes(base, game["id"], tokens[0])
+    db = f"sqlite:///{tmp_path}/skald.db"
+    code, _out, err = skald(
+        "annotate", game["id"], "--as", "Bob", "--at", "1", "--comment", "x", "--db", db
+    )
+    assert code == 0, err
+    assert frame(ann) == {"type": "notes"}
+    ann.close()
+
+
+def test_a_channel_following_notes_stays_open_after_the_end(base: str) -> None:
+    """The last update closes a plain channel (1000); one that follows the notes stays,
+    and hears of a note written after the end."""
+    game = new_game(base, seed="end")
+    tokens = [seat["token"] for seat in game["seats"]]
+    ann = open_notes(base, game["id"], tokens[0])
+    with channel(base, game["id"], tokens[1]) as (plain, _):
+        frame(plain)
+        outcome = None
+        for _ in range(400):
+            summary = httpx.get(f"{base}/games/{game['id']}").json()
+            if summary["outcome"] is not None:
+                outcome = summary["outcome"]
+                break
+            move(base, game, tokens)
+        assert outcome is not None
+        while (last := frame(plain))["outcome"] is None:
+            pass
+        assert close_code(plain) == 1000
+    while (told := frame(ann)).get("outcome") is None:
+        assert told["type"] in ("update", "notes")
+    note(base, game["id"], tokens[1], 3)
+    assert frame(ann) == {"type": "notes"}
+    ann.close()
+    assert last["outcome"] == told["outcome"]
+
+
+@pytest.mark.postgres
+def test_a_note_on_one_server_is_told_on_another(tmp_path: Path) -> None:
+    with (
+        pg_database("skald_notes", fresh_store_url("postgresql", tmp_path)) as url,
+        Server(url, tmp_path / "a.log") as one,
+        Server(url, tmp_path / "b.log") as two,
+    ):
+        first, second = one.start(), two.start()
+        game = new_game(first)
+        tokens = [seat["token"] for seat in game["seats"]]
+        ann = open_notes(second, game["id"], tokens[0])
+        note(first, game["id"], tokens[1], 1)
+        assert frame(ann) == {"type": "notes"}
+        branch(first, game, tokens[0], tokens[0])  # her own variation, on the other server
+        assert frame(ann) == {"type": "notes"}
+        ann.close()
