@@ -161,19 +161,28 @@ def test_a_channel_following_notes_stays_open_after_the_end(base: str) -> None:
     tokens = [seat["token"] for seat in game["seats"]]
     ann = open_notes(base, game["id"], tokens[0])
     with channel(base, game["id"], tokens[1]) as (plain, _):
-        frame(plain)
+        last = frame(plain)
+        told: dict[str, Any] = {}
         outcome = None
         for _ in range(400):
             summary = httpx.get(f"{base}/games/{game['id']}").json()
             if summary["outcome"] is not None:
                 outcome = summary["outcome"]
                 break
-            move(base, game, tokens)
+            seq = move(base, game, tokens)
+            # both channels read as the game goes (a client that stops reading for the
+            # whole game leaves its pings unanswered and is rightly cut off)
+            while last["seq"] < seq:
+                last = frame(plain)
+            while told.get("seq", 0) < seq:
+                told = frame(ann)
+                assert told["type"] in ("update", "notes")
         assert outcome is not None
-        while (last := frame(plain))["outcome"] is None:
-            pass
+        while last["outcome"] is None:
+            last = frame(plain)
         assert close_code(plain) == 1000
-    while (told := frame(ann)).get("outcome") is None:
+    while told.get("outcome") is None:
+        told = frame(ann)
         assert told["type"] in ("update", "notes")
     note(base, game["id"], tokens[1], 3)
     assert frame(ann) == {"type": "notes"}
