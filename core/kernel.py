@@ -179,8 +179,8 @@ def undo_event(state: GameState, seat: int) -> DecisionUndone:
         )
     if not state.undo:
         raise IllegalMove(
-            "nothing to undo: the last decision revealed information or "
-            "used chance (a draw, a roll, a card shown), and cannot be taken back"
+            "nothing to undo: no decision since the game began or since the last "
+            "draw, roll or card shown (those cannot be taken back)"
         )
     author = state.undo[-1].seat
     check_undo_policy(state, seat, author, "undo")

@@ -57,6 +57,7 @@ class BeastPossible(msgspec.Struct, frozen=True, kw_only=True):
     habitat. `unseen`: per kind, the cards an unseen one may be. `habitats`: per trap
     habitat token, the habitats it may be. `paths`: the hidden paths, for `sample`."""
 
+    game: str = "beast"
     viewer: str
     role: str
     beast: tuple[tuple[str, float], ...] | None

@@ -120,6 +120,79 @@ def _hagar(possible: Any, players: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+_BEAST_PLACES = {
+    "action_deck": "the action deck",
+    "item_deck": "the item deck",
+    "talent_deck": "the talent deck",
+    "item_discard": "the item discard pile",
+    "talent_discard": "the talent discard pile",
+    "aside": "the card set aside",
+    "pool": "the hunters' card pool",
+}
+_BEAST_KINDS = {"action": "action card", "item": "item", "talent": "talent", "trap": "trap item"}
+
+
+def _beast_place(place: str, players: Sequence[str]) -> str:
+    """A hidden place in words: `actions/2` -> `hunter 2's action cards`."""
+    kind, _, index = place.partition("/")
+    if not index:
+        return _BEAST_PLACES.get(place, place)
+    number = int(index)
+    owner = "the Beast" if number == 0 else f"hunter {number}"
+    if kind == "actions":
+        return f"{owner}'s action cards"
+    if kind == "extras":
+        return f"{owner}'s items and talents"
+    if kind == "pack":
+        who = players[number] if number < len(players) else f"seat {number + 1}"
+        return f"{who}'s draft pack"
+    if kind == "trap":
+        return f"trap {number + 1}"
+    return "the card being played"
+
+
+def _one_of(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _beast(possible: Any, players: Sequence[str]) -> str:
+    role = {"hunters": "the hunters", "beast": "the Beast"}.get(possible.role, possible.role)
+    lines = [f"Beast: what {possible.viewer} ({role}) cannot see"]
+    if possible.beast:
+        spread = ", ".join(f"{where} {share:.0%}" for where, share in possible.beast)
+        count = len(possible.beast)
+        lines.append(
+            f"  where the Beast may be ({count} place{'s' * (count != 1)}, with the share of "
+            f"the hidden paths that end there): {spread}"
+        )
+    kinds = dict(possible.tokens)
+    habitats = dict(possible.habitats)
+    for holding in possible.holdings:
+        if not holding.cards:
+            continue
+        where = _beast_place(holding.place, players)
+        if holding.place.startswith("trap/"):
+            card, habitat = holding.cards
+            card_text = "an unseen trap item" if card in kinds else card
+            habitat_text = _one_of(habitats[habitat]) if habitat in habitats else habitat
+            lines.append(f"  {where}: {card_text}, set in a {habitat_text} location")
+            continue
+        seen = [c for c in holding.cards if c not in kinds]
+        unseen = len(holding.cards) - len(seen)
+        text = f"{len(holding.cards)} card{'s' * (len(holding.cards) != 1)}"
+        if unseen and seen:
+            text += f", {unseen} not seen; seen: {', '.join(seen)}"
+        elif unseen:
+            text += ", none seen"
+        else:
+            text += f", all seen: {', '.join(seen)}"
+        lines.append(f"  {where}: {text}")
+    for kind, names in possible.unseen:
+        if names:
+            lines.append(f"  an unseen {_BEAST_KINDS.get(kind, kind)} may be: {', '.join(names)}")
+    return "\n".join(lines)
+
+
 def _toy(possible: Any, players: Sequence[str]) -> str:
     hands = ", ".join(f"{players[s]} holds {n}" for s, n in possible.hands)
     cards = " ".join(map(str, possible.unseen))
@@ -129,5 +202,6 @@ def _toy(possible: Any, players: Sequence[str]) -> str:
 _DESCRIBERS: dict[str, Callable[[Any, Sequence[str]], str]] = {
     "beowulf": _beowulf,
     "hagar": _hagar,
+    "beast": _beast,
     "toy": _toy,
 }

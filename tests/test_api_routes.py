@@ -22,8 +22,8 @@ from skald.core.signing import load_receipt, signature_valid
 from skald.core.store import seat_tokens
 
 NOTHING_TO_UNDO = (
-    "nothing to undo: the last decision revealed information or used chance (a draw, a "
-    "roll, a card shown), and cannot be taken back"
+    "nothing to undo: no decision since the game began or since the last draw, roll or "
+    "card shown (those cannot be taken back)"
 )
 NOTHING_TO_REDO = "nothing to redo: no decision was undone since the last move"
 

@@ -303,9 +303,8 @@ def test_beowulf_played_in_the_browser(context: Any, server: Server, shots: Path
     assert bob.locator('#viewer option[value="Ann"]').count() == 0
     judge.click("#open-audit")
     judge.wait_for_selector("#audit .verdict")
-    bob.click("#open-audit")
-    bob.wait_for_selector("#audit .message")
-    assert "after the game" in bob.inner_text("#audit")
+    bob.wait_for_selector("#open-audit:disabled")  # a seat while the game runs: told why
+    assert "after the game" in bob.inner_text("#audit-why")
     judge.close()
     bob.locator("#board").screenshot(path=shots / "beowulf-2-opening-bob.png")
 

@@ -5,13 +5,20 @@ referee, who sees everything, has no such panel."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.browser_support import CHROMIUM, chromium, local_context, served_skald
+from tests.browser_support import (
+    CHROMIUM,
+    chromium,
+    local_context,
+    screenshot_folder,
+    served_skald,
+)
 from tests.servers import Server
 
 pytest.importorskip("playwright.sync_api")
@@ -71,3 +78,57 @@ def test_a_hagar_seat_sees_the_fate_deck_and_face_down_loot(context: Any, server
     page.click("#possible summary")
     page.wait_for_selector("#possible-text:not(:empty)")
     assert "the fate deck" in (page.text_content("#possible-text") or "")
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_the_hunters_see_where_the_beast_may_be_outlined_on_the_map(
+    context: Any, server: Server, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A Beast game played at random over HTTP until the hunters lose sight of the Beast
+    on two locations or more: the hunter's panel says so in words (no field names), and
+    exactly the locations `possible` lists are outlined on the board."""
+    created = _create(server, "beast", ["Bea", "Carl"])
+    game_id = created["id"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    rnd = random.Random(7)
+    known: dict[str, Any] = {}
+    for _ in range(600):
+        known = httpx.get(
+            f"{server.base}/games/{game_id}/possible", headers=_auth(tokens[1])
+        ).json()
+        if len(known["possible"]["beast"] or ()) >= 2:
+            break
+        summary = httpx.get(f"{server.base}/games/{game_id}").json()
+        assert summary["outcome"] is None, "the game ended with the Beast never hidden"
+        seat = summary["to_act"][0]
+        legal = httpx.get(f"{server.base}/games/{game_id}/legal", headers=_auth(tokens[seat]))
+        made = httpx.post(
+            f"{server.base}/games/{game_id}/moves",
+            json={"move": rnd.choice(sorted(legal.json()["moves"]))},
+            headers=_auth(tokens[seat]),
+        )
+        assert made.status_code in (200, 201), made.text
+    where = [location for location, _share in known["possible"]["beast"]]
+    assert len(where) >= 2, "the hunters never lost sight of the Beast"
+    page = _page(context, game_id, tokens[1])
+    page.click("#possible summary")
+    page.wait_for_selector("#possible-text:not(:empty)")
+    shown = page.text_content("#possible-text") or ""
+    assert shown == known["text"]
+    assert f"where the Beast may be ({len(where)} places" in shown
+    for raw in ("Holding(", "holdings:", "tokens:", "None"):
+        assert raw not in shown
+    page.wait_for_selector("#board .possible-place")
+    outlined = page.eval_on_selector_all(
+        "#board .possible-place", "nodes => [...new Set(nodes.map(n => n.dataset.at))]"
+    )
+    assert sorted(outlined) == sorted(where)
+    assert page.text_content("#possible-count") == (
+        f"The Beast may be on {len(where)} locations, outlined on the board."
+    )
+    shots = screenshot_folder(tmp_path_factory, "web-possible-screenshots")
+    page.screenshot(path=shots / "beast-hunter-possible.png", full_page=True)
+    page.close()

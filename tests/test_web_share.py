@@ -133,10 +133,10 @@ def test_the_full_audit_is_the_referees_while_the_game_runs(
     created = played(server)
     game = created["id"]
     seat = window(f"/play/{game}#token={created['seats'][1]['token']}")
-    seat.click("#audit-full")
-    seat.wait_for_function(
-        "() => document.querySelector('#share-message').textContent.includes('after the game')"
-    )
+    seat.wait_for_selector("#audit-full:disabled")  # off, and said why: not a refusal
+    assert seat.locator("#open-audit").is_disabled()
+    assert "after the game" in (seat.get_attribute("#audit-full", "title") or "")
+    assert "after the game" in seat.inner_text("#audit-why")
     referee = window(f"/play/{game}#token={created['referee_token']}")
     page_text = downloaded(referee, "#audit-full").decode()
     assert page_text.startswith("<!doctype html") or page_text.lower().startswith("<!doctype")

@@ -193,9 +193,9 @@
   }
 
   // What could be true for this page's viewer (GET /possible, as it stood at the shown
-  // seq), read while its panel is open: its text, and the places a "…location…" list of
-  // the game's struct names shaded on the board with their count (the hunters' view of
-  // where the Beast may be). The referee, who sees everything, has no such panel.
+  // seq), read while its panel is open: its text, and where the hidden Beast may be shaded
+  // on the board with their count (the hunters' view). The referee, who sees everything,
+  // has no such panel.
   function showPossible(ticket) {
     const panel = $("possible");
     panel.hidden = Boolean(state.variation || state.lookAs || state.referee);
@@ -207,10 +207,8 @@
   }
 
   function possiblePlaces(known) {
-    for (const [field, value] of Object.entries(known || {})) {
-      if (!field.includes("location") || !Array.isArray(value)) continue;
-      return value.map((item) => (typeof item === "string" ? item : item.name || item.location || item.at)).filter(Boolean);
-    }
+    // Beast: `beast` lists [location, share] where the hidden Beast may be (null when seen)
+    if (known && Array.isArray(known.beast)) return known.beast.map((pair) => pair[0]);
     return [];
   }
 
@@ -218,7 +216,9 @@
     if (!answer) return;
     if ($("possible-text").textContent !== answer.text) $("possible-text").textContent = answer.text;
     const places = possiblePlaces(answer.possible);
-    $("possible-count").textContent = places.length ? `${places.length} possible places, shaded on the board` : "";
+    $("possible-count").textContent = places.length
+      ? `The Beast may be on ${places.length === 1 ? "1 location" : `${places.length} locations`}, outlined on the board.`
+      : "";
     const svg = $("board").querySelector("svg");
     for (const place of places) {
       svg && svg.querySelectorAll(`[data-at="${CSS.escape(place)}"]`).forEach((node) => node.classList.add("possible-place"));
@@ -309,6 +309,20 @@
     }));
     $("jump-seq").max = String(lastSeq());
     $("last").textContent = state.variation ? "Last ⇥" : "Live ⇥";
+    drawAuditOffer();
+  }
+
+  // The audit is the referee's while the game runs and everyone's after it (reveal=end):
+  // before that a seat or spectator is told so beside buttons that are off, not refused.
+  const AUDIT_LATER = "The audit opens after the game, or at any time with the referee's link.";
+  function drawAuditOffer() {
+    const open = state.referee || Boolean(state.outcome);
+    for (const id of ["open-audit", "audit-full"]) {
+      const button = $(id);
+      button.disabled = !open;
+      button.title = open ? "" : AUDIT_LATER;
+    }
+    $("audit-why").textContent = open ? "" : AUDIT_LATER;
   }
 
   function drawPlay() {
@@ -316,7 +330,9 @@
     section.hidden = state.seat === null;
     if (state.seat === null) return;
     const live = state.at === null && !state.variation;
-    let hint = "Click a highlighted place on the board, or a move below.";
+    let hint = state.places && state.places.size
+      ? "Click a highlighted place on the board, or a move below."
+      : "Choose one of the moves below.";
     if (state.variation) hint = "Showing a variation: back to the game to play.";
     else if (!live) hint = "Replaying: press Live to play.";
     else if (state.outcome) hint = "The game is over.";
@@ -524,13 +540,13 @@
           el(
             "details",
             { class: "knowledge" },
-            el("summary", {}, `${seat.player} learned ${seat.learned.length} things`),
+            el("summary", {}, `${seat.player} learned ${seat.learned.length === 1 ? "1 hidden value" : `${seat.learned.length} hidden values`}`),
             el("ul", {}, seat.learned.map((item) => el("li", {}, seqButton(item.seq), ` ${item.told || item.value}`))),
           ),
         ),
       );
     } catch (error) {
-      const why = error.status === 403 ? "The audit opens after the game, or at any time with the referee's link." : error.message;
+      const why = error.status === 403 ? AUDIT_LATER : error.message;
       box.replaceChildren(el("p", { class: "message" }, why));
     }
   }

@@ -26,6 +26,7 @@ from skald.projections.boards.svg import (
     text,
     title,
 )
+from skald.projections.narrative.common import plural
 
 CELL = 110
 MARGIN = 30
@@ -260,7 +261,7 @@ def _panel(view: dict[str, Any], left: float) -> list[str]:
         if hand["actions"] is not None:
             lines.append("  hand: " + (", ".join(hand["actions"]) or "(empty)"))
         else:
-            lines.append(f"  hand: {hand['action_count']} cards")
+            lines.append(f"  hand: {plural(hand['action_count'], 'card')}")
         if hand["extras"]:
             lines.append("  items: " + ", ".join(hand["extras"]))
     if view.get("pack"):

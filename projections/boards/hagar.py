@@ -24,6 +24,7 @@ from skald.projections.boards.svg import (
     text,
     title,
 )
+from skald.projections.narrative.common import plural
 
 PANEL = 300
 KIND_FILL = {
@@ -115,7 +116,12 @@ def _panel(view: dict[str, Any], players: tuple[str, ...], left: float) -> list[
     ]
     throw = view.get("throw")
     if throw:
-        lines.append((f"last throw: {throw['points']} points, {throw['waves']} waves", "#000"))
+        lines.append(
+            (
+                f"last throw: {plural(throw['points'], 'point')}, {plural(throw['waves'], 'wave')}",
+                "#000",
+            )
+        )
     for viking in view["vikings"]:
         name = (
             players[viking["seat"]] if viking["seat"] < len(players) else f"seat {viking['seat']}"
