@@ -39,7 +39,7 @@ window.skaldClicks = [];
 document.addEventListener("click", (event) => {
   const button = event.target.closest && event.target.closest("#legal button.move");
   const seq = Number(document.getElementById("legal").dataset.seq);
-  if (button) window.skaldClicks.push({ move: button.textContent, seq });
+  if (button) window.skaldClicks.push({ move: button.closest("li").dataset.move, seq });
 }, true);
 // Every sentence the page's message line has said, in order (a later one replaces it).
 window.skaldMessages = [];
@@ -64,7 +64,8 @@ on_board => {
     return { target: `#board .playable[tabindex][data-at="${at}"]`, label, menu };
   }
   const first = document.querySelector('#legal button.move');
-  return { target: '#legal li:first-child button.move', label: first.textContent, menu: false };
+  const label = first.closest('li').dataset.move;
+  return { target: '#legal li:first-child button.move', label, menu: false };
 }
 """
 

@@ -12,7 +12,7 @@ const SkaldControls = (() => {
   const { el, ApiError } = Skald;
   const $ = (id) => document.getElementById(id);
   // seq: the position the controls show (null: none shown); busy: the decision in flight.
-  const mine = { seq: null, live: false, answer: null, busy: null, context: null };
+  const mine = { seq: null, live: false, answer: null, busy: null, context: null, label: null };
   const TAKE_BACK = { undo: "Undo", redo: "Redo" };
 
   const isTemplate = (move) => move.startsWith("entropy "); // entropy.js offers these
@@ -62,6 +62,15 @@ const SkaldControls = (() => {
 
   // -- drawing ---------------------------------------------------------------------------
 
+  // A move's button: its words (the page's `label`: places by their printed names), the
+  // notation it sends as its tooltip.
+  function moveItem(move) {
+    const label = mine.label ? mine.label(move) : move;
+    const button = el("button", { type: "button", class: "move", onclick: () => play(move) }, label);
+    if (label !== move) button.title = move;
+    return el("li", { "data-move": move }, button);
+  }
+
   // The list of moves, keyed by move text: kept buttons stay the same nodes.
   function drawMoves(moves) {
     const list = $("legal");
@@ -69,7 +78,7 @@ const SkaldControls = (() => {
     for (const item of [...list.children]) if (!wanted.has(item.dataset.move)) item.remove();
     const kept = new Map([...list.children].map((item) => [item.dataset.move, item]));
     moves.forEach((move, i) => {
-      const item = kept.get(move) || el("li", { "data-move": move }, el("button", { type: "button", class: "move", onclick: () => play(move) }, move));
+      const item = kept.get(move) || moveItem(move);
       if (list.children[i] !== item) list.insertBefore(item, list.children[i] || null);
     });
   }
@@ -130,5 +139,10 @@ const SkaldControls = (() => {
     for (const route of Object.keys(TAKE_BACK)) $(route).addEventListener("click", () => takeBack(route));
   }
 
-  return { start, draw, play, send, ready, boardChanged };
+  // How a move's button words it (called with the move's notation).
+  function naming(label) {
+    mine.label = label;
+  }
+
+  return { start, draw, play, send, ready, boardChanged, naming };
 })();

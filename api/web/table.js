@@ -225,6 +225,10 @@
     }
   }
 
+  // A board place's printed name by its notation (`hamburg-port` -> `Hamburg`), from the
+  // titles of the board's places (those named apart from their notation).
+  const placeNames = new Map();
+
   function drawBoard(svgText) {
     const parsed = new DOMParser().parseFromString(svgText, "image/svg+xml");
     const svg = document.importNode(parsed.documentElement, true);
@@ -232,6 +236,10 @@
     holder.replaceChildren(svg);
     const places = placesOf(state.legal, svg);
     state.places = places;
+    for (const node of svg.querySelectorAll("g.place[data-at] > title")) {
+      const cut = node.textContent.lastIndexOf(" ("); // `Hägar's fjord (west) (home)`
+      if (cut > 0) placeNames.set(node.parentNode.dataset.at, node.textContent.slice(0, cut));
+    }
     for (const [at, moves] of places) {
       const nodes = svg.querySelectorAll(`[data-at="${CSS.escape(at)}"]`);
       nodes.forEach((node, i) => {
@@ -603,6 +611,7 @@
     $("jump").addEventListener("submit", (event) => { event.preventDefault(); goTo(Number($("jump-seq").value) || 1); });
     $("autoplay").addEventListener("click", toggleAutoplay);
     controls.start(() => ({ base, say, refresh, decide }));
+    controls.naming((move) => move.split(" ").map((word) => placeNames.get(word) || word).join(" "));
     $("open-audit").addEventListener("click", openAudit);
     notes.start(notesContext);
     await refreshAll();

@@ -25,6 +25,7 @@ from skald.projections.boards.svg import (
     title,
 )
 from skald.projections.narrative.common import plural
+from skald.projections.narrative.hagar import place_words
 
 PANEL = 300
 KIND_FILL = {
@@ -56,7 +57,7 @@ def _spaces(loot: dict[str, int]) -> list[str]:
     for space in graph.data.spaces:
         x, y = at[space.id]
         radius = KIND_RADIUS[space.kind]
-        name = space.name or space.id
+        name = place_words(space.id)
         marks = ("storm " if space.storm else "") + ("crossroads" if space.crossroads else "")
         parts = [
             title(f"{name} ({space.kind}{', ' + marks.strip() if marks else ''})"),
@@ -75,7 +76,27 @@ def _spaces(loot: dict[str, int]) -> list[str]:
     return out
 
 
-def _vikings(view: dict[str, Any]) -> list[str]:
+PHASE_WORDS = {
+    "setup": "setting up",
+    "throw": "to throw the sticks",
+    "move": "to move",
+    "arrow": "to shoot an arrow",
+    "odin": "Odin's choice",
+    "storm": "in a storm",
+    "ambush": "an ambush",
+    "announce": "to announce a direction",
+    "moved": "moved",
+    "roadside": "at the roadside",
+    "over": "game over",
+}
+"""Each phase of a turn as the panel says it."""
+
+
+def _who(seat: int, players: tuple[str, ...]) -> str:
+    return players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
+
+
+def _vikings(view: dict[str, Any], players: tuple[str, ...]) -> list[str]:
     at = positions()
     out = []
     for viking in view["vikings"]:
@@ -87,7 +108,10 @@ def _vikings(view: dict[str, Any]) -> list[str]:
         out.append(
             group(
                 [
-                    title(f"seat {seat}'s ship at {viking['ship']} ({viking['cargo']} aboard)"),
+                    title(
+                        f"{_who(seat, players)}'s ship at {place_words(viking['ship'])} "
+                        f"({viking['cargo']} aboard)"
+                    ),
                     rect(sx - 12 + offset, sy + 4, 24, 9, rx=4, fill=colour, stroke="#000"),
                 ],
                 class_="ship",
@@ -96,13 +120,17 @@ def _vikings(view: dict[str, Any]) -> list[str]:
         vx, vy = (sx + offset, sy - 4) if viking["aboard"] else at.get(viking["at"], (sx, sy))
         if not viking["aboard"]:
             vx, vy = vx + offset - 6, vy - 14
-        where = f"aboard at {viking['ship']}" if viking["aboard"] else f"on foot at {viking['at']}"
+        where = (
+            f"aboard at {place_words(viking['ship'])}"
+            if viking["aboard"]
+            else f"on foot at {place_words(viking['at'])}"
+        )
         out.append(
             group(
                 [
-                    title(f"seat {seat}'s Viking, {where}, carrying {viking['carried']}"),
+                    title(f"{_who(seat, players)}'s Viking, {where}, carrying {viking['carried']}"),
                     circle(vx, vy, 8, fill=colour, stroke="#fff", stroke_width=2),
-                    text(vx, vy, seat, 9, fill="#fff"),
+                    text(vx, vy, _who(seat, players)[:1], 9, fill="#fff"),
                 ],
                 class_="viking",
             )
@@ -112,7 +140,11 @@ def _vikings(view: dict[str, Any]) -> list[str]:
 
 def _panel(view: dict[str, Any], players: tuple[str, ...], left: float) -> list[str]:
     lines: list[tuple[str, str]] = [
-        (f"Round {view['rounds'] + 1} · seat {view['turn']} · {view['phase']}", "#000")
+        (
+            f"Round {view['rounds'] + 1} · {_who(view['turn'], players)} · "
+            f"{PHASE_WORDS.get(view['phase'], view['phase'])}",
+            "#000",
+        )
     ]
     throw = view.get("throw")
     if throw:
@@ -123,9 +155,7 @@ def _panel(view: dict[str, Any], players: tuple[str, ...], left: float) -> list[
             )
         )
     for viking in view["vikings"]:
-        name = (
-            players[viking["seat"]] if viking["seat"] < len(players) else f"seat {viking['seat']}"
-        )
+        name = _who(viking["seat"], players)
         wounded = ", wounded" if viking["wounded"] else ""
         lines.append(
             (
@@ -138,7 +168,7 @@ def _panel(view: dict[str, Any], players: tuple[str, ...], left: float) -> list[
         for field in ("carried", "cargo", "home"):
             pieces = ", ".join(f"{p['name']} {p['value']}" for p in holding[field])
             if pieces:
-                lines.append((f"  seat {holding['seat']} {field}: {pieces}", "#333"))
+                lines.append((f"  {_who(holding['seat'], players)} {field}: {pieces}", "#333"))
     lines.append((f"camp chests {view['camp_chests']} · fate deck {view['deck']}", "#000"))
     if view.get("result"):
         scores = ", ".join(str(s) for s in view["result"]["scores"])
@@ -158,7 +188,7 @@ def hagar_svg(view: dict[str, Any], players: tuple[str, ...] = ()) -> str:
         rect(0, 0, WIDTH, HEIGHT, fill="#f1f8e9"),
         *_links(),
         *_spaces(loot),
-        *_vikings(view),
+        *_vikings(view, players),
         side_panel(_panel(view, players, WIDTH + 10)),
     ]
     return document(WIDTH + PANEL, HEIGHT, f"Hägar board, as {view['viewer']}", children)
