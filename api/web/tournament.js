@@ -27,23 +27,26 @@
   const organiser = () => state.me.role === "organiser";
 
   // Each tie-break (core/tournament/standing.py): a column header short enough for a phone,
-  // and the whole sentence for its title and the set-up line. `game` is the game's own.
+  // a few words for the set-up line, and the whole sentence for the column's title. `game`
+  // is the game's own tie-break (Outcome.tiebreaks).
   const GAME_TIEBREAK = {
-    beowulf: ["Diamonds", "diamonds on the figures left unused at the end of each game, summed"],
-    hagar: ["Tie throws", "points of the sticks thrown to break ties at the feast, summed"],
-    beast: ["Game tie-break", "the game's own tie-break, summed (Beast has none: always 0)"],
+    beowulf: ["Diamonds", "diamonds on unused figures", "diamonds on the figures left unused at the end of each game, summed"],
+    hagar: ["Tie throws", "tie throws", "points of the sticks thrown to break ties at the feast, summed"],
+    beast: ["Game tie-break", "the game's own tie-break", "the game's own tie-break, summed (Beast has none: always 0)"],
   };
   function tiebreak(name) {
     const words = {
-      game: GAME_TIEBREAK[state.summary.game] || ["Game tie-break", "the game's own tie-break, summed over the games"],
-      score: ["Score", "the player's scores in the games, summed"],
-      share: ["Share", "the player's share of each table's total score, summed over the games"],
-      opponents: ["Buchholz", "the points of every opponent met, summed over the games (Buchholz)"],
-      h2h: ["Head to head", "among the players still tied: places won minus places lost against each other"],
+      game: GAME_TIEBREAK[state.summary.game] || ["Game tie-break", "the game's own tie-break", "the game's own tie-break, summed over the games"],
+      score: ["Score", "total score", "the player's scores in the games, summed"],
+      share: ["Share", "share of the table's score", "the player's share of each table's total score, summed over the games"],
+      opponents: ["Buchholz", "Buchholz (opponents' points)", "the points of every opponent met, summed over the games (Buchholz)"],
+      h2h: ["Head to head", "head to head", "among the players still tied: places won minus places lost against each other"],
     };
-    const [short, long] = words[name] || [name, name];
-    return { short, long };
+    const [short, said, long] = words[name] || [name, name, name];
+    return { short, said, long };
   }
+
+  const FORMATS = { swiss: "Swiss", "round-robin": "Round robin", duplicate: "Duplicate" };
 
   // Whether every round (and the final table, if there is one) is paired, and whether
   // every game of them is over.
@@ -285,7 +288,7 @@
   async function refresh() {
     state.summary = await json(base);
     const s = state.summary;
-    $("setup").textContent = `${s.format}, ${s.paired.length} of ${s.rounds} rounds paired, tables of ${s.table_size}; points ${s.points.join("/")} (bye ${s.bye_points}); tie-breaks in order: ${s.tiebreaks.map((name) => tiebreak(name).long).join("; ")}.`;
+    $("setup").textContent = `${FORMATS[s.format] || s.format}, ${s.paired.length} of ${s.rounds} rounds paired, tables of ${s.table_size}; points ${s.points.join("/")} (bye ${s.bye_points}); tie-breaks in order: ${s.tiebreaks.map((name) => tiebreak(name).said).join(", ")}.`;
     const chosen = $("after").value;
     $("after").replaceChildren(
       el("option", { value: "" }, "now"),
