@@ -132,7 +132,9 @@ def test_tournament_page_standings_rounds_and_seats(
     )
     assert any("diamonds on the figures left unused" in title for title in titles), titles
     assert "TB " not in lobby.inner_text("#standings thead")
-    assert "tie-breaks in order: diamonds on unused figures, total score" in lobby.inner_text("#setup")
+    assert "tie-breaks in order: diamonds on unused figures, total score" in lobby.inner_text(
+        "#setup"
+    )
     assert all("±" in text for text in lobby.locator("#standings td.rating").all_inner_texts())
     expected = httpx.get(f"{server.base}/tournaments/{tid}/standings").json()["standings"]
     assert lobby.locator("#standings tbody td.points").first.inner_text() == str(
