@@ -973,9 +973,13 @@ class EventStore:
         limit: int = 50,
         offset: int = 0,
         kinds: Sequence[str] | None = None,
+        without_like: str | None = None,
     ) -> list[StreamInfo]:
-        """Stream headers, newest first (`kind`: only that kind; `kinds`: only these)."""
+        """Stream headers, newest first (`kind`: only that kind; `kinds`: only these;
+        `without_like`: not the ids matching this SQL LIKE pattern)."""
         query = _HEADER.order_by(streams.c.created_at.desc(), streams.c.id)
+        if without_like is not None:
+            query = query.where(streams.c.id.not_like(without_like))
         if kind is not None:
             query = query.where(streams.c.kind == kind)
         if kinds is not None:

@@ -31,7 +31,7 @@ from skald.core.engine import (
     to_act,
     to_envelope,
 )
-from skald.core.errors import Forbidden, IllegalMove
+from skald.core.errors import Forbidden, IllegalMove, SkaldError
 from skald.core.importer import ImportResult, import_text
 from skald.core.kernel import (
     Move,
@@ -49,7 +49,7 @@ from skald.core.seats import resolve_seat
 from skald.core.signing import Receipt, Signer, SigningKeyError
 from skald.core.sqlite_writers import NoWaiting
 from skald.core.state import GameState, presenting
-from skald.core.store import StoredRecord
+from skald.core.store import StoredRecord, StreamInfo
 from skald.core.stream_check import verify_any
 from skald.events.common import Outcome
 from skald.events.envelope import Envelope
@@ -61,6 +61,9 @@ from skald.projections.knowledge import describe_possible
 from skald.projections.knowledge_cache import possible_at
 from skald.projections.narrative import Narrated, Narrator
 from skald.projections.registry import views_for
+
+TOURNAMENT_TABLE_LIKE = "%.r%.t%"
+"""The ids of tournament tables (core/tournament/desk.py names them TOURNAMENT.rN.tM)."""
 
 log = logging.getLogger(__name__)
 
@@ -319,21 +322,63 @@ class Table:
             partial=self._partial(game_id),
         )
 
-    def games(self, game: str | None = None, limit: int = 50, offset: int = 0) -> list[GameListing]:
-        """Games, newest first, a page at a time (`game`: only that game). Only game
-        streams: tournaments, notes and variations are streams of other kinds."""
-        return [
-            GameListing(
-                id=info.id,
-                game=info.kind,
-                title=info.title,
-                seq=info.version,
-                created_at=info.created_at,
+    def games(
+        self,
+        game: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+        state: str | None = None,
+        tournaments: bool = True,
+    ) -> list[GameListing]:
+        """Games, newest first, a page at a time (`game`: only that game; `state`:
+        "finished" or "to-act", only the games over or with a seat to act; `tournaments`
+        False: not the tables of tournaments). `offset` and `limit` count the games that
+        pass the filters. Only game streams: tournaments, notes and variations are
+        streams of other kinds."""
+        without = TOURNAMENT_TABLE_LIKE if not tournaments else None
+        if state is None:
+            found = self._engine.store.list_streams(
+                kind=game, limit=limit, offset=offset, kinds=game_names(), without_like=without
             )
-            for info in self._engine.store.list_streams(
-                kind=game, limit=limit, offset=offset, kinds=game_names()
+            return [self._listing(info) for info in found]
+        chosen: list[GameListing] = []
+        skipped, at, chunk = 0, 0, 200
+        while len(chosen) < limit:
+            found = self._engine.store.list_streams(
+                kind=game, limit=chunk, offset=at, kinds=game_names(), without_like=without
             )
-        ]
+            for info in found:
+                if not self._in_state(info.id, state):
+                    continue
+                if skipped < offset:
+                    skipped += 1
+                    continue
+                chosen.append(self._listing(info))
+                if len(chosen) == limit:
+                    break
+            if len(found) < chunk:
+                break
+            at += chunk
+        return chosen
+
+    def _in_state(self, game_id: str, state: str) -> bool:
+        try:
+            loaded = self._engine.load(game_id)
+        except SkaldError:  # a stream this process cannot fold is in no state
+            return False
+        if state == "finished":
+            return loaded.outcome is not None
+        return loaded.outcome is None and bool(self._to_act(game_id, loaded))
+
+    @staticmethod
+    def _listing(info: StreamInfo) -> GameListing:
+        return GameListing(
+            id=info.id,
+            game=info.kind,
+            title=info.title,
+            seq=info.version,
+            created_at=info.created_at,
+        )
 
     def render(self, table_view: TableView) -> str:
         """A readable rendering of a view."""

@@ -138,6 +138,8 @@ def test_lobby_creates_a_game_and_hands_out_links(context: Any, server: Server) 
     assert len(hrefs) == 4  # two seats, the referee, spectators
     assert all("#token=" in href for href in hrefs[:3])
     assert "#" not in hrefs[3]
+    who = page.locator("#links .who").all_inner_texts()
+    assert who[:2] == ["Ann (seat 1)", "Bob (seat 2)"]  # seats as people count them, from 1
     game_id = hrefs[0].split("/")[2].split("#")[0]
     page.locator(f'#games tr[data-game="{game_id}"]').wait_for()
     assert "Ann, Bob" in page.locator(f'#games tr[data-game="{game_id}"]').inner_text()

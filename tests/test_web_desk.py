@@ -9,6 +9,7 @@ the lobby's filters and paging; no page scrolls sideways on a phone and every co
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -136,6 +137,23 @@ def test_a_swiss_night_from_the_lobby_to_the_final_standings(
         assert "4 results taken in" in desk.inner_text("#info")
     assert desk.locator("#rounds section.round").count() == 3
     assert desk.locator("#rounds h3").first.inner_text().endswith("complete")
+    # Every round is paired: the button says so (on hover, on focus, beside it) and pairs nothing.
+    pair = desk.locator("#pair")
+    assert pair.get_attribute("aria-disabled") == "true"
+    assert pair.get_attribute("title") == "Every round of Friday Swiss is paired."
+    assert desk.inner_text("#pair-why") == "Every round of Friday Swiss is paired."
+    assert pair.is_disabled()  # aria-disabled: it keeps its focus, and says why when pressed
+    pair.focus()
+    desk.keyboard.press("Enter")
+    says(desk, "Every round of Friday Swiss is paired.")
+    assert desk.locator("#rounds section.round").count() == 3
+    refused = httpx.post(
+        f"{server.base}/tournaments/{tournament}/pair",
+        headers={"Authorization": f"Bearer {desk_link.split('#token=')[1]}"},
+    )
+    assert refused.status_code == 422
+    assert 'all 3 rounds of the tournament "Friday Swiss" are paired' in refused.json()["message"]
+    assert tournament not in refused.text
 
     # Hal disputes his last game from his own page; the organiser rules it stands.
     hal = open_page(hal_link)
@@ -155,12 +173,15 @@ def test_a_swiss_night_from_the_lobby_to_the_final_standings(
     assert "disputed by Hal" in settle.inner_text()
     settle.locator("input").first.fill("the audit is clean")
     settle.locator("button").click()
-    says(desk, "stands")
+    says(desk, "the result stands")
+    assert desk.inner_text("#info").startswith("Ruling on round 3, table ")
     assert desk.locator("#dispute-list form.settle").count() == 0
     summary = httpx.get(f"{server.base}/tournaments/{tournament}").json()
     ruled = [t for r in summary["paired"] for t in r["tables"] if t["status"].startswith("ruled")]
     assert len(ruled) == 1
     assert "Hal" in ruled[0]["seats"]
+    status = desk.locator(f'#rounds tr[data-game="{ruled[0]["game"]}"] td').nth(2).inner_text()
+    assert status == "Ruling: the result stands — the audit is clean", status
 
     # The standings on the page are the command line's, row by row; the crosstable has a
     # cell for every player and round, naming the opponents.
@@ -178,12 +199,27 @@ def test_a_swiss_night_from_the_lobby_to_the_final_standings(
     for row in cells.all():
         texts = row.locator("td[data-round]").all_inner_texts()
         assert len(texts) == 3
-        assert all(text.startswith("t") and " v " in text for text in texts)
+        assert all(
+            re.fullmatch(r"table \d, (won against|lost to|shared 1st of 2 against) \w+", text)
+            for text in texts
+        ), texts
+    headers = desk.locator("#standings thead th").all_inner_texts()
+    assert "Buchholz" in headers
+    assert "TB " not in " ".join(headers)
     fits_a_phone(desk)
     desk.screenshot(path=shots / "desk-phone-final.png", full_page=True)
     wide = open_page(desk_link, DESKTOP)
     wide.wait_for_selector("#crosstable tbody tr")
     wide.screenshot(path=shots / "desk-desktop-final.png", full_page=True)
+
+    # The lobby: all rounds played, the tournament is finished.
+    lobby.reload()
+    heading = lobby.locator(f'#tournaments [data-tournament="{tournament}"] summary')
+    heading.wait_for()
+    assert heading.inner_text() == (
+        "Friday Swiss · Beowulf: The Movie Board Game · 3 of 3 rounds · 8 players · finished"
+        " · tournament page"
+    )
 
 
 def test_the_lobby_filters_games_and_keeps_tournament_games_under_their_tournament(
@@ -221,8 +257,37 @@ def test_the_lobby_filters_games_and_keeps_tournament_games_under_their_tourname
         f"() => !document.querySelector('#games tr[data-game=\"{lone_game}\"]')"
     )
 
+    # Made without a name: its format and game, each said once; still in play.
+    heading = lobby.locator(f'#tournaments [data-tournament="{made["id"]}"] summary').inner_text()
+    assert heading.startswith("Swiss, Hägar ruft zum Beutefest · 1 of 1 round · 2 players"), heading
+    assert heading.count("Hägar") == 1, heading
+    assert heading.count("Swiss") == 1, heading
+    assert "round 1 in play" in heading, heading
 
-def test_the_lobby_pages_through_long_lists(open_page: Callable[..., Any], server: Server) -> None:
+
+def test_the_lobby_counts_the_players_still_in(
+    open_page: Callable[..., Any], server: Server
+) -> None:
+    made = httpx.post(
+        f"{server.base}/tournaments",
+        json={"game": "hagar", "players": ["Ann", "Bob", "Cid"], "rounds": 2, "table_size": 2},
+    ).json()
+    organiser = {"Authorization": f"Bearer {made['organiser_token']}"}
+    withdrawn = httpx.post(
+        f"{server.base}/tournaments/{made['id']}/withdraw",
+        json={"player": "Cid"},
+        headers=organiser,
+    )
+    assert withdrawn.status_code == 200, withdrawn.text
+    lobby = open_page("/")
+    heading = lobby.locator(f'#tournaments [data-tournament="{made["id"]}"] summary')
+    heading.wait_for()
+    assert "0 of 2 rounds · 2 players (1 withdrawn) · not started" in heading.inner_text()
+
+
+def test_the_lobby_pages_through_long_lists(
+    open_page: Callable[..., Any], server: Server, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     for _ in range(27):
         httpx.post(f"{server.base}/games", json={"game": "beowulf", "players": ["Ann", "Bob"]})
     lobby = open_page("/")
@@ -239,4 +304,53 @@ def test_the_lobby_pages_through_long_lists(open_page: Callable[..., Any], serve
     )
     assert second_page
     assert not set(first_page) & set(second_page)
+    fits_a_phone(lobby)
+    shots = screenshot_folder(tmp_path_factory, "web-desk-screenshots")
+    lobby.screenshot(path=shots / "lobby-phone-games.png", full_page=True)
+    # The Created column fits a phone: the short date, the whole one on hover.
+    created = lobby.locator("#games tbody tr[data-game] td.created").first
+    assert created.get_attribute("title")
+    box, table = created.bounding_box(), lobby.locator("#games").bounding_box()
+    assert box["x"] + box["width"] <= PHONE["width"], box
+    assert table["x"] + table["width"] <= PHONE["width"], table
+
+
+def test_the_lobby_filters_the_whole_list_not_a_page(
+    open_page: Callable[..., Any], server: Server
+) -> None:
+    """A finished game older than a page of games in play is on the first page of the
+    finished ones, and the count counts the games shown."""
+    made = httpx.post(
+        f"{server.base}/tournaments",
+        json={"game": "hagar", "players": ["Ann", "Bob"], "rounds": 1, "table_size": 2},
+    ).json()
+    organiser = {"Authorization": f"Bearer {made['organiser_token']}"}
+    base = f"{server.base}/tournaments/{made['id']}"
+    game = httpx.post(f"{base}/pair", headers=organiser).json()["tables"][0]["game"]
+    played = httpx.post(f"{base}/autoplay", json={"bots": "greedy"}, headers=organiser)
+    assert played.status_code == 200, played.text
+    for _ in range(27):
+        httpx.post(f"{server.base}/games", json={"game": "beast", "players": ["Iona", "Ulf"]})
+    finished = httpx.get(f"{server.base}/games", params={"state": "finished", "limit": 200})
+    expected = [item["id"] for item in finished.json()["items"]]
+    assert game in expected
+    alone = httpx.get(f"{server.base}/games", params={"tournaments": "false", "limit": 200})
+    assert not [item["id"] for item in alone.json()["items"] if item["id"].startswith(made["id"])]
+
+    lobby = open_page("/")
+    lobby.wait_for_selector("#games tbody tr[data-game]")
+    lobby.check("#filter-tournament")
+    lobby.select_option("#filter-state", "finished")
+    lobby.wait_for_selector(f'#games tr[data-game="{game}"]')
+    rows = lobby.locator("#games tbody tr[data-game]")
+    shown = rows.evaluate_all("(rows) => rows.map((row) => row.dataset.game)")
+    assert shown == expected[: len(shown)]
+    assert all(
+        text.startswith("finished") for text in lobby.locator("#games td.state").all_inner_texts()
+    )
+    assert lobby.inner_text("#page-info") == f"matching games 1–{len(shown)}"
+    lobby.select_option("#filter-state", "to-act")
+    lobby.wait_for_function(f"() => !document.querySelector('#games tr[data-game=\"{game}\"]')")
+    assert lobby.inner_text("#page-info") == "matching games 1–25"
+    assert rows.count() == 25
     fits_a_phone(lobby)

@@ -125,7 +125,16 @@ def test_tournament_page_standings_rounds_and_seats(
     assert sorted(lobby.locator("#standings tbody .player").all_inner_texts()) == players
     headers = lobby.locator("#standings thead th").all_inner_texts()
     assert headers[:3] == ["Rank", "Player", "Points"]
-    assert any(h.startswith("TB ") for h in headers)
+    assert "Diamonds" in headers  # Beowulf's own tie-break, in its words
+    assert "Buchholz" in headers
+    titles = lobby.locator("#standings thead th[title]").evaluate_all(
+        "(cells) => cells.map((cell) => cell.title)"
+    )
+    assert any("diamonds on the figures left unused" in title for title in titles), titles
+    assert "TB " not in lobby.inner_text("#standings thead")
+    assert "tie-breaks in order: diamonds on unused figures, total score" in lobby.inner_text(
+        "#setup"
+    )
     assert all("±" in text for text in lobby.locator("#standings td.rating").all_inner_texts())
     expected = httpx.get(f"{server.base}/tournaments/{tid}/standings").json()["standings"]
     assert lobby.locator("#standings tbody td.points").first.inner_text() == str(
@@ -138,7 +147,8 @@ def test_tournament_page_standings_rounds_and_seats(
     ]
     assert lobby.locator("#crosstable thead th").all_inner_texts()[2:4] == ["Round 1", "Round 2"]
     played = lobby.locator('#crosstable tbody td[data-round="1"]').all_inner_texts()
-    assert all(re.fullmatch(r"t\d [12]\. v \w+", cell) for cell in played), played
+    words = r"table \d, (won against|lost to|shared 1st of 2 against) \w+"
+    assert all(re.fullmatch(words, cell) for cell in played), played
     assert lobby.locator("#rounds a.my-seat").count() == 0  # a spectator gets watch links
     lobby.select_option("#after", "1")
     lobby.wait_for_function("() => document.querySelectorAll('#standings tbody tr').length === 4")

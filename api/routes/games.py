@@ -12,7 +12,7 @@ these endpoints; it refuses (at start-up) a signature it does not handle."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query
 
@@ -101,9 +101,18 @@ async def list_games(
     game: Annotated[str | None, Query(max_length=64, description="Only this game.")] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
+    state: Annotated[
+        Literal["finished", "to-act"] | None,
+        Query(description="Only the games over (finished) or with a seat to act (to-act)."),
+    ] = None,
+    tournaments: Annotated[
+        bool, Query(description="false: leave out the tables of tournaments.")
+    ] = True,
 ) -> MsgspecJSON:
-    """Games, newest first, a page at a time."""
-    return page(await offload(services.table.games, game, limit + 1, offset), limit, offset)
+    """Games, newest first, a page at a time; `offset`, `limit` and `next_offset` count
+    the games that pass the filters."""
+    found = await offload(services.table.games, game, limit + 1, offset, state, tournaments)
+    return page(found, limit, offset)
 
 
 @router.get("/{game_id}", response_model=GameSummary, responses=errors(404, 422))

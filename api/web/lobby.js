@@ -8,7 +8,6 @@
   const $ = (id) => document.getElementById(id);
   const PAGE = 25;
   const paging = { offset: 0, next: null };
-  let tournamentIds = [];
 
   function stateOf(summary) {
     if (summary.outcome) return `finished (${summary.outcome.termination})`;
@@ -16,14 +15,15 @@
     return `${summary.to_act.map((seat) => summary.players[seat]).join(", ")} to act`;
   }
 
-  function wanted(summary) {
-    const state = $("filter-state").value;
-    if (state === "finished") return Boolean(summary && summary.outcome);
-    if (state === "to-act") return Boolean(summary && !summary.outcome && summary.to_act.length);
-    return true;
+  // When: the whole date and time on a wide screen, a short form on a phone (app.css), the
+  // whole one on hover either way.
+  function created(at) {
+    const moment = new Date(at);
+    const whole = moment.toLocaleString();
+    const short = moment.toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+    return el("td", { class: "created", title: whole },
+      el("span", { class: "wide" }, whole), el("span", { class: "short" }, short));
   }
-
-  const inTournament = (id) => tournamentIds.some((tid) => id.startsWith(`${tid}.r`));
 
   function gameRow(item, summary) {
     return el(
@@ -33,27 +33,33 @@
         el("span", { class: "id note" }, ` ${item.id}`)),
       el("td", {}, summary ? summary.players.join(", ") : ""),
       el("td", { class: "state" }, summary ? stateOf(summary) : ""),
-      el("td", {}, item.seq),
-      el("td", {}, new Date(item.created_at).toLocaleString()),
+      el("td", { class: "seq" }, item.seq),
+      created(item.created_at),
     );
   }
 
+  // The filters go to the service, so that they and the page count apply to the whole list.
   async function listGames() {
     const body = document.querySelector("#games tbody");
-    const game = $("filter-game").value;
-    const query = `/games?limit=${PAGE}&offset=${paging.offset}${game ? `&game=${encodeURIComponent(game)}` : ""}`;
+    const query = new URLSearchParams({ limit: String(PAGE), offset: String(paging.offset) });
+    if ($("filter-game").value) query.set("game", $("filter-game").value);
+    if ($("filter-state").value) query.set("state", $("filter-state").value);
+    if (!$("filter-tournament").checked) query.set("tournaments", "false");
+    const filtered = query.has("game") || query.has("state");
     try {
-      const page = await json(query);
-      const withTournaments = $("filter-tournament").checked;
-      const items = page.items.filter((item) => withTournaments || !inTournament(item.id));
-      const summaries = await Promise.all(items.map((item) => json(path`/games/${item.id}`).catch(() => null)));
-      const rows = items.map((item, i) => [item, summaries[i]]).filter(([, summary]) => wanted(summary));
-      body.replaceChildren(...rows.map(([item, summary]) => gameRow(item, summary)));
-      if (!rows.length) body.replaceChildren(el("tr", {}, el("td", { colspan: 5 }, page.items.length ? "No game on this page matches." : "No games yet.")));
+      const page = await json(`/games?${query}`);
+      const summaries = await Promise.all(page.items.map((item) => json(path`/games/${item.id}`).catch(() => null)));
+      body.replaceChildren(...page.items.map((item, i) => gameRow(item, summaries[i])));
+      if (!page.items.length) {
+        const none = paging.offset ? "No more games." : filtered ? "No game matches."
+          : query.has("tournaments") ? "No game outside a tournament yet." : "No games yet.";
+        body.replaceChildren(el("tr", {}, el("td", { colspan: 5 }, none)));
+      }
       paging.next = page.next_offset;
       $("older").disabled = page.next_offset === null;
       $("newer").disabled = paging.offset === 0;
-      $("page-info").textContent = page.items.length ? `games ${paging.offset + 1}–${paging.offset + page.items.length}` : "";
+      const which = filtered ? "matching games" : "games";
+      $("page-info").textContent = page.items.length ? `${which} ${paging.offset + 1}–${paging.offset + page.items.length}` : "";
     } catch (error) {
       $("message").textContent = error.message;
     }
@@ -67,22 +73,43 @@
       el("a", { href: path`/play/${table.game}` }, `Table ${table.table}: ${table.seats.join(", ")}`), ` · ${result}`);
   }
 
+  const FORMATS = { swiss: "Swiss", "round-robin": "round robin", duplicate: "duplicate" };
+
+  // A tournament in a line: its name (the game and format only where the name does not say
+  // them), its rounds, the players still in, and where it stands.
+  function tournamentHeading(s) {
+    const name = s.name || "A tournament";
+    const format = FORMATS[s.format] || s.format;
+    const said = name.toLowerCase();
+    const parts = [name];
+    if (!said.includes(gameName(s.game).toLowerCase())) parts.push(gameName(s.game));
+    if (!said.includes(format.toLowerCase()) && !said.includes(s.format)) parts.push(format);
+    const regular = s.paired.filter((paired) => !paired.final);
+    const final = s.paired.find((paired) => paired.final);
+    const allPaired = regular.length >= s.rounds && (!s.final_table || final);
+    const over = allPaired && s.paired.every((paired) => paired.complete);
+    parts.push(`${regular.length} of ${s.rounds} round${s.rounds === 1 ? "" : "s"}${final ? " and the final table" : ""}`);
+    const still = s.players.filter((player) => !s.withdrawn.includes(player)).length;
+    const gone = s.players.length - still;
+    parts.push(`${still} player${still === 1 ? "" : "s"}${gone ? ` (${gone} withdrawn)` : ""}`);
+    const current = s.paired[s.paired.length - 1];
+    parts.push(over ? "finished" : !current ? "not started" : current.complete ? "between rounds" : `round ${current.round} in play`);
+    return parts.join(" · ");
+  }
+
   async function listTournaments() {
     const box = $("tournaments");
     try {
       const page = await json("/tournaments?limit=30");
-      tournamentIds = page.items.map((item) => item.id);
       const summaries = await Promise.all(page.items.map((item) => json(path`/tournaments/${item.id}`).catch(() => null)));
       box.replaceChildren(
         ...page.items.map((item, i) => {
           const s = summaries[i];
-          const heading = s
-            ? `${s.name || s.id} · ${gameName(s.game)} · ${s.format} · ${s.paired.length} of ${s.rounds} rounds · ${s.players.length} players`
-            : item.name || item.id;
+          const heading = s ? tournamentHeading(s) : item.name || "a tournament";
           return el(
             "details",
             { class: "tournament-row", "data-tournament": item.id },
-            el("summary", {}, heading, " · ", el("a", { href: path`/tournaments/${item.id}/page`, class: "tournament-link" }, "open")),
+            el("summary", {}, heading, " · ", el("a", { href: path`/tournaments/${item.id}/page`, class: "tournament-link" }, "tournament page")),
             s ? s.paired.map((paired) =>
               el("section", {}, el("h3", {}, `Round ${paired.round}${paired.complete ? " · complete" : " · in play"}`),
                 el("ul", { class: "tables" }, paired.tables.map(tableItem)))) : null,
@@ -120,7 +147,7 @@
       if (seed) body.seed = seed;
       const created = await json("/games", { method: "POST", body });
       $("links").replaceChildren(
-        ...created.seats.map((seat) => linkItem(`${seat.name} (seat ${seat.seat})`, path`/play/${created.id}` + `#token=${encodeURIComponent(seat.token)}`)),
+        ...created.seats.map((seat) => linkItem(`${seat.name} (seat ${seat.seat + 1})`, path`/play/${created.id}` + `#token=${encodeURIComponent(seat.token)}`)),
         linkItem("Referee", path`/play/${created.id}` + `#token=${encodeURIComponent(created.referee_token)}`),
         linkItem("Spectators", path`/play/${created.id}`),
       );

@@ -26,6 +26,44 @@
   const number = (value) => (Number.isInteger(value) ? String(value) : value.toFixed(2));
   const organiser = () => state.me.role === "organiser";
 
+  // Each tie-break (core/tournament/standing.py): a column header short enough for a phone,
+  // a few words for the set-up line, and the whole sentence for the column's title. `game`
+  // is the game's own tie-break (Outcome.tiebreaks).
+  const GAME_TIEBREAK = {
+    beowulf: ["Diamonds", "diamonds on unused figures", "diamonds on the figures left unused at the end of each game, summed"],
+    hagar: ["Tie throws", "tie throws", "points of the sticks thrown to break ties at the feast, summed"],
+    beast: ["Game tie-break", "the game's own tie-break", "the game's own tie-break, summed (Beast has none: always 0)"],
+  };
+  function tiebreak(name) {
+    const words = {
+      game: GAME_TIEBREAK[state.summary.game] || ["Game tie-break", "the game's own tie-break", "the game's own tie-break, summed over the games"],
+      score: ["Score", "total score", "the player's scores in the games, summed"],
+      share: ["Share", "share of the table's score", "the player's share of each table's total score, summed over the games"],
+      opponents: ["Buchholz", "Buchholz (opponents' points)", "the points of every opponent met, summed over the games (Buchholz)"],
+      h2h: ["Head to head", "head to head", "among the players still tied: places won minus places lost against each other"],
+    };
+    const [short, said, long] = words[name] || [name, name, name];
+    return { short, said, long };
+  }
+
+  const FORMATS = { swiss: "Swiss", "round-robin": "Round robin", duplicate: "Duplicate" };
+
+  // Whether every round (and the final table, if there is one) is paired, and whether
+  // every game of them is over.
+  function progress(s) {
+    const rounds = s.paired.filter((paired) => !paired.final).length;
+    const allPaired = rounds >= s.rounds && (!s.final_table || s.paired.some((paired) => paired.final));
+    return { allPaired, finished: allPaired && s.paired.every((paired) => paired.complete) };
+  }
+
+  // A table's status in words: a ruling as a sentence, the rest as the service says it.
+  function statusWords(status) {
+    const ruled = /^ruled (stands|adjusted|replayed): ?([\s\S]*)$/.exec(status);
+    if (!ruled) return status;
+    const what = { stands: "the result stands", adjusted: "the order is adjusted", replayed: "the table is replayed" }[ruled[1]];
+    return `Ruling: ${what}${ruled[2] ? ` — ${ruled[2]}` : ""}`;
+  }
+
   function rating(value) {
     if (value && typeof value.mu === "number") return `${value.mu.toFixed(1)} ± ${value.sigma.toFixed(1)}`;
     return Object.entries(value || {}).map(([role, r]) => `${role} ${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`).join("; ");
@@ -37,8 +75,9 @@
     const breaks = state.summary.tiebreaks.filter((name) => name !== "h2h");
     $("standings").querySelector("thead").replaceChildren(
       el("tr", {},
-        ["Rank", "Player", "Points", ...breaks.map((name) => `TB ${name}`), "Games", "Rating (μ ± σ)"]
-          .map((name) => el("th", { scope: "col" }, name))),
+        el("th", { scope: "col" }, "Rank"), el("th", { scope: "col" }, "Player"), el("th", { scope: "col" }, "Points"),
+        ...breaks.map((name) => el("th", { scope: "col", class: `tb-${name}`, title: `Tie-break: ${tiebreak(name).long}` }, tiebreak(name).short)),
+        el("th", { scope: "col" }, "Games"), el("th", { scope: "col" }, "Rating (μ ± σ)")),
     );
     $("standings").querySelector("tbody").replaceChildren(
       ...table.standings.map((row) =>
@@ -58,7 +97,8 @@
     drawCrosstable(table.standings);
   }
 
-  // Player × round, in standings order: the table, the place there once it counts, the opponents.
+  // Player × round, in standings order: the table, the place there once it counts (a win,
+  // a place), the opponents.
   function crossCell(player, paired) {
     if (paired.byes.includes(player)) return "bye";
     const table = paired.tables.find((t) => t.seats.includes(player));
@@ -66,9 +106,17 @@
     const seat = table.seats.indexOf(player);
     const ranking = (table.outcome && table.outcome.ranking) || [];
     const group = ranking.findIndex((seats) => seats.includes(seat));
-    const place = group >= 0 ? `${group + 1}.` : "…";
-    return `t${table.table} ${place} v ${table.seats.filter((p) => p !== player).join(", ")}`;
+    const others = table.seats.filter((p) => p !== player).join(", ");
+    const where = `table ${table.table}`;
+    if (group < 0) return `${where}, ${table.status.startsWith("held") ? "result held" : "in play"}, against ${others}`;
+    const alone = ranking[group].length === 1;
+    if (group === 0 && alone) return `${where}, won against ${others}`;
+    if (table.seats.length === 2 && alone) return `${where}, lost to ${others}`;
+    const ahead = ranking.slice(0, group).reduce((sum, seats) => sum + seats.length, 0);
+    return `${where}, ${alone ? "" : "shared "}${ordinal(ahead + 1)} of ${table.seats.length} against ${others}`;
   }
+
+  const ordinal = (n) => `${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;
 
   function drawCrosstable(rows) {
     const rounds = state.summary.paired;
@@ -145,7 +193,7 @@
                   { "data-game": table.game, "data-table": table.table },
                   el("td", {}, table.table),
                   el("td", {}, table.seats.join(", ")),
-                  el("td", {}, table.status, table.disputed_by ? ` (disputed by ${table.disputed_by})` : ""),
+                  el("td", {}, statusWords(table.status), table.disputed_by ? ` (disputed by ${table.disputed_by})` : ""),
                   el("td", {}, result(table)),
                   el("td", {}, links(table, paired)),
                 ),
@@ -160,6 +208,8 @@
   }
 
   // --- the organiser's desk --------------------------------------------------------------
+
+  let pairBlocked = "";  // why the next round cannot be paired (every round is), or ""
 
   function busy(on) {
     for (const button of document.querySelectorAll("#desk button, form.dispute button")) button.disabled = on;
@@ -194,8 +244,8 @@
     $("handout").hidden = false;
   }
 
-  const pair = () => act(null, "pair", undefined, (paired) =>
-    `Round ${paired.round} is paired: ${paired.tables.length} table${paired.tables.length === 1 ? "" : "s"}${paired.byes.length ? `; byes: ${paired.byes.join(", ")}` : ""}.`, handOut);
+  const pair = () => (pairBlocked ? tell(pairBlocked) : act(null, "pair", undefined, (paired) =>
+    `Round ${paired.round} is paired: ${paired.tables.length} table${paired.tables.length === 1 ? "" : "s"}${paired.byes.length ? `; byes: ${paired.byes.join(", ")}` : ""}.`, handOut));
 
   function settleForm(table, round) {
     const ruling = el("select", { "aria-label": "Ruling" },
@@ -209,7 +259,7 @@
       if (ruling.value === "adjusted") {
         body.ranking = ranking.value.split(">").map((group) => group.split("=").map((name) => name.trim()).filter(Boolean)).filter((group) => group.length);
       }
-      return act(event, path`disputes/${table.game}/settle`, body, (settled) => `Ruled on round ${round}, table ${table.table}: ${settled.event.ruling}.`);
+      return act(event, path`disputes/${table.game}/settle`, body, (settled) => `Ruling on round ${round}, table ${table.table}: ${statusWords(`ruled ${settled.event.ruling}:`).replace(/^Ruling: /, "")}.`);
     };
     return el("form", { class: "settle", "data-game": table.game, onsubmit: submit },
       el("p", {}, `Round ${round}, table ${table.table} (${table.seats.join(", ")}): ${table.disputed_by ? `disputed by ${table.disputed_by}` : "held"}`),
@@ -219,9 +269,15 @@
   function drawDesk() {
     const s = state.summary;
     $("desk").hidden = false;
-    const roundsLeft = s.paired.length < s.rounds;
     const open = s.paired.length && !s.paired[s.paired.length - 1].complete;
-    $("pair").title = roundsLeft ? (open ? "the current round is still in play" : "") : "every round is paired";
+    const { allPaired } = progress(s);
+    pairBlocked = allPaired ? `Every round of ${s.name || "this tournament"} is paired.` : "";
+    $("pair").title = pairBlocked || (open ? "The current round is still in play." : "");
+    // aria-disabled, not disabled: the button keeps its focus and its title, and says why.
+    if (pairBlocked) $("pair").setAttribute("aria-disabled", "true");
+    else $("pair").removeAttribute("aria-disabled");
+    $("pair-why").textContent = pairBlocked;
+    $("pair-why").hidden = !pairBlocked;
     $("withdraw-name").replaceChildren(...s.players.filter((name) => !s.withdrawn.includes(name)).map((name) => el("option", { value: name }, name)));
     const pending = s.paired.flatMap((paired) => paired.tables
       .filter((table) => !table.status.startsWith("ruled") && (table.disputed_by || table.status.startsWith("held")))
@@ -232,7 +288,7 @@
   async function refresh() {
     state.summary = await json(base);
     const s = state.summary;
-    $("setup").textContent = `${s.format}, ${s.paired.length} of ${s.rounds} rounds paired, tables of ${s.table_size}; points ${s.points.join("/")} (bye ${s.bye_points}); tie-breaks ${s.tiebreaks.join(", ")}.`;
+    $("setup").textContent = `${FORMATS[s.format] || s.format}, ${s.paired.length} of ${s.rounds} rounds paired, tables of ${s.table_size}; points ${s.points.join("/")} (bye ${s.bye_points}); tie-breaks in order: ${s.tiebreaks.map((name) => tiebreak(name).said).join(", ")}.`;
     const chosen = $("after").value;
     $("after").replaceChildren(
       el("option", { value: "" }, "now"),
@@ -275,8 +331,10 @@
     } catch (error) {
       say(error.message);
     }
-    document.title = `Skald · ${state.summary ? state.summary.name || state.summary.id : "tournament"}`;
-    if (state.summary) $("title").textContent = `${state.summary.name || state.summary.id} · ${gameName(state.summary.game)}`;
+    const s = state.summary;
+    const name = s ? s.name || "A tournament" : "tournament";
+    document.title = `Skald · ${name}`;
+    if (s) $("title").textContent = name.toLowerCase().includes(gameName(s.game).toLowerCase()) ? name : `${name} · ${gameName(s.game)}`;
   }
 
   start();

@@ -312,9 +312,10 @@ class Tournaments:
             if len(state.active) < state.config.final_table:
                 raise IllegalMove("fewer active players than seats at the final table")
             return True
+        called = f'the tournament "{state.config.name}"' if state.config.name else "this tournament"
         if state.config.rounds == 1:
-            raise IllegalMove(f"the one round of {state.id} is paired")
-        raise IllegalMove(f"all {state.config.rounds} rounds of {state.id} are paired")
+            raise IllegalMove(f"the one round of {called} is paired")
+        raise IllegalMove(f"all {state.config.rounds} rounds of {called} are paired")
 
     def _sizes(self, state: TournamentState) -> list[int]:
         rules = get_rules(state.config.game)
@@ -689,7 +690,7 @@ def check_creation(
         raise InvalidOption(f"final table of {final_table}: not a legal table here")
     options = _table_options(rules, options, format, size)
     return TournamentCreated(
-        name=(name or f"{rules.title} {format}").strip(),
+        name=(name or default_name(format, rules.title)).strip(),
         game=game,
         format=format,  # type: ignore[arg-type]  # checked against FORMATS above
         rounds=rounds,
@@ -702,6 +703,16 @@ def check_creation(
         final_table=final_table,
         seed=seed,
     )
+
+
+FORMAT_WORDS = {"swiss": "Swiss", "round-robin": "Round robin", "duplicate": "Duplicate"}
+"""Each format as a title reads it."""
+
+
+def default_name(format: str, title: str) -> str:
+    """A tournament's name when none is given: its format, then its game's title
+    ("Swiss, Beowulf: The Movie Board Game")."""
+    return f"{FORMAT_WORDS.get(format, format)}, {title}"
 
 
 def _mean(points: Sequence[int]) -> int:
