@@ -51,6 +51,15 @@ def _links() -> list[str]:
     return out
 
 
+def _space_title(name: str, kind: str, marks: str) -> str:
+    """`Hamburg harbour (harbour)`, `Gotland (sea, storm)` (a name that says its kind
+    already is not told it twice)."""
+    words = f"{kind}, {marks}" if marks else kind
+    if name.endswith(f" ({kind})"):
+        return f"{name[: -len(kind) - 3]} ({words})"
+    return f"{name} ({words})"
+
+
 def _spaces(loot: dict[str, int]) -> list[str]:
     graph, at = board(), positions()
     out = []
@@ -60,7 +69,7 @@ def _spaces(loot: dict[str, int]) -> list[str]:
         name = place_words(space.id)
         marks = ("storm " if space.storm else "") + ("crossroads" if space.crossroads else "")
         parts = [
-            title(f"{name} ({space.kind}{', ' + marks.strip() if marks else ''})"),
+            title(_space_title(name, space.kind, marks.strip())),
             circle(x, y, max(radius, HIT), fill="transparent", class_="hit"),  # a finger's
             circle(x, y, radius, fill=KIND_FILL[space.kind], stroke="#37474f"),
         ]
