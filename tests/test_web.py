@@ -22,6 +22,7 @@ from skald.core.access import TokenStore
 from skald.core.engine import Engine
 from skald.core.store import EventStore
 from skald.events.viewer import REFEREE
+from skald.projections.boards.beowulf import hand_line
 from skald.projections.table import Table
 from tests.browser_support import CHROMIUM, chromium, local_context, screenshot_folder, served_skald
 from tests.servers import Server
@@ -230,7 +231,7 @@ def test_beowulf_played_in_the_browser(context: Any, server: Server, shots: Path
     secret_ids = hidden_values(ann_log, [0])
     assert secret_ids, "Ann's deal is in her log"
     faces = api(server, ann_token, f"/games/{game_id}/view")["state"]["seats"][0]["hand"]
-    ann_hand = "hand: " + " ".join(faces)
+    ann_hand = hand_line(faces)
     assert ann.text_content('#board [data-seat="0"] .hand') == ann_hand
     for page, traffic in ((bob, bob_traffic), (spectator, spectator_traffic)):
         assert ann_hand not in page.content()

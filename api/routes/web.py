@@ -40,7 +40,12 @@ from skald.projections.registry import views_for
 from skald.projections.table import Table
 
 router = APIRouter(tags=["web"])
-TYPES = {"html": "text/html; charset=utf-8", "css": "text/css", "js": "text/javascript"}
+TYPES = {
+    "html": "text/html; charset=utf-8",
+    "css": "text/css",
+    "js": "text/javascript",
+    "svg": "image/svg+xml",
+}
 FILES = (
     "lobby.html",
     "table.html",
@@ -55,6 +60,7 @@ FILES = (
     "entropy.js",
     "narrow.js",
     "tournament.js",
+    "icon.svg",
 )
 HEADERS = {
     "Content-Security-Policy": (
@@ -99,6 +105,12 @@ def tournament_page(tournament: str) -> Response:
     """A tournament's page (the page reads the tournament id from its path)."""
     del tournament
     return _static("tournament.html")
+
+
+@router.get("/favicon.ico", include_in_schema=False)
+def favicon() -> Response:
+    """The pages' icon (browsers ask for it here whatever the page says)."""
+    return _static("icon.svg")
 
 
 @router.get("/web/{name}", include_in_schema=False)

@@ -248,7 +248,8 @@ def _zones(board: Board, view: dict[str, Any]) -> list[str]:
 def _panel(view: dict[str, Any], left: float) -> list[str]:
     lines = [
         f"Day {view['day']} · {view['phase']}",
-        f"viewing as {view['viewer']} ({view['role']})",
+        f"viewing as {view['viewer']}"
+        + (f" ({view['role']})" if view["role"] != view["viewer"] else ""),
         f"Beast: last seen {view['standee']}, {view['active_count']} hidden steps",
     ]
     if view["winner"]:

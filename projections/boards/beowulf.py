@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from skald.projections.boards.svg import circle, document, group, rect, side_panel, text, title
+from skald.projections.narrative.beowulf import face_words
 
 CELL = 56
 MARGIN = 28
@@ -85,6 +86,11 @@ def _coordinates(view: dict[str, Any]) -> list[str]:
     return out
 
 
+def hand_line(faces: list[str]) -> str:
+    """A hand the viewer sees, its tiles as printed: `hand: Throat, +1, -1` (minus signs)."""
+    return "hand: " + (", ".join(face_words(face) for face in faces) or "(empty)")
+
+
 def _seats(view: dict[str, Any], left: float) -> list[str]:
     out = [
         text(
@@ -107,7 +113,7 @@ def _seats(view: dict[str, Any], left: float) -> list[str]:
         if seat["hand"] is None:
             hand = f"hand: {len(seat['hand_backs'])} tiles (backs {backs})"
         else:
-            hand = "hand: " + (" ".join(seat["hand"]) or "(empty)")
+            hand = hand_line(seat["hand"])
         out.append(
             group(
                 [

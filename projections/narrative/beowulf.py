@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from skald.core.beowulf.data import COLOURS, ROMAN, catalog, tile
+from skald.core.beowulf.data import CODE_ABILITIES, COLOURS, FACE_PATTERN, ROMAN, catalog, tile
 from skald.events.beowulf import (
     AbilityDeclined,
     AbilityOffered,
@@ -55,14 +55,30 @@ def tile_words(tile_id: str) -> str:
     if tile_id not in catalog():  # a forged log's tile: said as what it is
         return f"a tile no set holds ({tile_id})"
     printed = tile(tile_id)
-    value = f"{printed.value:+d}".replace("-", MINUS) if printed.value else "0"
-    if printed.ability is None:
-        return value
-    if printed.ability == "throat":
+    return _printed(printed.value, printed.ability, printed.treasure)
+
+
+def face_words(face: str) -> str:
+    """A tile's face in its notation (`0#`, `+1$3`, `-2d`) as printed (`Throat`,
+    `+1 Treasure (3)`, `-2 Drunkenness`); a face the notation does not know, as it is."""
+    matched = FACE_PATTERN.fullmatch(face)
+    if matched is None or (matched[2] and matched[2] not in CODE_ABILITIES):
+        return face
+    value, code, treasure = matched.groups()
+    if treasure is not None:
+        return _printed(int(value), "treasure", int(treasure))
+    return _printed(int(value), CODE_ABILITIES[code] if code else None, 0)
+
+
+def _printed(value: int, ability: str | None, treasure: int) -> str:
+    number = f"{value:+d}".replace("-", MINUS) if value else "0"
+    if ability is None:
+        return number
+    if ability == "throat":
         return "Throat"
-    if printed.ability == "treasure":
-        return f"{value} Treasure ({printed.treasure})"
-    return f"{value} {ability_name(printed.ability)}"
+    if ability == "treasure":
+        return f"{number} Treasure ({treasure})"
+    return f"{number} {ability_name(ability)}"
 
 
 def tiles_words(tile_ids: tuple[str, ...]) -> str:
