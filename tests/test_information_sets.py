@@ -177,7 +177,7 @@ def playout(game: str, players: int, seed: int, bot: str, limit: int = 400) -> P
         if state.outcome is not None:
             break
         seat = min(kernel.to_act(rules, state))
-        legal = [rules.format(c) for c in rules.legal(state.rules, seat)]
+        legal = sorted(rules.format(c) for c in rules.legal(state.rules, seat))  # not set order
         if bot == "greedy":
             move = greedy_bot(views.view(state.rules, seat_viewer(seat)), legal, rnd)
         else:
