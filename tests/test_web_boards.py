@@ -10,6 +10,7 @@ import pytest
 from skald.core.errors import NotFound
 from skald.events.viewer import REFEREE, SPECTATOR, seat_viewer
 from skald.projections.boards import board_svg
+from skald.projections.boards.beowulf import hand_line
 from skald.projections.table import Table
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -40,7 +41,7 @@ def test_beowulf_board_marks_every_square_and_hides_other_hands(table: Table) ->
         state.printed_throats
     )
     assert free <= _places(svg)
-    ann_hand = "hand: " + " ".join(state.seats[0].hand)
+    ann_hand = hand_line(list(state.seats[0].hand))
     assert ann_hand in svg
     bob_svg = board_svg("beowulf", table.show(game_id, bob).state)
     assert ann_hand not in bob_svg
