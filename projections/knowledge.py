@@ -20,6 +20,7 @@ import msgspec
 
 from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
+from skald.projections.narrative.common import listing, plural
 from skald.projections.registry import redacted_log, views_for
 
 
@@ -151,18 +152,13 @@ def _beast_place(place: str, players: Sequence[str]) -> str:
     return "the card being played"
 
 
-def _one_of(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-
-
 def _beast(possible: Any, players: Sequence[str]) -> str:
     role = {"hunters": "the hunters", "beast": "the Beast"}.get(possible.role, possible.role)
     lines = [f"Beast: what {possible.viewer} ({role}) cannot see"]
     if possible.beast:
         spread = ", ".join(f"{where} {share:.0%}" for where, share in possible.beast)
-        count = len(possible.beast)
         lines.append(
-            f"  where the Beast may be ({count} place{'s' * (count != 1)}, with the share of "
+            f"  where the Beast may be ({plural(len(possible.beast), 'place')}, with the share of "
             f"the hidden paths that end there): {spread}"
         )
     kinds = dict(possible.tokens)
@@ -174,12 +170,12 @@ def _beast(possible: Any, players: Sequence[str]) -> str:
         if holding.place.startswith("trap/"):
             card, habitat = holding.cards
             card_text = "an unseen trap item" if card in kinds else card
-            habitat_text = _one_of(habitats[habitat]) if habitat in habitats else habitat
+            habitat_text = listing(habitats[habitat], "or") if habitat in habitats else habitat
             lines.append(f"  {where}: {card_text}, set in a {habitat_text} location")
             continue
         seen = [c for c in holding.cards if c not in kinds]
         unseen = len(holding.cards) - len(seen)
-        text = f"{len(holding.cards)} card{'s' * (len(holding.cards) != 1)}"
+        text = plural(len(holding.cards), "card")
         if unseen and seen:
             text += f", {unseen} not seen; seen: {', '.join(seen)}"
         elif unseen:

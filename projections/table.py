@@ -51,6 +51,7 @@ from skald.core.sqlite_writers import NoWaiting
 from skald.core.state import GameState, presenting
 from skald.core.store import StoredRecord, StreamInfo
 from skald.core.stream_check import verify_any
+from skald.core.tournament.desk import TABLE_ID_LIKE
 from skald.events.common import Outcome
 from skald.events.envelope import Envelope
 from skald.events.secret import redact
@@ -61,9 +62,6 @@ from skald.projections.knowledge import describe_possible
 from skald.projections.knowledge_cache import possible_at
 from skald.projections.narrative import Narrated, Narrator
 from skald.projections.registry import views_for
-
-TOURNAMENT_TABLE_LIKE = "%.r%.t%"
-"""The ids of tournament tables (core/tournament/desk.py names them TOURNAMENT.rN.tM)."""
 
 log = logging.getLogger(__name__)
 
@@ -335,7 +333,7 @@ class Table:
         False: not the tables of tournaments). `offset` and `limit` count the games that
         pass the filters. Only game streams: tournaments, notes and variations are
         streams of other kinds."""
-        without = TOURNAMENT_TABLE_LIKE if not tournaments else None
+        without = TABLE_ID_LIKE if not tournaments else None
         if state is None:
             found = self._engine.store.list_streams(
                 kind=game, limit=limit, offset=offset, kinds=game_names(), without_like=without

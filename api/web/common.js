@@ -101,5 +101,8 @@ const Skald = (() => {
     return strings.reduce((out, part, i) => out + part + (i < values.length ? encodeURIComponent(values[i]) : ""), "");
   }
 
-  return { ApiError, fragment, token, headers, request, json, text, el, path, gameName, linkItem };
+  // Why the audit is not open to this viewer yet (the table page and its share panel).
+  const AUDIT_LATER = "The audit opens after the game, or at any time with the referee's link.";
+
+  return { ApiError, fragment, token, headers, request, json, text, el, path, gameName, linkItem, AUDIT_LATER };
 })();

@@ -6,7 +6,7 @@
 "use strict";
 
 (() => {
-  const { request, path } = Skald;
+  const { request, path, AUDIT_LATER } = Skald;
   const $ = (id) => document.getElementById(id);
   const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
   const base = path`/games/${gameId}`;
@@ -57,7 +57,7 @@
       save(await answer.blob(), `${gameId}-audit.html`);
       tell("The full audit is downloaded as a page; open it to read.");
     } catch (error) {
-      tell(error.status === 403 ? "The audit opens after the game, or at any time with the referee's link." : error.message);
+      tell(error.status === 403 ? AUDIT_LATER : error.message);
     }
   }
 

@@ -5,7 +5,7 @@
 "use strict";
 
 (() => {
-  const { el, json, text, path, request, ApiError } = Skald;
+  const { el, json, text, path, request, ApiError, AUDIT_LATER } = Skald;
   const $ = (id) => document.getElementById(id);
   const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
   const base = path`/games/${gameId}`;
@@ -322,7 +322,6 @@
 
   // The audit is the referee's while the game runs and everyone's after it (reveal=end):
   // before that a seat or spectator is told so beside buttons that are off, not refused.
-  const AUDIT_LATER = "The audit opens after the game, or at any time with the referee's link.";
   function drawAuditOffer() {
     const open = state.referee || Boolean(state.outcome);
     for (const id of ["open-audit", "audit-full"]) {

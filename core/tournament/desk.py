@@ -348,7 +348,7 @@ class Tournaments:
             seats,
             seed=seed,
             options=dict(config.options),
-            game_id=f"{state.id}.r{number}.t{table}{suffix}",
+            game_id=table_game_id(state.id, number, table, suffix),
             deal=deal,
             reproducible=deal is not None,
         )
@@ -703,6 +703,16 @@ def check_creation(
         final_table=final_table,
         seed=seed,
     )
+
+
+TABLE_ID_LIKE = "%.r%.t%"
+"""An SQL LIKE pattern every tournament table's id matches (see `table_game_id`)."""
+
+
+def table_game_id(tournament: str, number: int, table: int, suffix: str = "") -> str:
+    """The id of round `number`'s table `table` of `tournament` (`T.r2.t3`; a replay or
+    the final table adds its suffix)."""
+    return f"{tournament}.r{number}.t{table}{suffix}"
 
 
 FORMAT_WORDS = {"swiss": "Swiss", "round-robin": "Round robin", "duplicate": "Duplicate"}
