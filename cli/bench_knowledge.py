@@ -6,8 +6,11 @@ fresh table with an empty state cache, the view a seat's client asks for first):
   pays it: it asked at the previous decision, so a game whose views keep a fold
   (projections/knowledge_cache.py: every game here) reads on from there; a game without one reads
   its whole redacted log;
-- `possible.<game>.full`: the same request with nothing kept (the log read from seq 1),
-  for a game that keeps a fold;
+- `possible.<game>.full`: the same request from a process that kept nothing (the CLI, a
+  restarted or second server): it reads on from the fold kept in the store
+  (projections/knowledge_store.py: Hägar and Beowulf; Beast reads its log from seq 1);
+- `possible.<game>.first`: the same request with nothing kept anywhere (the first time
+  any process asks for that viewer: the log read from seq 1), for a game that keeps a fold;
 - `sample.<game>`: one world drawn from that `possible` (what a variation's base costs on
   top of it).
 Games: Hägar with 6 players (seat 0), and Beast for a hunter at the end of a ~1,500-event
@@ -28,9 +31,10 @@ from typing import Any
 
 from skald.api.bench import Figure, figure
 from skald.core.engine import Engine
-from skald.core.store import EventStore
+from skald.core.store import EventStore, knowledge_checkpoints
 from skald.events.common import MoveMade
 from skald.projections import knowledge_cache
+from skald.projections.knowledge_store import fold_codec
 from skald.projections.registry import views_for
 from skald.projections.table import Table
 
@@ -124,8 +128,16 @@ def _measured(
         Table(Engine(store)).show(game_id, viewer)
 
     def full() -> None:
-        knowledge_cache.forget()  # nothing kept: the log read from seq 1
+        knowledge_cache.forget()  # nothing kept in this process: the store's fold, if any
         Table(Engine(store)).possible(game_id, viewer)
+
+    def first() -> None:
+        knowledge_cache.forget()
+        with store.engine.begin() as conn:  # nothing kept anywhere: the log from seq 1
+            conn.execute(knowledge_checkpoints.delete())
+        started = time.perf_counter()
+        Table(Engine(store)).possible(game_id, viewer)
+        first_times.append(time.perf_counter() - started)
 
     def read_on() -> Callable[[], object]:
         knowledge_cache.forget()
@@ -136,10 +148,12 @@ def _measured(
     cold_times: list[float] = []
     read_on_times: list[float] = []
     full_times: list[float] = []
+    first_times: list[float] = []
     for _ in range(rounds):  # interleaved, so a busy machine weighs on all alike
         cold_times.append(_timed(cold))
         if keeps:
             read_on_times.append(_timed(read_on()))
+            first()  # (times itself: the store's rows are deleted first, untimed)
         full_times.append(_timed(full))
     base = _median_us(cold_times)
     known = Table(Engine(store)).possible(game_id, viewer).possible
@@ -148,7 +162,20 @@ def _measured(
         asked = _median_us(read_on_times)
         reading = f"{note}; read on from seq {before}"
         yield figure(f"possible.{game}", asked, "us", "view.cold", base, note=reading)
-        yield figure(f"possible.{game}.full", whole, "us", "view.cold", base, note=note)
+        kept = (
+            "from the fold kept in the store" if fold_codec(game) else "no fold kept in the store"
+        )
+        yield figure(
+            f"possible.{game}.full", whole, "us", "view.cold", base, note=f"{note}; {kept}"
+        )
+        yield figure(
+            f"possible.{game}.first",
+            _median_us(first_times),
+            "us",
+            "view.cold",
+            base,
+            note=f"{note}; nothing kept anywhere",
+        )
     else:
         yield figure(f"possible.{game}", whole, "us", "view.cold", base, note=note)
 

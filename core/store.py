@@ -31,7 +31,8 @@ own (`core/checkpoint.py`), not inside a commit.
 
 Snapshots (`snapshots` table, see `core/snapshots.py`) sit beside the streams: a cache of
 folded states keyed by stream, seq and the code version that folded them; never read by
-the audit or the chain verification.
+the audit or the chain verification. So do viewers' information sets
+(`knowledge_checkpoints`, see `projections/knowledge_store.py`), keyed also by viewer.
 """
 
 from __future__ import annotations
@@ -103,6 +104,19 @@ snapshots = sa.Table(
     "snapshots",
     metadata,
     sa.Column("stream_id", sa.String(64), sa.ForeignKey("streams.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("version_key", sa.String(128), primary_key=True),
+    sa.Column("hash", sa.String(64), nullable=False),
+    sa.Column("state", sa.LargeBinary, nullable=False),
+)
+
+# A viewer's information set folded up to `seq` (projections/knowledge_store.py): a cache
+# like `snapshots`, one line of checkpoints per (stream, viewer), never read by the audit.
+knowledge_checkpoints = sa.Table(
+    "knowledge_checkpoints",
+    metadata,
+    sa.Column("stream_id", sa.String(64), sa.ForeignKey("streams.id"), primary_key=True),
+    sa.Column("viewer", sa.String(64), primary_key=True),
     sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("version_key", sa.String(128), primary_key=True),
     sa.Column("hash", sa.String(64), nullable=False),
@@ -476,6 +490,22 @@ class _Statements:
         self.drop_snapshot = sql(
             "DELETE FROM snapshots WHERE stream_id = ? AND version_key = ? AND seq = ?"
         )
+        self.knowledge = sql(
+            "SELECT seq, hash, state FROM knowledge_checkpoints WHERE stream_id = ?"
+            " AND viewer = ? AND version_key = ? AND seq <= ? ORDER BY seq DESC LIMIT 1"
+        )
+        self.save_knowledge = sql(
+            "INSERT INTO knowledge_checkpoints (stream_id, viewer, seq, version_key, hash,"
+            " state) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+        )
+        self.drop_stale_knowledge = sql(
+            "DELETE FROM knowledge_checkpoints WHERE stream_id = ? AND viewer = ?"
+            " AND version_key <> ?"
+        )
+        self.drop_knowledge = sql(
+            "DELETE FROM knowledge_checkpoints WHERE stream_id = ? AND viewer = ?"
+            " AND version_key = ? AND seq = ?"
+        )
 
 
 class EventStore:
@@ -519,32 +549,36 @@ class EventStore:
         self._stamp = _stamp_postgres if self._postgres else _stamp_sqlite
         self._moment = _utc if self._postgres else _parse_sqlite
         self._without_provenance = False
+        self._without_knowledge = False
         self.create_tables()
 
     def create_tables(self, tables: Sequence[sa.Table] | None = None) -> None:
         """Create the missing tables (all of `metadata`, or `tables`), refusing a database
         that holds another program's tables; StoreError when the database is unusable.
 
-        A store written before the provenance table, opened where it cannot be written (a
-        read-only copy of evidence), is read without it: none of its streams was imported
-        with a provenance record."""
+        A store written before the provenance or the knowledge table, opened where it
+        cannot be written (a read-only copy of evidence), is read without them: none of its
+        streams was imported with a provenance record, and it keeps no information sets."""
         try:
             self._create_tables(tables)
         except StoreError:
-            if not self._older_read_only():
+            missing = self._older_read_only()
+            if missing is None:
                 raise
-            self._without_provenance = True
+            self._without_provenance = provenance.name in missing
+            self._without_knowledge = knowledge_checkpoints.name in missing
 
-    def _older_read_only(self) -> bool:
-        """Whether this store lacks only the provenance table (which it could not create:
-        it takes no writes)."""
+    def _older_read_only(self) -> set[str] | None:
+        """The tables this store lacks, if they are only those a later version added (which
+        it could not create: it takes no writes); None when it lacks more."""
         try:
             with self.engine.connect() as conn:
                 names = set(sa.inspect(conn).get_table_names())
         except DBAPIError:
-            return False
-        wanted = set(metadata.tables) - {provenance.name}
-        return wanted <= names and provenance.name not in names
+            return None
+        later = {provenance.name, knowledge_checkpoints.name}
+        missing = set(metadata.tables) - names
+        return missing if missing and missing <= later else None
 
     def _create_tables(self, tables: Sequence[sa.Table] | None) -> None:
         try:
@@ -956,6 +990,43 @@ class EventStore:
         """Forget one snapshot (it did not match the chain)."""
         with self._driver(write=True) as cursor:
             cursor.execute(self._sql.drop_snapshot, (stream, version_key, seq))
+
+    # -- information sets (a cache; projections/knowledge_store.py decides what goes in) --
+
+    def knowledge_checkpoint(
+        self, stream: str, viewer: str, version_key: str, at: int
+    ) -> StoredSnapshot | None:
+        """The latest information set of `viewer` in `stream` at or before seq `at`."""
+        if "\x00" in stream or self._without_knowledge:
+            return None
+        params = (stream, viewer, version_key, min(at, MAX_SEQ))
+        rows = self._query(self._sql.knowledge, params)
+        if not rows:
+            return None
+        seq, digest, state = rows[0]
+        return StoredSnapshot(seq=seq, hash=digest, state=bytes(state))
+
+    def save_knowledge_checkpoint(
+        self, stream: str, viewer: str, version_key: str, seq: int, digest: str, state: bytes
+    ) -> None:
+        """Keep an information set (a second one of the same seq and version is ignored),
+        and drop the viewer's ones folded by any other code version."""
+        if self._without_knowledge:
+            return
+        with self._driver(write=True) as cursor:
+            cursor.execute(self._sql.drop_stale_knowledge, (stream, viewer, version_key))
+            cursor.execute(
+                self._sql.save_knowledge, (stream, viewer, seq, version_key, digest, state)
+            )
+
+    def drop_knowledge_checkpoint(
+        self, stream: str, viewer: str, version_key: str, seq: int
+    ) -> None:
+        """Forget one information set (it did not match the chain, or did not decode)."""
+        if self._without_knowledge:
+            return
+        with self._driver(write=True) as cursor:
+            cursor.execute(self._sql.drop_knowledge, (stream, viewer, version_key, seq))
 
     def info(self, stream: str) -> StreamInfo:
         """The stream's header; NotFound when it does not exist."""

@@ -46,6 +46,8 @@ from skald.core.beowulf.evolve import evolve
 from skald.core.beowulf.legal import counsel_moves, tile_playable
 from skald.core.beowulf.setup import initial
 from skald.core.beowulf.state import BeowulfState, has_figures, replace_at
+from skald.core.codec import decoder_for
+from skald.core.snapshots import SnapshotCodec, codec_for
 from skald.core.state import GameState, fold_event
 from skald.events.beowulf import (
     ActEnded,
@@ -138,8 +140,26 @@ class _Slot(msgspec.Struct, kw_only=True):
     not_good_counsel: bool = False
 
 
+class StoredBeowulfFold(msgspec.Struct, frozen=True, array_like=True):
+    """A `BeowulfFold` as data, for the store (projections/knowledge_store.py): the
+    knowledge, its decisions' events as the store writes events (JSON), and the public
+    state as the engine's snapshots store a state (core/snapshots.py)."""
+
+    seats: int
+    act: int
+    pile: int
+    seen: set[str]
+    hands: list[list[_Slot]]
+    decisions: list[list[bytes]]
+    undone: list[list[bytes]]
+    public: bytes | None
+
+
 class _Knowledge:
     """What the log has shown so far (mutable while folding; never leaves this module)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Knowledge) and vars(self) == vars(other)
 
     def __init__(self, seats: int) -> None:
         self.seats = seats
@@ -235,6 +255,36 @@ class BeowulfFold:
             elif k.decisions:
                 k.decisions[-1].append(event)
 
+    Stored = StoredBeowulfFold
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BeowulfFold) and (self.k, self.public) == (other.k, other.public)
+
+    def stored(self) -> StoredBeowulfFold:
+        """The fold as data, to keep in the store (projections/knowledge_store.py)."""
+        k, encode = self.k, msgspec.json.encode
+        return StoredBeowulfFold(
+            seats=k.seats,
+            act=k.act,
+            pile=k.pile,
+            seen=k.seen,
+            hands=k.hands,
+            decisions=[[encode(e) for e in decision] for decision in k.decisions],
+            undone=[[encode(e) for e in decision] for decision in k.undone],
+            public=None if self.public is None else _state_codec().encode(self.public),
+        )
+
+    @classmethod
+    def from_stored(cls, data: StoredBeowulfFold) -> BeowulfFold:
+        """The fold back from `stored()`."""
+        fold, decode = cls(), decoder_for("beowulf").decode
+        k = fold.k = _Knowledge(data.seats)
+        k.act, k.pile, k.seen, k.hands = data.act, data.pile, set(data.seen), data.hands
+        k.decisions = [[decode(e) for e in decision] for decision in data.decisions]
+        k.undone = [[decode(e) for e in decision] for decision in data.undone]
+        fold.public = None if data.public is None else _state_codec().decode(data.public)
+        return fold
+
     def copy(self) -> BeowulfFold:
         """An independent fold at the same seq."""
         twin = BeowulfFold()
@@ -244,6 +294,13 @@ class BeowulfFold:
     def possible(self, viewer: Viewer) -> BeowulfPossible:
         """The information set at the last envelope fed (reads the fold, never changes it)."""
         return _possible(self.k, viewer)
+
+
+def _state_codec() -> SnapshotCodec:
+    codec = codec_for("beowulf")
+    if codec is None:
+        raise ValueError("Beowulf states cannot be stored")
+    return codec
 
 
 class _PublicRules:

@@ -38,6 +38,7 @@ from skald.core.hagar.data import cards, chests, pieces
 from skald.core.hagar.evolve import evolve, pieces_in_reach
 from skald.core.hagar.setup import initial
 from skald.core.hagar.state import HagarState, Viking
+from skald.core.snapshots import SnapshotCodec, codec_for
 from skald.core.state import GameState, fold_event
 from skald.events.common import GameCreated
 from skald.events.envelope import Envelope
@@ -121,6 +122,25 @@ class HagarPossible(msgspec.Struct, frozen=True, kw_only=True):
 # -- folding the log over tokens -------------------------------------------------------
 
 
+class StoredGroups(msgspec.Struct, frozen=True, array_like=True):
+    """`_Groups` as data, for a fold kept in the store (projections/knowledge_store.py)."""
+
+    of: dict[int, int]
+    tokens: dict[int, set[int]]
+    pieces: dict[int, set[int]]
+    next_token: int
+    next_group: int
+    merged: bool
+
+
+class StoredHagarFold(msgspec.Struct, frozen=True, array_like=True):
+    """A `HagarFold` as data: its groups and its token state as the engine's snapshots
+    store a state (core/snapshots.py)."""
+
+    groups: StoredGroups
+    state: bytes | None
+
+
 class _Groups:
     """Token -> group, and each group's tokens and pieces (mutable while folding)."""
 
@@ -141,6 +161,23 @@ class _Groups:
         self.tokens[group], self.pieces[group] = set(tokens), set(held)
         self.of.update(dict.fromkeys(tokens, group))
         return tokens
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Groups) and self.stored() == other.stored()
+
+    def stored(self) -> StoredGroups:
+        """The groups as data (`HagarFold.stored`)."""
+        return StoredGroups(
+            self.of, self.tokens, self.pieces, self.next_token, self.next_group, self.merged
+        )
+
+    @classmethod
+    def from_stored(cls, data: StoredGroups) -> _Groups:
+        groups = cls()
+        groups.of, groups.tokens, groups.pieces = dict(data.of), data.tokens, data.pieces
+        groups.next_token, groups.next_group = data.next_token, data.next_group
+        groups.merged = data.merged
+        return groups
 
     def copy(self) -> _Groups:
         """An independent copy (the sets are copied, not shared)."""
@@ -309,6 +346,28 @@ class HagarFold:
             self.rules, self.state, envelope.stream, envelope.seq, envelope.hash, envelope.event
         )
 
+    Stored = StoredHagarFold
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, HagarFold)
+            and self.groups == other.groups
+            and self.state == other.state
+        )
+
+    def stored(self) -> StoredHagarFold:
+        """The fold as data, to keep in the store (projections/knowledge_store.py)."""
+        state = None if self.state is None else _state_codec().encode(self.state)
+        return StoredHagarFold(self.groups.stored(), state)
+
+    @classmethod
+    def from_stored(cls, data: StoredHagarFold) -> HagarFold:
+        """The fold back from `stored()`."""
+        fold = cls()
+        state = None if data.state is None else _state_codec().decode(data.state)
+        fold._start(_Groups.from_stored(data.groups), state)
+        return fold
+
     def copy(self) -> HagarFold:
         """An independent fold at the same seq (the states are immutable; groups copied)."""
         twin = HagarFold()
@@ -320,6 +379,13 @@ class HagarFold:
         if self.state is None:
             raise ValueError("an empty log")
         return _possible(self.state.rules, self.groups, viewer)
+
+
+def _state_codec() -> SnapshotCodec:
+    codec = codec_for("hagar")
+    if codec is None:
+        raise ValueError("Hägar states cannot be stored")
+    return codec
 
 
 # -- the information set -------------------------------------------------------------------

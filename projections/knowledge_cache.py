@@ -16,6 +16,12 @@ envelope at its seq has the chain hash it was folded at (the hash covers every e
 to it, so the prefix is the very one folded); on a mismatch the game's checkpoints for
 that viewer are dropped and the log is folded from seq 1. It holds only what the
 viewer's redacted log holds. A game without `knowledge_fold` is folded whole each time.
+
+A process that has kept nothing for the viewer (the CLI, another server, a restart) goes
+on from the nearest fold kept in the store (projections/knowledge_store.py), checked the
+same way, and leaves there the last grid checkpoint it folded past: one write per
+`CHECKPOINT_EVERY` seqs per viewer, so the first request after a restart folds at most
+that many events.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import msgspec
 from skald.events.envelope import Envelope
 from skald.events.secret import redact
 from skald.events.viewer import Viewer
+from skald.projections.knowledge_store import KeptKnowledge
 from skald.projections.registry import KnowledgeFold, redacted_log, views_for
 
 CHECKPOINT_EVERY = 50
@@ -103,33 +110,54 @@ def _line(key: _Key) -> _Line:
         return line
 
 
-def possible_at(game: str, stream: str, viewer: Viewer, seq: int, read: Read) -> Any:
+def possible_at(
+    game: str,
+    stream: str,
+    viewer: Viewer,
+    seq: int,
+    read: Read,
+    kept: KeptKnowledge | None = None,
+) -> Any:
     """The game's `possible` for `viewer` after `seq` of `stream`, from the viewer's
-    redacted log, going on from the nearest checkpoint kept for it."""
+    redacted log, going on from the nearest checkpoint kept for it: in this process, else
+    in the store (`kept`, projections/knowledge_store.py), which then gets the last
+    checkpoint on the `CHECKPOINT_EVERY` grid this call folded past."""
     views = views_for(game)
     begin: Callable[[], KnowledgeFold] | None = getattr(views, "knowledge_fold", None)
     if begin is None:
         return views.possible(redacted_log(read(1, seq), viewer), viewer)
     line = _line((stream, viewer.seats, viewer.referee))
     start = line.nearest(seq)
+    from_store = start is None and kept is not None
+    if from_store and kept is not None:
+        found = kept.nearest(seq)
+        start = _Checkpoint(found.seq, found.hash, found.fold) if found else None
     tail: Sequence[Envelope[Any]] = ()
     if start is not None:
         envelopes = read(start.seq, seq)
         if envelopes and envelopes[0].seq == start.seq and envelopes[0].hash == start.hash:
             fold, tail = start.fold.copy(), envelopes[1:]
+        elif from_store and kept is not None:  # a fold of another chain: forget it
+            kept.drop(start.seq)
+            start = None
         else:  # the stream is not the one folded (replaced, restored): start over
             line.drop()
             start = None
     if start is None:
         fold, tail = begin(), read(1, seq)
     last: Envelope[Any] | None = None
+    to_store: _Checkpoint | None = None
     for envelope in tail:
         fold.feed(redact(envelope, viewer))
         last = envelope
-        if envelope.seq % line.spacing == 0:
-            line.keep(_Checkpoint(envelope.seq, envelope.hash, fold.copy()))
+        if envelope.seq % CHECKPOINT_EVERY == 0:
+            checkpoint = _Checkpoint(envelope.seq, envelope.hash, fold.copy())
+            line.keep(checkpoint)
+            to_store = checkpoint
     if last is not None:
         line.reached(_Checkpoint(last.seq, last.hash, fold))
+    if to_store is not None and kept is not None:
+        kept.keep(to_store.seq, to_store.hash, to_store.fold)
     return fold.possible(viewer)
 
 

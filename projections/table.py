@@ -60,6 +60,7 @@ from skald.projections.audit import AuditReport, build_audit
 from skald.projections.export.facade import Histories
 from skald.projections.knowledge import describe_possible
 from skald.projections.knowledge_cache import possible_at
+from skald.projections.knowledge_store import kept_knowledge
 from skald.projections.narrative import Narrated, Narrator
 from skald.projections.registry import views_for
 
@@ -274,7 +275,8 @@ class Table:
 
     def possible(self, game_id: str, viewer: Viewer, at: int | None = None) -> PossibleView:
         """What `viewer` could believe after seq `at` (default: now), computed from its own
-        redacted log only, going on from the fold kept for it (`knowledge_cache`); after
+        redacted log only, going on from the fold kept for it (`knowledge_cache`, in this
+        process or in the store: `knowledge_store`); after
         the game under reveal=end a viewer sees everything, as in `show_revealed`."""
         state = self._engine.load(game_id, at)
         effective = self._effective(self._engine.load(game_id), viewer)
@@ -283,7 +285,8 @@ class Table:
             return self._engine.envelopes(game_id, from_seq, to_seq)
 
         with presenting(state.version):
-            known = possible_at(state.game, game_id, effective, state.version, read)
+            kept = kept_knowledge(self._engine.store, state.game, game_id, effective)
+            known = possible_at(state.game, game_id, effective, state.version, read, kept)
         return PossibleView(
             id=game_id,
             game=state.game,
