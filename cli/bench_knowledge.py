@@ -10,7 +10,8 @@ fresh table with an empty state cache, the view a seat's client asks for first):
   restarted or second server): it reads on from the fold kept in the store
   (projections/knowledge_store.py: Hägar and Beowulf; Beast reads its log from seq 1);
 - `possible.<game>.first`: the same request with nothing kept anywhere (the first time
-  any process asks for that viewer: the log read from seq 1), for a game that keeps a fold;
+  any process asks for that viewer: the log read from seq 1), for a game whose fold is
+  kept in the store (for the others it is `.full`);
 - `sample.<game>`: one world drawn from that `possible` (what a variation's base costs on
   top of it).
 Games: Hägar with 6 players (seat 0), and Beast for a hunter at the end of a ~1,500-event
@@ -122,6 +123,7 @@ def _measured(
         note += f", {len(rules.active)} cards laid since the Beast was last seen"
     views = views_for(game)
     keeps = hasattr(views, "knowledge_fold")
+    stores = fold_codec(game) is not None
     before = _previous_decision(Engine(store), game_id, seq)
 
     def cold() -> None:
@@ -153,6 +155,7 @@ def _measured(
         cold_times.append(_timed(cold))
         if keeps:
             read_on_times.append(_timed(read_on()))
+        if stores:
             first()  # (times itself: the store's rows are deleted first, untimed)
         full_times.append(_timed(full))
     base = _median_us(cold_times)
@@ -162,20 +165,14 @@ def _measured(
         asked = _median_us(read_on_times)
         reading = f"{note}; read on from seq {before}"
         yield figure(f"possible.{game}", asked, "us", "view.cold", base, note=reading)
-        kept = (
-            "from the fold kept in the store" if fold_codec(game) else "no fold kept in the store"
-        )
+        kept = "from the fold kept in the store" if stores else "no fold kept in the store"
         yield figure(
             f"possible.{game}.full", whole, "us", "view.cold", base, note=f"{note}; {kept}"
         )
-        yield figure(
-            f"possible.{game}.first",
-            _median_us(first_times),
-            "us",
-            "view.cold",
-            base,
-            note=f"{note}; nothing kept anywhere",
-        )
+        if stores:
+            first_us = _median_us(first_times)
+            noted = f"{note}; nothing kept anywhere"
+            yield figure(f"possible.{game}.first", first_us, "us", "view.cold", base, note=noted)
     else:
         yield figure(f"possible.{game}", whole, "us", "view.cold", base, note=note)
 
