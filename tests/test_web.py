@@ -301,7 +301,11 @@ def test_beowulf_played_in_the_browser(context: Any, server: Server, shots: Path
         }""",
         [f"/games/{game_id}/moves", ann_token, legal["moves"][0], legal["seq"]],
     )
-    stale.wait_for_selector("#message:not(:empty)")
+    # The page says "Sending: ..." while the tap is under way, then the refusal's words.
+    stale.wait_for_function(
+        "() => { const m = document.querySelector('#message').innerText;"
+        " return m !== '' && !m.startsWith('Sending'); }"
+    )
     assert "moved on" in stale.inner_text("#message")
     wait_seq(stale, seq_of(server, game_id))
     assert stale.locator("#legal button.move").count() == 0  # now Bob's turn
