@@ -93,9 +93,12 @@ def _first_token(held: tuple[str, ...]) -> str:
 
 
 def _taken(reader: Reader, state: BeastState, hand: int, field: str) -> tuple[BeastState, str]:
-    """An unseen card leaves a hidden hand: a token of it (its seen cards are let go)."""
+    """An unseen card leaves a hidden hand: a token of it. Any card of the hand may be the
+    one (a flee's face-down discard is the fleeing side's choice, a loot is random), so its
+    seen cards are let go too, even beside tokens: a seen card kept would be claimed still
+    there when it may be the one gone."""
     held: tuple[str, ...] = getattr(state.hands[hand], field)
-    if not any(is_token(c) for c in held):
+    if not all(is_token(c) for c in held):
         held = reader.let_go(held)
         state = hand_field(state, hand, field, held)
     return state, _first_token(held)
