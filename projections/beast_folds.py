@@ -93,9 +93,12 @@ def _first_token(held: tuple[str, ...]) -> str:
 
 
 def _taken(reader: Reader, state: BeastState, hand: int, field: str) -> tuple[BeastState, str]:
-    """An unseen card leaves a hidden hand: a token of it (its seen cards are let go)."""
+    """An unseen card leaves a hidden hand: a token of it. Any card of the hand may be the
+    one (a flee's face-down discard is the fleeing side's choice, a loot is random), so its
+    seen cards are let go too, even beside tokens: a seen card kept would be claimed still
+    there when it may be the one gone."""
     held: tuple[str, ...] = getattr(state.hands[hand], field)
-    if not any(is_token(c) for c in held):
+    if not all(is_token(c) for c in held):
         held = reader.let_go(held)
         state = hand_field(state, hand, field, held)
     return state, _first_token(held)
@@ -368,8 +371,12 @@ def _trap_set(reader: Reader, state: BeastState, event: TrapSet) -> BeastState |
 
 
 def _trap_triggered(reader: Reader, state: BeastState, event: TrapTriggered) -> BeastState:
+    """The trap shown is the first in its zone that may be it: a face-down card (a token)
+    may be any trap item, never the trap an ability or upgrade set (its card was seen).
+    Which of two that may both be it went is not in the log (issue 23: see
+    tests/test_beast_knowledge.py, test_which_of_two_same_looking_traps_went_is_not_in_the_log)."""
     for index, (zone, trap) in enumerate(state.traps):
-        card_fits = trap.card == event.card or is_token(trap.card)
+        card_fits = trap.card == event.card or (is_token(trap.card) and is_trap_item(event.card))
         habitat_fits = trap.habitat == event.habitat or (
             is_token(trap.habitat) and event.habitat not in reader.excluded.get(trap.habitat, ())
         )
