@@ -109,7 +109,7 @@ def test_a_fresh_process_reads_on_from_the_stored_fold(
         grid = last - last % CHECKPOINT_EVERY
         mine = [r for r in _rows(store) if r.viewer == viewer_key(viewer)]
         assert [r.seq for r in mine] == [grid]
-        for seq in (grid, last - 1, last):
+        for seq in sorted({grid, max(grid, last - 1), last}):  # (last may be on the grid)
             answer, reads = _ask(store, game, game_id, viewer, seq)
             assert reads.began == [grid], seq
             assert answer == possible_for(game, reads.log[:seq], viewer), seq
