@@ -21,11 +21,11 @@ redacted log alone:
 Reading it back is what a process that kept nothing pays before it reads on, so the
 timeline's states (most of the bytes) are read only when a run first steps back over the
 timeline (`_ReadEntry`): a request whose new events add nothing the path filter reads, or
-add it at the end, steps over none of them. They are stored newest first (a run that goes
-back reads the newest first) as bytes of their own with their SHA-256, checked when the
-fold is read back, so a fold whose bytes were damaged is refused whole. The filter's plan
-is a function of the timeline and is worked out again when a later run first compares
-its own with it (`_ReadBack`).
+add it at the end, steps over none of them. They are stored newest first, in chunks of
+`CHUNK` (a run that goes back a few steps reads a chunk or two), as bytes of their own
+with the SHA-256 of them all, checked when the fold is read back, so a fold whose bytes
+were damaged is refused whole. The filter's plan is a function of the timeline and is
+worked out again when a later run first compares its own with it (`_ReadBack`).
 """
 
 from __future__ import annotations
