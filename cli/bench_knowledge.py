@@ -7,11 +7,13 @@ fresh table with an empty state cache, the view a seat's client asks for first):
   (projections/knowledge_cache.py: every game here) reads on from there; a game without one reads
   its whole redacted log;
 - `possible.<game>.full`: the same request from a process that kept nothing (the CLI, a
-  restarted or second server): it reads on from the fold kept in the store
-  (projections/knowledge_store.py: Hägar and Beowulf; Beast reads its log from seq 1);
+  restarted or second server): it reads on from the fold an earlier request left in the
+  store (projections/knowledge_store.py); what the process held is let go before the
+  request is timed, as a fresh process holds nothing;
 - `possible.<game>.first`: the same request with nothing kept anywhere (the first time
-  any process asks for that viewer: the log read from seq 1), for a game whose fold is
-  kept in the store (for the others it is `.full`);
+  any process asks for that viewer: the log read from seq 1, and the fold it passed left
+  in the store), for a game whose fold is kept in the store (for the others it is
+  `.full`);
 - `sample.<game>`: one world drawn from that `possible` (what a variation's base costs on
   top of it).
 Games: Hägar with 6 players (seat 0), and Beast for a hunter at the end of a ~1,500-event
@@ -129,9 +131,9 @@ def _measured(
     def cold() -> None:
         Table(Engine(store)).show(game_id, viewer)
 
-    def full() -> None:
+    def full() -> Callable[[], object]:
         knowledge_cache.forget()  # nothing kept in this process: the store's fold, if any
-        Table(Engine(store)).possible(game_id, viewer)
+        return lambda: Table(Engine(store)).possible(game_id, viewer)
 
     def first() -> None:
         knowledge_cache.forget()
@@ -157,7 +159,7 @@ def _measured(
             read_on_times.append(_timed(read_on()))
         if stores:
             first()  # (times itself: the store's rows are deleted first, untimed)
-        full_times.append(_timed(full))
+        full_times.append(_timed(full()))
     base = _median_us(cold_times)
     known = Table(Engine(store)).possible(game_id, viewer).possible
     whole = _median_us(full_times)

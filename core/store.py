@@ -494,6 +494,10 @@ class _Statements:
             "SELECT seq, hash, state FROM knowledge_checkpoints WHERE stream_id = ?"
             " AND viewer = ? AND version_key = ? AND seq <= ? ORDER BY seq DESC LIMIT 1"
         )
+        self.knowledge_hash = sql(
+            "SELECT hash FROM knowledge_checkpoints WHERE stream_id = ? AND viewer = ?"
+            " AND version_key = ? AND seq = ?"
+        )
         self.save_knowledge = sql(
             "INSERT INTO knowledge_checkpoints (stream_id, viewer, seq, version_key, hash,"
             " state) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
@@ -1005,6 +1009,16 @@ class EventStore:
             return None
         seq, digest, state = rows[0]
         return StoredSnapshot(seq=seq, hash=digest, state=bytes(state))
+
+    def knowledge_checkpoint_hash(
+        self, stream: str, viewer: str, version_key: str, seq: int
+    ) -> str | None:
+        """The chain hash of `viewer`'s information set stored at exactly `seq`, if any (a
+        writer asks before it makes one the store already holds)."""
+        if "\x00" in stream or self._without_knowledge or not 0 <= seq <= MAX_SEQ:
+            return None
+        rows = self._query(self._sql.knowledge_hash, (stream, viewer, version_key, seq))
+        return str(rows[0][0]) if rows else None
 
     def save_knowledge_checkpoint(
         self, stream: str, viewer: str, version_key: str, seq: int, digest: str, state: bytes

@@ -34,6 +34,7 @@ from skald.events.viewer import Viewer
 from skald.projections.beast_folds import is_token
 from skald.projections.beast_path_graph import PathGraph, draw_path, locations
 from skald.projections.beast_shadow import Reader
+from skald.projections.beast_stored import StoredBeastFold, depths, restored, stored
 
 replace = msgspec.structs.replace
 DECK_PLACES = ("action_deck", "item_deck", "talent_deck", "item_discard", "talent_discard")
@@ -133,11 +134,19 @@ class BeastFold:
     """A viewer's replay kept to be read on (projections.knowledge_cache): `advanced`
     reads more of the viewer's redacted log into a copy and resumes the path filter from
     the last run (its plan unchanged up to where it resumes), so the result is the very
-    `possible` of the whole log read from seq 1. Never changed once made."""
+    `possible` of the whole log read from seq 1. Its `possible` is worked out when first
+    asked (a fold read back from the store may only be read on); nothing else changes it."""
 
     def __init__(self, reader: Reader, known: BeastPossible | None = None) -> None:
         self.reader = reader
-        self.possible = known if known is not None else known_to(reader)
+        self._known = known
+
+    @property
+    def possible(self) -> BeastPossible:
+        """What could be true after everything read (the path filter run to here)."""
+        if self._known is None:
+            self._known = known_to(self.reader)
+        return self._known
 
     @classmethod
     def start(cls, viewer: Viewer) -> BeastFold:
@@ -153,27 +162,89 @@ class BeastKnowledgeFold:
     """A `BeastFold` behind the fold-one-envelope-at-a-time contract of the knowledge cache
     (`registry.KnowledgeFold`): envelopes fed are held and read on in one batch when
     `possible` is asked, since the path filter resumes per batch, not per envelope. Copies
-    share the (never changed) `BeastFold` under them, so copying costs nothing."""
+    share the (never changed) `BeastFold` under them, so copying costs nothing.
 
-    def __init__(self, fold: BeastFold | None = None, held: Sequence[Any] = ()) -> None:
+    It is kept in the store (projections/knowledge_store.py) as projections.beast_stored
+    lays it out, once `settle` has read what it holds; it counts the engine's undo and
+    redo depths as it is fed, so only the replay's undo snapshots the table can still take
+    back are stored."""
+
+    Stored = StoredBeastFold
+    CODE = (
+        "skald.projections.beast_stored",
+        "skald.projections.beast_shadow",
+        "skald.projections.beast_folds",
+        "skald.projections.beast_paths",
+        "skald.projections.beast_clues",
+        "skald.projections.beast_path_graph",
+        "skald.events.beast",
+    )
+    """The modules whose code the stored folds depend on besides this one (their source is
+    part of the stored folds' version key)."""
+
+    def __init__(
+        self, fold: BeastFold | None = None, held: Sequence[Any] = (), undo: int = 0, redo: int = 0
+    ) -> None:
         self._fold = fold
         self._held = list(held)
+        self._undo, self._redo = undo, redo
+        self._stored: StoredBeastFold | None = None  # stored() of this fold, once asked
 
     def feed(self, envelope: Any) -> None:
         """Hold the next envelope of the viewer's redacted log."""
         self._held.append(envelope)
+        event = getattr(envelope, "event", envelope)
+        self._undo, self._redo = depths(self._undo, self._redo, event)
+        self._stored = None
 
     def copy(self) -> BeastKnowledgeFold:
         """An independent fold at the same seq."""
-        return BeastKnowledgeFold(self._fold, self._held)
+        return BeastKnowledgeFold(self._fold, self._held, self._undo, self._redo)
 
     def possible(self, viewer: Viewer) -> BeastPossible:
         """`possible` of every envelope fed so far (the held ones read on first)."""
-        if self._fold is None:
-            self._fold = BeastFold.start(viewer)
+        fold = self._fold
+        if fold is None:
+            fold = BeastFold.start(viewer)
+        elif fold.reader.viewer != viewer:  # read back from the store: the same seats
+            reader = fold.reader.copy()
+            reader.viewer = viewer
+            fold = BeastFold(reader)
         if self._held:
-            self._fold, self._held = self._fold.advanced(self._held), []
-        return self._fold.possible
+            fold, self._held = fold.advanced(self._held), []
+        if fold is not self._fold:
+            self._fold, self._stored = fold, None
+        return fold.possible
+
+    def settle(self, viewer: Viewer) -> None:
+        """Read what is held (and run the path filter to here), so it can be stored."""
+        self.possible(viewer)
+
+    def stored(self) -> StoredBeastFold:
+        """The fold as data (projections.beast_stored), once settled."""
+        if self._held:
+            raise ValueError("a Beast fold is stored once it has read what it holds")
+        if self._stored is None:
+            reader = None if self._fold is None else self._fold.reader
+            self._stored = stored(reader, self._undo, self._redo)
+        return self._stored
+
+    @classmethod
+    def from_stored(cls, data: StoredBeastFold) -> BeastKnowledgeFold:
+        """The fold back from `stored()`."""
+        reader = restored(data)
+        return cls(None if reader is None else BeastFold(reader), (), data.undo, data.redo)
+
+    def __eq__(self, other: object) -> bool:
+        """The same fold as far as reading on goes: the same stored data (the check a fold
+        read back passes before it is stored: projections/knowledge_store.py)."""
+        if not isinstance(other, BeastKnowledgeFold):
+            return NotImplemented
+        if self._held or other._held:  # not settled: only the very same fold
+            return self is other
+        return self.stored() == other.stored()
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def known_to(reader: Reader) -> BeastPossible:

@@ -28,6 +28,14 @@ A later request reads on (`PathFilter(timeline, previous)`): the run resumes fro
 previous run's state before the first step whose plan differs in what that step looked
 up (the locations it asked the reach, the Beast's next check and the caps about), so a
 request pays for the steps a new clue changes, not for the whole stretch.
+
+A run that passes a reveal made while some of the Beast's cards are in play (their zones
+were bound where it stood unseen, so the deduction cannot start afresh there) keeps that
+reveal's generation (`Anchor`: where the Beast was shown and the zones of its cards) and
+drops what came before it (`cut`): a reveal is an undo barrier, and what the plan says
+after it reads only what comes after it, so the steps before it can never be taken again.
+A later run begins from that anchor instead of from the reveal before, so what a run keeps
+(and what projections/beast_stored.py stores) is the stretch since the last reveal.
 """
 
 from __future__ import annotations
@@ -69,6 +77,16 @@ class Entry(NamedTuple):
     rule: str = ""
     where: str = ""
     reach: frozenset[str] | None = None
+
+
+class Anchor(NamedTuple):
+    """A reveal made with some of the Beast's cards in play, and the generation a run
+    reset to there: where the Beast was shown and the zones of each of its cards in play
+    (as the paths before it bound them). A run may begin here (`PathFilter.base`)."""
+
+    entry: Entry
+    location: str
+    zones: Zones
 
 
 class _Node:
@@ -243,7 +261,8 @@ class PathFilter:
     before it: the very steps a run from the start would take, skipped."""
 
     def __init__(self, timeline: Sequence[Entry], previous: PathFilter | None = None) -> None:
-        timeline = timeline[_last_reveal(timeline) :]
+        start, self.base = _start(timeline, previous)
+        timeline = timeline[start:]
         self.timeline = timeline
         self.plan = _Plan(timeline)
         self.clock = 0
@@ -258,6 +277,7 @@ class PathFilter:
         self.looked: list[tuple[set[str], set[str], set[str]] | None] = []
         self.looking: tuple[set[str], set[str], set[str]] = (set(), set(), set())
         self.converted: dict[int, tuple[list[_Node], tuple[PathNode, ...]]] = {}
+        self.anchored: tuple[int, Anchor, int] | None = None  # (clock, anchor, marks then)
         self.begin = self._resume(previous) if previous is not None else 0
 
     @property
@@ -274,11 +294,34 @@ class PathFilter:
             self.looking = (set(), set(), set())
             entry = self.timeline[clock]
             self.looked.append(self.looking if entry.kind == "event" else None)
-            self.step(self.timeline[clock])
+            begun = bool(self.history)
+            self.step(entry)
             if not any(self.looking):
                 self.looked[-1] = None
+            if begun and _anchors(entry):
+                node = self.history[0][0]  # the reveal's reset (a new history)
+                self.anchored = (clock, Anchor(entry, node.location, node.zones), len(self.marks))
         self.saved[len(self.timeline)] = self.whole()
+        if self.anchored is not None:
+            self.cut(*self.anchored)
         return self
+
+    def cut(self, clock: int, anchor: Anchor, marks: int) -> None:
+        """Begin at the reveal at `clock` (`anchor`), forgetting the steps before it: the
+        marks on the undo stack then (`marks` of them) can never be undone (the reveal is
+        a barrier), and the plan from it on reads only what comes after it."""
+        self.timeline = self.timeline[clock:]
+        self.base, self.anchored = anchor, None
+        self.plan = _Plan(self.timeline)
+        self.looked = self.looked[clock:]
+        self.saved = {
+            c - clock: (*whole[:3], whole[3][marks:], whole[4])
+            for c, whole in self.saved.items()
+            if c > clock
+        }
+        self.marks = self.marks[marks:]
+        self.clock -= clock
+        self.begin = max(0, self.begin - clock)
 
     def _resume(self, previous: PathFilter) -> int:
         """Take over `previous`'s state before the first clock it planned differently."""
@@ -320,7 +363,10 @@ class PathFilter:
             self.marks.append(before)
         elif entry.before is not None and entry.after is not None:
             if not self.history:
-                if entry.after.hands:
+                if self.base is not None:  # the reveal this run begins from, as it was
+                    self.reset(self.base.location, self.base.zones)
+                    self.rezone(entry.before, entry.event, entry.after)
+                elif entry.after.hands:
                     self.reset(entry.after.beast.location, beast_zones(entry.after))
                 return
             self.observe(entry)
@@ -539,16 +585,30 @@ class PathFilter:
         )
 
 
-def _last_reveal(timeline: Sequence[Entry]) -> int:
+def _start(timeline: Sequence[Entry], previous: PathFilter | None) -> tuple[int, Anchor | None]:
     """Where the deduction may start: the last reveal with none of the Beast's cards in
-    play (their zones were bound where the Beast stood unseen). Nothing before a reveal
-    says anything of the path after it, and no undo goes back over one (a barrier)."""
+    play (their zones were bound where the Beast stood unseen), or, when it is later, the
+    reveal the previous run began from with its generation (its `base`). Nothing before a
+    reveal says anything of the path after it, and no undo goes back over one (a barrier)."""
+    base = previous.base if previous is not None else None
     for clock in range(len(timeline) - 1, -1, -1):
         entry = timeline[clock]
-        after = entry.after
-        if isinstance(entry.event, BeastRevealed) and after is not None and not beast_zones(after):
-            return clock
-    return 0
+        if base is not None and entry is base.entry:
+            return clock, base
+        if isinstance(entry.event, BeastRevealed):
+            after = entry.after
+            if after is not None and not beast_zones(after):
+                return clock, None
+    return 0, None
+
+
+def _anchors(entry: Entry) -> bool:
+    """A reveal with some of the Beast's cards in play (a run may begin from it only with
+    the generation it reset to: `Anchor`)."""
+    if not isinstance(entry.event, BeastRevealed):
+        return False
+    after = entry.after
+    return after is not None and bool(beast_zones(after))
 
 
 def _due(entry: Entry) -> Callable[[BeastState, _Node], set[int]] | None:

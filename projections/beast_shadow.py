@@ -93,9 +93,12 @@ class Reader:
         return twin
 
     def path_filter(self) -> PathFilter:
-        """The hidden paths for the timeline so far, resumed from the last filter run."""
-        self.paths = PathFilter(self.timeline, self.paths).run()
-        return self.paths
+        """The hidden paths for the timeline so far, resumed from the last filter run (that
+        run itself when nothing was added to the timeline since)."""
+        paths = self.paths
+        if paths is None or not paths.timeline or paths.timeline[-1] is not self.timeline[-1]:
+            paths = self.paths = PathFilter(self.timeline, paths).run()
+        return paths
 
     # -- who sees what -----------------------------------------------------------------
 

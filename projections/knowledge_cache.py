@@ -19,9 +19,11 @@ viewer's redacted log holds. A game without `knowledge_fold` is folded whole eac
 
 A process that has kept nothing for the viewer (the CLI, another server, a restart) goes
 on from the nearest fold kept in the store (projections/knowledge_store.py), checked the
-same way, and leaves there the last grid checkpoint it folded past: one write per
-`CHECKPOINT_EVERY` seqs per viewer, so the first request after a restart folds at most
-that many events.
+same way, and leaves there the last grid checkpoint it folded past unless the store holds
+it already: one write per `CHECKPOINT_EVERY` seqs per viewer, so the first request after
+a restart folds at most that many events. A fold that reads lazily (Beast's: `settle`)
+reads what it holds at that checkpoint before it is copied there, and the call goes on
+from it.
 """
 
 from __future__ import annotations
@@ -145,20 +147,36 @@ def possible_at(
             start = None
     if start is None:
         fold, tail = begin(), read(1, seq)
+    store_at = _to_store(tail, kept)
+    settle: Callable[[Viewer], None] | None = getattr(fold, "settle", None)
     last: Envelope[Any] | None = None
     to_store: _Checkpoint | None = None
     for envelope in tail:
         fold.feed(redact(envelope, viewer))
         last = envelope
         if envelope.seq % CHECKPOINT_EVERY == 0:
+            if envelope.seq == store_at and settle is not None:
+                settle(viewer)  # a fold that reads lazily reads what it holds, to be stored
             checkpoint = _Checkpoint(envelope.seq, envelope.hash, fold.copy())
             line.keep(checkpoint)
-            to_store = checkpoint
+            if envelope.seq == store_at:
+                to_store = checkpoint
     if last is not None:
         line.reached(_Checkpoint(last.seq, last.hash, fold))
     if to_store is not None and kept is not None:
         kept.keep(to_store.seq, to_store.hash, to_store.fold)
     return fold.possible(viewer)
+
+
+def _to_store(tail: Sequence[Envelope[Any]], kept: KeptKnowledge | None) -> int | None:
+    """The seq whose fold this call leaves in the store: the last on the grid it folds
+    past, unless the store holds that one already (or keeps none)."""
+    if kept is None:
+        return None
+    grid = next((e for e in reversed(tail) if e.seq % CHECKPOINT_EVERY == 0), None)
+    if grid is None or kept.holds(grid.seq, grid.hash):
+        return None
+    return int(grid.seq)
 
 
 def forget() -> None:

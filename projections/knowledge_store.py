@@ -6,9 +6,10 @@ them beside the stream (`knowledge_checkpoints`, core/store.py), as the engine k
 snapshots (core/snapshots.py), and trusts one only on the same three conditions:
 
 - it was folded by this code: its version key covers the layout it is stored in, the
-  source of the game's knowledge module and of this one, the redaction code, and the
-  game's snapshot version (the game's package and the engine's fold); a change to any
-  makes the old ones invisible, and the next save for that viewer deletes them;
+  source of the game's knowledge module (and of the modules it names in `CODE`) and of
+  this one, the redaction code, and the game's snapshot version (the game's package and
+  the engine's fold); a change to any makes the old ones invisible, and the next save for
+  that viewer deletes them;
 - the stored event at its seq has the chain hash it was folded at (checked by the
   caller on the envelopes it reads on), so it is the fold of this very prefix;
 - it decodes, typed (msgspec msgpack; no pickle: a database row never runs code), and
@@ -17,16 +18,20 @@ snapshots (core/snapshots.py), and trusts one only on the same three conditions:
 It holds only the viewer's redacted log folded (nothing the viewer may not see), under a
 key naming the viewer's entitlement (its seats, or the referee), so one seat's request
 never reads another's. A game's fold offers `stored()`, `from_stored(...)` and its
-`Stored` layout (`StoredFold`); Beast's does not (its replay keeps the shadow before and
-after every event since the Beast was last seen without cards in play: megabytes in a
-long game), so Beast is folded in memory only. A store that refuses a write (read-only
-evidence, a full disk, a writer holding the lock) only logs: the cache is never needed.
+`Stored` layout (`StoredFold`), and may name in `CODE` the other modules its folding
+depends on (their source joins the version key), and offer `settle(viewer)` when it reads
+lazily (Beast's holds the envelopes fed until `possible` is asked: the cache settles the
+fold it is about to store, projections/knowledge_cache.py). Hägar's and Beowulf's folds
+are small; Beast's is the replay since the path filter's last reveal and the filter's last
+run (projections/beast_stored.py). A store that refuses a write (read-only evidence, a
+full disk, a writer holding the lock) only logs: the cache is never needed.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
 import logging
 import sys
 from pathlib import Path
@@ -48,17 +53,24 @@ FORMAT = "1"
 """Bump when the way folds are stored here changes."""
 
 
+UNFIT = (msgspec.DecodeError, msgspec.ValidationError, TypeError, ValueError, LookupError)
+"""What reading a stored fold back raises when its bytes do not fit the layout, or fit it
+but not each other (an index past a table's end)."""
+
+
 class StoredFold(Protocol):
     """A `KnowledgeFold` that can be kept in the store."""
 
     Stored: Any  # the msgspec layout of `stored()`
 
     def stored(self) -> Any:
-        """The fold as data (its `Stored` layout)."""
+        """The fold as data (its `Stored` layout); ValueError when it cannot be stored as
+        it is (a lazy fold not settled)."""
 
     @classmethod
     def from_stored(cls, data: Any) -> KnowledgeFold:
-        """The fold back from `stored()`'s data."""
+        """The fold back from `stored()`'s data (one of `UNFIT` when the data does not fit
+        together). A fold read back equals (`==`) the one it was stored from."""
 
 
 class FoldCodec:
@@ -71,8 +83,10 @@ class FoldCodec:
         self._decoder: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(fold_type.Stored)
         snapshot = codec_for(game)
         digest = hashlib.sha256(msgspec.json.encode(msgspec.json.schema(fold_type.Stored)))
-        for module in (sys.modules[fold_type.__module__], sys.modules[__name__], secret_module):
+        code = [importlib.import_module(name) for name in getattr(fold_type, "CODE", ())]
+        for module in (sys.modules[fold_type.__module__], *code, sys.modules[__name__]):
             digest.update(_source(module))
+        digest.update(_source(secret_module))
         digest.update(snapshot.version_key.encode() if snapshot else b"")
         self.version_key = f"{game}/{digest.hexdigest()[:16]}/{FORMAT}"
         self.broken = False
@@ -81,7 +95,7 @@ class FoldCodec:
         return self._encoder.encode(fold.stored())
 
     def decode(self, data: bytes) -> Any:
-        """A fold from its stored bytes (msgspec.DecodeError when they do not fit)."""
+        """A fold from its stored bytes (one of `UNFIT` when they do not fit)."""
         return self.fold_type.from_stored(self._decoder.decode(data))
 
     def checked(self, fold: Any) -> bytes | None:
@@ -89,10 +103,14 @@ class FoldCodec:
         game's folds are not stored again in this process)."""
         if self.broken:
             return None
-        data = self.encode(fold)
+        try:
+            data = self.encode(fold)
+        except ValueError as error:  # a fold not ready to be stored (it says why)
+            log.warning("%s information set not stored: %s", self.game, error)
+            return None
         try:
             same = self.decode(data) == fold
-        except (msgspec.DecodeError, msgspec.ValidationError, TypeError, ValueError):
+        except UNFIT:
             same = False
         if not same:
             log.warning("%s information sets do not round-trip; not stored", self.game)
@@ -151,10 +169,21 @@ class KeptKnowledge:
             return None
         try:
             return Found(row.seq, row.hash, self._codec.decode(row.state))
-        except (msgspec.DecodeError, msgspec.ValidationError, TypeError, ValueError) as error:
+        except UNFIT as error:
             log.warning("information set %s@%d does not decode (%s)", self._stream, row.seq, error)
             self.drop(row.seq)
             return None
+
+    def holds(self, seq: int, digest: str) -> bool:
+        """The store already holds this viewer's fold of seqs 1..`seq` at chain hash
+        `digest` (folding and writing it again would change nothing)."""
+        key = self._codec.version_key
+        try:
+            found = self._store.knowledge_checkpoint_hash(self._stream, self._viewer, key, seq)
+        except (DBAPIError, StoreError) as error:
+            log.debug("information sets of %s not read: %s", self._stream, error)
+            return False
+        return found == digest
 
     def keep(self, seq: int, digest: str, fold: Any) -> None:
         """Store the fold of seqs 1..`seq` (chain hash `digest`), if the store takes it."""

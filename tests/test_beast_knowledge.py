@@ -25,6 +25,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from itertools import product
 from pathlib import Path
 from typing import Any
@@ -38,13 +39,17 @@ from skald.core.beast.state import BEAST, BeastState
 from skald.core.rules import get_rules
 from skald.events.beast import CardDiscardedFaceDown, TrapTriggered
 from skald.events.common import GameCreated
+from skald.events.envelope import Envelope
 from skald.events.secret import redact, seal
 from skald.events.viewer import SPECTATOR, Viewer
+from skald.projections import knowledge_cache
 from skald.projections.beast import beast_view, perturb_hidden
 from skald.projections.beast_folds import is_token
 from skald.projections.beast_knowledge import BeastFold, BeastPossible, places
 from skald.projections.beast_path_graph import PathGraph
 from skald.projections.greedy_beast import greedy_beast
+from skald.projections.knowledge_cache import possible_at
+from skald.projections.knowledge_store import Found, fold_codec
 from skald.projections.registry import views_for
 from tests.test_beast_examples import SEED as SEED_FIRST
 from tests.test_beast_examples import day_one, hunted, play
@@ -639,23 +644,117 @@ def test_possible_read_on_from_a_kept_fold_is_the_possible_from_seq_one(
     assert went_back > 0 or players < 4
 
 
+class _Shelf:
+    """Beast folds kept as projections/knowledge_store.py keeps them, without a database:
+    encoded by the game's codec, checked to round-trip before they are kept, decoded typed
+    when read (`possible_at`'s `kept`)."""
+
+    def __init__(self) -> None:
+        codec = fold_codec("beast")
+        assert codec is not None
+        self.codec = codec
+        self.rows: dict[int, tuple[str, bytes]] = {}
+        self.read_from: list[int] = []
+
+    def nearest(self, seq: int) -> Found | None:
+        at = max((s for s in self.rows if s <= seq), default=None)
+        if at is None:
+            return None
+        self.read_from.append(at)
+        digest, data = self.rows[at]
+        return Found(at, digest, self.codec.decode(data))
+
+    def holds(self, seq: int, digest: str) -> bool:
+        return self.rows.get(seq, ("", b""))[0] == digest
+
+    def keep(self, seq: int, digest: str, fold: Any) -> None:
+        data = self.codec.checked(fold)
+        assert data is not None, f"the fold at {seq} does not round-trip"
+        self.rows[seq] = (digest, data)
+
+    def drop(self, seq: int) -> None:
+        self.rows.pop(seq, None)
+
+
+def enveloped(log: list[Any]) -> list[Envelope[Any]]:
+    """The log as a stream's envelopes (seq from 1; a stand-in hash per seq)."""
+    moment = datetime(2026, 1, 1, tzinfo=UTC)
+    return [
+        Envelope(
+            stream="g",
+            seq=seq,
+            recorded_at=moment,
+            actor="",
+            event=event,
+            prev_hash="",
+            hash=f"h{seq}",
+        )
+        for seq, event in enumerate(log, start=1)
+    ]
+
+
+@pytest.mark.parametrize(("players", "seed", "greedy", "limit"), READ_ON)
+def test_possible_read_on_from_a_stored_fold_is_the_possible_from_seq_one(
+    players: int, seed: int, greedy: bool, limit: int
+) -> None:
+    """What a process that kept nothing answers (projections/knowledge_store.py,
+    projections/beast_stored.py): every call after the first reads on, with nothing kept in
+    memory, from the fold an earlier call left in the store (the replay since the path
+    filter's last reveal and the filter's last run, encoded, checked to round-trip, decoded
+    typed), and leaves there the last grid fold it passed. At about 20 stops spread over
+    the game and at the last, for the hunters, the Beast, one hunter and a spectator, it is
+    the very `possible` read from seq 1; so is the stored fold itself, asked at its own seq."""
+    log = enveloped(playout(players, seed, greedy, limit))
+    rnd = random.Random(seed)
+    every = max(1, len(log) // 20)
+
+    def read(first: int, last: int) -> list[Envelope[Any]]:
+        return log[first - 1 : last]
+
+    for viewer in viewers(players):
+        shelf, seq, stops = _Shelf(), 0, 0
+        redacted = [redact(e, viewer) for e in log]
+        while seq < len(log):
+            seq = min(len(log), seq + rnd.randint(1, 2 * every))
+            stops += 1
+            knowledge_cache.forget()  # a process that kept nothing
+            answer = possible_at("beast", "g", viewer, seq, read, shelf)  # type: ignore[arg-type]
+            where = f"{viewer.name} at seq {seq}"
+            assert answer == VIEWS.possible(redacted[:seq], viewer), where
+            if stops % 4 == 0 and shelf.rows:
+                at = max(shelf.rows)
+                knowledge_cache.forget()
+                answer = possible_at("beast", "g", viewer, at, read, shelf)  # type: ignore[arg-type]
+                assert answer == VIEWS.possible(redacted[:at], viewer), f"{viewer.name} at {at}"
+        assert len(shelf.read_from) >= stops - 2, viewer.name
+        knowledge_cache.forget()
+
+
 # -- cost -----------------------------------------------------------------------------------
 
 
 def test_bench_reports_possible_and_sample_beside_the_cold_view(tmp_path: Path) -> None:
     """`skald bench --only knowledge`'s Beast figures (cli/bench_knowledge.py) on a short
-    game: `possible` read on from the previous decision, from seq 1, and `sample`, each
-    beside the cold view of the same position, with the hidden cards named in the note."""
+    game: `possible` read on from the previous decision, in a process that kept nothing
+    (from the fold kept in the store), from seq 1 with nothing kept anywhere, and
+    `sample`, each beside the cold view of the same position, with the hidden cards named
+    in the note."""
     figures = {
         f.name: f
         for f in game_figures(
             f"sqlite:///{tmp_path}/k.db", "beast", 4, 1, "a hunter", events=300, rounds=1
         )
     }
-    assert set(figures) == {"possible.beast", "possible.beast.full", "sample.beast"}
+    assert set(figures) == {
+        "possible.beast",
+        "possible.beast.full",
+        "possible.beast.first",
+        "sample.beast",
+    }
     for f in figures.values():
         assert f.baseline == "view.cold"
         assert f.value > 0
         assert f.ratio == f.value / f.baseline_value
         assert "cards laid since the Beast was last seen" in f.note
     assert "read on from seq" in figures["possible.beast"].note
+    assert "from the fold kept in the store" in figures["possible.beast.full"].note

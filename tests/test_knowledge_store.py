@@ -6,26 +6,32 @@ them (read-only, older) still answers."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 import sqlalchemy as sa
 
 from skald.core.engine import Engine
+from skald.core.errors import SkaldError
+from skald.core.rules import get_rules
+from skald.core.state import fold
 from skald.core.store import EventStore, knowledge_checkpoints
 from skald.events.envelope import Envelope
-from skald.events.viewer import Viewer, seat_viewer
+from skald.events.viewer import SPECTATOR, Viewer, seat_viewer
 from skald.projections import knowledge_cache
+from skald.projections.beast_stored import StoredBeastFold, depths
 from skald.projections.knowledge import possible_for
 from skald.projections.knowledge_cache import CHECKPOINT_EVERY, possible_at
 from skald.projections.knowledge_store import fold_codec, kept_knowledge, viewer_key
 from skald.projections.table import Table
 
-GAMES = (("hagar", 6), ("beowulf", 2))
+GAMES = (("hagar", 6), ("beowulf", 2), ("beast", 4))
 
 
 @pytest.fixture(autouse=True)
@@ -35,7 +41,11 @@ def nothing_kept_in_memory() -> Iterator[None]:
     knowledge_cache.forget()
 
 
-def _played(store: EventStore, game: str, players: int, decisions: int = 170) -> str:
+def _played(
+    store: EventStore, game: str, players: int, decisions: int = 170, undo: float = 0.0
+) -> str:
+    """A game of random decisions; with `undo`, each decision is taken back with that
+    chance when the table allows it (and the undone one redone half the time)."""
     table = Table(Engine(store))
     names = [f"P{i + 1}" for i in range(players)]
     game_id = table.create(game, names, seed=f"kept-{game}", reproducible=True)
@@ -46,6 +56,11 @@ def _played(store: EventStore, game: str, players: int, decisions: int = 170) ->
             break
         seat = turn.to_act[0]
         table.move(game_id, seat, rnd.choice(sorted(table.legal(game_id, seat))), turn.seq)
+        if rnd.random() < undo:
+            with contextlib.suppress(SkaldError):
+                table.undo(game_id, seat)
+                if rnd.random() < 0.5:
+                    table.redo(game_id, seat)
     return game_id
 
 
@@ -94,7 +109,7 @@ def test_a_fresh_process_reads_on_from_the_stored_fold(
         grid = last - last % CHECKPOINT_EVERY
         mine = [r for r in _rows(store) if r.viewer == viewer_key(viewer)]
         assert [r.seq for r in mine] == [grid]
-        for seq in (grid, last - 1, last):
+        for seq in sorted({grid, max(grid, last - 1), last}):  # (last may be on the grid)
             answer, reads = _ask(store, game, game_id, viewer, seq)
             assert reads.began == [grid], seq
             assert answer == possible_for(game, reads.log[:seq], viewer), seq
@@ -104,41 +119,71 @@ def test_a_fresh_process_reads_on_from_the_stored_fold(
     assert {r.viewer for r in _rows(store)} == {"seats:0", "seats:1"}
 
 
-def test_a_stored_fold_of_another_chain_is_dropped(store: EventStore) -> None:
+@pytest.mark.parametrize(("game", "players"), [("hagar", 6), ("beast", 4)])
+def test_a_stored_fold_of_another_chain_is_dropped(
+    store: EventStore, game: str, players: int
+) -> None:
     """A stored fold whose chain hash is not the stored event's at its seq (the stream was
     replaced or restored under it) is not used, and is deleted."""
-    game_id = _played(store, "hagar", 6)
+    game_id = _played(store, game, players)
     last = Engine(store).load(game_id).version
     viewer = seat_viewer(2)
-    _ask(store, "hagar", game_id, viewer, last)
+    _ask(store, game, game_id, viewer, last)
     with store.engine.begin() as conn:
         conn.execute(sa.update(knowledge_checkpoints).values(hash="0" * 64))
-    answer, reads = _ask(store, "hagar", game_id, viewer, last)
+    answer, reads = _ask(store, game, game_id, viewer, last)
     assert reads.began[-1] == 1
-    assert answer == possible_for("hagar", reads.log[:last], viewer)
+    assert answer == possible_for(game, reads.log[:last], viewer)
     assert all(r.hash != "0" * 64 for r in _rows(store))  # dropped, then stored anew
 
 
-def test_undecodable_and_other_versions_are_ignored(store: EventStore) -> None:
+@pytest.mark.parametrize(("game", "players"), [("beowulf", 2), ("beast", 4)])
+def test_undecodable_and_other_versions_are_ignored(
+    store: EventStore, game: str, players: int
+) -> None:
     """Bytes that do not decode are dropped; a fold stored by other code (another version
     key) is invisible and deleted when this code stores one for that viewer."""
-    game_id = _played(store, "beowulf", 2)
+    game_id = _played(store, game, players)
     last = Engine(store).load(game_id).version
     viewer = seat_viewer(0)
-    _ask(store, "beowulf", game_id, viewer, last)
+    _ask(store, game, game_id, viewer, last)
     with store.engine.begin() as conn:
         conn.execute(sa.update(knowledge_checkpoints).values(state=b"\x93garbage"))
-    answer, reads = _ask(store, "beowulf", game_id, viewer, last)
+    answer, reads = _ask(store, game, game_id, viewer, last)
     assert reads.began == [1]
-    assert answer == possible_for("beowulf", reads.log[:last], viewer)
+    assert answer == possible_for(game, reads.log[:last], viewer)
     assert [bytes(r.state) for r in _rows(store)] != [b"\x93garbage"]
     with store.engine.begin() as conn:
         conn.execute(sa.update(knowledge_checkpoints).values(version_key="older/code"))
-    _, reads = _ask(store, "beowulf", game_id, viewer, last)
+    _, reads = _ask(store, game, game_id, viewer, last)
     assert reads.began == [1]
-    codec = fold_codec("beowulf")
+    codec = fold_codec(game)
     assert codec is not None
     assert {r.version_key for r in _rows(store)} == {codec.version_key}
+
+
+def test_a_beast_fold_whose_parts_do_not_fit_is_dropped(store: EventStore) -> None:
+    """A stored Beast fold that decodes typed but whose parts do not fit together (its
+    shadow an index past the table of states) is not used, and is deleted; so is one whose
+    timeline states are not the bytes stored with them (their SHA-256 differs)."""
+    game_id = _played(store, "beast", 4)
+    last = Engine(store).load(game_id).version
+    viewer = seat_viewer(1)
+    _ask(store, "beast", game_id, viewer, last)
+    (row,) = _rows(store)
+    data = msgspec.msgpack.decode(bytes(row.state), type=StoredBeastFold)
+    assert data.reader is not None
+    brokens = (
+        msgspec.structs.replace(data, reader=msgspec.structs.replace(data.reader, shadow=10**6)),
+        msgspec.structs.replace(data, timeline_digest=bytes(32)),
+    )
+    for broken in map(msgspec.msgpack.encode, brokens):
+        with store.engine.begin() as conn:
+            conn.execute(sa.update(knowledge_checkpoints).values(state=broken))
+        answer, reads = _ask(store, "beast", game_id, viewer, last)
+        assert reads.began == [1]
+        assert answer == possible_for("beast", reads.log[:last], viewer)
+        assert [bytes(r.state) for r in _rows(store)] == [bytes(row.state)]  # stored anew
 
 
 def test_a_read_only_older_store_answers_without_the_table(tmp_path: Path) -> None:
@@ -179,3 +224,27 @@ def test_the_table_keeps_folds_for_the_cli(store: EventStore) -> None:
     again = Table(Engine(store)).possible(game_id, viewer)
     assert again == first
     assert again.possible == possible_for("hagar", Engine(store).envelopes(game_id), viewer)
+
+
+def test_a_beast_fold_keeps_the_undo_the_table_can_still_take(store: EventStore) -> None:
+    """Beast, with decisions taken back and redone: the fold counts the engine's undo and
+    redo stacks as it is fed (beast_stored.depths: what core/state.py keeps), so its stored
+    replay keeps only the undo snapshots the table can still restore; a process that kept
+    nothing answers from the stored fold what the log from seq 1 answers, for a hunter, the
+    Beast and a spectator, at seqs on and off the grid, including after undos."""
+    game_id = _played(store, "beast", 4, decisions=260, undo=0.35)
+    log = Engine(store).envelopes(game_id)
+    kinds = {type(e.event).__name__ for e in log}
+    assert {"DecisionUndone", "DecisionRedone"} <= kinds
+    rules, state, undo, redo = get_rules("beast"), None, 0, 0
+    for envelope in log:
+        state = fold(rules, state, envelope)
+        undo, redo = depths(undo, redo, envelope.event)
+        assert (undo, redo) == (len(state.undo), len(state.redo)), envelope.seq
+    undone = [e.seq for e in log if type(e.event).__name__ == "DecisionUndone"]
+    stops = sorted({*range(37, len(log) + 1, 37), *undone[::5], len(log)})
+    for viewer in (seat_viewer(1), seat_viewer(0), SPECTATOR):
+        for seq in stops:
+            answer, _ = _ask(store, "beast", game_id, viewer, seq)
+            assert answer == possible_for("beast", log[:seq], viewer), (viewer.name, seq)
+        assert any(r.viewer == viewer_key(viewer) for r in _rows(store))
