@@ -11,8 +11,13 @@ a card played or discarded face up out of a hand the other side could not see is
 Events carry exactly what the table shows: a trail is a token on a location, not a mark on
 one of the face-down movement cards, so `TrailsPlaced` names locations only (sorted, so
 their order says nothing of the cards' order), and a triggered trap is named by its zone,
-card and habitat. Fields that did more (`TrailsPlaced.cards`, `TrapTriggered.index`) are
-kept, optional, for logs from rules version 1; they are no longer written.
+card and habitat, and (rules version 7 on) by `among`, its place among the traps of its
+zone in the order set: two traps in a zone may look the same to a viewer, and every view
+lists the traps in the order set, so the table sees which one went (the place within the
+zone, not in the whole list: it says nothing of how other zones' traps are ordered). Older
+logs lack it and are read as before (the first trap that matches). Fields that did more
+(`TrailsPlaced.cards`, `TrapTriggered.index`) are kept, optional, for logs from rules
+version 1; they are no longer written.
 """
 
 from __future__ import annotations
@@ -378,6 +383,7 @@ class TrapTriggered(Event, frozen=True, kw_only=True, tag="beast.trap_triggered"
     index: int | None = None  # version 1 logs only
     card: str
     habitat: str
+    among: int | None = None  # rules version 7 on: its place among its zone's traps
 
 
 class CardCopied(Event, frozen=True, tag="beast.card_copied"):

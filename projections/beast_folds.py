@@ -371,10 +371,16 @@ def _trap_set(reader: Reader, state: BeastState, event: TrapSet) -> BeastState |
 
 
 def _trap_triggered(reader: Reader, state: BeastState, event: TrapTriggered) -> BeastState:
-    """The trap shown is the first in its zone that may be it: a face-down card (a token)
-    may be any trap item, never the trap an ability or upgrade set (its card was seen).
-    Which of two that may both be it went is not in the log (issue 23: see
-    tests/test_beast_knowledge.py, test_which_of_two_same_looking_traps_went_is_not_in_the_log)."""
+    """The trap shown is the one the event names by its place among its zone's traps (rules
+    version 7 on: the view lists the traps in the order set, so the table sees which went).
+    Older logs do not name it: the first in its zone that may be it, where a face-down card
+    (a token) may be any trap item, never the trap an ability or upgrade set (its card was
+    seen). Which of two that may both be it went is not in those logs (issue 23)."""
+    if event.among is not None:
+        index = [i for i, (zone, _) in enumerate(state.traps) if zone == event.zone][event.among]
+        shown = replace(state.traps[index][1], card=event.card, habitat=event.habitat)
+        traps = (*state.traps[:index], (event.zone, shown), *state.traps[index + 1 :])
+        return evolve(replace(state, traps=traps), replace(event, index=None))
     for index, (zone, trap) in enumerate(state.traps):
         card_fits = trap.card == event.card or (is_token(trap.card) and is_trap_item(event.card))
         habitat_fits = trap.habitat == event.habitat or (

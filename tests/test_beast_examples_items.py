@@ -136,7 +136,7 @@ def test_fire_trap_in_a_forest_zone_wounds_the_beast_revealed_by_prey_upon() -> 
     events = play(game, "attack D4/boar")
     kinds = [type(e).__name__ for e in events]
     assert kinds.index("BeastRevealed") < kinds.index("TrapTriggered") < kinds.index("Damaged")
-    assert TrapTriggered(zone="E", card="Fire Trap", habitat="forest") in events
+    assert TrapTriggered(zone="E", card="Fire Trap", habitat="forest", among=0) in events
     wounds = [e for e in events if isinstance(e, Damaged)]
     assert wounds[0] == Damaged(kind="beast", ref="beast", amount=1, by="trap")
     assert wounds[1].kind == "piece"  # then the attack on the boar

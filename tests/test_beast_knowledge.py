@@ -30,10 +30,12 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from skald.cli.bench_knowledge import game_figures
 from skald.core.beast.data import card_index, cards, kind_of
+from skald.core.beast.evolve import evolve
 from skald.core.beast.setup import HUNTER_SEATS
 from skald.core.beast.state import BEAST, BeastState
 from skald.core.rules import get_rules
@@ -269,25 +271,21 @@ def test_a_face_down_flee_lets_go_of_the_seen_cards_of_the_hand(
         assert_complete(world, "a sample after the flee")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="TrapTriggered does not say which of two same-looking traps went; the view's "
-    "trap order does (issue 23: needs the event to name it, or the view to hide the order)",
-)
 @pytest.mark.parametrize("viewer", [Viewer("beast", frozenset({0})), SPECTATOR])
-def test_which_of_two_same_looking_traps_went_is_not_in_the_log(viewer: Viewer) -> None:
-    """Open (issue 23, a 4-player random playout, seed 103): the traps, in the order set,
-    are North Snare, North Trapmaster, South Snare, West (face down), North Snare, the
-    Snares and Trapmaster set by abilities (their cards seen) and every habitat face
-    down. The Beast is revealed on B2 (North, swamp) and the log says TrapTriggered(North,
-    Snare, swamp): either North Snare may be it. The engine takes the first whose habitat
-    matches (`mechanics.reveal`), here the last (the first was cave), and removes it; the
-    model takes the first that may be it, so its traps by position no longer hold the
-    truth. The Beast's view lists the traps by zone in the order set, so it shows which
-    went (North, North, South, West: the last); its log does not, so no `possible` read
-    from the log can be both sound and give samples with the same view."""
+def test_which_of_two_same_looking_traps_went_is_in_the_log(viewer: Viewer) -> None:
+    """Issue 23 (a 4-player random playout, seed 103): the traps, in the order set, are
+    North Snare, North Trapmaster, South Snare, West (face down), North Snare, the Snares
+    and Trapmaster set by abilities (their cards seen) and every habitat face down. The
+    Beast is revealed on B2 (North, swamp) and either North Snare may be the one shown.
+    The engine takes the first whose habitat matches (`mechanics.reveal`), here the last
+    (the first was cave), and removes it. The Beast's view lists the traps by zone in the
+    order set, so it shows which went (North, North, South, West: the last); since rules
+    version 7 the log says so too, TrapTriggered(North, Snare, swamp, among=2), its place
+    among North's traps, and the model removes exactly that one (it guessed the first
+    that may be it before, and was unsound)."""
     log = playout(4, 103, False, 700)[:1842]
     assert isinstance(log[-1], TrapTriggered), log[-1]
+    assert log[-1] == TrapTriggered(zone="N", card="Snare", habitat="swamp", among=2)
     state = dict(states(log))[1842]
     assert [state.board.zone_names[z] for z, _ in state.traps] == [
         "North",
@@ -296,6 +294,23 @@ def test_which_of_two_same_looking_traps_went_is_not_in_the_log(viewer: Viewer) 
         "West",
     ]
     assert_among(state, known(log, viewer), "after the trap")
+
+
+def test_a_triggered_trap_from_before_rules_version_7_still_decodes_and_replays() -> None:
+    """Older logs' TrapTriggered has no `among`: it decodes (the field is optional and
+    omitted when absent, so such an event encodes byte for byte as before) and the reducer
+    removes the first trap of its zone with that card and habitat, here the same one the
+    version 7 event names (seed 103: the third of North's traps)."""
+    log = playout(4, 103, False, 700)[:1842]
+    event = log[-1]
+    assert isinstance(event, TrapTriggered)
+    assert event.among == 2
+    older = msgspec.structs.replace(event, among=None)
+    text = msgspec.json.encode(older)
+    assert b"among" not in text
+    assert msgspec.json.decode(text, type=TrapTriggered) == older
+    before = dict(states(log))[1841]
+    assert evolve(before, older) == evolve(before, event) == dict(states(log))[1842]
 
 
 # -- independence of the truth -------------------------------------------------------------

@@ -190,7 +190,7 @@ def test_fire_trap_triggers_on_reveal_before_the_attack_and_stays_hidden_from_th
     events = game.do("attack D4/boar")
     kinds = [type(e).__name__ for e in events]
     assert kinds.index("BeastRevealed") < kinds.index("TrapTriggered") < kinds.index("Damaged")
-    assert TrapTriggered(zone="E", card="Fire Trap", habitat="forest") in events
+    assert TrapTriggered(zone="E", card="Fire Trap", habitat="forest", among=0) in events
     assert events[kinds.index("TrapTriggered") + 1] == Damaged(
         kind="beast", ref="beast", amount=1, by="trap"
     )

@@ -64,6 +64,13 @@ hunters' grudges only from "contract rewards and ... certain action or item card
 (Bolster, Dark Rituals, Rally, Hollow and Muster re-reconstructed; the loader refuses
 other sources). The revealed Beast's location is public in every view.
 
+Rules version 7: a triggered trap is named by its place among its zone's traps in the
+order set (`TrapTriggered.among`). Two traps in one zone may look the same to a viewer
+(the same card seen, habitats face down), and every view lists the traps in the order
+set, so the table sees which one went; the log said only zone, card and habitat, and a
+viewer's replay could not tell them apart (issue 23). The place is within the zone, not
+in the whole list. Older logs, without it, replay as before (the first trap that matches).
+
 Secrecy: views cut the state per viewer (projections/beast.py); the log is redacted
 generically. When the game ends with movement cards still face down, they are shown
 (BeastRevealed game_end).
@@ -104,7 +111,8 @@ class BeastRules(BaseRules[BeastState, Command]):
     # places all its wounds; a dead hunter returns to a printed settlement (or the centre)
     # when none is left; re-reconstructed cards give powers and grudges only where the
     # rulebook says they come from.
-    version: ClassVar[str] = "6"
+    # 7: a triggered trap is named by its place among its zone's traps (TrapTriggered.among).
+    version: ClassVar[str] = "7"
     title: ClassVar[str] = "Beast"
     option_names: ClassVar[tuple[str, ...]] = (
         "contract",
