@@ -113,7 +113,15 @@ def test_the_position_link_opens_that_position_and_holds_no_token(
     page = window(f"/play/{game}#token={ann}")
     page.click("#back")
     page.click("#back")
-    page.wait_for_function("() => document.querySelector('#position-link').value.includes('at=')")
+    # Both steps back taken: the link and the position shown agree (after the first step
+    # the link already holds an at=, which a loaded machine read before the second)
+    page.wait_for_function(
+        """() => {
+            const at = document.querySelector('#position-link').value.match(/[?]at=(\\d+)$/);
+            const [now, last] = document.querySelector('#position').textContent.split(' / ');
+            return at !== null && at[1] === now && Number(now) === Number(last) - 2;
+        }"""
+    )
     link = page.input_value("#position-link")
     assert ann not in link
     assert "#" not in link
