@@ -73,9 +73,14 @@ def describe_possible(possible: Any, players: Sequence[str]) -> str:
     """What could be true, as lines a player reads (the game's own words where its model
     says them: `describe(possible, players)` in its knowledge module, else every field)."""
     describe = _DESCRIBERS.get(getattr(possible, "game", ""))
-    if describe is not None:
-        return describe(possible, players)
-    return "\n".join(f"{name}: {value}" for name, value in msgspec.structs.asdict(possible).items())
+    if describe is None:
+        fields = msgspec.structs.asdict(possible).items()
+        return "\n".join(f"{name}: {value}" for name, value in fields)
+    text = describe(possible, players)
+    if "\n" not in text:  # the heading alone: nothing is hidden from this viewer
+        viewer = getattr(possible, "viewer", "this viewer")
+        text += f"\n  nothing: {viewer} sees everything at this point of the game"
+    return text
 
 
 def _beowulf(possible: Any, players: Sequence[str]) -> str:
@@ -130,6 +135,8 @@ _BEAST_PLACES = {
     "aside": "the card set aside",
     "pool": "the hunters' card pool",
 }
+# The side a viewer plays, in words (a referee's or spectator's name says enough).
+_BEAST_ROLES = {"hunters": "the hunters", "beast": "the Beast"}
 _BEAST_KINDS = {"action": "action card", "item": "item", "talent": "talent", "trap": "trap item"}
 
 
@@ -153,8 +160,9 @@ def _beast_place(place: str, players: Sequence[str]) -> str:
 
 
 def _beast(possible: Any, players: Sequence[str]) -> str:
-    role = {"hunters": "the hunters", "beast": "the Beast"}.get(possible.role, possible.role)
-    lines = [f"Beast: what {possible.viewer} ({role}) cannot see"]
+    role = _BEAST_ROLES.get(possible.role)
+    side = f" ({role})" if role else ""
+    lines = [f"Beast: what {possible.viewer}{side} cannot see"]
     if possible.beast:
         spread = ", ".join(f"{where} {share:.0%}" for where, share in possible.beast)
         lines.append(

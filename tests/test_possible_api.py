@@ -200,3 +200,19 @@ def test_cli_possible_speaks_the_games_words(tmp_path: Path) -> None:
     assert code == 0, err
     assert "the fate deck" in out
     assert "in any order" in out
+
+
+def test_cli_possible_says_so_when_nothing_is_hidden(tmp_path: Path) -> None:
+    """A finished Beast game under reveal=end hides nothing from anyone: the text says so in
+    a sentence, and names no internal role (it said "Bob (referee)" and stopped there)."""
+    db = f"sqlite:///{tmp_path / 'b.db'}"
+    code, out, err = skald("demo", "--game", "beast", "--players", "3", "--db", db)
+    assert code == 0, err
+    game_id = re.search(r"^game ([0-9a-f]+):", out + err, re.MULTILINE)
+    assert game_id is not None, err
+    code, out, err = skald("possible", game_id.group(1), "--as", "1", "--at", "200", "--db", db)
+    assert code == 0, err
+    assert out.splitlines() == [
+        "Beast: what Bob cannot see",
+        "  nothing: Bob sees everything at this point of the game",
+    ]
