@@ -197,11 +197,19 @@ def fits_a_phone(table: Table) -> None:
              .map((b) => b.textContent)"""
     )
     assert not small, f"too small to tap: {small}"
+    # Measured once the board has been laid out for a phone: narrow.js cuts a new drawing to
+    # its places at the next animation frame, and measured before that the places are at the
+    # whole drawing's scale (a busy run read one at 38 of its 53 px)
     cells = page.evaluate(
-        """() => [...document.querySelectorAll('#board .playable[tabindex]')].map((n) => {
-             const box = n.getBoundingClientRect();
-             return [box.left + box.width / 2, box.top + box.height / 2, box.width];
-           })"""
+        """async () => {
+             const frame = () => new Promise((done) => requestAnimationFrame(done));
+             await frame();
+             await frame();
+             return [...document.querySelectorAll('#board .playable[tabindex]')].map((n) => {
+               const box = n.getBoundingClientRect();
+               return [box.left + box.width / 2, box.top + box.height / 2, box.width];
+             });
+           }"""
     )
     for x, y, width in cells:
         # A finger's width, or as much as the nearest playable place leaves (Hägar's spaces
