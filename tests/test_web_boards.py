@@ -48,6 +48,11 @@ def test_beowulf_board_marks_every_square_and_hides_other_hands(table: Table) ->
     assert f"hand: {len(state.seats[0].hand)} tiles" in bob_svg
     assert "pile:" not in bob_svg
     assert "pile:" in board_svg("beowulf", table.show(game_id, REFEREE).state)
+    # Each seat by its player's name, its colour beside it (the panel said only "brown")
+    named = board_svg("beowulf", ann_view.state, ["Ann", "Bob"])
+    colours = [seat.colour for seat in state.seats]
+    assert f"Ann ({colours[0]}) · " in named
+    assert f"Bob ({colours[1]}) · " in named
 
 
 def test_beast_hidden_path_only_for_the_beast_and_the_referee(table: Table) -> None:

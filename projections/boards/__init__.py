@@ -21,7 +21,7 @@ from skald.projections.boards.beowulf import beowulf_svg
 from skald.projections.boards.hagar import hagar_svg
 
 _DRAWERS: dict[str, Callable[[dict[str, Any], tuple[str, ...]], str]] = {
-    "beowulf": lambda view, _players: beowulf_svg(view),
+    "beowulf": beowulf_svg,
     "beast": lambda view, _players: beast_svg(view),
     "hagar": hagar_svg,
 }

@@ -91,7 +91,7 @@ def hand_line(faces: list[str]) -> str:
     return "hand: " + (", ".join(face_words(face) for face in faces) or "(empty)")
 
 
-def _seats(view: dict[str, Any], left: float) -> list[str]:
+def _seats(view: dict[str, Any], left: float, players: tuple[str, ...]) -> list[str]:
     out = [
         text(
             left,
@@ -121,7 +121,8 @@ def _seats(view: dict[str, Any], left: float) -> list[str]:
                     text(
                         left + 20,
                         y + 7,
-                        f"{'▶ ' if acting else ''}{seat['colour']} · {seat['points']} saga points",
+                        f"{'▶ ' if acting else ''}{_who(seat, players)} · "
+                        f"{seat['points']} saga points",
                         13,
                         text_anchor="start",
                         font_weight="bold" if acting else "normal",
@@ -141,7 +142,16 @@ def _seats(view: dict[str, Any], left: float) -> list[str]:
     return out
 
 
-def beowulf_svg(view: dict[str, Any]) -> str:
+def _who(seat: dict[str, Any], players: tuple[str, ...]) -> str:
+    """A seat by its player's name with its colour ("Ann (brown)"); its colour alone when
+    the drawing is given no names."""
+    index = seat["seat"]
+    if 0 <= index < len(players):
+        return f"{players[index]} ({seat['colour']})"
+    return str(seat["colour"])
+
+
+def beowulf_svg(view: dict[str, Any], players: tuple[str, ...] = ()) -> str:
     """The board and the seats as `view` shows them."""
     rows, cols = max(view["rows"], 1), max(view["cols"], 1)
     if view["act"] == 0:
@@ -160,7 +170,7 @@ def beowulf_svg(view: dict[str, Any]) -> str:
         *_cells(view),
         *(_tile(t, origin) for t in view["tiles"]),
         *(_figure(f, origin) for f in view["figures"]),
-        side_panel(_seats(view, MARGIN * 2 + cols * CELL)),
+        side_panel(_seats(view, MARGIN * 2 + cols * CELL, players)),
     ]
     return document(
         width, height, f"Beowulf board, act {view['act']}, as {view['viewer']}", children
