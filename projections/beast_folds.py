@@ -377,7 +377,7 @@ def _trap_triggered(reader: Reader, state: BeastState, event: TrapTriggered) -> 
     (a token) may be any trap item, never the trap an ability or upgrade set (its card was
     seen). Which of two that may both be it went is not in those logs (issue 23)."""
     if event.among is not None:
-        index = [i for i, (zone, _) in enumerate(state.traps) if zone == event.zone][event.among]
+        index = state.trap_index(event.zone, event.among)
         shown = replace(state.traps[index][1], card=event.card, habitat=event.habitat)
         traps = (*state.traps[:index], (event.zone, shown), *state.traps[index + 1 :])
         return evolve(replace(state, traps=traps), replace(event, index=None))

@@ -301,7 +301,7 @@ def _trap_set(state: BeastState, event: TrapSet) -> BeastState:
 def _trap_triggered(state: BeastState, event: TrapTriggered) -> BeastState:
     zone, index, card, habitat = event.zone, event.index, event.card, event.habitat
     if event.among is not None:  # rules version 7 on: its place among its zone's traps
-        index = [i for i, (z, _) in enumerate(state.traps) if z == zone][event.among]
+        index = state.trap_index(zone, event.among)
     elif index is None:  # version 1 logs name the index; versions 2 to 6, the first match
         index = next(
             i

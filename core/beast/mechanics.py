@@ -175,7 +175,7 @@ def reveal(tx: Tx, cause: str) -> None:
         if hit is None:
             return
         zone, trap = state.traps[hit]
-        among = sum(1 for z, _ in state.traps[:hit] if z == zone)
+        among = state.trap_place(hit)
         tx.emit(TrapTriggered(zone=zone, card=trap.card, habitat=trap.habitat, among=among))
         damage(tx, "beast", "beast", trap.damage, "trap")
 

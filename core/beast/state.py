@@ -202,6 +202,16 @@ class BeastState(msgspec.Struct, frozen=True, kw_only=True):
             h for h in self.hunters if not self.hands[h].dead and self.hands[h].location == location
         )
 
+    def trap_place(self, index: int) -> int:
+        """The place of trap `index` among its zone's traps, in the order set (what
+        `TrapTriggered.among` names: rules version 7 on)."""
+        zone = self.traps[index][0]
+        return sum(1 for z, _ in self.traps[:index] if z == zone)
+
+    def trap_index(self, zone: str, place: int) -> int:
+        """The index in `traps` of the zone's trap at `place` (`trap_place`'s inverse)."""
+        return [i for i, (z, _) in enumerate(self.traps) if z == zone][place]
+
     def summon_at(self, name: str) -> str:
         """Where a summon is ("" when off the map)."""
         return next((s.location for s in self.summons if s.name == name), "")
