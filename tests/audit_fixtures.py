@@ -28,7 +28,7 @@ from skald.events.secret import seal
 from skald.events.viewer import REFEREE
 from skald.projections.autoplay import autoplay
 from skald.projections.table import Table
-from tests.forgery import forge, rehash
+from tests.forgery import forge, jsonl, rehash
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "audit"
 Builder = Callable[[list[Envelope[Any]]], tuple[list[Envelope[Any]], dict[str, Any]]]
@@ -176,30 +176,30 @@ OTHER_GAMES: dict[str, tuple[int, dict[str, Builder]]] = {
 }
 
 
-def jsonl(envelopes: list[Envelope[Any]]) -> str:
-    """A fixture's text: the log's events, one a line, without the end line `skald log
-    --json` writes after them (the fixtures predate it: the tests add it where an import
-    needs it), so a rebuild leaves the games it does not change byte for byte as they were."""
-    return "".join(msgspec.json.encode(env).decode() + "\n" for env in envelopes)
+def fixture_text(envelopes: list[Envelope[Any]]) -> str:
+    """A fixture's text: without the end line `skald log --json` writes (the fixtures
+    predate it; the tests add it where an import needs it), so a rebuild leaves the games
+    it does not change byte for byte as they were."""
+    return jsonl(envelopes, ended=False)
 
 
 def build() -> dict[str, Any]:
     """Write every fixture and return the expected verdicts."""
     FIXTURES.mkdir(parents=True, exist_ok=True)
     clean = recorded_game("beowulf", 2, "fixture-beowulf")
-    (FIXTURES / "beowulf_clean.jsonl").write_text(jsonl(clean))
+    (FIXTURES / "beowulf_clean.jsonl").write_text(fixture_text(clean))
     expected: dict[str, Any] = {"beowulf_clean.jsonl": {"verdict": "clean"}}
     for name, doctor in DOCTORS.items():
         doctored, verdict = doctor(clean)
-        (FIXTURES / f"{name}.jsonl").write_text(jsonl(doctored))
+        (FIXTURES / f"{name}.jsonl").write_text(fixture_text(doctored))
         expected[f"{name}.jsonl"] = {"verdict": "anomalies", **verdict}
     for game, (players, doctors) in OTHER_GAMES.items():
         recorded = recorded_game(game, players, f"fixture-{game}")
-        (FIXTURES / f"{game}_clean.jsonl").write_text(jsonl(recorded))
+        (FIXTURES / f"{game}_clean.jsonl").write_text(fixture_text(recorded))
         expected[f"{game}_clean.jsonl"] = {"verdict": "clean"}
         for name, doctor in doctors.items():
             doctored, verdict = doctor(recorded)
-            (FIXTURES / f"{name}.jsonl").write_text(jsonl(doctored))
+            (FIXTURES / f"{name}.jsonl").write_text(fixture_text(doctored))
             expected[f"{name}.jsonl"] = {"verdict": "anomalies", **verdict}
     (FIXTURES / "expected.json").write_text(json.dumps(expected, indent=2) + "\n")
     return expected

@@ -57,11 +57,14 @@ def write_back(store: EventStore, envelopes: Sequence[Envelope[Any]]) -> None:
             )
 
 
-def jsonl(envelopes: Sequence[Envelope[Any]], partial: PartialCopy | None = None) -> str:
+def jsonl(
+    envelopes: Sequence[Envelope[Any]], partial: PartialCopy | None = None, *, ended: bool = True
+) -> str:
     """A log as `skald log --as referee --json` writes it (its end line last; `partial`:
-    a partial copy's mark, which its end line keeps)."""
+    a partial copy's mark, which its end line keeps; `ended=False`: without the end line,
+    as the audit fixtures were written before it)."""
     lines = [msgspec.json.encode(env).decode() for env in envelopes]
-    if envelopes:
+    if envelopes and ended:
         lines.append(end_line(envelopes, envelopes[-1].seq, partial))
     return "".join(line + "\n" for line in lines)
 
