@@ -380,7 +380,7 @@ def _trap_triggered(reader: Reader, state: BeastState, event: TrapTriggered) -> 
         index = state.trap_index(event.zone, event.among)
         shown = replace(state.traps[index][1], card=event.card, habitat=event.habitat)
         traps = (*state.traps[:index], (event.zone, shown), *state.traps[index + 1 :])
-        return evolve(replace(state, traps=traps), replace(event, index=None))
+        return evolve(replace(state, traps=traps), event)
     for index, (zone, trap) in enumerate(state.traps):
         card_fits = trap.card == event.card or (is_token(trap.card) and is_trap_item(event.card))
         habitat_fits = trap.habitat == event.habitat or (

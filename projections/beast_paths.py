@@ -595,20 +595,24 @@ def _start(timeline: Sequence[Entry], previous: PathFilter | None) -> tuple[int,
         entry = timeline[clock]
         if base is not None and entry is base.entry:
             return clock, base
-        if isinstance(entry.event, BeastRevealed):
-            after = entry.after
-            if after is not None and not beast_zones(after):
-                return clock, None
+        if _cards_in_play_at_reveal(entry) is False:
+            return clock, None
     return 0, None
 
 
 def _anchors(entry: Entry) -> bool:
     """A reveal with some of the Beast's cards in play (a run may begin from it only with
     the generation it reset to: `Anchor`)."""
-    if not isinstance(entry.event, BeastRevealed):
-        return False
+    return _cards_in_play_at_reveal(entry) is True
+
+
+def _cards_in_play_at_reveal(entry: Entry) -> bool | None:
+    """Whether some of the Beast's cards are in play after the reveal `entry` (None: not a
+    reveal, or one whose state is not known)."""
     after = entry.after
-    return after is not None and bool(beast_zones(after))
+    if not isinstance(entry.event, BeastRevealed) or after is None:
+        return None
+    return bool(beast_zones(after))
 
 
 def _due(entry: Entry) -> Callable[[BeastState, _Node], set[int]] | None:
