@@ -8,7 +8,12 @@ engine about the public state with one path filled in.
 - a failed search: not there; a zone told (divine): in that zone;
 - a card of the Beast's with a habitat prerequisite: on that habitat;
 - a summon placed by the Beast's card: within two steps, inside the card's zone;
-- the Beast's own transform: the locations the engine would transform from there.
+- the Beast's own transform: the locations the engine would transform from there;
+- a decision of the Beast's that is nothing but an effect's end (`rule` "bare": a skip, or
+  an effect with nothing to do): where the engine offers a skip there (a "then" or "if"
+  card's effect may be skipped only when it has nothing to act on: no target in reach, no
+  step, no summon place) or the effect does nothing (a transform with nothing to
+  transform).
 """
 
 from __future__ import annotations
@@ -16,14 +21,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from skald.core.beast.commands import Do, Skip
 from skald.core.beast.data import card_index, side_of
+from skald.core.beast.effects import effect_commands
 from skald.core.beast.mechanics import within_bound
-from skald.core.beast.state import BEAST, BeastState
+from skald.core.beast.state import BEAST, BeastState, Frame
 from skald.core.beast.supply import transformable
 from skald.events.beast import (
     BeastMoved,
     BeastRevealed,
     CardPlayed,
+    EffectProgressed,
     LocationsTransformed,
     Searched,
     SummonPlaced,
@@ -108,20 +116,43 @@ def _transformed(paths: PathFilter, entry: Entry) -> None:
 
     def matches(node: Any) -> bool:
         state = overlay(before, node)
-        reach = (node.location,)
-        return any(
-            transformable(
-                state,
-                within_bound(
-                    state, state.frames[-1], reach if r == 0 else state.board.nearby(node.location)
-                ),
-            )
-            == event.locations
-            for r in ranges
-        )
+        return any(_transformed_from(state, state.frames[-1], r) == event.locations for r in ranges)
 
     if ranges:
         paths.keep(matches)
+
+
+def _transformed_from(state: BeastState, frame: Frame, reach: int) -> tuple[str, ...]:
+    """What the Beast's transform of range `reach` changes from where it is (the engine's
+    `effects._no_choice`)."""
+    where = state.beast.location
+    near = (where,) if reach == 0 else state.board.nearby(where)
+    return transformable(state, within_bound(state, frame, near))
+
+
+def _bare(paths: PathFilter, entry: Entry) -> None:
+    before, event = entry.before, entry.event
+    assert before is not None
+    if entry.rule != "bare" or not event.done or not _beast_card(before) or not before.hidden:
+        return
+    frame = before.frames[-1]
+    if frame.current < 0:
+        paths.keep(lambda node: _nothing_but_progress(overlay(before, node), event.index))
+
+
+def _nothing_but_progress(state: BeastState, index: int) -> bool:
+    """Whether the Beast's decision here may be only the end of effect `index`: a skip the
+    engine offers (on a "then" or "if" card only when the effect has nothing to act on), or
+    the effect done with nothing to do. Of the effects done without a choice, only a
+    transform's outcome depends on where the Beast is (the others' on public facts)."""
+    frame = state.frames[-1]
+    commands = effect_commands(state)
+    if Skip() in commands and frame.pending[:1] == (index,):
+        return True
+    effect = frame.effects[index]
+    if Do() not in commands:
+        return False
+    return effect.op != "transform" or not _transformed_from(state, frame, effect.range)
 
 
 CLUES: dict[type, Callable[[PathFilter, Entry], None]] = {
@@ -133,4 +164,5 @@ CLUES: dict[type, Callable[[PathFilter, Entry], None]] = {
     CardPlayed: _played,
     SummonPlaced: _summoned,
     LocationsTransformed: _transformed,
+    EffectProgressed: _bare,
 }

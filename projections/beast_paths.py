@@ -68,7 +68,8 @@ class Entry(NamedTuple):
     """One step of the viewer's replay: an engine mark ("mark", "undo", "redo") or a rules
     event with the shadow before and after it and, for trails, the rule that placed them
     ("hunter" with its location, "tower", "beast", or "" when not known) and every
-    location that rule could have looked at."""
+    location that rule could have looked at; an effect's end that is its decision's only
+    event has the rule "bare" (a skip, or an effect that did nothing)."""
 
     kind: str
     before: BeastState | None = None

@@ -146,6 +146,7 @@ class Reader:
             case MoveMade():
                 self.undo.append(self.snapshot())
                 self.redo.clear()
+                self.previous = None  # the decision's first event comes next
                 self.timeline.append(Entry("mark"))
             case DecisionUndone() if self.undo:
                 before = self.undo.pop()
@@ -210,6 +211,8 @@ class Reader:
         rule, where, reach = "", "", None
         if isinstance(event, TrailsPlaced):
             rule, where, reach = self.check_rule(before)
+        elif isinstance(event, EffectProgressed) and self.previous is None:
+            rule = "bare"  # the decision is this alone: a skip, or an effect doing nothing
         self.timeline.append(Entry("event", before, event, self.shadow, rule, where, reach))
 
     def check_rule(self, before: BeastState) -> tuple[str, str, frozenset[str] | None]:
