@@ -408,7 +408,11 @@ class RewardEarned(Event, frozen=True, tag="beast.reward_earned"):
 
 class NightReset(Event, frozen=True, tag="beast.night_reset"):
     """Action hands and the face-up item and talent rows discarded, abilities returned,
-    wounds removed from pieces and towers."""
+    wounds removed from pieces and towers. `discarded`: the action cards left in the hands,
+    hand by hand, as they go face up onto the common discard (rules version 8 on; empty,
+    and so not encoded, when the hands are empty, as in every older log's night)."""
+
+    discarded: tuple[str, ...] = ()
 
 
 class Upgraded(Event, frozen=True, tag="beast.upgraded"):

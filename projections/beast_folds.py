@@ -38,6 +38,7 @@ from skald.events.beast import (
     DeckShuffled,
     HandDealt,
     HunterLooted,
+    NightReset,
     PackDealt,
     PacksPassed,
     RowDealt,
@@ -226,6 +227,18 @@ def _rename(state: BeastState, into: int, token: str, name: str) -> BeastState:
         return state
     named = tuple(name if c == token else c for c in held)
     return replace(state, pool=named) if into < 0 else hand_field(state, into, "actions", named)
+
+
+def _night_reset(reader: Reader, state: BeastState, event: NightReset) -> BeastState:
+    """The action cards left in the hands go face up onto the common discard, named hand by
+    hand (rules version 8 on): every unseen one is named as it goes. An older log names
+    none of them (the event's list is empty while the hands hold cards): they stay unseen."""
+    held = [hand.actions for hand in state.hands]
+    if len(event.discarded) == sum(len(actions) for actions in held):
+        names = iter(event.discarded)
+        for index, actions in enumerate(held):
+            state = hand_field(state, index, "actions", tuple(next(names) for _ in actions))
+    return evolve(state, event)
 
 
 def _card_assigned(reader: Reader, state: BeastState, event: CardAssigned) -> BeastState | None:
@@ -425,6 +438,7 @@ FOLDS: dict[type, Callable[[Reader, BeastState, Any], BeastState | None]] = {
     CardAssigned: _card_assigned,
     PacksPassed: _packs_passed,
     DayBegan: _day_began,
+    NightReset: _night_reset,
     HandDealt: _hand_dealt,
     CardPlayed: _card_played,
     CardResolved: _card_resolved,

@@ -86,16 +86,20 @@ def test_a_log_from_before_secrecy_scheme_2_is_not_imported(tmp_path: Path) -> N
 #   beast_v6_clean: Beast rules version 6 (fixtures/audit/beast_clean.jsonl of the tree of
 #     5ef577c, before the version 7 bump), 2 players, seed fixture-beast, random bots: 1374
 #     events, the days pass.
+#   beast_v7_clean: Beast rules version 7 (fixtures/audit/beast_clean.jsonl of the tree of
+#     217ca19, before the version 8 bump), 2 players, seed fixture-beast, random bots: 1374
+#     events, the days pass.
 #   hagar_v2_clean: Hägar rules version 2 (the tree of 41bee4d), 2 players, feast_at=1,
 #     seed fixture-hagar/3, random bots: 147 events, ended by the feast.
 #   hagar_v3_clean: Hägar rules version 3 (fixtures/audit/hagar_clean.jsonl of the tree of
 #     42288ec, before a0879f5), 2 players, seed fixture-hagar, random bots: 3588 events,
 #     ended by the feast.
 OLD_RULES = [
-    ("beast_v3_clean.jsonl", "beast", "3", "7", "settlers_killed"),
-    ("beast_v4_clean.jsonl", "beast", "4", "7", "days_passed"),
-    ("beast_v5_clean.jsonl", "beast", "5", "7", "days_passed"),
-    ("beast_v6_clean.jsonl", "beast", "6", "7", "days_passed"),
+    ("beast_v3_clean.jsonl", "beast", "3", "8", "settlers_killed"),
+    ("beast_v4_clean.jsonl", "beast", "4", "8", "days_passed"),
+    ("beast_v5_clean.jsonl", "beast", "5", "8", "days_passed"),
+    ("beast_v6_clean.jsonl", "beast", "6", "8", "days_passed"),
+    ("beast_v7_clean.jsonl", "beast", "7", "8", "days_passed"),
     ("hagar_v2_clean.jsonl", "hagar", "2", "4", "feast"),
     ("hagar_v3_clean.jsonl", "hagar", "3", "4", "feast"),
 ]

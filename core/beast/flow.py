@@ -277,7 +277,8 @@ def _night(tx: Tx) -> None:
             tx.emit(RewardEarned(side="hunters", night=state.day))
             living = tuple(h for h in state.hunters if not state.hands[h].dead)
             _reward(tx, living, night.hunter_reward)
-    tx.emit(NightReset())
+    left = tuple(card for hand in tx.state.hands for card in hand.actions)
+    tx.emit(NightReset(discarded=left))
     for deck in ("item", "talent"):
         pile: tuple[str, ...] = getattr(tx.state, f"{deck}_deck")
         tx.emit(RowDealt(deck=deck, cards=pile[:ROW]))

@@ -71,6 +71,11 @@ set, so the table sees which one went; the log said only zone, card and habitat,
 viewer's replay could not tell them apart (issue 23). The place is within the zone, not
 in the whole list. Older logs, without it, replay as before (the first trap that matches).
 
+Rules version 8: the night names the action cards left in the hands as they go face up
+onto the common discard (`NightReset.discarded`, hand by hand). Every view shows the
+discard by name, so the table sees them; the log did not say them, and a viewer's replay
+kept them as unseen cards (issue 23). Older logs replay as before.
+
 Secrecy: views cut the state per viewer (projections/beast.py); the log is redacted
 generically. When the game ends with movement cards still face down, they are shown
 (BeastRevealed game_end).
@@ -112,7 +117,8 @@ class BeastRules(BaseRules[BeastState, Command]):
     # when none is left; re-reconstructed cards give powers and grudges only where the
     # rulebook says they come from.
     # 7: a triggered trap is named by its place among its zone's traps (TrapTriggered.among).
-    version: ClassVar[str] = "7"
+    # 8: the night names the action cards left in the hands (NightReset.discarded).
+    version: ClassVar[str] = "8"
     title: ClassVar[str] = "Beast"
     option_names: ClassVar[tuple[str, ...]] = (
         "contract",
