@@ -12,9 +12,12 @@ the model never claims more than the viewer knows. The draft is remembered as on
 when a pack comes back to the viewer (or the draft ends with it empty), the cards gone
 from it since it last held it are the picks it did not see, and when those all went to
 one hand, that hand holds them (two players: the hunters know every Beast pick but its
-first). A trap's habitat excludes every habitat of a location where the Beast was
-revealed in its zone without setting it off. The Beast's hidden path is deduced by
-`projections.beast_paths` from the timeline this replay keeps.
+first). When they went to several hands, that those hands hold exactly those cards is not
+kept (each pick stays any unseen card): a case known to be wider than the viewer's
+deduction (tests/test_beast_exact.py, a strict xfail). A trap's habitat excludes every
+habitat of a location where the Beast was revealed in its zone without setting it off.
+The Beast's hidden path is deduced by `projections.beast_paths` from the timeline this
+replay keeps.
 """
 
 from __future__ import annotations
