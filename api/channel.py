@@ -40,8 +40,11 @@ Cost per decision: a decision of this process goes out at once from the deciding
 task (`Watch.decided`): no store read (its seq is the engine's copy, its events are kept),
 no wake-up of another task; every channel of the game is handed its frame, built and
 encoded once per viewer and seq had, whatever the number of channels sharing them (a
-hundred spectators cost one frame). The process follows each game with open channels once
-(`Watch`: one task per game) for what comes from elsewhere: PostgreSQL notifications of any
+hundred spectators cost one frame), and written to each connection at once, as the same
+bytes (`api.ws_protocol`: no writer task woken, no framing per channel; a channel with
+frames still queued, or whose client reads slowly, goes through its writer instead).
+The process follows each game with open channels once (`Watch`: one task per game) for
+what comes from elsewhere: PostgreSQL notifications of any
 process's decisions, REST and the CLI, and a poll. An idle channel costs nothing but its
 game's poll: one version query per watched game per poll interval (0.2 s on SQLite, 2 s on
 PostgreSQL), not per channel. Keep-alive is uvicorn's WebSocket ping.
@@ -63,6 +66,7 @@ from skald.api.deps import Caller, Services, caller_of
 from skald.api.errors import STATUS, STORE_UNAVAILABLE, store_failure
 from skald.api.offload import offload, on_table, reading
 from skald.api.schemas import MAX_SEQ
+from skald.api.ws_protocol import direct_sender, text_frame
 from skald.core.errors import SkaldError, StoreError, Unauthorized, VersionConflict
 from skald.core.history.streams import notes_id
 from skald.core.kernel import ENTROPY_PREFIX
@@ -196,7 +200,7 @@ class Frames:
         update = self.table.update(game_id, viewer, after, held)
         if update is None:
             return None
-        return Frame(update.seq, encode_update(update), update.outcome is not None)
+        return Frame(update.seq, _ENCODER.encode(update), update.outcome is not None)
 
     def frames(
         self, game_id: str, wanted: list[tuple[Viewer, int | None]], held: bool = False
@@ -205,12 +209,21 @@ class Frames:
         return [self.frame(game_id, viewer, after, held) for viewer, after in wanted]
 
 
-class Frame(msgspec.Struct, frozen=True):
-    """One update frame: the seq it takes its channel to, its text, whether the game is over."""
+class Frame:
+    """One update frame: the seq it takes its channel to, its JSON, whether the game is
+    over; and its bytes on the wire (`wire`: built once, sent as they are to every channel
+    that shares the frame, see `api.ws_protocol`)."""
 
-    seq: int
-    text: str
-    over: bool
+    __slots__ = ("data", "over", "seq", "wire")
+
+    def __init__(self, seq: int, data: bytes, over: bool) -> None:
+        self.seq, self.data, self.over = seq, data, over
+        self.wire = text_frame(data)
+
+    @property
+    def text(self) -> str:
+        """The frame's text, for a channel that sends it through ASGI."""
+        return self.data.decode()
 
 
 class Channel:
@@ -223,6 +236,8 @@ class Channel:
         self.caller = caller
         self.after = after
         self.notes = notes  # the digest of the notes its viewer was told of; None: not followed
+        self._direct = direct_sender(websocket.scope)
+        self._writing = False  # the writer is sending what was pushed
         self._outbox: list[str] = []
         self._ready = asyncio.Event()
         self._close: tuple[int, str] | None = None
@@ -238,14 +253,26 @@ class Channel:
         self._close = self._close or close
         self._ready.set()
 
+    def push_frame(self, frame: Frame, close: tuple[int, str] | None = None) -> None:
+        """Send an update frame: written at once when nothing is waiting before it and the
+        connection takes it now (`api.ws_protocol`), else pushed for the writer."""
+        idle = not (self._outbox or self._writing or close or self._close)
+        if not (idle and self._direct is not None and self._direct(frame.wire)):
+            self.push(frame.text, close)
+
     async def write(self) -> None:
         """Send what is pushed, in order, until the channel closes."""
         while True:
             await self._ready.wait()
             self._ready.clear()
-            texts, self._outbox = self._outbox, []
-            for text in texts:
-                await self.websocket.send_text(text)
+            self._writing = True
+            try:
+                while self._outbox:
+                    texts, self._outbox = self._outbox, []
+                    for text in texts:
+                        await self.websocket.send_text(text)
+            finally:
+                self._writing = False
             if self._close is not None:
                 await self.websocket.close(*self._close)
                 return
@@ -334,10 +361,10 @@ class Watch:
                     continue  # it moved on (or left) while this frame was built
                 channel.after = frame.seq
                 if frame.over and channel.notes is None:  # done; one following notes stays
-                    channel.push(frame.text, (1000, "the game is over"))
+                    channel.push_frame(frame, (1000, "the game is over"))
                     self.channels.discard(channel)
                 else:
-                    channel.push(frame.text)
+                    channel.push_frame(frame)
 
     def _head_known(self) -> int | None:
         """The head without asking the store, or None when it must be read."""

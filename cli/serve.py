@@ -87,6 +87,7 @@ def serve(
     import skald.core.access  # noqa: F401  (its table is created with the store's)
     from skald.api.edge import JsonErrorHttpToolsProtocol
     from skald.api.offload import default_decision_threads
+    from skald.api.ws_protocol import SkaldWebSocketProtocol
     from skald.core.signing import open_signer
     from skald.core.store import EventStore
 
@@ -122,6 +123,7 @@ def serve(
             # browser asks for it) cost more CPU per decision than the bytes it saves on
             # a LAN. Its keep-alive pings stay uvicorn's (every 20 s, 20 s to answer).
             ws_per_message_deflate=False,
+            ws=SkaldWebSocketProtocol,  # uvicorn's, sending a shared frame at once
         )
     except SystemExit as stop:
         # uvicorn says why above (the port taken since our check, say) and exits 3, which

@@ -39,9 +39,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # leave through api/wire.py), with the toy game registered.
 TOY_SERVER = (
     "import sys, uvicorn, tests.toy_game; from skald.api.edge import JsonErrorHttpToolsProtocol;"
+    " from skald.api.ws_protocol import SkaldWebSocketProtocol;"
     " uvicorn.run('skald.api.main:app_from_env', factory=True, host='127.0.0.1',"
     " port=int(sys.argv[1]), log_level='warning', timeout_graceful_shutdown=3,"
-    " http=JsonErrorHttpToolsProtocol)"
+    " http=JsonErrorHttpToolsProtocol, ws=SkaldWebSocketProtocol)"
 )
 
 
