@@ -48,6 +48,7 @@ from skald.events.beast import (
     TrapSet,
     TrapTriggered,
 )
+from skald.projections.beast_groups import Group, loosened, pick_token
 
 if TYPE_CHECKING:
     from skald.projections.beast_shadow import Reader
@@ -99,18 +100,21 @@ def _taken(reader: Reader, state: BeastState, hand: int, field: str) -> tuple[Be
     seen cards are let go too, even beside tokens: a seen card kept would be claimed still
     there when it may be the one gone."""
     held: tuple[str, ...] = getattr(state.hands[hand], field)
+    reader.groups = loosened(held, reader.groups)
     if not all(is_token(c) for c in held):
         held = reader.let_go(held)
         state = hand_field(state, hand, field, held)
     return state, _first_token(held)
 
 
-def _expose(state: BeastState, hand: int, name: str) -> BeastState:
-    """A seen card comes out of a hand the viewer cannot see: it was one of its tokens."""
+def _expose(reader: Reader, state: BeastState, hand: int, name: str) -> BeastState:
+    """A seen card comes out of a hand the viewer cannot see: it was one of its tokens (one
+    of its group's, if it is a group's card: projections.beast_groups)."""
     if name not in card_index() or kind_of(name) == "ability":
         return state
     field = "actions" if kind_of(name) == "action" else "extras"
-    return hand_field(state, hand, field, _swap_in(getattr(state.hands[hand], field), name))
+    held = _swap_in(getattr(state.hands[hand], field), name, reader.groups)
+    return hand_field(state, hand, field, held)
 
 
 def _deck_shuffled(reader: Reader, state: BeastState, event: DeckShuffled) -> BeastState | None:
@@ -163,11 +167,13 @@ def _card_set_aside(reader: Reader, state: BeastState, event: CardSetAside) -> B
     return evolve(state, reader.filled(event, card=state.action_deck[0]))
 
 
-def _swap_in(held: tuple[str, ...], name: str) -> tuple[str, ...]:
-    """A seen card leaves a place the viewer cannot see into: it was one of its tokens."""
+def _swap_in(held: tuple[str, ...], name: str, groups: tuple[Group, ...] = ()) -> tuple[str, ...]:
+    """A seen card leaves a place the viewer cannot see into: it was one of its tokens,
+    one of its group's if it is a group's card, else one in no group."""
     if name in held or not any(is_token(c) for c in held):
         return held
-    index = held.index(_first_token(held))
+    token = pick_token(held, name, groups) or _first_token(held)
+    index = held.index(token)
     return (*held[:index], name, *held[index + 1 :])
 
 
@@ -202,12 +208,14 @@ def _without_one(cards_: tuple[str, ...], name: str) -> tuple[str, ...]:
 
 def _recall(reader: Reader, state: BeastState, pack: int, now: tuple[str, ...]) -> BeastState:
     """The viewer sees `pack` again (or it is empty): the cards gone from it since it last
-    saw it are the unseen picks; when they all went to one place, that place holds them."""
+    saw it are the unseen picks; when they all went to one place, that place holds them,
+    and when they went to several, the picks' tokens are those cards in some order (a
+    `Group`, projections.beast_groups)."""
     draft = reader.draft
     picks = dict(draft.picks).get(pack, ())
     reader.draft = replace(draft, picks=tuple(x for x in draft.picks if x[0] != pack))
     before = dict(draft.seen).get(pack)
-    if not picks or before is None or len({into for into, _ in picks}) != 1:
+    if not picks or before is None:
         return state
     gone = list(before)
     for name in now:
@@ -215,14 +223,24 @@ def _recall(reader: Reader, state: BeastState, pack: int, now: tuple[str, ...]) 
             gone.remove(name)
     if len(gone) != len(picks):
         return state
+    if len({into for into, _ in picks}) > 1:
+        tokens = tuple(token for into, token in picks if token in _held_by(state, into))
+        if len(tokens) == len(picks):
+            reader.groups = (*reader.groups, Group(tokens, tuple(sorted(gone))))
+        return state
     for (into, token), name in zip(picks, sorted(gone), strict=True):
         state = _rename(state, into, token, name)
     return state
 
 
+def _held_by(state: BeastState, into: int) -> tuple[str, ...]:
+    """The drafted cards of a hand (-1: the hunters' pool)."""
+    return state.pool if into < 0 else state.hands[into].actions
+
+
 def _rename(state: BeastState, into: int, token: str, name: str) -> BeastState:
     """`token` (still where the pick put it) is `name`."""
-    held = state.pool if into < 0 else state.hands[into].actions
+    held = _held_by(state, into)
     if token not in held:
         return state
     named = tuple(name if c == token else c for c in held)
@@ -244,6 +262,7 @@ def _night_reset(reader: Reader, state: BeastState, event: NightReset) -> BeastS
 def _card_assigned(reader: Reader, state: BeastState, event: CardAssigned) -> BeastState | None:
     if reader.sees(event.card):
         return None
+    reader.groups = loosened(state.pool, reader.groups)
     pool = state.pool if all(is_token(c) for c in state.pool) else reader.let_go(state.pool)
     return evolve(replace(state, pool=pool), reader.filled(event, card=_first_token(pool)))
 
@@ -291,7 +310,7 @@ def _hand_dealt(reader: Reader, state: BeastState, event: HandDealt) -> BeastSta
 def _card_played(reader: Reader, state: BeastState, event: CardPlayed) -> BeastState | None:
     if event.hidden is None or reader.sees(event.hidden):
         if event.card and not reader.viewer.sees(state.team(event.hand)):
-            state = _expose(state, event.hand, event.card)
+            state = _expose(reader, state, event.hand, event.card)
         return evolve(state, event)
     # a hunter's trap, played face down: one of its unseen items (a seen trap is let go)
     extras = state.hands[event.hand].extras
@@ -323,7 +342,7 @@ def _card_resolved(reader: Reader, state: BeastState, event: CardResolved) -> Be
 
 def _card_discarded(reader: Reader, state: BeastState, event: CardDiscarded) -> BeastState:
     if not reader.viewer.sees(state.team(event.hand)):
-        state = _expose(state, event.hand, event.card)
+        state = _expose(reader, state, event.hand, event.card)
     return evolve(state, event)
 
 
@@ -343,7 +362,7 @@ def _discarded_face_down(
 def _hunter_looted(reader: Reader, state: BeastState, event: HunterLooted) -> BeastState:
     if reader.sees(event.card):
         if not reader.viewer.sees(state.team(event.hand)):
-            state = _expose(state, event.hand, event.card.get())
+            state = _expose(reader, state, event.hand, event.card.get())
         return evolve(state, event)
     state, token = _taken(reader, state, event.hand, "actions")
     return evolve(state, reader.filled(event, card=token))

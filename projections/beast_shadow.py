@@ -51,6 +51,7 @@ from skald.events.secret import Secret
 from skald.events.viewer import Viewer
 from skald.projections.beast_clues import CLUES
 from skald.projections.beast_folds import FOLDS, Draft, is_token
+from skald.projections.beast_groups import Group, settled
 from skald.projections.beast_paths import Entry, PathFilter
 
 replace = msgspec.structs.replace
@@ -67,6 +68,7 @@ class _Snapshot(msgspec.Struct, frozen=True):
     kinds: dict[str, str]
     excluded: dict[str, frozenset[str]]
     draft: Draft
+    groups: tuple[Group, ...] = ()
 
 
 class Reader:
@@ -80,6 +82,7 @@ class Reader:
         self.kinds: dict[str, str] = {}
         self.excluded: dict[str, frozenset[str]] = {}
         self.draft = Draft()
+        self.groups: tuple[Group, ...] = ()  # projections.beast_groups
         self.issued = 0
         self.previous: Any = None
         self.revealed = ""  # a reveal whose traps are still being set off
@@ -167,14 +170,19 @@ class Reader:
     def snapshot(self) -> _Snapshot:
         """Everything the replay holds, for undo."""
         return _Snapshot(
-            self.shadow, self.previous, dict(self.kinds), dict(self.excluded), self.draft
+            self.shadow,
+            self.previous,
+            dict(self.kinds),
+            dict(self.excluded),
+            self.draft,
+            self.groups,
         )
 
     def restore(self, snap: _Snapshot) -> None:
         """Back to a snapshot."""
         self.shadow, self.previous = snap.shadow, snap.previous
         self.kinds, self.excluded = dict(snap.kinds), dict(snap.excluded)
-        self.draft = snap.draft
+        self.draft, self.groups = snap.draft, snap.groups
 
     def rules_event(self, event: Any) -> None:
         """A Beast event: observe the path, fill the unseen values, fold it."""
@@ -182,6 +190,8 @@ class Reader:
             self.settle_traps()
         before = self.shadow
         self.shadow = self.fold(before, event)
+        if self.groups:
+            self.shadow, self.groups = settled(self.shadow, self.groups)
         if not self.beast_eyes:
             self.record(before, event)
         self.previous = event

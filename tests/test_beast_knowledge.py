@@ -159,6 +159,7 @@ def assert_among(state: BeastState, possible: BeastPossible, where: str) -> None
     unseen = dict(possible.unseen)
     kinds = dict(possible.tokens)
     habitats = dict(possible.habitats)
+    of = {token: group for group in possible.groups for token in group.tokens}
     for holding in possible.holdings:
         held = real.get(holding.place, ())
         assert len(held) == len(holding.cards), (where, holding, held)
@@ -172,7 +173,12 @@ def assert_among(state: BeastState, possible: BeastPossible, where: str) -> None
         else:
             tokens = holding.cards
         left = Counter(held) - Counter(c for c in tokens if not is_token(c))
-        may = {c for t in tokens if t in kinds for c in unseen[kinds[t]]}
+        for group in possible.groups:  # a group's tokens here hold its cards here
+            mine = sum(1 for t in tokens if of.get(t) is group)
+            theirs = Counter({c: n for c, n in left.items() if c in group.cards})
+            assert theirs.total() == mine, (where, holding.place, group, left)
+            left -= theirs
+        may = {c for t in tokens if t in kinds and t not in of for c in unseen[kinds[t]]}
         assert set(left) <= may, (where, holding.place, left, may)
 
 
