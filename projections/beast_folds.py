@@ -48,7 +48,7 @@ from skald.events.beast import (
     TrapSet,
     TrapTriggered,
 )
-from skald.projections.beast_groups import Group, loosened, pick_token
+from skald.projections.beast_groups import joined, pick_token, recalled
 
 if TYPE_CHECKING:
     from skald.projections.beast_shadow import Reader
@@ -98,12 +98,14 @@ def _taken(reader: Reader, state: BeastState, hand: int, field: str) -> tuple[Be
     """An unseen card leaves a hidden hand: a token of it. Any card of the hand may be the
     one (a flee's face-down discard is the fleeing side's choice, a loot is random), so its
     seen cards are let go too, even beside tokens: a seen card kept would be claimed still
-    there when it may be the one gone."""
+    there when it may be the one gone (an action card's joins the hand's tokens in a group:
+    projections.beast_groups)."""
     held: tuple[str, ...] = getattr(state.hands[hand], field)
-    reader.groups = loosened(held, reader.groups)
-    if not all(is_token(c) for c in held):
+    if field == "actions":
+        held, reader.groups = joined(held, reader.groups, reader.named_token)
+    elif not all(is_token(c) for c in held):
         held = reader.let_go(held)
-        state = hand_field(state, hand, field, held)
+    state = hand_field(state, hand, field, held)
     return state, _first_token(held)
 
 
@@ -113,8 +115,7 @@ def _expose(reader: Reader, state: BeastState, hand: int, name: str) -> BeastSta
     if name not in card_index() or kind_of(name) == "ability":
         return state
     field = "actions" if kind_of(name) == "action" else "extras"
-    held = _swap_in(getattr(state.hands[hand], field), name, reader.groups)
-    return hand_field(state, hand, field, held)
+    return hand_field(state, hand, field, _swap_in(reader, getattr(state.hands[hand], field), name))
 
 
 def _deck_shuffled(reader: Reader, state: BeastState, event: DeckShuffled) -> BeastState | None:
@@ -167,13 +168,13 @@ def _card_set_aside(reader: Reader, state: BeastState, event: CardSetAside) -> B
     return evolve(state, reader.filled(event, card=state.action_deck[0]))
 
 
-def _swap_in(held: tuple[str, ...], name: str, groups: tuple[Group, ...] = ()) -> tuple[str, ...]:
+def _swap_in(reader: Reader, held: tuple[str, ...], name: str) -> tuple[str, ...]:
     """A seen card leaves a place the viewer cannot see into: it was one of its tokens,
-    one of its group's if it is a group's card, else one in no group."""
+    one of its group's if it is a group's card (projections.beast_groups `pick_token`)."""
     if name in held or not any(is_token(c) for c in held):
         return held
-    token = pick_token(held, name, groups) or _first_token(held)
-    index = held.index(token)
+    token, reader.groups = pick_token(held, name, reader.groups)
+    index = held.index(token or _first_token(held))
     return (*held[:index], name, *held[index + 1 :])
 
 
@@ -187,13 +188,12 @@ def _card_drafted(reader: Reader, state: BeastState, event: CardDrafted) -> Beas
         if which in seen:
             reader.draft = draft.saw(which, _without_one(seen[which], name))
         packs = list(state.packs)
-        packs[event.seat] = _swap_in(pack, name)
+        packs[event.seat] = _swap_in(reader, pack, name)
         return evolve(replace(state, packs=tuple(packs)), event)
-    if not all(is_token(c) for c in pack):
-        pack = reader.let_go(pack)
-        packs = list(state.packs)
-        packs[event.seat] = pack
-        state = replace(state, packs=tuple(packs))
+    pack, reader.groups = joined(pack, reader.groups, reader.named_token)
+    packs = list(state.packs)
+    packs[event.seat] = pack
+    state = replace(state, packs=tuple(packs))
     token = _first_token(pack)
     reader.draft = draft.unseen_pick(which, -1 if event.pooled else event.hand, token)
     return evolve(state, reader.filled(event, card=token))
@@ -208,9 +208,8 @@ def _without_one(cards_: tuple[str, ...], name: str) -> tuple[str, ...]:
 
 def _recall(reader: Reader, state: BeastState, pack: int, now: tuple[str, ...]) -> BeastState:
     """The viewer sees `pack` again (or it is empty): the cards gone from it since it last
-    saw it are the unseen picks; when they all went to one place, that place holds them,
-    and when they went to several, the picks' tokens are those cards in some order (a
-    `Group`, projections.beast_groups)."""
+    saw it are the unseen picks, their tokens those cards in some order (a group,
+    projections.beast_groups, named where they all went to one place)."""
     draft = reader.draft
     picks = dict(draft.picks).get(pack, ())
     reader.draft = replace(draft, picks=tuple(x for x in draft.picks if x[0] != pack))
@@ -221,30 +220,11 @@ def _recall(reader: Reader, state: BeastState, pack: int, now: tuple[str, ...]) 
     for name in now:
         if name in gone:
             gone.remove(name)
-    if len(gone) != len(picks):
-        return state
-    if len({into for into, _ in picks}) > 1:
-        tokens = tuple(token for into, token in picks if token in _held_by(state, into))
-        if len(tokens) == len(picks):
-            reader.groups = (*reader.groups, Group(tokens, tuple(sorted(gone))))
-        return state
-    for (into, token), name in zip(picks, sorted(gone), strict=True):
-        state = _rename(state, into, token, name)
+    if len(gone) == len(picks):  # (a pick's token may be named already, or let go)
+        drafted = {c for held in (state.pool, *(h.actions for h in state.hands)) for c in held}
+        tokens = tuple(t for _, t in picks if t in drafted)
+        reader.groups = recalled(tokens, tuple(gone), reader.groups)
     return state
-
-
-def _held_by(state: BeastState, into: int) -> tuple[str, ...]:
-    """The drafted cards of a hand (-1: the hunters' pool)."""
-    return state.pool if into < 0 else state.hands[into].actions
-
-
-def _rename(state: BeastState, into: int, token: str, name: str) -> BeastState:
-    """`token` (still where the pick put it) is `name`."""
-    held = _held_by(state, into)
-    if token not in held:
-        return state
-    named = tuple(name if c == token else c for c in held)
-    return replace(state, pool=named) if into < 0 else hand_field(state, into, "actions", named)
 
 
 def _night_reset(reader: Reader, state: BeastState, event: NightReset) -> BeastState:
@@ -262,8 +242,7 @@ def _night_reset(reader: Reader, state: BeastState, event: NightReset) -> BeastS
 def _card_assigned(reader: Reader, state: BeastState, event: CardAssigned) -> BeastState | None:
     if reader.sees(event.card):
         return None
-    reader.groups = loosened(state.pool, reader.groups)
-    pool = state.pool if all(is_token(c) for c in state.pool) else reader.let_go(state.pool)
+    pool, reader.groups = joined(state.pool, reader.groups, reader.named_token)
     return evolve(replace(state, pool=pool), reader.filled(event, card=_first_token(pool)))
 
 

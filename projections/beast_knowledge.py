@@ -10,19 +10,21 @@ the real one (`sample`): the information-set contract of projections/registry.py
   hunters' hands, items and traps for the Beast, other seats' draft packs, the face-down
   decks and discards), each with the cards known to lie there and a token per unseen card;
 - the groups of unseen cards it knows by name, not by place (projections.beast_groups:
-  draft picks it did not see, taken by several hands from a pack it saw): each a set of
-  tokens that are exactly a set of cards, in some order;
+  draft picks it did not see, taken by several hands from a pack whose cards it knew):
+  each a set of tokens that hold every card of a set of cards, in some order, the rest of
+  them (if more) any unseen cards in no group;
 - per kind, the cards an unseen one outside the groups may be: that kind's cards minus
   those the viewer can place (by place or by group); per trap habitat it cannot see, the
   habitats still possible.
 
 `sample` is uniform over the consistent worlds: the Beast's path uniformly over every
-consistent path (forward filtering, backward sampling), each group's cards dealt among
-its tokens in a uniformly random order, the other unseen cards by a uniformly random
+consistent path (forward filtering, backward sampling), each group's cards dealt onto
+as many of its tokens, uniformly at random, the other unseen cards by a uniformly random
 assignment of the cards the viewer cannot place to the other unseen places (the trap
 cards first, among the unseen trap items), every face-down deck in a random order, each
-trap's habitat uniformly among those still possible. The groups and the other unseen
-cards are independent parts of a world, so the weights stay equal. It keeps everything
+trap's habitat uniformly among those still possible. Where a group's cards lie among
+its tokens leaves as many tokens for the other cards whatever it is, so every world is
+as likely as any other. It keeps everything
 the viewer sees from `state` and replaces the rest, reading nothing else of it.
 """
 
@@ -62,10 +64,10 @@ class BeastPossible(msgspec.Struct, frozen=True, kw_only=True):
     `beast`: where the Beast may be, with the share of consistent hidden paths ending
     there (None when the viewer sees it). `holdings`: the hidden places. `tokens`: the
     kind of each unseen card (action, item, talent, or trap: a trap item) and unseen trap
-    habitat. `groups`: unseen cards known to be exactly some cards, in some order (each
-    token in at most one). `unseen`: per kind, the cards an unseen one in no group may
-    be. `habitats`: per trap habitat token, the habitats it may be. `paths`: the hidden
-    paths, for `sample`."""
+    habitat. `groups`: unseen cards known to hold every card of a set, in some order, the
+    rest of them in no group (each token in at most one group). `unseen`: per kind, the
+    cards an unseen one may be besides its group's (if any). `habitats`: per trap habitat
+    token, the habitats it may be. `paths`: the hidden paths, for `sample`."""
 
     game: str = "beast"
     viewer: str
@@ -356,10 +358,9 @@ def _deal(state: BeastState, known: BeastPossible, rnd: random.Random) -> dict[s
     }
     seen |= {c for h in known.holdings for c in h.cards if not is_token(c)}
     names: dict[str, str] = {}
-    for group in known.groups:
-        dealt = list(group.cards)
-        rnd.shuffle(dealt)
-        names.update(zip(group.tokens, dealt, strict=True))
+    for group in known.groups:  # its cards on as many of its tokens, chosen at random
+        holders = rnd.sample(group.tokens, len(group.cards))
+        names.update(zip(holders, group.cards, strict=True))
         seen.update(group.cards)
     free = {
         kind: [c.name for c in getattr(cards(), kind) if c.name not in seen]

@@ -9,12 +9,14 @@ Beast took from the open row, the known cards of a reshuffled discard). A seen c
 that may have left a hidden place unseen (a pick from a pack the viewer saw, a face-down
 discard from a hand that also holds known cards) is let go: it becomes a token again, so
 the model never claims more than the viewer knows. The draft is remembered as on paper:
-when a pack comes back to the viewer (or the draft ends with it empty), the cards gone
-from it since it last held it are the picks it did not see, and when those all went to
-one hand, that hand holds them (two players: the hunters know every Beast pick but its
-first). When they went to several hands, that those hands hold exactly those cards is not
-kept (each pick stays any unseen card): a case known to be wider than the viewer's
-deduction (tests/test_beast_exact.py, a strict xfail). A trap's habitat excludes every
+a pick the viewer did not see from a pack whose cards it knew is a token of a group, the
+pack's cards (projections.beast_groups), and when the pack comes back to the viewer (or
+the draft ends with it empty), the cards gone from it since it last held it are the
+picks it did not see: when those all went to one hand, that hand holds them (two
+players: the hunters know every Beast pick but its first), and when they went to
+several, those hands hold exactly those cards, in an order the viewer cannot tell (the
+hunter player's pool, given out unseen, likewise). The groups are kept through the day
+(a group's card seen leaving a hand was one of its tokens there). A trap's habitat excludes every
 habitat of a location where the Beast was revealed in its zone without setting it off.
 The Beast's hidden path is deduced by `projections.beast_paths` from the timeline this
 replay keeps.
@@ -129,6 +131,10 @@ class Reader:
         name = f"?{self.issued}"
         self.kinds[name] = kind
         return name
+
+    def named_token(self, name: str) -> str:
+        """A fresh unseen card of the kind of card `name`."""
+        return self.token(kind_of(name))
 
     def let_go(
         self, held: tuple[str, ...], keep: Callable[[str], bool] = lambda _: False

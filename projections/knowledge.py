@@ -204,17 +204,20 @@ def _beast(possible: Any, players: Sequence[str]) -> str:
 
 def _beast_groups(possible: Any, players: Sequence[str]) -> list[str]:
     """A line per group of unseen cards known by name, not by place: `Avarice and Pursuit:
-    unseen cards of hunter 1's action cards and hunter 2's action cards, 1 in each`."""
+    unseen cards of hunter 1's action cards and hunter 2's action cards, 1 in each`, or,
+    where the group's tokens hold other cards too, `...: 2 of the 3 unseen cards of hunter
+    1's action cards (2) and hunter 2's action cards (1)`."""
     lines = []
     for group in getattr(possible, "groups", ()):
         counts = {h.place: sum(1 for t in group.tokens if t in h.cards) for h in possible.holdings}
         held = [(place, n) for place, n in counts.items() if n]
-        whose = listing([_beast_place(place, players) for place, _ in held], "and")
-        if len({n for _, n in held}) == 1:
-            share = f"{held[0][1]} in each" if len(held) > 1 else "all there"
+        if len(group.cards) == len(group.tokens) and len({n for _, n in held}) == 1:
+            whose = listing([_beast_place(place, players) for place, _ in held], "and")
+            share = f"unseen cards of {whose}, {held[0][1]} in each"
         else:
-            share = ", ".join(f"{n} in {_beast_place(place, players)}" for place, n in held)
-        lines.append(f"  {listing(group.cards)}: unseen cards of {whose}, {share}")
+            whose = listing([f"{_beast_place(p, players)} ({n})" for p, n in held], "and")
+            share = f"{len(group.cards)} of the {len(group.tokens)} unseen cards of {whose}"
+        lines.append(f"  {listing(group.cards)}: {share}")
     return lines
 
 

@@ -199,6 +199,35 @@ def test_a_card_seen_in_a_pack_and_taken_by_another_is_never_in_the_deck() -> No
         assert not taken & set(world.action_deck)
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_two_players_the_hunters_picks_given_out_unseen_stay_in_their_hands(seed: int) -> None:
+    """2 players, random moves, at the first DayBegan, as the Beast sees it: the hunter
+    player drafts into its pool (two cards a pass) and gives the pool's cards to its two
+    hunters after the draft, unseen by the Beast. The cards the Beast saw in its packs and
+    did not take are in the hunters' hands, six of their eight cards (the other two are
+    the first picks from a pack the Beast had not seen yet): a group across both hands.
+    Before the groups, each card given out let the pool's cards go (48 to 50 of 50 samples
+    put one of those six in the action deck)."""
+    log = playout(2, seed, False, 200)
+    log = log[: next(i for i, e in enumerate(log) if isinstance(e, DayBegan)) + 1]
+    state = dict(states(log))[len(log)]
+    mine = {e.card.get() for e in log if isinstance(e, CardDrafted) and e.hand == BEAST}
+    taken = seen_in_packs(log, BEAST_EYES) - mine
+    assert len(taken) == 6
+    possible = known(log, BEAST_EYES)
+    (group,) = possible.groups
+    assert set(group.cards) == taken
+    assert (
+        sorted(holder(possible, t) for t in group.tokens) == ["actions/1"] * 4 + ["actions/2"] * 4
+    )
+    assert not taken & set(dict(possible.unseen)["action"])
+    rnd = random.Random(1)
+    for _ in range(50):
+        world = VIEWS.sample(state, possible, BEAST_EYES, rnd)
+        assert taken <= set(world.hands[1].actions + world.hands[2].actions)
+    assert_among(state, possible, "at the first day")
+
+
 # -- the groups the draft leaves, after it -------------------------------------------------
 
 
@@ -287,25 +316,31 @@ def test_a_night_names_the_cards_of_the_groups_still_open() -> None:
     assert_among(dict(states(log))[len(log)], after, "after the night")
 
 
-def test_an_undone_last_pick_takes_back_the_group_it_closed_and_a_redo_brings_it_back() -> None:
+def test_an_undone_last_pick_takes_its_token_back_to_the_pack_and_a_redo_brings_it_back() -> None:
     """3 players, seed 0: the draft's last pick (seat 2's, with the DayBegan it brings) is
     a decision after the last PacksPassed, so its author may take it back (the table's
-    default undo policy). At DayBegan the Beast sees its last pack empty and groups the
-    two picks it did not see; undone, that group is gone (the pick is not made yet), and
-    redone, it is back, the very `possible` of the log without the undo."""
+    default undo policy). Before it, the Beast knows that hunter 1's pick from its pack
+    and the card left in seat 2's pack are Dark Dealings and Haste in some order; after
+    it, that the two hunters hold them. Undone, the group's token is in the pack again;
+    redone, in hunter 2's hand: each the very `possible` of the log without the undo."""
     log, day = drafted()
     assert isinstance(log[day - 3], MoveMade)
     assert log[day - 3].seat == 2
     at_day = known(log[:day], BEAST_EYES)
     before_pick = known(log[: day - 3], BEAST_EYES)
-    assert len(at_day.groups) > len(before_pick.groups)
-    undone = [*log[:day], DecisionUndone(seat=2, author=2)]
-    redone = [*undone, DecisionRedone(seat=2)]
-    assert known(undone, BEAST_EYES).groups == before_pick.groups
-    assert_among(dict(states(log))[day - 3], known(undone, BEAST_EYES), "after the undo")
-    again = known(redone, BEAST_EYES)
-    assert again.groups == at_day.groups
-    assert again.places == at_day.places
+
+    def pair(possible: Any) -> list[str]:
+        group = next(g for g in possible.groups if "Haste" in g.cards)
+        assert group.cards == ("Dark Dealings", "Haste")
+        return sorted(holder(possible, t) for t in group.tokens)
+
+    assert pair(before_pick) == ["actions/1", "pack/2"]
+    assert pair(at_day) == ["actions/1", "actions/2"]
+    undone = known([*log[:day], DecisionUndone(seat=2, author=2)], BEAST_EYES)
+    assert undone == before_pick
+    assert_among(dict(states(log))[day - 3], undone, "after the undo")
+    redone = [*log[:day], DecisionUndone(seat=2, author=2), DecisionRedone(seat=2)]
+    assert known(redone, BEAST_EYES) == at_day
 
 
 def test_a_stored_fold_keeps_its_groups() -> None:
