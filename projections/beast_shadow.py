@@ -6,20 +6,20 @@ card the viewer could not see is a token ("?1", "?2", ...) of a known kind, move
 same reducer as the real card, so the shadow knows how many unseen cards each hidden
 place holds and which seen cards lie there (a first game's starting hands, a talent the
 Beast took from the open row, the known cards of a reshuffled discard). A seen card
-that may have left a hidden place unseen (a pick from a pack the viewer saw, a face-down
-discard from a hand that also holds known cards) is let go: it becomes a token again, so
-the model never claims more than the viewer knows. The draft is remembered as on paper:
-a pick the viewer did not see from a pack whose cards it knew is a token of a group, the
-pack's cards (projections.beast_groups), and when the pack comes back to the viewer (or
-the draft ends with it empty), the cards gone from it since it last held it are the
-picks it did not see: when those all went to one hand, that hand holds them (two
-players: the hunters know every Beast pick but its first), and when they went to
-several, those hands hold exactly those cards, in an order the viewer cannot tell (the
-hunter player's pool, given out unseen, likewise). The groups are kept through the day
-(a group's card seen leaving a hand was one of its tokens there). A trap's habitat excludes every
-habitat of a location where the Beast was revealed in its zone without setting it off.
-The Beast's hidden path is deduced by `projections.beast_paths` from the timeline this
-replay keeps.
+that may have left a hidden place unseen (a face-down discard from a hand that also
+holds known cards) is let go: it becomes a token again, so the model never claims more
+than the viewer knows; a seen action card (a pick from a pack the viewer saw, a card of
+the pool or of a hand given or taken unseen) becomes instead a token of a group, the
+place's cards, which keeps that they are among its tokens (projections.beast_groups).
+The draft is remembered as on paper: when a pack comes back to the viewer (or the draft
+ends with it empty), the cards gone from it since it last held it are the picks it did
+not see: when those all went to one hand, that hand holds them (two players: the hunters
+know every Beast pick but its first), and when they went to several, those hands hold
+exactly those cards, in an order the viewer cannot tell (the hunter player's pool, given
+out unseen, likewise). The groups are kept through the day (a group's card seen leaving
+a hand was one of its tokens there). A trap's habitat excludes every habitat of a
+location where the Beast was revealed in its zone without setting it off. The Beast's
+hidden path is deduced by `projections.beast_paths` from the timeline this replay keeps.
 """
 
 from __future__ import annotations
