@@ -48,6 +48,7 @@ from skald.events.beast import (
     TrapSet,
     TrapTriggered,
 )
+from skald.projections.beast_groups import joined, pick_token, recalled
 
 if TYPE_CHECKING:
     from skald.projections.beast_shadow import Reader
@@ -97,20 +98,24 @@ def _taken(reader: Reader, state: BeastState, hand: int, field: str) -> tuple[Be
     """An unseen card leaves a hidden hand: a token of it. Any card of the hand may be the
     one (a flee's face-down discard is the fleeing side's choice, a loot is random), so its
     seen cards are let go too, even beside tokens: a seen card kept would be claimed still
-    there when it may be the one gone."""
+    there when it may be the one gone (an action card's joins the hand's tokens in a group:
+    projections.beast_groups)."""
     held: tuple[str, ...] = getattr(state.hands[hand], field)
-    if not all(is_token(c) for c in held):
+    if field == "actions":
+        held, reader.groups = joined(held, reader.groups, reader.named_token)
+    elif not all(is_token(c) for c in held):
         held = reader.let_go(held)
-        state = hand_field(state, hand, field, held)
+    state = hand_field(state, hand, field, held)
     return state, _first_token(held)
 
 
-def _expose(state: BeastState, hand: int, name: str) -> BeastState:
-    """A seen card comes out of a hand the viewer cannot see: it was one of its tokens."""
+def _expose(reader: Reader, state: BeastState, hand: int, name: str) -> BeastState:
+    """A seen card comes out of a hand the viewer cannot see: it was one of its tokens (one
+    of its group's, if it is a group's card: projections.beast_groups)."""
     if name not in card_index() or kind_of(name) == "ability":
         return state
     field = "actions" if kind_of(name) == "action" else "extras"
-    return hand_field(state, hand, field, _swap_in(getattr(state.hands[hand], field), name))
+    return hand_field(state, hand, field, _swap_in(reader, getattr(state.hands[hand], field), name))
 
 
 def _deck_shuffled(reader: Reader, state: BeastState, event: DeckShuffled) -> BeastState | None:
@@ -163,11 +168,13 @@ def _card_set_aside(reader: Reader, state: BeastState, event: CardSetAside) -> B
     return evolve(state, reader.filled(event, card=state.action_deck[0]))
 
 
-def _swap_in(held: tuple[str, ...], name: str) -> tuple[str, ...]:
-    """A seen card leaves a place the viewer cannot see into: it was one of its tokens."""
+def _swap_in(reader: Reader, held: tuple[str, ...], name: str) -> tuple[str, ...]:
+    """A seen card leaves a place the viewer cannot see into: it was one of its tokens,
+    one of its group's if it is a group's card (projections.beast_groups `pick_token`)."""
     if name in held or not any(is_token(c) for c in held):
         return held
-    index = held.index(_first_token(held))
+    token, reader.groups = pick_token(held, name, reader.groups)
+    index = held.index(token or _first_token(held))
     return (*held[:index], name, *held[index + 1 :])
 
 
@@ -181,13 +188,12 @@ def _card_drafted(reader: Reader, state: BeastState, event: CardDrafted) -> Beas
         if which in seen:
             reader.draft = draft.saw(which, _without_one(seen[which], name))
         packs = list(state.packs)
-        packs[event.seat] = _swap_in(pack, name)
+        packs[event.seat] = _swap_in(reader, pack, name)
         return evolve(replace(state, packs=tuple(packs)), event)
-    if not all(is_token(c) for c in pack):
-        pack = reader.let_go(pack)
-        packs = list(state.packs)
-        packs[event.seat] = pack
-        state = replace(state, packs=tuple(packs))
+    pack, reader.groups = joined(pack, reader.groups, reader.named_token)
+    packs = list(state.packs)
+    packs[event.seat] = pack
+    state = replace(state, packs=tuple(packs))
     token = _first_token(pack)
     reader.draft = draft.unseen_pick(which, -1 if event.pooled else event.hand, token)
     return evolve(state, reader.filled(event, card=token))
@@ -202,31 +208,23 @@ def _without_one(cards_: tuple[str, ...], name: str) -> tuple[str, ...]:
 
 def _recall(reader: Reader, state: BeastState, pack: int, now: tuple[str, ...]) -> BeastState:
     """The viewer sees `pack` again (or it is empty): the cards gone from it since it last
-    saw it are the unseen picks; when they all went to one place, that place holds them."""
+    saw it are the unseen picks, their tokens those cards in some order (a group,
+    projections.beast_groups, named where they all went to one place)."""
     draft = reader.draft
     picks = dict(draft.picks).get(pack, ())
     reader.draft = replace(draft, picks=tuple(x for x in draft.picks if x[0] != pack))
     before = dict(draft.seen).get(pack)
-    if not picks or before is None or len({into for into, _ in picks}) != 1:
+    if not picks or before is None:
         return state
     gone = list(before)
     for name in now:
         if name in gone:
             gone.remove(name)
-    if len(gone) != len(picks):
-        return state
-    for (into, token), name in zip(picks, sorted(gone), strict=True):
-        state = _rename(state, into, token, name)
+    if len(gone) == len(picks):  # (a pick's token may be named already, or let go)
+        drafted = {c for held in (state.pool, *(h.actions for h in state.hands)) for c in held}
+        tokens = tuple(t for _, t in picks if t in drafted)
+        reader.groups = recalled(tokens, tuple(gone), reader.groups)
     return state
-
-
-def _rename(state: BeastState, into: int, token: str, name: str) -> BeastState:
-    """`token` (still where the pick put it) is `name`."""
-    held = state.pool if into < 0 else state.hands[into].actions
-    if token not in held:
-        return state
-    named = tuple(name if c == token else c for c in held)
-    return replace(state, pool=named) if into < 0 else hand_field(state, into, "actions", named)
 
 
 def _night_reset(reader: Reader, state: BeastState, event: NightReset) -> BeastState:
@@ -244,7 +242,7 @@ def _night_reset(reader: Reader, state: BeastState, event: NightReset) -> BeastS
 def _card_assigned(reader: Reader, state: BeastState, event: CardAssigned) -> BeastState | None:
     if reader.sees(event.card):
         return None
-    pool = state.pool if all(is_token(c) for c in state.pool) else reader.let_go(state.pool)
+    pool, reader.groups = joined(state.pool, reader.groups, reader.named_token)
     return evolve(replace(state, pool=pool), reader.filled(event, card=_first_token(pool)))
 
 
@@ -291,7 +289,7 @@ def _hand_dealt(reader: Reader, state: BeastState, event: HandDealt) -> BeastSta
 def _card_played(reader: Reader, state: BeastState, event: CardPlayed) -> BeastState | None:
     if event.hidden is None or reader.sees(event.hidden):
         if event.card and not reader.viewer.sees(state.team(event.hand)):
-            state = _expose(state, event.hand, event.card)
+            state = _expose(reader, state, event.hand, event.card)
         return evolve(state, event)
     # a hunter's trap, played face down: one of its unseen items (a seen trap is let go)
     extras = state.hands[event.hand].extras
@@ -323,7 +321,7 @@ def _card_resolved(reader: Reader, state: BeastState, event: CardResolved) -> Be
 
 def _card_discarded(reader: Reader, state: BeastState, event: CardDiscarded) -> BeastState:
     if not reader.viewer.sees(state.team(event.hand)):
-        state = _expose(state, event.hand, event.card)
+        state = _expose(reader, state, event.hand, event.card)
     return evolve(state, event)
 
 
@@ -343,7 +341,7 @@ def _discarded_face_down(
 def _hunter_looted(reader: Reader, state: BeastState, event: HunterLooted) -> BeastState:
     if reader.sees(event.card):
         if not reader.viewer.sees(state.team(event.hand)):
-            state = _expose(state, event.hand, event.card.get())
+            state = _expose(reader, state, event.hand, event.card.get())
         return evolve(state, event)
     state, token = _taken(reader, state, event.hand, "actions")
     return evolve(state, reader.filled(event, card=token))

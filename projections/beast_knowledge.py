@@ -9,15 +9,23 @@ the real one (`sample`): the information-set contract of projections/registry.py
 - every place it cannot see into (the Beast's hand and talents, the set-aside card, the
   hunters' hands, items and traps for the Beast, other seats' draft packs, the face-down
   decks and discards), each with the cards known to lie there and a token per unseen card;
-- per kind, the cards an unseen one may be: that kind's cards minus those the viewer can
-  place; per trap habitat it cannot see, the habitats still possible.
+- the groups of unseen cards it knows by name, not by place (projections.beast_groups:
+  draft picks it did not see, taken by several hands from a pack whose cards it knew):
+  each a set of tokens that hold every card of a set of cards, in some order, the rest of
+  them (if more) any unseen cards in no group;
+- per kind, the cards an unseen one outside the groups may be: that kind's cards minus
+  those the viewer can place (by place or by group); per trap habitat it cannot see, the
+  habitats still possible.
 
 `sample` is uniform over the consistent worlds: the Beast's path uniformly over every
-consistent path (forward filtering, backward sampling), the unseen cards by a uniformly
-random assignment of the cards the viewer cannot place to the unseen places (the trap
+consistent path (forward filtering, backward sampling), each group's cards dealt onto
+as many of its tokens, uniformly at random, the other unseen cards by a uniformly random
+assignment of the cards the viewer cannot place to the other unseen places (the trap
 cards first, among the unseen trap items), every face-down deck in a random order, each
-trap's habitat uniformly among those still possible. It keeps everything the viewer sees
-from `state` and replaces the rest, reading nothing else of it.
+trap's habitat uniformly among those still possible. Where a group's cards lie among
+its tokens leaves as many tokens for the other cards whatever it is, so every world is
+as likely as any other. It keeps everything
+the viewer sees from `state` and replaces the rest, reading nothing else of it.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ from skald.core.beast.data import HABITATS, card_index, cards, is_trap_item
 from skald.core.beast.state import BEAST, BeastState
 from skald.events.viewer import Viewer
 from skald.projections.beast_folds import is_token
+from skald.projections.beast_groups import Group
 from skald.projections.beast_path_graph import PathGraph, draw_path, locations
 from skald.projections.beast_shadow import Reader
 from skald.projections.beast_stored import StoredBeastFold, depths, restored, stored
@@ -55,8 +64,10 @@ class BeastPossible(msgspec.Struct, frozen=True, kw_only=True):
     `beast`: where the Beast may be, with the share of consistent hidden paths ending
     there (None when the viewer sees it). `holdings`: the hidden places. `tokens`: the
     kind of each unseen card (action, item, talent, or trap: a trap item) and unseen trap
-    habitat. `unseen`: per kind, the cards an unseen one may be. `habitats`: per trap
-    habitat token, the habitats it may be. `paths`: the hidden paths, for `sample`."""
+    habitat. `groups`: unseen cards known to hold every card of a set, in some order, the
+    rest of them in no group (each token in at most one group). `unseen`: per kind, the
+    cards an unseen one may be besides its group's (if any). `habitats`: per trap habitat
+    token, the habitats it may be. `paths`: the hidden paths, for `sample`."""
 
     game: str = "beast"
     viewer: str
@@ -64,6 +75,7 @@ class BeastPossible(msgspec.Struct, frozen=True, kw_only=True):
     beast: tuple[tuple[str, float], ...] | None
     holdings: tuple[Holding, ...]
     tokens: tuple[tuple[str, str], ...]
+    groups: tuple[Group, ...] = ()
     unseen: tuple[tuple[str, tuple[str, ...]], ...]
     habitats: tuple[tuple[str, tuple[str, ...]], ...]
     paths: PathGraph | None = None
@@ -174,6 +186,7 @@ class BeastKnowledgeFold:
         "skald.projections.beast_stored",
         "skald.projections.beast_shadow",
         "skald.projections.beast_folds",
+        "skald.projections.beast_groups",
         "skald.projections.beast_paths",
         "skald.projections.beast_clues",
         "skald.projections.beast_path_graph",
@@ -263,7 +276,10 @@ def known_to(reader: Reader) -> BeastPossible:
         for index, (_, trap) in enumerate(shadow.traps)
         if f"trap/{index}" in hidden and is_token(trap.habitat)
     ]
+    hidden_tokens = set(tokens)
+    groups = tuple(g for g in reader.groups if hidden_tokens.issuperset(g.tokens))
     placed = {c for held in every.values() for c in held if not is_token(c)}
+    placed.update(c for g in groups for c in g.cards)
     hidden_path = shadow.hands and not reader.beast_eyes
     graph = reader.path_filter().graph() if hidden_path else None
     return BeastPossible(
@@ -272,6 +288,7 @@ def known_to(reader: Reader) -> BeastPossible:
         beast=tuple(locations(graph).items()) if graph is not None else None,
         holdings=holdings,
         tokens=tuple((t, reader.kinds[t]) for t in tokens),
+        groups=groups,
         unseen=tuple(
             (kind, _unplaced(kind, placed)) for kind in ("action", "item", "talent", "trap")
         ),
@@ -329,7 +346,8 @@ def _with_path(state: BeastState, graph: PathGraph, rnd: random.Random) -> Beast
 
 
 def _deal(state: BeastState, known: BeastPossible, rnd: random.Random) -> dict[str, str]:
-    """A name for every unseen card token: the cards the viewer cannot place, at random."""
+    """A name for every unseen card token: each group's cards among its tokens, and the
+    cards the viewer cannot place among the others, at random."""
     hidden = set(known.places)
     seen = {
         c
@@ -340,12 +358,16 @@ def _deal(state: BeastState, known: BeastPossible, rnd: random.Random) -> dict[s
     }
     seen |= {c for h in known.holdings for c in h.cards if not is_token(c)}
     names: dict[str, str] = {}
+    for group in known.groups:  # its cards on as many of its tokens, chosen at random
+        holders = rnd.sample(group.tokens, len(group.cards))
+        names.update(zip(holders, group.cards, strict=True))
+        seen.update(group.cards)
     free = {
         kind: [c.name for c in getattr(cards(), kind) if c.name not in seen]
         for kind in ("action", "item", "talent")
     }
     for kind in ("trap", "action", "item", "talent"):
-        wanted = [t for t, k in known.tokens if k == kind]
+        wanted = [t for t, k in known.tokens if k == kind and t not in names]
         pool = free["item"] if kind == "trap" else free[kind]
         fits = [c for c in pool if kind != "trap" or is_trap_item(c)]
         if len(fits) < len(wanted):

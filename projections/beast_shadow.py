@@ -6,18 +6,20 @@ card the viewer could not see is a token ("?1", "?2", ...) of a known kind, move
 same reducer as the real card, so the shadow knows how many unseen cards each hidden
 place holds and which seen cards lie there (a first game's starting hands, a talent the
 Beast took from the open row, the known cards of a reshuffled discard). A seen card
-that may have left a hidden place unseen (a pick from a pack the viewer saw, a face-down
-discard from a hand that also holds known cards) is let go: it becomes a token again, so
-the model never claims more than the viewer knows. The draft is remembered as on paper:
-when a pack comes back to the viewer (or the draft ends with it empty), the cards gone
-from it since it last held it are the picks it did not see, and when those all went to
-one hand, that hand holds them (two players: the hunters know every Beast pick but its
-first). When they went to several hands, that those hands hold exactly those cards is not
-kept (each pick stays any unseen card): a case known to be wider than the viewer's
-deduction (tests/test_beast_exact.py, a strict xfail). A trap's habitat excludes every
-habitat of a location where the Beast was revealed in its zone without setting it off.
-The Beast's hidden path is deduced by `projections.beast_paths` from the timeline this
-replay keeps.
+that may have left a hidden place unseen (a face-down discard from a hand that also
+holds known cards) is let go: it becomes a token again, so the model never claims more
+than the viewer knows; a seen action card (a pick from a pack the viewer saw, a card of
+the pool or of a hand given or taken unseen) becomes instead a token of a group, the
+place's cards, which keeps that they are among its tokens (projections.beast_groups).
+The draft is remembered as on paper: when a pack comes back to the viewer (or the draft
+ends with it empty), the cards gone from it since it last held it are the picks it did
+not see: when those all went to one hand, that hand holds them (two players: the hunters
+know every Beast pick but its first), and when they went to several, those hands hold
+exactly those cards, in an order the viewer cannot tell (the hunter player's pool, given
+out unseen, likewise). The groups are kept through the day (a group's card seen leaving
+a hand was one of its tokens there). A trap's habitat excludes every habitat of a
+location where the Beast was revealed in its zone without setting it off. The Beast's
+hidden path is deduced by `projections.beast_paths` from the timeline this replay keeps.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from skald.events.secret import Secret
 from skald.events.viewer import Viewer
 from skald.projections.beast_clues import CLUES
 from skald.projections.beast_folds import FOLDS, Draft, is_token
+from skald.projections.beast_groups import Group, settled
 from skald.projections.beast_paths import Entry, PathFilter
 
 replace = msgspec.structs.replace
@@ -67,6 +70,7 @@ class _Snapshot(msgspec.Struct, frozen=True):
     kinds: dict[str, str]
     excluded: dict[str, frozenset[str]]
     draft: Draft
+    groups: tuple[Group, ...] = ()
 
 
 class Reader:
@@ -80,6 +84,7 @@ class Reader:
         self.kinds: dict[str, str] = {}
         self.excluded: dict[str, frozenset[str]] = {}
         self.draft = Draft()
+        self.groups: tuple[Group, ...] = ()  # projections.beast_groups
         self.issued = 0
         self.previous: Any = None
         self.revealed = ""  # a reveal whose traps are still being set off
@@ -127,6 +132,10 @@ class Reader:
         self.kinds[name] = kind
         return name
 
+    def named_token(self, name: str) -> str:
+        """A fresh unseen card of the kind of card `name`."""
+        return self.token(kind_of(name))
+
     def let_go(
         self, held: tuple[str, ...], keep: Callable[[str], bool] = lambda _: False
     ) -> tuple[str, ...]:
@@ -167,14 +176,19 @@ class Reader:
     def snapshot(self) -> _Snapshot:
         """Everything the replay holds, for undo."""
         return _Snapshot(
-            self.shadow, self.previous, dict(self.kinds), dict(self.excluded), self.draft
+            self.shadow,
+            self.previous,
+            dict(self.kinds),
+            dict(self.excluded),
+            self.draft,
+            self.groups,
         )
 
     def restore(self, snap: _Snapshot) -> None:
         """Back to a snapshot."""
         self.shadow, self.previous = snap.shadow, snap.previous
         self.kinds, self.excluded = dict(snap.kinds), dict(snap.excluded)
-        self.draft = snap.draft
+        self.draft, self.groups = snap.draft, snap.groups
 
     def rules_event(self, event: Any) -> None:
         """A Beast event: observe the path, fill the unseen values, fold it."""
@@ -182,6 +196,8 @@ class Reader:
             self.settle_traps()
         before = self.shadow
         self.shadow = self.fold(before, event)
+        if self.groups:
+            self.shadow, self.groups = settled(self.shadow, self.groups)
         if not self.beast_eyes:
             self.record(before, event)
         self.previous = event

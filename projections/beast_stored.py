@@ -4,10 +4,11 @@ replay of its redacted log (projections.beast_shadow.Reader) and the path filter
 
 It holds what reading on needs and nothing else, all of it built from the viewer's
 redacted log alone:
-- the replay: its shadow, tokens, draft and the timeline since the reveal the path filter
-  begins from (a run is cut at every reveal: beast_paths), with the shadow before and
-  after each event on it; a state is stored as the fields it changed from the one before
-  it (the replay's states share the rest), each hand and card in play once;
+- the replay: its shadow, tokens, draft, groups (projections.beast_groups) and the
+  timeline since the reveal the path filter begins from (a run is cut at every reveal:
+  beast_paths), with the shadow before and after each event on it; a state is stored as
+  the fields it changed from the one before it (the replay's states share the rest),
+  each hand and card in play once;
 - of the replay's undo snapshots, only those the table can still take back: the engine
   clears its undo stack at every barrier and both stacks on entropy and at the end
   (core/state.py), so the older ones can never be restored (`depths` counts the engine's
@@ -53,6 +54,7 @@ from skald.events.common import (
 )
 from skald.events.viewer import Viewer
 from skald.projections.beast_folds import Draft
+from skald.projections.beast_groups import Group
 from skald.projections.beast_path_graph import Zones
 from skald.projections.beast_paths import Anchor, Entry, PathFilter, _Node, _Plan
 from skald.projections.beast_shadow import Reader, _Snapshot
@@ -136,6 +138,7 @@ class StoredSnapshot(msgspec.Struct, frozen=True, array_like=True, gc=False):
     kinds: dict[str, str]
     excluded: dict[str, frozenset[str]]
     draft: Draft
+    groups: tuple[Group, ...]
 
 
 class StoredNode(msgspec.Struct, frozen=True, array_like=True, gc=False):
@@ -201,6 +204,7 @@ class StoredReader(msgspec.Struct, frozen=True, array_like=True, gc=False):
     kinds: dict[str, str]
     excluded: dict[str, frozenset[str]]
     draft: Draft
+    groups: tuple[Group, ...]
     issued: int
     previous: BeastEvent | None
     revealed: str
@@ -328,7 +332,12 @@ class _Writer:
 
     def snapshot(self, snap: _Snapshot) -> StoredSnapshot:
         return StoredSnapshot(
-            self.state(snap.shadow), snap.previous, snap.kinds, snap.excluded, snap.draft
+            self.state(snap.shadow),
+            snap.previous,
+            snap.kinds,
+            snap.excluded,
+            snap.draft,
+            snap.groups,
         )
 
     def reader(self, reader: Reader, undo: int, redo: int) -> StoredReader:
@@ -362,6 +371,7 @@ class _Writer:
             kinds=reader.kinds,
             excluded=reader.excluded,
             draft=reader.draft,
+            groups=reader.groups,
             issued=reader.issued,
             previous=reader.previous,
             revealed=reader.revealed,
@@ -683,7 +693,7 @@ def restored(data: StoredBeastFold) -> Reader | None:
         return known
 
     def snapshot(s: StoredSnapshot) -> _Snapshot:
-        return _Snapshot(states[s.shadow], s.previous, s.kinds, s.excluded, s.draft)
+        return _Snapshot(states[s.shadow], s.previous, s.kinds, s.excluded, s.draft, s.groups)
 
     entry = functools.partial(tuple.__new__, _ReadEntry)
     stored_reader = data.reader
@@ -695,6 +705,7 @@ def restored(data: StoredBeastFold) -> Reader | None:
     ]
     reader.kinds, reader.excluded = stored_reader.kinds, stored_reader.excluded
     reader.draft, reader.issued = stored_reader.draft, stored_reader.issued
+    reader.groups = stored_reader.groups
     reader.previous, reader.revealed = stored_reader.previous, stored_reader.revealed
     reader.undo = [snapshot(s) for s in stored_reader.undo]
     reader.redo = [(snapshot(a), snapshot(b)) for a, b in stored_reader.redo]

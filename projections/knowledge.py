@@ -191,10 +191,34 @@ def _beast(possible: Any, players: Sequence[str]) -> str:
         else:
             text += f", all seen: {', '.join(seen)}"
         lines.append(f"  {where}: {text}")
+    lines += _beast_groups(possible, players)
+    grouped = {c for group in getattr(possible, "groups", ()) for c in group.tokens}
     for kind, names in possible.unseen:
         if names:
-            lines.append(f"  an unseen {_BEAST_KINDS.get(kind, kind)} may be: {', '.join(names)}")
+            card = _BEAST_KINDS.get(kind, kind)
+            if any(kinds.get(t) == kind for t in grouped):
+                card = f"{card} in no such group"
+            lines.append(f"  an unseen {card} may be: {', '.join(names)}")
     return "\n".join(lines)
+
+
+def _beast_groups(possible: Any, players: Sequence[str]) -> list[str]:
+    """A line per group of unseen cards known by name, not by place: `Avarice and Pursuit:
+    unseen cards of hunter 1's action cards and hunter 2's action cards, 1 in each`, or,
+    where the group's tokens hold other cards too, `...: 2 of the 3 unseen cards of hunter
+    1's action cards (2) and hunter 2's action cards (1)`."""
+    lines = []
+    for group in getattr(possible, "groups", ()):
+        counts = {h.place: sum(1 for t in group.tokens if t in h.cards) for h in possible.holdings}
+        held = [(place, n) for place, n in counts.items() if n]
+        if len(group.cards) == len(group.tokens) and len({n for _, n in held}) == 1:
+            whose = listing([_beast_place(place, players) for place, _ in held], "and")
+            share = f"unseen cards of {whose}, {held[0][1]} in each"
+        else:
+            whose = listing([f"{_beast_place(p, players)} ({n})" for p, n in held], "and")
+            share = f"{len(group.cards)} of the {len(group.tokens)} unseen cards of {whose}"
+        lines.append(f"  {listing(group.cards)}: {share}")
+    return lines
 
 
 def _toy(possible: Any, players: Sequence[str]) -> str:

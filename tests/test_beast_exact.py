@@ -8,9 +8,10 @@ each on a seeded playout (tests/test_beast_knowledge.py `playout`):
 - the action cards left in the hands at night: they go face up onto the common discard,
   which every view shows by name; since rules version 8 the log names them too
   (`NightReset.discarded`), and the model no longer keeps them as unseen cards;
-- still open (a strict xfail): the draft picks the viewer did not see, when the cards gone
-  from a pack it saw went to more than one hand; the viewer knows those hands hold exactly
-  those cards, the model lets any unplaced card be there (and those cards be anywhere).
+- the draft picks the viewer did not see, when the cards gone from a pack it saw went to
+  more than one hand: the viewer knows those hands hold exactly those cards; the model
+  let any unplaced card be there (and those cards be anywhere) until it kept them as a
+  group (projections/beast_groups.py), kept as the day goes on.
 """
 
 from __future__ import annotations
@@ -25,11 +26,21 @@ from skald.core.beast.commands import Skip
 from skald.core.beast.effects import effect_commands
 from skald.core.beast.setup import HUNTER_SEATS
 from skald.core.beast.state import BEAST, BeastState
-from skald.events.beast import CardDrafted, DayBegan, EffectProgressed, NightReset, PackDealt
-from skald.events.common import MoveMade
+from skald.events.beast import (
+    CardDrafted,
+    CardPlayed,
+    DayBegan,
+    EffectProgressed,
+    NightReset,
+    PackDealt,
+)
+from skald.events.common import DecisionRedone, DecisionUndone, MoveMade
 from skald.events.secret import redact
 from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections.beast import beast_view
+from skald.projections.beast_knowledge import BeastKnowledgeFold
+from skald.projections.knowledge import describe_possible
+from skald.projections.knowledge_store import fold_codec
 from tests.test_beast_knowledge import (
     VIEWS,
     assert_among,
@@ -164,15 +175,15 @@ def seen_in_packs(log: list[Any], viewer: Viewer) -> set[str]:
     return seen
 
 
-@pytest.mark.xfail(strict=True, reason="issue 23: ambiguous draft picks are not modelled")
 def test_a_card_seen_in_a_pack_and_taken_by_another_is_never_in_the_deck() -> None:
     """3 players, seed 0, random moves, at the first DayBegan (the draft over), as the
     Beast sees it: every card it saw in a pack and did not take itself was taken by a
     hunter (every pack is drafted empty), so it is in a hunter's hand, not in the action
     deck. The Beast saw Avarice, Dark Dealings, Haste, Incite and Pursuit go; the cards
-    gone from a pack between two of its looks went to both hunters, so the model names
-    only Incite and lets the other four lie in the deck: 49 of 50 samples put one there,
-    a world whose packs would have shown the Beast other cards."""
+    gone from a pack between two of its looks went to both hunters, so the model named
+    only Incite and let the other four lie in the deck (49 of 50 samples put one there, a
+    world whose packs would have shown the Beast other cards) before it kept such picks
+    as groups."""
     log = playout(3, 0, False, 400)
     log = log[: next(i for i, e in enumerate(log) if isinstance(e, DayBegan)) + 1]
     viewer = Viewer("beast", frozenset({0}))
@@ -186,3 +197,187 @@ def test_a_card_seen_in_a_pack_and_taken_by_another_is_never_in_the_deck() -> No
     for _ in range(50):
         world = VIEWS.sample(state, possible, viewer, rnd)
         assert not taken & set(world.action_deck)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_two_players_the_hunters_picks_given_out_unseen_stay_in_their_hands(seed: int) -> None:
+    """2 players, random moves, at the first DayBegan, as the Beast sees it: the hunter
+    player drafts into its pool (two cards a pass) and gives the pool's cards to its two
+    hunters after the draft, unseen by the Beast. The cards the Beast saw in its packs and
+    did not take are in the hunters' hands, six of their eight cards (the other two are
+    the first picks from a pack the Beast had not seen yet): a group across both hands.
+    Before the groups, each card given out let the pool's cards go (48 to 50 of 50 samples
+    put one of those six in the action deck)."""
+    log = playout(2, seed, False, 200)
+    log = log[: next(i for i, e in enumerate(log) if isinstance(e, DayBegan)) + 1]
+    state = dict(states(log))[len(log)]
+    mine = {e.card.get() for e in log if isinstance(e, CardDrafted) and e.hand == BEAST}
+    taken = seen_in_packs(log, BEAST_EYES) - mine
+    assert len(taken) == 6
+    possible = known(log, BEAST_EYES)
+    (group,) = possible.groups
+    assert set(group.cards) == taken
+    assert (
+        sorted(holder(possible, t) for t in group.tokens) == ["actions/1"] * 4 + ["actions/2"] * 4
+    )
+    assert not taken & set(dict(possible.unseen)["action"])
+    rnd = random.Random(1)
+    for _ in range(50):
+        world = VIEWS.sample(state, possible, BEAST_EYES, rnd)
+        assert taken <= set(world.hands[1].actions + world.hands[2].actions)
+    assert_among(state, possible, "at the first day")
+
+
+# -- the groups the draft leaves, after it -------------------------------------------------
+
+
+def drafted(players: int = 3, seed: int = 0) -> tuple[list[Any], int]:
+    """A random playout (tests/test_beast_knowledge.py `playout`) and the number of events
+    up to and with its first DayBegan."""
+    log = playout(players, seed, False, 400)
+    return log, next(i for i, e in enumerate(log) if isinstance(e, DayBegan)) + 1
+
+
+def holder(possible: Any, token: str) -> str:
+    """The hidden place that holds `token`."""
+    return next(h.place for h in possible.holdings if token in h.cards)
+
+
+BEAST_EYES = Viewer("beast", frozenset({0}))
+
+
+def test_the_draft_leaves_the_beast_two_groups_across_the_hunters_hands() -> None:
+    """3 players, seed 0, as the Beast sees it at the first DayBegan: the cards gone from
+    each of its packs between two of its looks went one to each hunter, so each pair of
+    picks is a group of two tokens, one in each hunter's hand, that are exactly those two
+    cards; no other unseen card may be one of them, and every sample deals each pair
+    between those two hands (both ways, over 200 samples)."""
+    log, day = drafted()
+    possible = known(log[:day], BEAST_EYES)
+    pairs = {g.cards: sorted(holder(possible, t) for t in g.tokens) for g in possible.groups}
+    assert pairs == {
+        ("Avarice", "Pursuit"): ["actions/1", "actions/2"],
+        ("Dark Dealings", "Haste"): ["actions/1", "actions/2"],
+    }
+    others = set(dict(possible.unseen)["action"])
+    assert not others & {"Avarice", "Pursuit", "Dark Dealings", "Haste"}
+    state = dict(states(log))[day]
+    ways = set()
+    rnd = random.Random(2)
+    for _ in range(200):
+        world = VIEWS.sample(state, possible, BEAST_EYES, rnd)
+        hunter_cards = world.hands[1].actions + world.hands[2].actions
+        assert {"Avarice", "Pursuit", "Dark Dealings", "Haste"} <= set(hunter_cards)
+        ways.add(("Avarice" in world.hands[1].actions, "Haste" in world.hands[1].actions))
+    assert ways == {(True, True), (True, False), (False, True), (False, False)}
+
+
+@pytest.mark.parametrize(
+    ("seq", "played", "other", "hand"),
+    [
+        # hunter 1 plays Avarice: Pursuit, the other card of its pair, is hunter 2's
+        pytest.param(173, "Avarice", "Pursuit", 2, id="avarice"),
+        # hunter 2 plays Haste: Dark Dealings is hunter 1's
+        pytest.param(232, "Haste", "Dark Dealings", 1, id="haste"),
+    ],
+)
+def test_a_group_card_seen_leaving_a_hand_names_the_other(
+    seq: int, played: str, other: str, hand: int
+) -> None:
+    """3 players, seed 0, as the Beast sees it during the first day: when a hunter plays a
+    card of a pair the draft left (face up, so the Beast sees it go), the token it was is
+    that hunter's token of the pair, and the pair's other token, in the other hunter's
+    hand, is the other card: the Beast names it there, and the group is gone."""
+    log, _ = drafted()
+    event = log[seq - 1]
+    assert isinstance(event, CardPlayed)
+    assert event.card == played
+    before, after = known(log[: seq - 1], BEAST_EYES), known(log[:seq], BEAST_EYES)
+    assert any(played in g.cards and other in g.cards for g in before.groups)
+    assert not any(other in g.cards or played in g.cards for g in after.groups)
+    assert other in after.places[f"actions/{hand}"]
+    assert other not in before.places[f"actions/{hand}"]
+    real = dict(states(log))
+    assert other in real[seq].hands[hand].actions
+    assert_among(real[seq], after, "after the play")
+
+
+def test_a_night_names_the_cards_of_the_groups_still_open() -> None:
+    """3 players, a first day everyone passes at once (`first_night_all_pass`): the Beast's
+    groups from the draft are all still open at nightfall, and the NightReset names every
+    card left in the hands, so after it no group is left and none of their cards is an
+    unseen card any more."""
+    log = first_night_all_pass(3)
+    before, after = known(log[:-1], BEAST_EYES), known(log, BEAST_EYES)
+    assert before.groups
+    assert after.groups == ()
+    grouped = {c for g in before.groups for c in g.cards}
+    assert not grouped & set(dict(after.unseen)["action"])
+    assert_among(dict(states(log))[len(log)], after, "after the night")
+
+
+def test_an_undone_last_pick_takes_its_token_back_to_the_pack_and_a_redo_brings_it_back() -> None:
+    """3 players, seed 0: the draft's last pick (seat 2's, with the DayBegan it brings) is
+    a decision after the last PacksPassed, so its author may take it back (the table's
+    default undo policy). Before it, the Beast knows that hunter 1's pick from its pack
+    and the card left in seat 2's pack are Dark Dealings and Haste in some order; after
+    it, that the two hunters hold them. Undone, the group's token is in the pack again;
+    redone, in hunter 2's hand: each the very `possible` of the log without the undo."""
+    log, day = drafted()
+    assert isinstance(log[day - 3], MoveMade)
+    assert log[day - 3].seat == 2
+    at_day = known(log[:day], BEAST_EYES)
+    before_pick = known(log[: day - 3], BEAST_EYES)
+
+    def pair(possible: Any) -> list[str]:
+        group = next(g for g in possible.groups if "Haste" in g.cards)
+        assert group.cards == ("Dark Dealings", "Haste")
+        return sorted(holder(possible, t) for t in group.tokens)
+
+    assert pair(before_pick) == ["actions/1", "pack/2"]
+    assert pair(at_day) == ["actions/1", "actions/2"]
+    undone = known([*log[:day], DecisionUndone(seat=2, author=2)], BEAST_EYES)
+    assert undone == before_pick
+    assert_among(dict(states(log))[day - 3], undone, "after the undo")
+    redone = [*log[:day], DecisionUndone(seat=2, author=2), DecisionRedone(seat=2)]
+    assert known(redone, BEAST_EYES) == at_day
+
+
+def test_a_stored_fold_keeps_its_groups() -> None:
+    """The fold kept in the store (projections/beast_stored.py) carries the groups, its
+    undo snapshots' too: read back at the first DayBegan, then read on to the end of the
+    first day's first hunter play of a group card, it answers what the log from seq 1
+    does."""
+    log, day = drafted()
+    fold = BeastKnowledgeFold()
+    for event in log[:day]:
+        fold.feed(redact(event, BEAST_EYES))
+    fold.settle(BEAST_EYES)
+    assert fold.stored().reader is not None
+    assert fold.stored().reader.groups
+    codec = fold_codec("beast")
+    assert codec is not None
+    back = codec.decode(codec.encode(fold))
+    assert back == fold
+    assert back.possible(BEAST_EYES).groups == known(log[:day], BEAST_EYES).groups
+    for event in log[day:173]:
+        back.feed(redact(event, BEAST_EYES))
+    assert back.possible(BEAST_EYES) == known(log[:173], BEAST_EYES)
+
+
+def test_possible_says_the_groups_in_words_and_in_its_json() -> None:
+    """What `skald possible`, GET /games/ID/possible and the web panel show (the text is
+    `describe_possible`'s, the JSON the struct's): each group as its cards and the hands
+    that hold them, and the other unseen action cards as those in no group."""
+    log, day = drafted()
+    possible = known(log[:day], BEAST_EYES)
+    text = describe_possible(possible, ("Ann", "Bob", "Cid"))
+    both = "hunter 1's action cards and hunter 2's action cards, 1 in each"
+    assert f"  Avarice and Pursuit: unseen cards of {both}" in text.splitlines()
+    assert f"  Dark Dealings and Haste: unseen cards of {both}" in text.splitlines()
+    assert "an unseen action card in no such group may be: " in text
+    data = msgspec.json.decode(msgspec.json.encode(possible))
+    assert {tuple(g["cards"]) for g in data["groups"]} == {
+        ("Avarice", "Pursuit"),
+        ("Dark Dealings", "Haste"),
+    }

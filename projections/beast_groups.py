@@ -1,0 +1,168 @@
+"""Groups of unseen action cards a Beast viewer knows the names of, not the places: a set
+of tokens of its shadow (projections.beast_shadow) that together hold every card of a
+set of cards, their other cards (as many as the tokens beyond those cards) being any
+unseen cards in no group.
+
+The draft makes them. When someone the viewer cannot see takes a card from a pack whose
+cards it knows (it saw the pack, or knows it holds a group's cards), the pack's cards
+become one group and the card taken one of its tokens (`joined`), so the picks from it
+keep, wherever they go, that they are among those cards; when the pack comes back to
+the viewer, the cards still in it are named, and what is left of the group is exactly
+the cards gone. The hunter player's pool (two players) is one place where its picks
+wait: a card given from it to a hunter unseen joins the pool's cards, seen and unseen,
+into one group across the hunters' hands.
+
+A group is kept as the shadow changes (`settled`, after every event while there is
+one): a token no longer in the shadow and a card of the group now named there leave it
+together (a card seen leaving a hand is a token of its group there: `pick_token`); a
+group with no other cards whose tokens all lie in one place names them there. When what
+leaves does not match (a token gone without a card of its group showing), the group is
+dropped: its tokens become any unseen card again, wider than the viewer's deduction,
+never narrower. Where tokens of several groups, or a group's and one in none, may be the
+one an unseen move takes, the groups are joined (`joined`): sound, and exact wherever the
+draft makes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import msgspec
+
+from skald.core.beast.state import BeastState
+
+replace = msgspec.structs.replace
+
+
+class Group(msgspec.Struct, frozen=True):
+    """Unseen cards (`tokens`) that hold every card of `cards` (no more than the tokens),
+    the rest of them being any unseen cards in no group."""
+
+    tokens: tuple[str, ...]
+    cards: tuple[str, ...]
+
+    @property
+    def others(self) -> int:
+        """How many of its tokens are cards in no group."""
+        return len(self.tokens) - len(self.cards)
+
+
+def _is_token(card: str) -> bool:
+    return card.startswith("?")
+
+
+def grouped(groups: Iterable[Group]) -> dict[str, Group]:
+    """Each grouped token's group."""
+    return {token: group for group in groups for token in group.tokens}
+
+
+def joined(
+    held: tuple[str, ...], groups: tuple[Group, ...], fresh: Callable[[str], str]
+) -> tuple[tuple[str, ...], tuple[Group, ...]]:
+    """An unseen card is about to leave `held` (any of them may be the one): its seen
+    cards become tokens (`fresh` gives one per name) and every token of it joins one
+    group with them, with the groups its tokens were in (nothing changes when `held` is
+    all tokens in no group, or all of one group's)."""
+    of = grouped(groups)
+    touched = {id(of[c]): of[c] for c in held if c in of}
+    names = tuple(c for c in held if not _is_token(c))
+    loose = [c for c in held if _is_token(c) and c not in of]
+    if not names and (not touched or (len(touched) == 1 and not loose)):
+        return held, groups
+    renamed = tuple(c if _is_token(c) else fresh(c) for c in held)
+    tokens = [t for g in touched.values() for t in g.tokens]
+    tokens += [t for t in renamed if t not in of]
+    cards = [c for g in touched.values() for c in g.cards] + sorted(names)
+    kept = tuple(g for g in groups if id(g) not in touched)
+    return renamed, (*kept, Group(tuple(tokens), tuple(cards)))
+
+
+def pick_token(
+    held: tuple[str, ...], name: str, groups: tuple[Group, ...]
+) -> tuple[str | None, tuple[Group, ...]]:
+    """The token of `held` that seen card `name` was, as it leaves, and the groups after:
+    a token of its group if it is a group's card; else one in no group, or failing that
+    one of a group's others (which then has one token fewer; several such groups here
+    are joined first, any of them may have held it). None: no token fits."""
+    of = grouped(groups)
+    home = next((g for g in groups if name in g.cards), None)
+    if home is not None:
+        return next((c for c in held if of.get(c) is home), None), groups
+    loose = next((c for c in held if _is_token(c) and c not in of), None)
+    if loose is not None:
+        return loose, groups
+    roomy = {id(of[c]): of[c] for c in held if c in of and of[c].others}
+    if not roomy:
+        return None, groups
+    kept = tuple(g for g in groups if id(g) not in roomy)
+    tokens = tuple(t for g in roomy.values() for t in g.tokens)
+    cards = tuple(c for g in roomy.values() for c in g.cards)
+    token = next(c for c in held if c in tokens)
+    return token, (*kept, Group(tuple(t for t in tokens if t != token), cards))
+
+
+def recalled(
+    picks: tuple[str, ...], gone: tuple[str, ...], groups: tuple[Group, ...]
+) -> tuple[Group, ...]:
+    """The picks' tokens (those still in the shadow) are the cards `gone`, in some order:
+    one group with them, joined with the groups they or those cards are in."""
+    of = grouped(groups)
+    touched = {id(g): g for g in groups if set(g.tokens) & set(picks) or set(g.cards) & set(gone)}
+    tokens = [t for g in touched.values() for t in g.tokens]
+    tokens += [t for t in picks if t not in of]
+    cards = {c for g in touched.values() for c in g.cards} | set(gone)
+    kept = tuple(g for g in groups if id(g) not in touched)
+    if len(cards) > len(tokens):  # not what the shadow holds: drop them (wider)
+        return kept
+    return (*kept, Group(tuple(tokens), tuple(sorted(cards))))
+
+
+def settled(state: BeastState, groups: tuple[Group, ...]) -> tuple[BeastState, tuple[Group, ...]]:
+    """The groups after the shadow changed to `state` (see the module docstring), and the
+    shadow with the groups that are all their cards and lie in one place named there."""
+    from skald.projections.beast_knowledge import places
+
+    where: dict[str, str] = {}
+    named: set[str] = set()
+    for place, held in places(state).items():
+        for card in held:
+            if _is_token(card):
+                where[card] = place
+            else:
+                named.add(card)
+    kept: list[Group] = []
+    for group in groups:
+        tokens = tuple(t for t in group.tokens if t in where)
+        left = tuple(c for c in group.cards if c not in named)
+        lost = len(group.tokens) - len(tokens)
+        if lost != len(group.cards) - len(left) or not left:
+            continue
+        homes = {where[t] for t in tokens}
+        if len(tokens) == len(left) and len(homes) == 1:
+            named_there = _named(state, homes.pop(), dict(zip(tokens, left, strict=True)))
+            if named_there is not None:
+                state = named_there
+                continue
+        kept.append(group if lost == 0 else Group(tokens, left))
+    return state, tuple(kept)
+
+
+def _named(state: BeastState, place: str, names: dict[str, str]) -> BeastState | None:
+    """`state` with the tokens in `place` (a hand's action cards, the pool or a pack)
+    named as `names` says (None: a place no group's token is named in)."""
+    kind, _, index = place.partition("/")
+
+    def name(held: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(names.get(c, c) for c in held)
+
+    if kind == "actions":
+        hands = list(state.hands)
+        hands[int(index)] = replace(hands[int(index)], actions=name(hands[int(index)].actions))
+        return replace(state, hands=tuple(hands))
+    if kind == "pack":
+        packs = list(state.packs)
+        packs[int(index)] = name(packs[int(index)])
+        return replace(state, packs=tuple(packs))
+    if kind == "pool":
+        return replace(state, pool=name(state.pool))
+    return None
