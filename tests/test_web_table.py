@@ -199,16 +199,25 @@ def fits_a_phone(table: Table) -> None:
     assert not small, f"too small to tap: {small}"
     # Measured once the board has been laid out for a phone: narrow.js cuts a new drawing to
     # its places at the next animation frame, and measured before that the places are at the
-    # whole drawing's scale (a busy run read one at 38 of its 53 px)
+    # whole drawing's scale (a busy run read one at 38 of its 53 px); and an update that
+    # arrives meanwhile draws the board again, so the places are read until two readings
+    # five frames apart agree
     cells = page.evaluate(
         """async () => {
              const frame = () => new Promise((done) => requestAnimationFrame(done));
-             await frame();
-             await frame();
-             return [...document.querySelectorAll('#board .playable[tabindex]')].map((n) => {
-               const box = n.getBoundingClientRect();
-               return [box.left + box.width / 2, box.top + box.height / 2, box.width];
-             });
+             const read = () =>
+               [...document.querySelectorAll('#board .playable[tabindex]')].map((n) => {
+                 const box = n.getBoundingClientRect();
+                 return [box.left + box.width / 2, box.top + box.height / 2, box.width];
+               });
+             let last = null;
+             for (let tries = 0; tries < 40; tries++) {
+               for (let k = 0; k < 5; k++) await frame();
+               const now = read();
+               if (last !== null && JSON.stringify(now) === JSON.stringify(last)) return now;
+               last = now;
+             }
+             return last;
            }"""
     )
     for x, y, width in cells:
