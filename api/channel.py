@@ -179,9 +179,10 @@ def decision_args(message: Decision) -> tuple[str, str | None]:
 _ENCODER = msgspec.json.Encoder()
 
 
-def encode_update(update: Update) -> str:
-    """An update frame's text (`Update` is tagged: `"type": "update"` comes first)."""
-    return _ENCODER.encode(update).decode()
+def encode_update(update: Update) -> bytes:
+    """An update frame's JSON, as every channel is sent it (`Update` is tagged: `"type":
+    "update"` comes first)."""
+    return _ENCODER.encode(update)
 
 
 class Frames:
@@ -200,7 +201,7 @@ class Frames:
         update = self.table.update(game_id, viewer, after, held)
         if update is None:
             return None
-        return Frame(update.seq, _ENCODER.encode(update), update.outcome is not None)
+        return Frame(update.seq, encode_update(update), update.outcome is not None)
 
     def frames(
         self, game_id: str, wanted: list[tuple[Viewer, int | None]], held: bool = False

@@ -22,7 +22,7 @@ from tests.test_conformance import GAMES, doctor_hidden, full_log, played, viewe
 def frame_text(state: GameState, envelopes: list, viewer: Viewer) -> str:
     seat = viewer.seat
     legal = None if seat is None else legal_moves(state, seat)
-    return encode_update(update_for("g", state, envelopes, viewer, legal, None))
+    return encode_update(update_for("g", state, envelopes, viewer, legal, None)).decode()
 
 
 @pytest.mark.parametrize("game", GAMES)
