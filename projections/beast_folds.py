@@ -48,17 +48,12 @@ from skald.events.beast import (
     TrapSet,
     TrapTriggered,
 )
-from skald.projections.beast_groups import joined, pick_token, recalled
+from skald.projections.beast_groups import is_token, joined, pick_token, recalled
 
 if TYPE_CHECKING:
     from skald.projections.beast_shadow import Reader
 
 replace = msgspec.structs.replace
-
-
-def is_token(name: str) -> bool:
-    """An unseen card or habitat in the shadow."""
-    return name.startswith("?")
 
 
 class Draft(msgspec.Struct, frozen=True):

@@ -47,8 +47,9 @@ class Group(msgspec.Struct, frozen=True):
         return len(self.tokens) - len(self.cards)
 
 
-def _is_token(card: str) -> bool:
-    return card.startswith("?")
+def is_token(name: str) -> bool:
+    """An unseen card or habitat in the shadow."""
+    return name.startswith("?")
 
 
 def grouped(groups: Iterable[Group]) -> dict[str, Group]:
@@ -65,11 +66,11 @@ def joined(
     all tokens in no group, or all of one group's)."""
     of = grouped(groups)
     touched = {id(of[c]): of[c] for c in held if c in of}
-    names = tuple(c for c in held if not _is_token(c))
-    loose = [c for c in held if _is_token(c) and c not in of]
+    names = tuple(c for c in held if not is_token(c))
+    loose = [c for c in held if is_token(c) and c not in of]
     if not names and (not touched or (len(touched) == 1 and not loose)):
         return held, groups
-    renamed = tuple(c if _is_token(c) else fresh(c) for c in held)
+    renamed = tuple(c if is_token(c) else fresh(c) for c in held)
     tokens = [t for g in touched.values() for t in g.tokens]
     tokens += [t for t in renamed if t not in of]
     cards = [c for g in touched.values() for c in g.cards] + sorted(names)
@@ -88,7 +89,7 @@ def pick_token(
     home = next((g for g in groups if name in g.cards), None)
     if home is not None:
         return next((c for c in held if of.get(c) is home), None), groups
-    loose = next((c for c in held if _is_token(c) and c not in of), None)
+    loose = next((c for c in held if is_token(c) and c not in of), None)
     if loose is not None:
         return loose, groups
     roomy = {id(of[c]): of[c] for c in held if c in of and of[c].others}
@@ -126,7 +127,7 @@ def settled(state: BeastState, groups: tuple[Group, ...]) -> tuple[BeastState, t
     named: set[str] = set()
     for place, held in places(state).items():
         for card in held:
-            if _is_token(card):
+            if is_token(card):
                 where[card] = place
             else:
                 named.add(card)

@@ -39,8 +39,7 @@ import msgspec
 from skald.core.beast.data import HABITATS, card_index, cards, is_trap_item
 from skald.core.beast.state import BEAST, BeastState
 from skald.events.viewer import Viewer
-from skald.projections.beast_folds import is_token
-from skald.projections.beast_groups import Group
+from skald.projections.beast_groups import Group, is_token
 from skald.projections.beast_path_graph import PathGraph, draw_path, locations
 from skald.projections.beast_shadow import Reader
 from skald.projections.beast_stored import StoredBeastFold, depths, restored, stored

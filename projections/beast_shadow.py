@@ -52,8 +52,8 @@ from skald.events.common import DecisionRedone, DecisionUndone, GameCreated, Mov
 from skald.events.secret import Secret
 from skald.events.viewer import Viewer
 from skald.projections.beast_clues import CLUES
-from skald.projections.beast_folds import FOLDS, Draft, is_token
-from skald.projections.beast_groups import Group, settled
+from skald.projections.beast_folds import FOLDS, Draft
+from skald.projections.beast_groups import Group, is_token, settled
 from skald.projections.beast_paths import Entry, PathFilter
 
 replace = msgspec.structs.replace

@@ -46,7 +46,7 @@ from skald.events.secret import redact, seal
 from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections import knowledge_cache
 from skald.projections.beast import beast_view, perturb_hidden
-from skald.projections.beast_folds import is_token
+from skald.projections.beast_groups import is_token
 from skald.projections.beast_knowledge import BeastFold, BeastPossible, places
 from skald.projections.beast_path_graph import PathGraph
 from skald.projections.greedy_beast import greedy_beast
