@@ -13,7 +13,10 @@ fresh table with an empty state cache, the view a seat's client asks for first):
 - `possible.<game>.first`: the same request with nothing kept anywhere (the first time
   any process asks for that viewer: the log read from seq 1, and the fold it passed left
   in the store), for a game whose fold is kept in the store (for the others it is
-  `.full`);
+  `.full`), beside `view.replay`: the same seat's view with nothing kept anywhere either
+  (the engine's snapshots deleted, so the state is replayed from seq 1). The cold view
+  reads on from the engine's nearest snapshot as `.full` reads on from the nearest stored
+  fold; `view.replay` is reported beside the cold view too;
 - `sample.<game>`: one world drawn from that `possible` (what a variation's base costs on
   top of it).
 Games: Hägar with 6 players (seat 0), and Beast for a hunter at the end of a ~1,500-event
@@ -34,7 +37,7 @@ from typing import Any
 
 from skald.api.bench import Figure, figure
 from skald.core.engine import Engine
-from skald.core.store import EventStore, knowledge_checkpoints
+from skald.core.store import EventStore, knowledge_checkpoints, snapshots
 from skald.events.common import MoveMade
 from skald.projections import knowledge_cache
 from skald.projections.knowledge_store import fold_codec
@@ -131,6 +134,13 @@ def _measured(
     def cold() -> None:
         Table(Engine(store)).show(game_id, viewer)
 
+    def replay() -> None:
+        with store.engine.begin() as conn:  # nothing kept anywhere: the state from seq 1
+            conn.execute(snapshots.delete().where(snapshots.c.stream_id == game_id))
+        started = time.perf_counter()
+        cold()  # (leaves a snapshot at the head again, as any read of a long stream does)
+        replay_times.append(time.perf_counter() - started)
+
     def full() -> Callable[[], object]:
         knowledge_cache.forget()  # nothing kept in this process: the store's fold, if any
         return lambda: Table(Engine(store)).possible(game_id, viewer)
@@ -150,6 +160,7 @@ def _measured(
         return lambda: fresh.possible(game_id, viewer)
 
     cold_times: list[float] = []
+    replay_times: list[float] = []
     read_on_times: list[float] = []
     full_times: list[float] = []
     first_times: list[float] = []
@@ -159,6 +170,7 @@ def _measured(
             read_on_times.append(_timed(read_on()))
         if stores:
             first()  # (times itself: the store's rows are deleted first, untimed)
+            replay()  # (likewise)
         full_times.append(_timed(full()))
     base = _median_us(cold_times)
     known = Table(Engine(store)).possible(game_id, viewer).possible
@@ -172,9 +184,12 @@ def _measured(
             f"possible.{game}.full", whole, "us", "view.cold", base, note=f"{note}; {kept}"
         )
         if stores:
-            first_us = _median_us(first_times)
-            noted = f"{note}; nothing kept anywhere"
-            yield figure(f"possible.{game}.first", first_us, "us", "view.cold", base, note=noted)
+            first_us, replay_us = _median_us(first_times), _median_us(replay_times)
+            noted = f"{note}; nothing kept anywhere (×{first_us / base:.0f} the cold view)"
+            yield figure(f"view.replay.{game}", replay_us, "us", "view.cold", base, note=note)
+            yield figure(
+                f"possible.{game}.first", first_us, "us", "view.replay", replay_us, note=noted
+            )
     else:
         yield figure(f"possible.{game}", whole, "us", "view.cold", base, note=note)
 

@@ -767,9 +767,10 @@ def test_possible_read_on_from_a_stored_fold_is_the_possible_from_seq_one(
 def test_bench_reports_possible_and_sample_beside_the_cold_view(tmp_path: Path) -> None:
     """`skald bench --only knowledge`'s Beast figures (cli/bench_knowledge.py) on a short
     game: `possible` read on from the previous decision, in a process that kept nothing
-    (from the fold kept in the store), from seq 1 with nothing kept anywhere, and
-    `sample`, each beside the cold view of the same position, with the hidden cards named
-    in the note."""
+    (from the fold kept in the store) and `sample`, each beside the cold view of the same
+    position; from seq 1 with nothing kept anywhere beside the view with nothing kept
+    anywhere either (`view.replay`, itself beside the cold view); the hidden cards named in
+    the note."""
     figures = {
         f.name: f
         for f in game_figures(
@@ -780,12 +781,17 @@ def test_bench_reports_possible_and_sample_beside_the_cold_view(tmp_path: Path) 
         "possible.beast",
         "possible.beast.full",
         "possible.beast.first",
+        "view.replay.beast",
         "sample.beast",
     }
     for f in figures.values():
-        assert f.baseline == "view.cold"
+        wanted = "view.replay" if f.name == "possible.beast.first" else "view.cold"
+        assert f.baseline == wanted, f.name
         assert f.value > 0
         assert f.ratio == f.value / f.baseline_value
         assert "cards laid since the Beast was last seen" in f.note
     assert "read on from seq" in figures["possible.beast"].note
     assert "from the fold kept in the store" in figures["possible.beast.full"].note
+    replay = figures["view.replay.beast"]
+    assert figures["possible.beast.first"].baseline_value == replay.value
+    assert "the cold view)" in figures["possible.beast.first"].note
