@@ -62,7 +62,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from skald.api.channel_notes import AlsoWakes, NotesWatch
-from skald.api.deps import Caller, Services, caller_of
+from skald.api.deps import Caller, Services, admitted, caller_of
 from skald.api.errors import STATUS, STORE_UNAVAILABLE, store_failure
 from skald.api.offload import offload, on_table, reading
 from skald.api.schemas import MAX_SEQ
@@ -77,11 +77,13 @@ from skald.projections.table import NotHeld, Update
 log = logging.getLogger(__name__)
 HELLO_SECONDS = 10.0  # a channel that says nothing is closed after this long
 OUTAGE_SECONDS = 30.0  # a game's channels stay open this long while the store fails
-BAD_HELLO, BAD_TOKEN, NO_GAME, STORE_FAILED = 4400, 4401, 4404, 1011
+BAD_HELLO, BAD_TOKEN, SEALED, NO_GAME, STORE_FAILED = 4400, 4401, 4403, 4404, 1011
 CLOSE_CODES = {
     BAD_HELLO: "a bad hello: not a hello, none within the time allowed, or `after` past the"
     " game's seq",
     BAD_TOKEN: "the token is not one of this game's",
+    SEALED: "a table of a duplicate round not yet over: only its seats and its referee may"
+    " follow it",
     NO_GAME: "no such game",
     STORE_FAILED: f"the store failed the hello, or has failed for {OUTAGE_SECONDS:g} s"
     " (reconnect with `after`)",
@@ -532,7 +534,10 @@ async def _hello(
         token = header_token(websocket)
         if token is not None and hello.token is not None and token != hello.token:
             raise Unauthorized("the hello's token and the Authorization header's differ")
-        caller = await offload(caller_of, services, game_id, token or hello.token)
+        # the one access decision of every read beyond a game's summary (a duplicate
+        # round's table is followed by its seats and its referee only, until it is over)
+        identified = offload(caller_of, services, game_id, token or hello.token)
+        caller = await admitted(services, game_id, identified)
         if hello.after is not None:
             head = await on_table(services.table, services.table.head, game_id)
             if hello.after > head:
@@ -544,7 +549,9 @@ async def _hello(
             notes = await offload(services.table.notes_digest, game_id, caller.viewer)
     except SkaldError as error:
         code = next(c for kind, _s, c in STATUS if isinstance(error, kind))
-        close = {"not_found": NO_GAME, "unauthorized": BAD_TOKEN}.get(code, STORE_FAILED)
+        close = {"not_found": NO_GAME, "unauthorized": BAD_TOKEN, "forbidden": SEALED}.get(
+            code, STORE_FAILED
+        )
         raise Refused(code, str(error), close) from None
     except DBAPIError as error:
         log.warning("a live channel of %s: the store failed: %s", game_id, describe_db_error(error))

@@ -31,6 +31,7 @@ node that would be solved on every request for nothing.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Annotated, Any
 
 import msgspec
@@ -178,7 +179,8 @@ async def check_token(request: Request) -> None:
     services: Services = request.app.state.services
     game_id = request.path_params.get("game_id")
     if game_id is not None:  # the web pages' reads of a game (its board, its lines)
-        await identify_reading(services, str(game_id), request)
+        identified = identify_async(services, str(game_id), request)
+        await refused_as_sealed(services, str(game_id), identified)
         return
     token = presented_token(request)
     if token is not None and await offload(services.tokens.lookup, token) is None:
@@ -219,21 +221,31 @@ async def public_call(request: Request) -> Call:
 
 async def read_call(request: Request) -> Call:
     """The call of a route that reads a game beyond its summary: `public_call`, then the
-    one access decision every such read takes (`readable`). Only the game id's shape is
-    looked at on the event loop; a game that may be a duplicate round's costs one hop."""
+    one access decision every such read takes (`admitted`)."""
     services: Services = request.app.state.services
     game_id = str(request.path_params["game_id"])
-    caller = await identify_reading(services, game_id, request)
-    if caller.seat is None and not caller.viewer.referee and may_be_sealed(game_id):
-        await offload(readable, services, game_id, caller.viewer, caller.seat)
+    caller = await admitted(services, game_id, identify_async(services, game_id, request))
     return Call(caller, services)
 
 
-async def identify_reading(services: Services, game_id: str, request: Request) -> Caller:
-    """`identify_async` for a read beyond the summary: on a game that may be sealed, a
-    token that is not one of its own is refused as the seal refuses anyone else (403)."""
+async def admitted(services: Services, game_id: str, identified: Awaitable[Caller]) -> Caller:
+    """The caller `identified` names, once it may read `game_id` beyond its summary (over
+    HTTP and over the live channel alike): `refused_as_sealed`, then `readable` for a
+    caller without a seat of the game. Only the game id's shape is looked at on the event
+    loop; a game that may be a duplicate round's costs one hop."""
+    caller = await refused_as_sealed(services, game_id, identified)
+    if caller.seat is None and not caller.viewer.referee and may_be_sealed(game_id):
+        await offload(readable, services, game_id, caller.viewer, caller.seat)
+    return caller
+
+
+async def refused_as_sealed(
+    services: Services, game_id: str, identified: Awaitable[Caller]
+) -> Caller:
+    """The caller `identified` names; on a game that may be sealed, a token that is not
+    one of its own is refused as the seal refuses anyone else (403), not as a bad token."""
     try:
-        return await identify_async(services, game_id, request)
+        return await identified
     except Unauthorized:
         if may_be_sealed(game_id):
             await offload(readable, services, game_id, SPECTATOR, None)

@@ -3,7 +3,9 @@
 Every table of a duplicate round plays one deal, so table 1's public play told seat 0 of
 table 2 its opponent's hand and its own next draw. Here a duplicate round of Beowulf at
 two tables of two: table 1 is played to its end, table 2 a few decisions. While table 2
-plays, both games refuse every read route (and every `as=`) to a caller without a token,
+plays, both games refuse every read route (and every `as=`), and the live channel
+(`/games/ID/play`: its hello answered with the same refusal, then closed with 4403), to a
+caller without a token,
 to the other table's seat tokens and to the players' tournament tokens, all with one 403
 that names the round and nothing played; their own seats and their referee read them;
 anyone reads the summary (status, seq, outcome) and the game list, which holds no log.
@@ -14,6 +16,7 @@ read as before, without a token.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +24,7 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 from skald.core.engine import Engine
 from skald.core.store import EventStore
@@ -29,6 +33,7 @@ from skald.projections.autoplay import play_out, random_bot
 from skald.projections.table import Table
 from tests.conftest import fresh_store_url
 from tests.servers import free_port, running, skald_command
+from tests.test_api_play import close_code, frame, ws_url
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dag"]
 OPEN = (
@@ -133,6 +138,18 @@ def _outsiders(seats: dict[str, dict[str, Any]], game: str) -> list[tuple[str, d
     return callers
 
 
+def _follow(http: httpx.Client, game: str, headers: dict[str, str]) -> tuple[dict[str, Any], int]:
+    """The live channel's first frame to a caller (its token as the hello's, if any) asking
+    for the game from seq 1, and the close code (0 when it stays open: a welcome)."""
+    hello: dict[str, Any] = {"type": "hello", "after": 1}
+    if headers:
+        hello["token"] = headers["Authorization"].removeprefix("Bearer ")
+    with connect(ws_url(str(http.base_url).rstrip("/"), game), open_timeout=30) as conn:
+        conn.send(json.dumps(hello))
+        first = frame(conn)
+        return first, (close_code(conn) if first["type"] == "error" else 0)
+
+
 def _open_a_variation(http: httpx.Client, table: Table, game: str, seats: dict[str, Any]) -> None:
     """The seat to act opens v1 with one of its legal moves, at the game's last seq."""
     turn = table.turn(game)
@@ -161,9 +178,11 @@ def _assert_sealed(
         for path, sent in WRITES:
             answer = http.post(f"/games/{game}/{path}", json=sent, headers=headers)
             assert (answer.status_code, answer.json()) == (403, refused), (who, path)
+        assert _follow(http, game, headers) == ({"type": "error", **refused}, 4403), who
     assert [http.get(f"/games/{game}/{n}", headers=referee).json()[n] for n in NOTES] == written
     members = [bearer(s["token"]) for s in seats.values() if s["game"] == game] + [referee]
     for headers in members:
+        assert _follow(http, game, headers)[0]["type"] == "welcome"
         for path in READS:
             status, body = read(http, f"/games/{game}/{path}", headers)
             assert b"duplicate round" not in body, path
@@ -205,6 +224,7 @@ def test_a_duplicate_round_is_read_only_by_its_seats_and_referee_until_it_is_ove
 
         play_out(table, second, random_bot, random.Random(3))
         for game in games:
+            assert _follow(http, game, {})[0]["type"] == "welcome"  # a spectator now
             for path in READS:
                 status, body = read(http, f"/games/{game}/{path}", {})
                 assert b"duplicate round" not in body, path
