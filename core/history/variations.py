@@ -67,6 +67,15 @@ def variation_key(seed: str, stream: str) -> Secret[GameKey]:
     return seal(key, frozenset(), _derived(seed, stream, "salt")[:16].hex())
 
 
+def author_seats(author: int) -> frozenset[int]:
+    """The seats a new variation by `author` is seen from (`VariationStarted.seats`): the
+    author's own seat; none for the referee. Not its team's (a Beast hunter's): a draft
+    pack is dealt to one seat, and a world drawn from what every hunter saw showed a
+    teammate's pack to the author through the variation's refusals and draws. Variations
+    stored with a team keep it (their draw replays as it was made)."""
+    return frozenset() if author < 0 else frozenset({author})
+
+
 def base_state(
     parent: GameState,
     started: VariationStarted,

@@ -25,11 +25,10 @@ from skald.core.chain import require_intact, verify_stream
 from skald.core.codec import to_record
 from skald.core.engine import Engine, to_envelope
 from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, InvalidOption, NotFound
-from skald.core.history.locations import team
 from skald.core.history.notes import annotation, author_of, build_note
 from skald.core.history.service import HistoryStore
 from skald.core.history.streams import chain_problem, variation_id, variation_number
-from skald.core.history.variations import rederive
+from skald.core.history.variations import author_seats, rederive
 from skald.core.importer import cut_finding_dropped, cut_mark, decisions_in
 from skald.core.importer import read_jsonl as read_game_log
 from skald.core.provenance import PartialCopy, Provenance, encode, partial_from_words, partial_words
@@ -185,7 +184,7 @@ class Histories:
             parent=parent,
             at=at,
             author=author,
-            seats=frozenset() if author < 0 else team(state.game, state.rules, author),
+            seats=author_seats(author),
             seed=seed if seed is not None else secrets.token_hex(8),
             hypothetical=inherited or not effective.referee,
             name=name,
@@ -503,9 +502,7 @@ class Histories:
             parent=parent,
             at=variation.at,
             author=variation.author,
-            seats=frozenset()
-            if variation.author < 0
-            else team(state.game, state.rules, variation.author),
+            seats=author_seats(variation.author),
             seed=variation.seed,
             hypothetical=variation.hypothetical,
             name=variation.name,
