@@ -13,6 +13,7 @@ fold kept for the viewer (`knowledge_cache.possible_at`).
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ import msgspec
 
 from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
+from skald.projections.narrative.beowulf import face_words
 from skald.projections.narrative.common import listing, plural
 from skald.projections.registry import redacted_log, views_for
 
@@ -86,25 +88,34 @@ def describe_possible(possible: Any, players: Sequence[str]) -> str:
 def _beowulf(possible: Any, players: Sequence[str]) -> str:
     lines = [f"Beowulf, act {possible.act}: what {possible.viewer} cannot see"]
     for unseen in possible.unseen:
-        faces = " ".join(f"{c.face}" + (f"×{c.count}" if c.count > 1 else "") for c in unseen.faces)
+        faces = ", ".join(_tiles(c.face, c.count) for c in unseen.faces)
         lines.append(
             f"  act {unseen.back} tiles not seen ({unseen.count}: {unseen.in_hands} in "
             f"hands, {unseen.in_pile} in the pile, {unseen.in_box} in the box): {faces or '-'}"
         )
     for hand in possible.hands:
-        backs = ",".join(hand.backs) or "-"
-        known = [p.face for p in hand.places if p.face]
+        backs = Counter(hand.backs)
+        held = ", ".join(f"{plural(n, f'act {back} tile')}" for back, n in backs.items())
+        known = [face_words(p.face) for p in hand.places if p.face]
         counsel = sum(p.good_counsel_only for p in hand.places)
-        extra = f"; known: {' '.join(known)}" if known else ""
+        extra = f"; known: {', '.join(known)}" if known else ""
         extra += f"; {counsel} can only be Good Counsel" if counsel else ""
         other = sum(p.not_good_counsel for p in hand.places)
         extra += f"; {other} cannot be Good Counsel" if other else ""
-        may = " ".join(f"{c.face}@{c.back}" for c in hand.may_hold) or "-"
+        by_back: dict[str, list[str]] = {}
+        for c in hand.may_hold:
+            by_back.setdefault(c.back, []).append(face_words(c.face))
+        may = "; ".join(f"act {back}: {', '.join(f)}" for back, f in by_back.items()) or "-"
         lines.append(
-            f"  {players[hand.seat]} ({hand.colour}) holds {len(hand.places)} tiles "
-            f"(backs {backs}{extra}); each may be: {may}"
+            f"  {players[hand.seat]} ({hand.colour}) holds {held or 'no tiles'}{extra}; "
+            f"each may be, by its back: {may}"
         )
     return "\n".join(lines)
+
+
+def _tiles(face: str, count: int) -> str:
+    """`+1 Treasure (3)`, `+2 ×2`: a face as printed, with how many."""
+    return face_words(face) + (f" ×{count}" if count > 1 else "")
 
 
 def _hagar(possible: Any, players: Sequence[str]) -> str:

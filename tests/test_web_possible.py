@@ -66,7 +66,8 @@ def test_a_beowulf_seat_sees_what_could_be_true(context: Any, server: Server) ->
         headers={"Authorization": f"Bearer {ann_token}"},
     ).json()
     assert shown == asked["text"]
-    assert "Bob (green) holds 2 tiles" in shown
+    assert "Bob (green) holds 2 act I tiles" in shown  # tiles as printed, not notation
+    assert "each may be, by its back: act I: " in shown and "@I" not in shown
     assert "act I tiles not seen" in shown
     referee = _page(context, game_id, created["referee_token"])
     referee.wait_for_selector("#possible[hidden]", state="attached")
