@@ -67,7 +67,8 @@ def test_a_beowulf_seat_sees_what_could_be_true(context: Any, server: Server) ->
     ).json()
     assert shown == asked["text"]
     assert "Bob (green) holds 2 act I tiles" in shown  # tiles as printed, not notation
-    assert "each may be, by its back: act I: " in shown and "@I" not in shown
+    assert "each may be, by its back: act I: " in shown
+    assert "@I" not in shown
     assert "act I tiles not seen" in shown
     referee = _page(context, game_id, created["referee_token"])
     referee.wait_for_selector("#possible[hidden]", state="attached")
