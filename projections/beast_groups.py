@@ -19,8 +19,26 @@ group with no other cards whose tokens all lie in one place names them there. Wh
 leaves does not match (a token gone without a card of its group showing), the group is
 dropped: its tokens become any unseen card again, wider than the viewer's deduction,
 never narrower. Where tokens of several groups, or a group's and one in none, may be the
-one an unseen move takes, the groups are joined (`joined`): sound, and exact wherever the
-draft makes them.
+one an unseen move takes, the groups are joined (`joined`).
+
+How exact `joined` is. An unseen card leaves a place whose cards may each be the one (a
+hand, a pack, the pool): after it, the place and where the card went hold the same cards
+as the place did, in any order. The merge of the place's groups, its seen cards and its
+other tokens into one group says exactly that when at most one of them constrains
+anything beyond the place: every group it touches lies wholly in the place (its cards
+are then simply among the place's and the card gone), or a single group reaches beyond
+it and the place holds no seen card and no other group (a card of the rest is then that
+group's card or any other). It is wider when two such constraints meet and one reaches
+out: a seen card, or a group wholly in the place, beside a group with a token elsewhere
+(the seen card is in the place or gone, never on that token; the merge lets it lie
+there), or two groups that each reach out (each group's cards lie within its own tokens,
+the place and the card gone). No answer made of groups that share no token is narrower
+and sound: two cards that may each be the card gone must share a group (or one be in
+none, wider still), and that group's tokens must cover every place either may be. The
+exact set needs overlapping groups with bounds on how many of a group's cards the place
+keeps, and a uniform `sample` of it needs which group the card gone came from, weighted
+over the worlds: a distribution these groups do not hold. tests/test_beast_exact.py
+shows the two smallest cases.
 """
 
 from __future__ import annotations
@@ -63,7 +81,8 @@ def joined(
     """An unseen card is about to leave `held` (any of them may be the one): its seen
     cards become tokens (`fresh` gives one per name) and every token of it joins one
     group with them, with the groups its tokens were in (nothing changes when `held` is
-    all tokens in no group, or all of one group's)."""
+    all tokens in no group, or all of one group's). Exact unless two of those constrain
+    it and one reaches beyond `held`; the least sound answer then (the module docstring)."""
     of = grouped(groups)
     touched = {id(of[c]): of[c] for c in held if c in of}
     names = tuple(c for c in held if not is_token(c))
