@@ -1,16 +1,20 @@
-"""Groups of unseen action cards a Beast viewer knows the names of, not the places: a set
-of tokens of its shadow (projections.beast_shadow) that together hold every card of a
-set of cards, their other cards (as many as the tokens beyond those cards) being any
-unseen cards in no group.
+"""Groups of unseen cards (action cards, items, talents) a Beast viewer knows the names
+of, not the places: a set of tokens of its shadow (projections.beast_shadow) that
+together hold every card of a set of cards, their other cards (as many as the tokens
+beyond those cards) being any unseen cards in no group.
 
-The draft makes them. When someone the viewer cannot see takes a card from a pack whose
-cards it knows (it saw the pack, or knows it holds a group's cards), the pack's cards
-become one group and the card taken one of its tokens (`joined`), so the picks from it
-keep, wherever they go, that they are among those cards; when the pack comes back to
-the viewer, the cards still in it are named, and what is left of the group is exactly
-the cards gone. The hunter player's pool (two players) is one place where its picks
-wait: a card given from it to a hunter unseen joins the pool's cards, seen and unseen,
-into one group across the hunters' hands.
+The draft makes them, and so does every unseen card leaving a place whose cards the
+viewer knows some of: a loot from a hand, a face-down discard of an item or talent (the
+hand's seen cards, its tokens and the card discarded become one group: each seen card is
+still in the hand or is the one on the discard pile), a card taken unseen from a deck
+that holds such tokens or known cards (a reshuffled discard). In the draft, when someone
+the viewer cannot see takes a card from a pack whose cards it knows (it saw the pack, or
+knows it holds a group's cards), the pack's cards become one group and the card taken
+one of its tokens (`joined`), so the picks from it keep, wherever they go, that they are
+among those cards; when the pack comes back to the viewer, the cards still in it are
+named, and what is left of the group is exactly the cards gone. The hunter player's pool
+(two players) is one place where its picks wait: a card given from it to a hunter unseen
+joins the pool's cards, seen and unseen, into one group across the hunters' hands.
 
 A group is kept as the shadow changes (`settled`, after every event while there is
 one): a token no longer in the shadow and a card of the group now named there leave it
@@ -98,12 +102,13 @@ def joined(
 
 
 def pick_token(
-    held: tuple[str, ...], name: str, groups: tuple[Group, ...]
+    held: tuple[str, ...], name: str | None, groups: tuple[Group, ...]
 ) -> tuple[str | None, tuple[Group, ...]]:
     """The token of `held` that seen card `name` was, as it leaves, and the groups after:
-    a token of its group if it is a group's card; else one in no group, or failing that
-    one of a group's others (which then has one token fewer; several such groups here
-    are joined first, any of them may have held it). None: no token fits."""
+    a token of its group if it is a group's card; else (or for `name` None, a card known
+    to be in no group) one in no group, or failing that one of a group's others (which
+    then has one token fewer; several such groups here are joined first, any of them may
+    have held it). None: no token fits."""
     of = grouped(groups)
     home = next((g for g in groups if name in g.cards), None)
     if home is not None:
@@ -119,6 +124,22 @@ def pick_token(
     cards = tuple(c for g in roomy.values() for c in g.cards)
     token = next(c for c in held if c in tokens)
     return token, (*kept, Group(tuple(t for t in tokens if t != token), cards))
+
+
+def trap_token(
+    held: tuple[str, ...], groups: tuple[Group, ...], fits: Callable[[str], bool]
+) -> tuple[str, tuple[Group, ...]]:
+    """The token of `held` (some of them tokens) that an unseen card `fits` accepts (a trap
+    item played face down) was, and the groups after: the groups here with such a card are
+    dropped (it may be theirs: wider, never narrower), then it is a card in no group
+    (`pick_token`); where no token fits, every group here is dropped."""
+    here = set(held)
+    kept = tuple(g for g in groups if not (here & set(g.tokens) and any(map(fits, g.cards))))
+    token, kept = pick_token(held, None, kept)
+    if token is None:
+        kept = tuple(g for g in kept if not here & set(g.tokens))
+        token = next(c for c in held if is_token(c))
+    return token, kept
 
 
 def recalled(
@@ -168,21 +189,23 @@ def settled(state: BeastState, groups: tuple[Group, ...]) -> tuple[BeastState, t
 
 
 def _named(state: BeastState, place: str, names: dict[str, str]) -> BeastState | None:
-    """`state` with the tokens in `place` (a hand's action cards, the pool or a pack)
-    named as `names` says (None: a place no group's token is named in)."""
+    """`state` with the tokens in `place` (a hand's action cards or items and talents, a
+    pack, the pool or a discard) named as `names` says (None: a place no group's token is
+    named in: a deck, whose cards leave by position)."""
     kind, _, index = place.partition("/")
 
     def name(held: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(names.get(c, c) for c in held)
 
-    if kind == "actions":
+    if kind in ("actions", "extras"):
         hands = list(state.hands)
-        hands[int(index)] = replace(hands[int(index)], actions=name(hands[int(index)].actions))
+        hand = hands[int(index)]
+        hands[int(index)] = replace(hand, **{kind: name(getattr(hand, kind))})
         return replace(state, hands=tuple(hands))
     if kind == "pack":
         packs = list(state.packs)
         packs[int(index)] = name(packs[int(index)])
         return replace(state, packs=tuple(packs))
-    if kind == "pool":
-        return replace(state, pool=name(state.pool))
+    if kind in ("pool", "item_discard", "talent_discard"):
+        return replace(state, **{kind: name(getattr(state, kind))})
     return None

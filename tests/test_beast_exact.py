@@ -30,6 +30,7 @@ from skald.core.beast.effects import effect_commands
 from skald.core.beast.setup import HUNTER_SEATS
 from skald.core.beast.state import BEAST, BeastState
 from skald.events.beast import (
+    CardDiscardedFaceDown,
     CardDrafted,
     CardPlayed,
     DayBegan,
@@ -473,3 +474,60 @@ def test_a_card_leaving_a_hand_with_two_constraints_merges_wider_than_the_deduct
     assert exact < widened
     assert all(world & wider for world in widened - exact)
     assert not any(world & wider for world in exact)
+
+
+# -- a face-down discard from a hand the viewer knows some cards of ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "options", "seq", "seat", "card", "pile"),
+    [
+        pytest.param(2, 3, {}, 1263, 0, "Harpoon", "item_discard", id="the-beast-sees-an-item"),
+        pytest.param(
+            2,
+            4,
+            {"setup": "first"},
+            1227,
+            1,
+            "Vanish",
+            "talent_discard",
+            id="a-hunter-sees-a-talent",
+        ),
+    ],
+)
+def test_a_seen_card_of_a_hand_that_discards_face_down_is_in_the_hand_or_the_discard(
+    players: int, seed: int, options: dict[str, str], seq: int, seat: int, card: str, pile: str
+) -> None:
+    """The two face-down flees of tests/test_beast_knowledge.py (random playouts): a hand
+    the viewer cannot see holds a card it saw arrive (taken from the open row) and one it
+    did not, and flees by discarding one of them face down. Seed 3: hunter 1 held Harpoon
+    and Bounty and discarded Harpoon, as the Beast sees it; seed 4: the Beast held Vanish
+    and Mimicry and discarded Vanish, as the hunter sees it. The viewer cannot tell which
+    went, but the seen card is one of the two: still in the hand or the one discarded.
+    The model let it go (any unseen card of its kind, in the deck or another hand too); it
+    is now a group of the hand's card and the discarded one, and every sample puts it in
+    one of those two places, each of them in some."""
+    log = playout(players, seed, False, 700, **options)[:seq]
+    event = log[-1]
+    assert isinstance(event, CardDiscardedFaceDown)
+    assert event.card.get() == card
+    viewer = Viewer("viewer", frozenset({seat}))
+    state = dict(states(log))[seq]
+    possible = known(log, viewer)
+    assert_among(state, possible, "after the flee")
+    kind = "item" if pile == "item_discard" else "talent"
+    assert card not in dict(possible.unseen)[kind]
+    (group,) = (g for g in possible.groups if card in g.cards)
+    assert group.cards == (card,)
+    assert sorted(holder(possible, t) for t in group.tokens) == sorted(
+        [f"extras/{event.hand}", pile]
+    )
+    rnd = random.Random(seq)
+    homes = set()
+    for _ in range(50):
+        world = VIEWS.sample(state, possible, viewer, rnd)
+        in_hand = card in world.hands[event.hand].extras
+        assert in_hand != (card in getattr(world, pile))
+        assert beast_view(world, viewer) == beast_view(state, viewer)
+        homes.add(in_hand)
+    assert homes == {True, False}
