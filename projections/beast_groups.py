@@ -79,6 +79,21 @@ def grouped(groups: Iterable[Group]) -> dict[str, Group]:
     return {token: group for group in groups for token in group.tokens}
 
 
+def merged(
+    groups: tuple[Group, ...],
+    touched: Iterable[Group],
+    tokens: Iterable[str] = (),
+    cards: Iterable[str] = (),
+) -> tuple[tuple[Group, ...], Group]:
+    """`groups` without the `touched` ones, and the one group those make with `tokens`
+    and `cards` added: any of its tokens may hold any of its cards (every merge below)."""
+    chosen = {id(g): g for g in touched}
+    kept = tuple(g for g in groups if id(g) not in chosen)
+    every_token = (*(t for g in chosen.values() for t in g.tokens), *tokens)
+    every_card = (*(c for g in chosen.values() for c in g.cards), *cards)
+    return kept, Group(every_token, every_card)
+
+
 def joined(
     held: tuple[str, ...], groups: tuple[Group, ...], fresh: Callable[[str], str]
 ) -> tuple[tuple[str, ...], tuple[Group, ...]]:
@@ -94,11 +109,9 @@ def joined(
     if not names and (not touched or (len(touched) == 1 and not loose)):
         return held, groups
     renamed = tuple(c if is_token(c) else fresh(c) for c in held)
-    tokens = [t for g in touched.values() for t in g.tokens]
-    tokens += [t for t in renamed if t not in of]
-    cards = [c for g in touched.values() for c in g.cards] + sorted(names)
-    kept = tuple(g for g in groups if id(g) not in touched)
-    return renamed, (*kept, Group(tuple(tokens), tuple(cards)))
+    ungrouped = (t for t in renamed if t not in of)  # its loose tokens and the renamed
+    kept, group = merged(groups, touched.values(), ungrouped, sorted(names))
+    return renamed, (*kept, group)
 
 
 def pick_token(
@@ -119,11 +132,9 @@ def pick_token(
     roomy = {id(of[c]): of[c] for c in held if c in of and of[c].others}
     if not roomy:
         return None, groups
-    kept = tuple(g for g in groups if id(g) not in roomy)
-    tokens = tuple(t for g in roomy.values() for t in g.tokens)
-    cards = tuple(c for g in roomy.values() for c in g.cards)
-    token = next(c for c in held if c in tokens)
-    return token, (*kept, Group(tuple(t for t in tokens if t != token), cards))
+    kept, group = merged(groups, roomy.values())
+    token = next(c for c in held if c in group.tokens)
+    return token, (*kept, Group(tuple(t for t in group.tokens if t != token), group.cards))
 
 
 def trap_token(
@@ -148,14 +159,12 @@ def recalled(
     """The picks' tokens (those still in the shadow) are the cards `gone`, in some order:
     one group with them, joined with the groups they or those cards are in."""
     of = grouped(groups)
-    touched = {id(g): g for g in groups if set(g.tokens) & set(picks) or set(g.cards) & set(gone)}
-    tokens = [t for g in touched.values() for t in g.tokens]
-    tokens += [t for t in picks if t not in of]
-    cards = {c for g in touched.values() for c in g.cards} | set(gone)
-    kept = tuple(g for g in groups if id(g) not in touched)
-    if len(cards) > len(tokens):  # not what the shadow holds: drop them (wider)
+    touched = [g for g in groups if set(g.tokens) & set(picks) or set(g.cards) & set(gone)]
+    kept, group = merged(groups, touched, (t for t in picks if t not in of))
+    cards = tuple(sorted({*group.cards, *gone}))
+    if len(cards) > len(group.tokens):  # not what the shadow holds: drop them (wider)
         return kept
-    return (*kept, Group(tuple(tokens), tuple(sorted(cards))))
+    return (*kept, Group(group.tokens, cards))
 
 
 def settled(state: BeastState, groups: tuple[Group, ...]) -> tuple[BeastState, tuple[Group, ...]]:
