@@ -48,7 +48,7 @@ from skald.events.beast import (
     TrapSet,
     TrapTriggered,
 )
-from skald.projections.beast_groups import is_token, joined, pick_token, recalled
+from skald.projections.beast_groups import is_token, joined, pick_token, recalled, trap_token
 
 if TYPE_CHECKING:
     from skald.projections.beast_shadow import Reader
@@ -91,15 +91,12 @@ def _first_token(held: tuple[str, ...]) -> str:
 
 def _taken(reader: Reader, state: BeastState, hand: int, field: str) -> tuple[BeastState, str]:
     """An unseen card leaves a hidden hand: a token of it. Any card of the hand may be the
-    one (a flee's face-down discard is the fleeing side's choice, a loot is random), so its
-    seen cards are let go too, even beside tokens: a seen card kept would be claimed still
-    there when it may be the one gone (an action card's joins the hand's tokens in a group:
-    projections.beast_groups)."""
+    one (a flee's face-down discard is the fleeing side's choice, a loot is random), so a
+    seen card is not claimed still there: the hand's seen cards, its tokens and the card
+    gone are one group (projections.beast_groups `joined`), which keeps that the seen cards
+    are among them, in the hand or gone."""
     held: tuple[str, ...] = getattr(state.hands[hand], field)
-    if field == "actions":
-        held, reader.groups = joined(held, reader.groups, reader.named_token)
-    elif not all(is_token(c) for c in held):
-        held = reader.let_go(held)
+    held, reader.groups = joined(held, reader.groups, reader.named_token)
     state = hand_field(state, hand, field, held)
     return state, _first_token(held)
 
@@ -130,18 +127,23 @@ def _deck_shuffled(reader: Reader, state: BeastState, event: DeckShuffled) -> Be
     return evolve(state, reader.filled(event, order=order))
 
 
-def _remove_from_deck(state: BeastState, deck: str, names: tuple[str, ...]) -> BeastState:
+def _remove_from_deck(
+    reader: Reader, state: BeastState, deck: str, names: tuple[str, ...]
+) -> BeastState:
+    """Seen cards taken from a face-down deck: each was one of its tokens (its group's if
+    it is a group's card: projections.beast_groups `pick_token`)."""
     pile = list(getattr(state, f"{deck}_deck"))
     for name in names:
         if name in pile:
             pile.remove(name)
         elif any(is_token(c) for c in pile):
-            pile.remove(_first_token(tuple(pile)))
+            token, reader.groups = pick_token(tuple(pile), name, reader.groups)
+            pile.remove(token or _first_token(tuple(pile)))
     return replace(state, **{f"{deck}_deck": tuple(pile)})
 
 
 def _row_dealt(reader: Reader, state: BeastState, event: RowDealt) -> BeastState:
-    trimmed = _remove_from_deck(state, event.deck, event.cards)
+    trimmed = _remove_from_deck(reader, state, event.deck, event.cards)
     row = (*getattr(state, f"{event.deck}_row"), *event.cards)
     return replace(trimmed, **{f"{event.deck}_row": row})
 
@@ -292,7 +294,7 @@ def _card_played(reader: Reader, state: BeastState, event: CardPlayed) -> BeastS
         extras = reader.let_go(extras)
     else:
         extras = reader.let_go(extras, keep=lambda c: not is_trap_item(c))
-    token = _first_token(extras)
+    token, reader.groups = trap_token(extras, reader.groups, is_trap_item)
     reader.kinds[token] = "trap"
     stand_in = next(c.name for c in cards().item if is_trap_item(c.name))
     index = extras.index(token)
@@ -348,7 +350,7 @@ def _card_gained(reader: Reader, state: BeastState, event: CardGained) -> BeastS
         if event.from_row:
             return evolve(state, event)
         name = event.card.get()
-        trimmed = _remove_from_deck(state, deck, (name,))
+        trimmed = _remove_from_deck(reader, state, deck, (name,))
         held = state.hands[event.hand]
         field = "actions" if deck == "action" else "extras"
         return hand_field(trimmed, event.hand, field, (*getattr(held, field), name))
@@ -356,11 +358,11 @@ def _card_gained(reader: Reader, state: BeastState, event: CardGained) -> BeastS
         row = reader.let_go(getattr(state, f"{deck}_row"))
         state = replace(state, **{f"{deck}_row": row})
         return evolve(state, reader.filled(event, card=row[0]))
+    # any card of the deck may be the one (its order is unseen): as a hand's (`_taken`)
     pile: tuple[str, ...] = getattr(state, f"{deck}_deck")
-    if not all(is_token(c) for c in pile):
-        pile = reader.let_go(pile)
-        state = replace(state, **{f"{deck}_deck": pile})
-    return evolve(state, reader.filled(event, card=pile[0]))
+    pile, reader.groups = joined(pile, reader.groups, reader.named_token)
+    state = replace(state, **{f"{deck}_deck": pile})
+    return evolve(state, reader.filled(event, card=_first_token(pile)))
 
 
 def _trap_set(reader: Reader, state: BeastState, event: TrapSet) -> BeastState | None:

@@ -1,16 +1,20 @@
-"""Groups of unseen action cards a Beast viewer knows the names of, not the places: a set
-of tokens of its shadow (projections.beast_shadow) that together hold every card of a
-set of cards, their other cards (as many as the tokens beyond those cards) being any
-unseen cards in no group.
+"""Groups of unseen cards (action cards, items, talents) a Beast viewer knows the names
+of, not the places: a set of tokens of its shadow (projections.beast_shadow) that
+together hold every card of a set of cards, their other cards (as many as the tokens
+beyond those cards) being any unseen cards in no group.
 
-The draft makes them. When someone the viewer cannot see takes a card from a pack whose
-cards it knows (it saw the pack, or knows it holds a group's cards), the pack's cards
-become one group and the card taken one of its tokens (`joined`), so the picks from it
-keep, wherever they go, that they are among those cards; when the pack comes back to
-the viewer, the cards still in it are named, and what is left of the group is exactly
-the cards gone. The hunter player's pool (two players) is one place where its picks
-wait: a card given from it to a hunter unseen joins the pool's cards, seen and unseen,
-into one group across the hunters' hands.
+The draft makes them, and so does every unseen card leaving a place whose cards the
+viewer knows some of: a loot from a hand, a face-down discard of an item or talent (the
+hand's seen cards, its tokens and the card discarded become one group: each seen card is
+still in the hand or is the one on the discard pile), a card taken unseen from a deck
+that holds such tokens or known cards (a reshuffled discard). In the draft, when someone
+the viewer cannot see takes a card from a pack whose cards it knows (it saw the pack, or
+knows it holds a group's cards), the pack's cards become one group and the card taken
+one of its tokens (`joined`), so the picks from it keep, wherever they go, that they are
+among those cards; when the pack comes back to the viewer, the cards still in it are
+named, and what is left of the group is exactly the cards gone. The hunter player's pool
+(two players) is one place where its picks wait: a card given from it to a hunter unseen
+joins the pool's cards, seen and unseen, into one group across the hunters' hands.
 
 A group is kept as the shadow changes (`settled`, after every event while there is
 one): a token no longer in the shadow and a card of the group now named there leave it
@@ -19,8 +23,26 @@ group with no other cards whose tokens all lie in one place names them there. Wh
 leaves does not match (a token gone without a card of its group showing), the group is
 dropped: its tokens become any unseen card again, wider than the viewer's deduction,
 never narrower. Where tokens of several groups, or a group's and one in none, may be the
-one an unseen move takes, the groups are joined (`joined`): sound, and exact wherever the
-draft makes them.
+one an unseen move takes, the groups are joined (`joined`).
+
+How exact `joined` is. An unseen card leaves a place whose cards may each be the one (a
+hand, a pack, the pool): after it, the place and where the card went hold the same cards
+as the place did, in any order. The merge of the place's groups, its seen cards and its
+other tokens into one group says exactly that when at most one of them constrains
+anything beyond the place: every group it touches lies wholly in the place (its cards
+are then simply among the place's and the card gone), or a single group reaches beyond
+it and the place holds no seen card and no other group (a card of the rest is then that
+group's card or any other). It is wider when two such constraints meet and one reaches
+out: a seen card, or a group wholly in the place, beside a group with a token elsewhere
+(the seen card is in the place or gone, never on that token; the merge lets it lie
+there), or two groups that each reach out (each group's cards lie within its own tokens,
+the place and the card gone). No answer made of groups that share no token is narrower
+and sound: two cards that may each be the card gone must share a group (or one be in
+none, wider still), and that group's tokens must cover every place either may be. The
+exact set needs overlapping groups with bounds on how many of a group's cards the place
+keeps, and a uniform `sample` of it needs which group the card gone came from, weighted
+over the worlds: a distribution these groups do not hold. tests/test_beast_exact.py
+shows the two smallest cases.
 """
 
 from __future__ import annotations
@@ -57,13 +79,29 @@ def grouped(groups: Iterable[Group]) -> dict[str, Group]:
     return {token: group for group in groups for token in group.tokens}
 
 
+def merged(
+    groups: tuple[Group, ...],
+    touched: Iterable[Group],
+    tokens: Iterable[str] = (),
+    cards: Iterable[str] = (),
+) -> tuple[tuple[Group, ...], Group]:
+    """`groups` without the `touched` ones, and the one group those make with `tokens`
+    and `cards` added: any of its tokens may hold any of its cards (every merge below)."""
+    chosen = {id(g): g for g in touched}
+    kept = tuple(g for g in groups if id(g) not in chosen)
+    every_token = (*(t for g in chosen.values() for t in g.tokens), *tokens)
+    every_card = (*(c for g in chosen.values() for c in g.cards), *cards)
+    return kept, Group(every_token, every_card)
+
+
 def joined(
     held: tuple[str, ...], groups: tuple[Group, ...], fresh: Callable[[str], str]
 ) -> tuple[tuple[str, ...], tuple[Group, ...]]:
     """An unseen card is about to leave `held` (any of them may be the one): its seen
     cards become tokens (`fresh` gives one per name) and every token of it joins one
     group with them, with the groups its tokens were in (nothing changes when `held` is
-    all tokens in no group, or all of one group's)."""
+    all tokens in no group, or all of one group's). Exact unless two of those constrain
+    it and one reaches beyond `held`; the least sound answer then (the module docstring)."""
     of = grouped(groups)
     touched = {id(of[c]): of[c] for c in held if c in of}
     names = tuple(c for c in held if not is_token(c))
@@ -71,20 +109,19 @@ def joined(
     if not names and (not touched or (len(touched) == 1 and not loose)):
         return held, groups
     renamed = tuple(c if is_token(c) else fresh(c) for c in held)
-    tokens = [t for g in touched.values() for t in g.tokens]
-    tokens += [t for t in renamed if t not in of]
-    cards = [c for g in touched.values() for c in g.cards] + sorted(names)
-    kept = tuple(g for g in groups if id(g) not in touched)
-    return renamed, (*kept, Group(tuple(tokens), tuple(cards)))
+    ungrouped = (t for t in renamed if t not in of)  # its loose tokens and the renamed
+    kept, group = merged(groups, touched.values(), ungrouped, sorted(names))
+    return renamed, (*kept, group)
 
 
 def pick_token(
-    held: tuple[str, ...], name: str, groups: tuple[Group, ...]
+    held: tuple[str, ...], name: str | None, groups: tuple[Group, ...]
 ) -> tuple[str | None, tuple[Group, ...]]:
     """The token of `held` that seen card `name` was, as it leaves, and the groups after:
-    a token of its group if it is a group's card; else one in no group, or failing that
-    one of a group's others (which then has one token fewer; several such groups here
-    are joined first, any of them may have held it). None: no token fits."""
+    a token of its group if it is a group's card; else (or for `name` None, a card known
+    to be in no group) one in no group, or failing that one of a group's others (which
+    then has one token fewer; several such groups here are joined first, any of them may
+    have held it). None: no token fits."""
     of = grouped(groups)
     home = next((g for g in groups if name in g.cards), None)
     if home is not None:
@@ -95,11 +132,25 @@ def pick_token(
     roomy = {id(of[c]): of[c] for c in held if c in of and of[c].others}
     if not roomy:
         return None, groups
-    kept = tuple(g for g in groups if id(g) not in roomy)
-    tokens = tuple(t for g in roomy.values() for t in g.tokens)
-    cards = tuple(c for g in roomy.values() for c in g.cards)
-    token = next(c for c in held if c in tokens)
-    return token, (*kept, Group(tuple(t for t in tokens if t != token), cards))
+    kept, group = merged(groups, roomy.values())
+    token = next(c for c in held if c in group.tokens)
+    return token, (*kept, Group(tuple(t for t in group.tokens if t != token), group.cards))
+
+
+def trap_token(
+    held: tuple[str, ...], groups: tuple[Group, ...], fits: Callable[[str], bool]
+) -> tuple[str, tuple[Group, ...]]:
+    """The token of `held` (some of them tokens) that an unseen card `fits` accepts (a trap
+    item played face down) was, and the groups after: the groups here with such a card are
+    dropped (it may be theirs: wider, never narrower), then it is a card in no group
+    (`pick_token`); where no token fits, every group here is dropped."""
+    here = set(held)
+    kept = tuple(g for g in groups if not (here & set(g.tokens) and any(map(fits, g.cards))))
+    token, kept = pick_token(held, None, kept)
+    if token is None:
+        kept = tuple(g for g in kept if not here & set(g.tokens))
+        token = next(c for c in held if is_token(c))
+    return token, kept
 
 
 def recalled(
@@ -108,14 +159,12 @@ def recalled(
     """The picks' tokens (those still in the shadow) are the cards `gone`, in some order:
     one group with them, joined with the groups they or those cards are in."""
     of = grouped(groups)
-    touched = {id(g): g for g in groups if set(g.tokens) & set(picks) or set(g.cards) & set(gone)}
-    tokens = [t for g in touched.values() for t in g.tokens]
-    tokens += [t for t in picks if t not in of]
-    cards = {c for g in touched.values() for c in g.cards} | set(gone)
-    kept = tuple(g for g in groups if id(g) not in touched)
-    if len(cards) > len(tokens):  # not what the shadow holds: drop them (wider)
+    touched = [g for g in groups if set(g.tokens) & set(picks) or set(g.cards) & set(gone)]
+    kept, group = merged(groups, touched, (t for t in picks if t not in of))
+    cards = tuple(sorted({*group.cards, *gone}))
+    if len(cards) > len(group.tokens):  # not what the shadow holds: drop them (wider)
         return kept
-    return (*kept, Group(tuple(tokens), tuple(sorted(cards))))
+    return (*kept, Group(group.tokens, cards))
 
 
 def settled(state: BeastState, groups: tuple[Group, ...]) -> tuple[BeastState, tuple[Group, ...]]:
@@ -149,21 +198,23 @@ def settled(state: BeastState, groups: tuple[Group, ...]) -> tuple[BeastState, t
 
 
 def _named(state: BeastState, place: str, names: dict[str, str]) -> BeastState | None:
-    """`state` with the tokens in `place` (a hand's action cards, the pool or a pack)
-    named as `names` says (None: a place no group's token is named in)."""
+    """`state` with the tokens in `place` (a hand's action cards or items and talents, a
+    pack, the pool or a discard) named as `names` says (None: a place no group's token is
+    named in: a deck, whose cards leave by position)."""
     kind, _, index = place.partition("/")
 
     def name(held: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(names.get(c, c) for c in held)
 
-    if kind == "actions":
+    if kind in ("actions", "extras"):
         hands = list(state.hands)
-        hands[int(index)] = replace(hands[int(index)], actions=name(hands[int(index)].actions))
+        hand = hands[int(index)]
+        hands[int(index)] = replace(hand, **{kind: name(getattr(hand, kind))})
         return replace(state, hands=tuple(hands))
     if kind == "pack":
         packs = list(state.packs)
         packs[int(index)] = name(packs[int(index)])
         return replace(state, packs=tuple(packs))
-    if kind == "pool":
-        return replace(state, pool=name(state.pool))
+    if kind in ("pool", "item_discard", "talent_discard"):
+        return replace(state, **{kind: name(getattr(state, kind))})
     return None

@@ -10,7 +10,8 @@ the real one (`sample`): the information-set contract of projections/registry.py
   hunters' hands, items and traps for the Beast, other seats' draft packs, the face-down
   decks and discards), each with the cards known to lie there and a token per unseen card;
 - the groups of unseen cards it knows by name, not by place (projections.beast_groups:
-  draft picks it did not see, taken by several hands from a pack whose cards it knew):
+  draft picks it did not see, taken by several hands from a pack whose cards it knew; a
+  hand's seen items or talents and the one it discarded face down):
   each a set of tokens that hold every card of a set of cards, in some order, the rest of
   them (if more) any unseen cards in no group;
 - per kind, the cards an unseen one outside the groups may be: that kind's cards minus

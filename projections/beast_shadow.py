@@ -6,11 +6,12 @@ card the viewer could not see is a token ("?1", "?2", ...) of a known kind, move
 same reducer as the real card, so the shadow knows how many unseen cards each hidden
 place holds and which seen cards lie there (a first game's starting hands, a talent the
 Beast took from the open row, the known cards of a reshuffled discard). A seen card
-that may have left a hidden place unseen (a face-down discard from a hand that also
-holds known cards) is let go: it becomes a token again, so the model never claims more
-than the viewer knows; a seen action card (a pick from a pack the viewer saw, a card of
-the pool or of a hand given or taken unseen) becomes instead a token of a group, the
-place's cards, which keeps that they are among its tokens (projections.beast_groups).
+that may have left a hidden place unseen (a pick from a pack the viewer saw, a card of
+the pool or of a hand given, looted or discarded face down, a card taken from a deck
+holding known cards) becomes a token of a group, the place's cards, which keeps that
+they are among its tokens (projections.beast_groups), so the model never claims more
+than the viewer knows; a seen trap item of a hand that sets a trap face down is let go
+(it becomes a token again, any unseen item).
 The draft is remembered as on paper: when a pack comes back to the viewer (or the draft
 ends with it empty), the cards gone from it since it last held it are the picks it did
 not see: when those all went to one hand, that hand holds them (two players: the hunters

@@ -34,7 +34,7 @@ from skald.core.beast.data import (
     side_of,
 )
 from skald.core.beast.effects import open_window, reshuffle
-from skald.core.beast.legal import PACK_SIZES, acting_hand, slot_of
+from skald.core.beast.legal import PACK_SIZES, acting_hand, dead_turn, slot_of
 from skald.core.beast.mechanics import tower_trails, trails_event
 from skald.core.beast.state import BEAST, BeastState, Tx
 from skald.core.beast.supply import gain_grudges, powers_left
@@ -210,7 +210,7 @@ def _advance(tx: Tx) -> bool:
         if len(state.slots) >= 2:
             tx.emit(TurnEnded(hand=state.turn, passed=False))
             return True
-        if state.hands[state.turn].dead and not state.slots:
+        if dead_turn(state):
             tx.emit(TurnEnded(hand=state.turn, passed=True))
             return True
         return False

@@ -36,8 +36,9 @@ PACK_SIZES = {2: 6, 3: 4, 4: 3}
 
 
 def acting_hand(state: BeastState) -> int | None:
-    """The hand whose decision the game waits for (None during the draft or at the end)."""
-    if state.winner:
+    """The hand whose decision the game waits for (None during the draft, at the end, or
+    on a dead hunter's turn before it has played a card: nobody decides that)."""
+    if state.winner or dead_turn(state):
         return None
     if state.window:
         return state.reactors[0] if state.reactors else BEAST
@@ -48,6 +49,20 @@ def acting_hand(state: BeastState) -> int | None:
     if state.phase == "day":
         return state.turn
     return None
+
+
+def dead_turn(state: BeastState) -> bool:
+    """It is a dead hunter's turn and it has played nothing: the turn ends at once (passed,
+    in the decision that handed it the turn: core/beast/flow.py), so nobody is to act in
+    the state between the two events (a dead hand has no location to flee from)."""
+    return (
+        state.phase == "day"
+        and not state.window
+        and not state.frames
+        and 0 <= state.turn < len(state.hands)
+        and state.hands[state.turn].dead
+        and not state.slots
+    )
 
 
 def to_act(state: BeastState) -> frozenset[int]:
