@@ -79,6 +79,8 @@ class BeastPossible(msgspec.Struct, frozen=True, kw_only=True):
     unseen: tuple[tuple[str, tuple[str, ...]], ...]
     habitats: tuple[tuple[str, tuple[str, ...]], ...]
     paths: PathGraph | None = None
+    characters: tuple[str, ...] = ()
+    """Each hand's character, the Beast's first (public: for the words a player reads)."""
 
     @property
     def places(self) -> dict[str, tuple[str, ...]]:
@@ -297,6 +299,7 @@ def known_to(reader: Reader) -> BeastPossible:
             for t in habitat_tokens
         ),
         paths=graph,
+        characters=tuple(hand.character for hand in shadow.hands),
     )
 
 

@@ -151,13 +151,15 @@ _BEAST_ROLES = {"hunters": "the hunters", "beast": "the Beast"}
 _BEAST_KINDS = {"action": "action card", "item": "item", "talent": "talent", "trap": "trap item"}
 
 
-def _beast_place(place: str, players: Sequence[str]) -> str:
-    """A hidden place in words: `actions/2` -> `hunter 2's action cards`."""
+def _beast_place(place: str, players: Sequence[str], characters: Sequence[str] = ()) -> str:
+    """A hidden place in words: `actions/2` -> `Varja's action cards` (a hunter's hand
+    by its character; `hunter 2` where the model does not name it)."""
     kind, _, index = place.partition("/")
     if not index:
         return _BEAST_PLACES.get(place, place)
     number = int(index)
-    owner = "the Beast" if number == 0 else f"hunter {number}"
+    named = characters[number] if number < len(characters) else ""
+    owner = "the Beast" if number == 0 else (named or f"hunter {number}")
     if kind == "actions":
         return f"{owner}'s action cards"
     if kind == "extras":
@@ -185,7 +187,7 @@ def _beast(possible: Any, players: Sequence[str]) -> str:
     for holding in possible.holdings:
         if not holding.cards:
             continue
-        where = _beast_place(holding.place, players)
+        where = _beast_place(holding.place, players, possible.characters)
         if holding.place.startswith("trap/"):
             card, habitat = holding.cards
             card_text = "an unseen trap item" if card in kinds else card
@@ -215,18 +217,22 @@ def _beast(possible: Any, players: Sequence[str]) -> str:
 
 def _beast_groups(possible: Any, players: Sequence[str]) -> list[str]:
     """A line per group of unseen cards known by name, not by place: `Avarice and Pursuit:
-    unseen cards of hunter 1's action cards and hunter 2's action cards, 1 in each`, or,
-    where the group's tokens hold other cards too, `...: 2 of the 3 unseen cards of hunter
-    1's action cards (2) and hunter 2's action cards (1)`."""
+    unseen cards of Helga's action cards and Varja's action cards, 1 in each`, or, where
+    the group's tokens hold other cards too, `...: 2 of the 3 unseen cards of Helga's
+    action cards (2) and Varja's action cards (1)`."""
     lines = []
     for group in getattr(possible, "groups", ()):
         counts = {h.place: sum(1 for t in group.tokens if t in h.cards) for h in possible.holdings}
         held = [(place, n) for place, n in counts.items() if n]
         if len(group.cards) == len(group.tokens) and len({n for _, n in held}) == 1:
-            whose = listing([_beast_place(place, players) for place, _ in held], "and")
+            whose = listing(
+                [_beast_place(place, players, possible.characters) for place, _ in held], "and"
+            )
             share = f"unseen cards of {whose}, {held[0][1]} in each"
         else:
-            whose = listing([f"{_beast_place(p, players)} ({n})" for p, n in held], "and")
+            whose = listing(
+                [f"{_beast_place(p, players, possible.characters)} ({n})" for p, n in held], "and"
+            )
             share = f"{len(group.cards)} of the {len(group.tokens)} unseen cards of {whose}"
         lines.append(f"  {listing(group.cards)}: {share}")
     return lines

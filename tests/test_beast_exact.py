@@ -377,7 +377,8 @@ def test_possible_says_the_groups_in_words_and_in_its_json() -> None:
     log, day = drafted()
     possible = known(log[:day], BEAST_EYES)
     text = describe_possible(possible, ("Ann", "Bob", "Cid"))
-    both = "hunter 1's action cards and hunter 2's action cards, 1 in each"
+    first, second = possible.characters[1:3]  # the hunters, by character, not number
+    both = f"{first}'s action cards and {second}'s action cards, 1 in each"
     assert f"  Avarice and Pursuit: unseen cards of {both}" in text.splitlines()
     assert f"  Dark Dealings and Haste: unseen cards of {both}" in text.splitlines()
     assert "an unseen action card in no such group may be: " in text
