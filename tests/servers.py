@@ -70,6 +70,20 @@ def skald_command() -> list[str]:
     return [str(script)] if script.is_file() else [sys.executable, "-m", "skald.cli.main"]
 
 
+def bearer(token: str) -> dict[str, str]:
+    """The request headers that present `token`."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+@contextmanager
+def serving(url: str) -> Iterator[str]:
+    """`skald serve` of the store at `url` on a free port of 127.0.0.1 until the block
+    ends; yields its base URL once it answers."""
+    port = free_port()
+    with running([*skald_command(), "serve", "--port", str(port)], port, url) as base:
+        yield base
+
+
 class Server:
     """A real `skald serve` on 127.0.0.1 that a test may `kill -9` and start again on the
     same store and port. It runs in its own session, so a kill reaches its workers too;

@@ -16,7 +16,7 @@ from skald.core.store import EventStore
 from skald.projections.autoplay import autoplay
 from skald.projections.table import Table
 from tests.cli_support import skald
-from tests.servers import free_port, running, skald_command
+from tests.servers import serving
 
 
 def finished(url: str, reveal: str) -> str:
@@ -34,8 +34,7 @@ def test_a_spectators_view_of_a_finished_game_follows_the_reveal_policy(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'reveal.db'}"
     game_id = finished(url, reveal)
-    port = free_port()
-    with running([*skald_command(), "serve", "--port", str(port)], port, url) as base:
+    with serving(url) as base:
         view = httpx.get(f"{base}/games/{game_id}/view", timeout=30)
         earlier = httpx.get(f"{base}/games/{game_id}/view", params={"at": 20}, timeout=30)
     assert view.status_code == earlier.status_code == 200

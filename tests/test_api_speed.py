@@ -28,6 +28,7 @@ from skald.api.direct import DirectRoutes, direct_routes
 from skald.api.main import SkaldAPI, create_app
 from skald.api.responses import MsgspecJSON
 from skald.api.routes import games, moves
+from tests.servers import bearer
 from tests.test_faults import serve
 
 
@@ -73,10 +74,6 @@ def same(fast: TestClient, slow: TestClient, method: str, url: str, **kwargs: An
     assert (one.status_code, one.content) == (two.status_code, two.content), (method, url)
     assert sorted(one.headers.multi_items()) == sorted(two.headers.multi_items()), (method, url)
     return one.status_code, (one.json() if one.content and one.content[:1] in b"{[" else None)
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def test_refused_moves_are_answered_alike(clients: tuple[TestClient, TestClient]) -> None:

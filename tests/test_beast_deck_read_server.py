@@ -56,7 +56,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.servers import free_port, running, skald_command
+from tests.servers import bearer as _headers
+from tests.servers import serving
 
 PLAYERS = ["Ann", "Bob", "Cid"]  # Fangrir the Beast, Helga, Iona
 SEED = "deck read"
@@ -101,13 +102,8 @@ BEASTS_READ = (
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     url = f"sqlite:///{tmp_path_factory.mktemp('deckread') / 'skald.db'}"
-    port = free_port()
-    with running([*skald_command(), "serve", "--port", str(port)], port, url) as base:
+    with serving(url) as base:
         yield base
-
-
-def _headers(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 class Table:
@@ -248,35 +244,28 @@ def assert_read_finds_nothing(rows: list[list[str]], secret: str, unseen: list[s
     )
 
 
-def test_a_hunters_variations_deal_the_beasts_face_down_talent_like_any_unseen_talent(
-    server: str,
+@pytest.mark.parametrize(
+    ("attacker", "moves", "owner", "hand", "kind"),
+    [
+        # a hunter (Cid, Iona) reads the Beast's face-down talent, with the Beast's token
+        ("Cid", HUNTERS_READ, "Ann", 0, "talent"),
+        # the Beast (Ann) reads Iona's face-down item, with Iona's token
+        ("Ann", BEASTS_READ, "Cid", 2, "item"),
+    ],
+    ids=["a hunter reads the Beast's talent", "the Beast reads a hunter's item"],
+)
+def test_variations_deal_the_other_sides_face_down_card_like_any_unseen_one(
+    server: str, attacker: str, moves: tuple[str, ...], owner: str, hand: int, kind: str
 ) -> None:
     with httpx.Client(base_url=server, timeout=60) as http:
         table = Table(http)
-        seq = table.play(*TOOK, *HUNTERS_READ)
+        seq = table.play(*TOOK, *moves)
         name, legal = table.acting()
-        assert name == "Cid"
+        assert name == attacker
         assert "pass" in legal  # and it ends the day
-        secret = table.face_down("Ann", 0)  # the Beast's talent, read with its own token
-        cid_view = http.get(f"/games/{table.id}/view", headers=table.as_("Cid")).text
-        assert secret not in cid_view
-        unseen = table.unseen("Cid", "talent")
-        rows = table.rows("Cid", seq, "Cid: pass", "talent")
-        assert_read_finds_nothing(rows, secret, unseen)
-
-
-def test_the_beasts_variations_deal_a_hunters_face_down_item_like_any_unseen_item(
-    server: str,
-) -> None:
-    with httpx.Client(base_url=server, timeout=60) as http:
-        table = Table(http)
-        seq = table.play(*TOOK, *BEASTS_READ)
-        name, legal = table.acting()
-        assert name == "Ann"
-        assert "pass" in legal  # and it ends the day
-        secret = table.face_down("Cid", 2)  # Iona's item, read with Iona's own token
-        ann_view = http.get(f"/games/{table.id}/view", headers=table.as_("Ann")).text
-        assert secret not in ann_view
-        unseen = table.unseen("Ann", "item")
-        rows = table.rows("Ann", seq, "Ann: pass", "item")
+        secret = table.face_down(owner, hand)  # read with its owner's own token
+        attacker_view = http.get(f"/games/{table.id}/view", headers=table.as_(attacker)).text
+        assert secret not in attacker_view
+        unseen = table.unseen(attacker, kind)
+        rows = table.rows(attacker, seq, f"{attacker}: pass", kind)
         assert_read_finds_nothing(rows, secret, unseen)

@@ -20,7 +20,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.servers import free_port, running, skald_command
+from tests.servers import bearer as _headers
+from tests.servers import serving
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dag"]
 
@@ -28,13 +29,8 @@ PLAYERS = ["Ann", "Bob", "Cid", "Dag"]
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     url = f"sqlite:///{tmp_path_factory.mktemp('variation') / 'skald.db'}"
-    port = free_port()
-    with running([*skald_command(), "serve", "--port", str(port)], port, url) as base:
+    with serving(url) as base:
         yield base
-
-
-def _headers(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def _legal(http: httpx.Client, game: str, token: str) -> list[str]:

@@ -22,6 +22,7 @@ from websockets.sync.client import ClientConnection, connect
 from tests.cli_support import skald
 from tests.conftest import fresh_store_url
 from tests.servers import Server, pg_database
+from tests.servers import bearer as auth
 from tests.test_api_play import TIMEOUT, channel, close_code, frame, frame_legal, new_game
 
 
@@ -39,10 +40,6 @@ def open_notes(base: str, game_id: str, token: str | None = None) -> ClientConne
     first = frame(conn)
     assert first["type"] == "update", first
     return conn
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def note(base: str, game_id: str, token: str, at: int, audience: str = "public") -> None:

@@ -32,7 +32,7 @@ from skald.core.tournament.access import issue_one
 from skald.projections.autoplay import play_out, random_bot
 from skald.projections.table import Table
 from tests.conftest import fresh_store_url
-from tests.servers import free_port, running, skald_command
+from tests.servers import bearer, free_port, running, skald_command
 from tests.test_api_play import close_code, frame, ws_url
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dag"]
@@ -75,10 +75,6 @@ WRITES = (
 )
 """Routes that write beside a game, reading it first."""
 NOTES = ("annotations", "variations")
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def read(http: httpx.Client, path: str, headers: dict[str, str]) -> tuple[int, bytes]:

@@ -27,7 +27,8 @@ import httpx
 import pytest
 
 from tests.cli_support import skald
-from tests.servers import free_port, running, skald_command
+from tests.servers import bearer as _headers
+from tests.servers import serving
 
 PROBES = 500
 Z_BOTH = 3.2905
@@ -37,8 +38,7 @@ FACE = re.compile(r"(?<![\w@])[+-][0-9]{1,2}(?:[tcdbsghx#]|\$[0-9]{1,2})?|\b0[tc
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     url = f"sqlite:///{tmp_path_factory.mktemp('possible') / 'skald.db'}"
-    port = free_port()
-    with running([*skald_command(), "serve", "--port", str(port)], port, url) as base:
+    with serving(url) as base:
         yield base, url
 
 
@@ -66,10 +66,6 @@ def game(server: tuple[str, str]) -> dict[str, str]:
         "referee": created["referee_token"],
         "seq": str(moved.json()["seq"]),
     }
-
-
-def _headers(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def _real_hand(base: str, game: dict[str, str], seat: int) -> list[str]:

@@ -23,7 +23,7 @@ from skald.projections.standings import standings
 from skald.projections.table import Table
 from tests.conftest import BACKENDS, _pg_or_skip, fresh_store_url
 from tests.forgery import copy_games
-from tests.servers import free_port, running, skald_command
+from tests.servers import bearer, free_port, running, skald_command
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dag", "Eir"]
 
@@ -57,10 +57,6 @@ def store_url(request: pytest.FixtureRequest, tmp_path: object) -> str:
 def client(store_url: str) -> Iterator[TestClient]:
     with TestClient(create_app(store_url)) as test_client:
         yield test_client
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def _create(client: TestClient, **fields: Any) -> dict[str, Any]:
