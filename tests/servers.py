@@ -75,6 +75,22 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def legal_moves(http: httpx.Client, game: str, token: str) -> list[str]:
+    """`GET /games/GAME/legal` as the token's seat: its legal moves (asserting a 200)."""
+    answer = http.get(f"/games/{game}/legal", headers=bearer(token))
+    assert answer.status_code == 200, answer.text
+    moves: list[str] = answer.json()["moves"]
+    return moves
+
+
+def served_sqlite(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[str]:
+    """A module fixture's body: `skald serve` of a new SQLite store in a temporary folder
+    called `name`, yielding its base URL until the module's tests are done."""
+    url = f"sqlite:///{tmp_path_factory.mktemp(name) / 'skald.db'}"
+    with serving(url) as base:
+        yield base
+
+
 @contextmanager
 def serving(url: str) -> Iterator[str]:
     """`skald serve` of the store at `url` on a free port of 127.0.0.1 until the block

@@ -21,23 +21,14 @@ import httpx
 import pytest
 
 from tests.servers import bearer as _headers
-from tests.servers import serving
+from tests.servers import legal_moves, served_sqlite
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dag"]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('variation') / 'skald.db'}"
-    with serving(url) as base:
-        yield base
-
-
-def _legal(http: httpx.Client, game: str, token: str) -> list[str]:
-    answer = http.get(f"/games/{game}/legal", headers=_headers(token))
-    assert answer.status_code == 200, answer.text
-    moves: list[str] = answer.json()["moves"]
-    return moves
+    yield from served_sqlite(tmp_path_factory, "variation")
 
 
 def _at_a_draft(http: httpx.Client) -> tuple[str, dict[str, str], int, list[str]]:
@@ -51,12 +42,12 @@ def _at_a_draft(http: httpx.Client) -> tuple[str, dict[str, str], int, list[str]
     rnd = random.Random(4)
     for _ in range(200):
         summary = http.get(f"/games/{game}").json()
-        cid = _legal(http, game, tokens["Cid"]) if 2 in summary["to_act"] else []
+        cid = legal_moves(http, game, tokens["Cid"]) if 2 in summary["to_act"] else []
         if cid and all(m.startswith("draft ") for m in cid):
             return game, tokens, summary["seq"], [m.removeprefix("draft ") for m in cid]
         seat = summary["to_act"][0]
         token = tokens[PLAYERS[seat]]
-        move = rnd.choice(_legal(http, game, token))
+        move = rnd.choice(legal_moves(http, game, token))
         made = http.post(f"/games/{game}/moves", json={"move": move}, headers=_headers(token))
         assert made.status_code == 201, made.text
     raise AssertionError("no draft reached")
@@ -66,7 +57,7 @@ def test_a_hunters_variation_sees_what_that_hunter_sees(server: str) -> None:
     with httpx.Client(base_url=server, timeout=60) as http:
         game, tokens, seq, pack = _at_a_draft(http)
         bob = _headers(tokens["Bob"])
-        own = {m.removeprefix("draft ") for m in _legal(http, game, tokens["Bob"])}
+        own = {m.removeprefix("draft ") for m in legal_moves(http, game, tokens["Bob"])}
         hidden = [card for card in pack if card not in own]
         assert hidden  # Cid holds cards Bob has not seen
         log = http.get(f"/games/{game}/log", headers=bob).text

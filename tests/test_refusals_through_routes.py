@@ -23,7 +23,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.servers import bearer, serving
+from tests.servers import bearer, legal_moves, served_sqlite
 
 NAMES = ["Ann", "Bob", "Cid", "Dag"]
 TABLES = {"beowulf": 2, "hagar": 3, "beast": 2}
@@ -34,16 +34,7 @@ NONSENSE = ["", "fly to the moon", "Zed: pass", "play 99@99"]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('refusals') / 'skald.db'}"
-    with serving(url) as base:
-        yield base
-
-
-def _legal(http: httpx.Client, game: str, token: str) -> list[str]:
-    answer = http.get(f"/games/{game}/legal", headers=bearer(token))
-    assert answer.status_code == 200, answer.text
-    moves: list[str] = answer.json()["moves"]
-    return moves
+    yield from served_sqlite(tmp_path_factory, "refusals")
 
 
 def _variation(http: httpx.Client, game: str, seq: int, moves: list[str], seed: str, token: str):
@@ -83,7 +74,7 @@ def test_a_refusal_reads_the_same_whatever_the_requester_cannot_see(server: str,
             summary = http.get(f"/games/{game_id}").json()
             if summary.get("outcome") is not None or not summary["to_act"]:
                 break
-            legal = {seat: _legal(http, game_id, tokens[seat]) for seat in range(len(players))}
+            legal = {seat: legal_moves(http, game_id, tokens[seat]) for seat in range(len(players))}
             for moves in legal.values():
                 seen.update(moves)
             if decision % 8 == 3:
