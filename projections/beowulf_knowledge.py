@@ -19,17 +19,28 @@ undoable) returns to that hand known to everyone.
 A turn that begins with the pile exhausted says one thing more: the act did not end, so
 some seat could still act (`_someone_could_act`). When no figure is left in any supply,
 no tile the viewer knows can be played and no seat with a hidden tile could move a figure
-by Good Counsel, only a hidden tile that is not Good Counsel lets a seat act; when one
-hidden place alone can be it, that place cannot be Good Counsel (`not_good_counsel`).
+by Good Counsel, only a hidden tile that is not Good Counsel lets a seat act: at least
+one of the hidden places (all but the Good-Counsel-only ones) is not Good Counsel. One
+place alone is flagged (`not_good_counsel`); several make a clause (`in_clause`), which
+`possible` carries as `not_all_good_counsel` where it says more than each place alone.
+
+What `possible` says of each place is exact (`beowulf_counsel`): counting each act's
+unseen Good Counsel tiles and others against the places that must be one or cannot be
+one, and the clause, a place is flagged Good-Counsel-only or not-Good-Counsel exactly
+when no consistent world gives it the other kind (a seat that passed holding an act's
+only Good Counsel leaves none for another hand; a clause whose other places can only be
+Good Counsel leaves its last place to be the playable one). The clause is reduced to
+the places that can hold another tile, and given only when some world of the places
+alone breaks it: a world is possible exactly when its places fit their flags and it
+keeps the clause.
 
 `sample` is uniform over the consistent deals: every assignment of the unseen tiles to the
 hidden hand places (a Good-Counsel-only place gets a Good Counsel tile, a place that
-cannot be one another tile), the pile and the box is equally likely, whatever the real
-tiles are. Not modelled (documented): when several hidden places could be the tile that
-lets a seat act at such a turn, "one of them is not Good Counsel" is a choice between
-places that `possible`, place by place, cannot say; `sample` may draw a world where each
-is one. (The position needs every figure placed and the pile used up with a space still
-free, so it is rare: none arose in random, greedy or figure-first playouts.)
+cannot be one another tile, and not every place of a clause a Good Counsel), the pile and
+the box is equally likely, whatever the real tiles are. It draws a deal of the places
+alone and draws again while the deal breaks a clause (rejection from a uniform draw is
+uniform over what it keeps); after `ATTEMPTS` it builds the deal by the clause places'
+classes instead, drawn with the weight of the deals each leaves (uniform as well).
 """
 
 from __future__ import annotations
@@ -62,6 +73,7 @@ from skald.events.beowulf import (
 from skald.events.common import DecisionRedone, DecisionUndone, GameCreated, MoveMade
 from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
+from skald.projections import beowulf_counsel as counsel_count
 
 NO_PLAYER_COULD_PLAY = "no player could play"
 GOOD_COUNSEL = "good_counsel"
@@ -110,8 +122,27 @@ class Unseen(msgspec.Struct, frozen=True, kw_only=True):
     in_box: int
 
 
+class HandPlace(msgspec.Struct, frozen=True, kw_only=True):
+    """One place of another seat's hand: `HandPossible.places[place]` of seat `seat`."""
+
+    seat: int
+    place: int
+    back: str
+
+
+class NotAllGoodCounsel(msgspec.Struct, frozen=True, kw_only=True):
+    """At least one of these hand places holds a tile other than Good Counsel (each
+    alone may still be one): a turn began with the pile exhausted, so some seat could act,
+    and only one of these tiles could have let it."""
+
+    places: tuple[HandPlace, ...]
+
+
 class BeowulfPossible(msgspec.Struct, frozen=True, kw_only=True):
-    """Everything that could be true of what `viewer` cannot see."""
+    """Everything that could be true of what `viewer` cannot see: each act's unseen tiles,
+    each other hand's places and the faces each could be, and the clauses that tie places
+    together (a world is possible exactly when its places fit their own constraints and
+    keep every clause)."""
 
     game: str = "beowulf"
     viewer: str
@@ -122,6 +153,9 @@ class BeowulfPossible(msgspec.Struct, frozen=True, kw_only=True):
     seen: tuple[str, ...]
     """The ids of every tile the viewer has seen (its own, those played): the act's other
     tiles are the unseen ones (a tile's id says nothing its face and back do not)."""
+    not_all_good_counsel: tuple[NotAllGoodCounsel, ...] = ()
+    """Places of which at least one is not Good Counsel, where that says more than each
+    place alone (at most one clause: a later one says all an earlier one did)."""
 
 
 def unseen_tiles(known: BeowulfPossible, act: int) -> list[str]:
@@ -138,6 +172,7 @@ class _Slot(msgspec.Struct, kw_only=True):
     tile: str | None = None
     good_counsel_only: bool = False
     not_good_counsel: bool = False
+    in_clause: bool = False  # one of the places of which at least one is not Good Counsel
 
 
 class StoredBeowulfFold(msgspec.Struct, frozen=True, array_like=True):
@@ -192,21 +227,42 @@ class _Knowledge:
         self.seen.add(tile_id)
         hand = self.hands[seat]
         known = [s for s in hand if s.tile == tile_id]
+        counsel = tile(tile_id).ability == GOOD_COUNSEL
         if not known:
             same_back = [s for s in hand if s.tile is None and s.act == tile(tile_id).act]
-            counsel = tile(tile_id).ability == GOOD_COUNSEL
             # It may have left any place it fits; the narrowest of them goes, so the places
             # left allow at least what the log does (a Good Counsel-only place for a Good
-            # Counsel, a place that cannot be one for any other tile).
+            # Counsel, a place that cannot be one or else a clause place for any other tile:
+            # the clause is then kept, and a clause place is the last a Good Counsel
+            # leaves, the clause then narrower).
             if counsel:
                 fitting = [s for s in same_back if not s.not_good_counsel]
-                fitting.sort(key=lambda s: not s.good_counsel_only)
+                fitting.sort(key=lambda s: (not s.good_counsel_only, s.in_clause))
             else:
                 fitting = [s for s in same_back if not s.good_counsel_only]
-                fitting.sort(key=lambda s: not s.not_good_counsel)
+                fitting.sort(key=lambda s: (not s.not_good_counsel, not s.in_clause))
             known = fitting or same_back
         if known:
             hand.remove(known[0])
+            if known[0].in_clause and not counsel:
+                self.clause_kept()
+            elif known[0].in_clause:
+                self.clause_narrowed()
+
+    def clause_kept(self) -> None:
+        """A clause place showed a tile other than Good Counsel: the clause is kept, and
+        says nothing more."""
+        for hand in self.hands:
+            for slot in hand:
+                slot.in_clause = False
+
+    def clause_narrowed(self) -> None:
+        """Clause places left it (shown, or only Good Counsel now): one left alone is the
+        one that cannot be Good Counsel."""
+        places = [s for hand in self.hands for s in hand if s.in_clause]
+        if len(places) == 1:
+            places[0].in_clause = False
+            places[0].not_good_counsel = True
 
     def returned(self, seat: int, tile_id: str) -> None:
         """A shown tile was taken back into `seat`'s hand (an undone play)."""
@@ -217,6 +273,8 @@ class _Knowledge:
             for slot in self.hands[seat]:
                 if slot.tile is None:
                     slot.good_counsel_only = True
+                    slot.in_clause = False
+        self.clause_narrowed()
 
 
 def _known(secret: Any) -> Any:
@@ -328,10 +386,13 @@ def _someone_could_act(k: _Knowledge, board: BeowulfState) -> None:
     """A turn begins with the pile exhausted: the rules saw some seat able to act then
     (`decide._next_turn`, else the act ends, "no player could play"). With no figure in
     any supply, no tile the viewer knows playable, no seat with a Good Counsel move holding
-    a hidden tile, the one able seat must hold a hidden tile that is not Good Counsel;
+    a hidden tile, the one able seat must hold a hidden tile that is not Good Counsel:
     when only one hidden place can be that tile, it is not a Good Counsel (a place of a
-    seat without a Good Counsel move that is not already Good-Counsel-only). With several,
-    the deduction is a choice between them, which the places cannot say: not modelled."""
+    seat without a Good Counsel move that is not already Good-Counsel-only); with several,
+    at least one of them is not (the clause, `in_clause`). Those are then every hidden
+    place but the Good-Counsel-only ones, so the clause they make says all an earlier one
+    did (its places are still among them, or Good-Counsel-only now, or it was kept by a
+    tile shown), and replaces it."""
     could_be = []
     for seat, hand in enumerate(k.hands):
         if has_figures(board, seat):
@@ -345,8 +406,12 @@ def _someone_could_act(k: _Knowledge, board: BeowulfState) -> None:
                 return  # any tile it holds can be played (a free space is next to a figure)
             elif not slot.good_counsel_only:
                 could_be.append(slot)
+    k.clause_kept()
     if len(could_be) == 1:
         could_be[0].not_good_counsel = True
+    elif len(could_be) > 1:
+        for slot in could_be:
+            slot.in_clause = True
 
 
 def _apply(k: _Knowledge, event: Any) -> None:
@@ -427,18 +492,19 @@ def _possible(k: _Knowledge, viewer: Viewer) -> BeowulfPossible:
                 in_box=len(tiles) - hidden[act] - in_pile,
             )
         )
+    places = _places(k, unseen)
     hands = []
     for seat, hand in enumerate(k.hands):
         if viewer.sees(frozenset({seat})):
             continue
-        places = tuple(_place(slot) for slot in hand)
-        may_hold = {t for slot in hand for t in _candidates(slot, unseen)}
+        mine = tuple(places[seat, index] for index in range(len(hand)))
+        may_hold = {t for place in mine for t in _candidates(place, unseen)}
         hands.append(
             HandPossible(
                 seat=seat,
                 colour=COLOURS[seat],
                 backs=tuple(sorted(ROMAN[s.act] for s in hand)),
-                places=places,
+                places=mine,
                 may_hold=_counts(may_hold),
             )
         )
@@ -449,7 +515,71 @@ def _possible(k: _Knowledge, viewer: Viewer) -> BeowulfPossible:
         unseen=tuple(acts),
         hands=tuple(hands),
         seen=tuple(sorted(k.seen)),
+        not_all_good_counsel=_clauses(k, unseen),
     )
+
+
+def _pools(unseen: dict[int, list[str]]) -> counsel_count.Pools:
+    counsel = {a: sum(tile(t).ability == GOOD_COUNSEL for t in ts) for a, ts in unseen.items()}
+    return counsel_count.Pools(
+        counsel=counsel, other={a: len(ts) - counsel[a] for a, ts in unseen.items()}
+    )
+
+
+def _hidden(k: _Knowledge) -> list[tuple[int, int, counsel_count.Hidden]]:
+    """Every hidden place (seat, index in its hand) with what the log says of it."""
+    return [
+        (seat, index, counsel_count.Hidden(slot.act, _must(slot), slot.in_clause))
+        for seat, hand in enumerate(k.hands)
+        for index, slot in enumerate(hand)
+        if slot.tile is None
+    ]
+
+
+def _must(slot: _Slot | Place) -> str | None:
+    if slot.good_counsel_only:
+        return counsel_count.GC
+    return counsel_count.OTHER if slot.not_good_counsel else None
+
+
+def _places(k: _Knowledge, unseen: dict[int, list[str]]) -> dict[tuple[int, int], Place]:
+    """Every place of every hand, its flags exact (`beowulf_counsel`): a place is
+    Good-Counsel-only when no world gives it another tile (and the act has one unseen),
+    cannot be Good Counsel when no world gives it one (and the act has one unseen)."""
+    places = {
+        (seat, index): _place(slot)
+        for seat, hand in enumerate(k.hands)
+        for index, slot in enumerate(hand)
+    }
+    pools = _pools(unseen)
+    hidden = _hidden(k)
+    constraints = [h for _, _, h in hidden]
+    for at, (seat, index, place) in enumerate(hidden):
+        counsel = counsel_count.can_be(constraints, pools, at, counsel_count.GC)
+        other = counsel_count.can_be(constraints, pools, at, counsel_count.OTHER)
+        slot = k.hands[seat][index]
+        places[seat, index] = msgspec.structs.replace(
+            places[seat, index],
+            good_counsel_only=slot.good_counsel_only
+            or (not other and pools.other.get(place.act, 0) > 0),
+            not_good_counsel=slot.not_good_counsel
+            or (not counsel and pools.counsel.get(place.act, 0) > 0),
+        )
+    return places
+
+
+def _clauses(k: _Knowledge, unseen: dict[int, list[str]]) -> tuple[NotAllGoodCounsel, ...]:
+    """The clause, reduced to the places that can hold another tile, when it says more
+    than the places alone (two of them at least; one alone is flagged by `_places`)."""
+    hidden = _hidden(k)
+    reduced = counsel_count.binding([h for _, _, h in hidden], _pools(unseen))
+    if len(reduced) < 2:
+        return ()
+    refs = tuple(
+        HandPlace(seat=seat, place=index, back=ROMAN[place.act])
+        for seat, index, place in (hidden[at] for at in reduced)
+    )
+    return (NotAllGoodCounsel(places=refs),)
 
 
 def _place(slot: _Slot) -> Place:
@@ -463,7 +593,7 @@ def _place(slot: _Slot) -> Place:
     )
 
 
-def _candidates(slot: _Slot, unseen: dict[int, list[str]]) -> list[str]:
+def _candidates(slot: Place, unseen: dict[int, list[str]]) -> list[str]:
     if slot.tile is not None:
         return [slot.tile]
     tiles = unseen.get(slot.act, [])
@@ -477,42 +607,110 @@ def _candidates(slot: _Slot, unseen: dict[int, list[str]]) -> list[str]:
 # -- one world -----------------------------------------------------------------------------
 
 
+ATTEMPTS = 200
+"""How many draws `sample` rejects (for breaking a clause) before it builds a world by
+the clause places' classes instead (`beowulf_counsel.pattern`)."""
+
+
 def sample(
     state: BeowulfState, known: BeowulfPossible, viewer: Viewer, rnd: random.Random
 ) -> BeowulfState:
     """`state` with every hidden hand and the pile drawn uniformly over the consistent deals
     (each act's unseen tiles dealt at random to its hidden places, a Good-Counsel-only place
-    first from that act's unseen Good Counsel tiles, the rest shuffled into the pile and the
-    box). Reads of `state` only what `viewer` sees: its own hands and the public part."""
+    first from that act's unseen Good Counsel tiles, then the places that cannot be one
+    from its other tiles, the rest shuffled into the pile and the box). A draw that breaks
+    a clause (every place of it Good Counsel) is drawn again: the draws are uniform over
+    the deals that fit the places, so the one kept is uniform over those that also keep
+    the clauses. After `ATTEMPTS` draws all rejected (the fallback: a draw breaks a clause
+    with the chance that all its places are Good Counsel; with the shipped tiles no clause
+    of two places binds, so none is ever rejected) the deal is built instead: the clause
+    places' classes chosen with the weight of the deals each choice leaves, then tiles
+    within the classes, uniform as well (`beowulf_counsel.pattern`). Reads of `state` only
+    what `viewer` sees: its own hands and the public part."""
     if viewer.referee:
         return state
-    left = {u.act: unseen_tiles(known, u.act) for u in known.unseen}
-    for tiles in left.values():
-        rnd.shuffle(tiles)
-    hands = [list(hand) for hand in state.hands]
-    drawn: dict[tuple[int, int], str] = {}
     places = [(h.seat, i, p) for h in known.hands for i, p in enumerate(h.places)]
-    for seat, index, place in sorted(places, key=_narrowest_first):
-        drawn[seat, index] = place.tile if place.tile is not None else _take(left, place)
+    musts = [_must(p) if p.tile is None else None for _, _, p in places]
+    clauses = [
+        [
+            next(n for n, (s, i, _) in enumerate(places) if (s, i) == (r.seat, r.place))
+            for r in c.places
+        ]
+        for c in known.not_all_good_counsel
+    ]
+    for _ in range(ATTEMPTS):
+        drawn, left = _deal(known, places, musts, rnd)
+        if all(any(not _is_counsel(drawn[n]) for n in clause) for clause in clauses):
+            break
+    else:
+        musts = _by_weight(known, places, musts, clauses, rnd)
+        drawn, left = _deal(known, places, musts, rnd)
+    hands = [list(hand) for hand in state.hands]
     for hand in known.hands:
-        hands[hand.seat] = [drawn[hand.seat, i] for i in range(len(hand.places))]
+        hands[hand.seat] = []
+    for (seat, _, _), tile_id in zip(places, drawn, strict=True):
+        hands[seat].append(tile_id)
     pile = left.get(state.act, [])[: len(state.pile)]
     return msgspec.structs.replace(
         state, hands=tuple(tuple(hand) for hand in hands), pile=tuple(pile)
     )
 
 
-def _narrowest_first(item: tuple[int, int, Place]) -> int:
-    """Good-Counsel-only places take their tiles first, then those that cannot be one."""
-    place = item[2]
-    return 0 if place.good_counsel_only else 1 if place.not_good_counsel else 2
+def _by_weight(
+    known: BeowulfPossible,
+    places: list[tuple[int, int, Place]],
+    musts: list[str | None],
+    clauses: list[list[int]],
+    rnd: random.Random,
+) -> list[str | None]:
+    """The places' classes with each clause's places chosen by the weight of the deals
+    each choice leaves (`beowulf_counsel.pattern`, over the hidden places only)."""
+    hidden = [n for n, (_, _, place) in enumerate(places) if place.tile is None]
+    at = {n: index for index, n in enumerate(hidden)}
+    constraints = [counsel_count.Hidden(places[n][2].act, musts[n], False) for n in hidden]
+    unseen = {u.act: unseen_tiles(known, u.act) for u in known.unseen}
+    chosen = counsel_count.pattern(
+        constraints, _pools(unseen), [[at[n] for n in clause] for clause in clauses], rnd
+    )
+    classes = list(musts)
+    for n, cls in zip(hidden, chosen, strict=True):
+        classes[n] = cls
+    return classes
 
 
-def _take(left: dict[int, list[str]], place: Place) -> str:
+def _is_counsel(tile_id: str) -> bool:
+    return tile(tile_id).ability == GOOD_COUNSEL
+
+
+def _deal(
+    known: BeowulfPossible,
+    places: list[tuple[int, int, Place]],
+    musts: list[str | None],
+    rnd: random.Random,
+) -> tuple[list[str], dict[int, list[str]]]:
+    """One deal of the unseen tiles to the places with these classes, uniform over those
+    that fit: Good Counsel places first, then the others, then the free ones, each taking
+    the first fitting tile of its act's shuffled unseen tiles; and the tiles left."""
+    left = {u.act: unseen_tiles(known, u.act) for u in known.unseen}
+    for tiles in left.values():
+        rnd.shuffle(tiles)
+    drawn = [""] * len(places)
+    order = sorted(range(len(places)), key=lambda n: _NARROW[musts[n]])
+    for n in order:
+        place = places[n][2]
+        drawn[n] = place.tile if place.tile is not None else _take(left, place.act, musts[n])
+    return drawn, left
+
+
+_NARROW = {counsel_count.GC: 0, counsel_count.OTHER: 1, None: 2}
+"""Good-Counsel-only places take their tiles first, then those that cannot be one."""
+
+
+def _take(left: dict[int, list[str]], act: int, must: str | None) -> str:
     """One unseen tile for a hidden place (the lists are shuffled: the first that fits)."""
-    tiles = left[place.act]
+    tiles = left[act]
     for index, candidate in enumerate(tiles):
-        counsel = tile(candidate).ability == GOOD_COUNSEL
-        if (counsel or not place.good_counsel_only) and not (counsel and place.not_good_counsel):
+        counsel = _is_counsel(candidate)
+        if must is None or counsel == (must == counsel_count.GC):
             return tiles.pop(index)
     raise ValueError("the log leaves no tile for a hidden place")  # an altered log

@@ -110,7 +110,30 @@ def _beowulf(possible: Any, players: Sequence[str]) -> str:
             f"  {players[hand.seat]} ({hand.colour}) holds {held or 'no tiles'}{extra}; "
             f"each may be, by its back: {may}"
         )
+    for clause in getattr(possible, "not_all_good_counsel", ()):
+        lines.append(f"  {_counsel_clause(clause, possible.hands, players)}")
     return "\n".join(lines)
+
+
+def _counsel_clause(clause: Any, hands: Sequence[Any], players: Sequence[str]) -> str:
+    """`at least one of Bob's act I tile and Cid's act I tile is not Good Counsel (...)`:
+    a clause's places by seat and back (`2 of Bob's 3 act I tiles` where the others are
+    not in it)."""
+    counted = Counter((place.seat, place.back) for place in clause.places)
+    parts = []
+    for (seat, back), n in counted.items():
+        hand = next(h for h in hands if h.seat == seat)
+        held = sum(p.back == back for p in hand.places)
+        tiles = plural(held, f"act {back} tile")
+        whose = f"{players[seat]}'s"
+        if n == held:
+            parts.append(f"{whose} act {back} tile" if n == 1 else f"{whose} {tiles}")
+        else:
+            parts.append(f"{n} of {whose} {tiles}")
+    return (
+        f"at least one of {listing(parts)} is not Good Counsel "
+        "(some seat could still act; each alone may be one)"
+    )
 
 
 def _tiles(face: str, count: int) -> str:

@@ -78,18 +78,36 @@ one run in eight, where its 8 unseen cards' counts reached 3.5 sigma in one cell
 
 
 def beowulf_member(known: Any, state: Any, viewer: Viewer) -> bool:
+    """Each hand's tiles fit its places in some order, and in those orders every clause
+    has a place holding a tile other than Good Counsel."""
     del viewer
     unseen = {u.act: set(unseen_tiles(known, u.act)) for u in known.unseen}
+    orders = []
     for hand in known.hands:
         held = list(state.hands[hand.seat])
         if len(held) != len(hand.places):
             return False
-        if not any(
-            all(_fits(place, t, unseen) for place, t in zip(hand.places, order, strict=True))
+        fitting = [
+            dict(enumerate(order))
             for order in itertools.permutations(held)
-        ):
+            if all(_fits(place, t, unseen) for place, t in zip(hand.places, order, strict=True))
+        ]
+        if not fitting:
             return False
+        orders.append((hand.seat, fitting))
+    if not any(
+        _keeps_clauses(known, dict(zip((seat for seat, _ in orders), chosen, strict=True)))
+        for chosen in itertools.product(*(fitting for _, fitting in orders))
+    ):
+        return False
     return len(state.pile) == known.pile and set(state.pile) <= unseen.get(state.act, set())
+
+
+def _keeps_clauses(known: Any, hands: dict[int, dict[int, str]]) -> bool:
+    return all(
+        any(tile(hands[r.seat][r.place]).ability != "good_counsel" for r in clause.places)
+        for clause in known.not_all_good_counsel
+    )
 
 
 def _fits(place: Any, tile_id: str, unseen: dict[int, set[str]]) -> bool:
