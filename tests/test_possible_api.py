@@ -10,14 +10,18 @@ never appeared there), so ~500 probes and a likelihood fit gave Bob's hand. Now:
 - how often a face is accepted is what the model predicts from Ann's own log alone (the
   probability it lies among Bob's two tiles and his draw, drawn from the tiles Ann has not
   seen): over 500 probes, the faces really in Bob's hand are accepted neither more nor
-  less often than that (a two-sided z-test at p < 0.001), so a likelihood fit has nothing
-  to recover.
+  less often than that (a two-sided z-test at p < 0.001);
+- the likelihood fit itself, over 500 probes in each of 10 games, finds Bob's real hand
+  no more often than chance (the test and its bound in its docstring), where the same fit
+  on the old server's draws finds it in most games;
 - variation numbers are per author: Bob's first is v2 however many Ann opened.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
+import random
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -113,49 +117,172 @@ def test_possible_over_http_is_what_the_token_may_know(
     assert out.strip() == known["text"]
 
 
-def test_the_variation_oracle_learns_nothing(server: tuple[str, str], game: dict[str, str]) -> None:
-    base, _ = server
-    ann = _headers(game["ann"])
-    known = httpx.get(f"{base}/games/{game['id']}/possible", headers=ann, timeout=30).json()
-    act_one = next(u for u in known["possible"]["unseen"] if u["act"] == 1)
-    faces = Counter({c["face"]: c["count"] for c in act_one["faces"]})
-    probed = sorted(f for f in faces if not f.endswith("g"))  # Good Counsel moves a figure
-    unseen = act_one["count"]
-    accepted: Counter[str] = Counter()
-    asked: Counter[str] = Counter()
-    for probe in range(PROBES):
-        face = probed[probe % len(probed)]
-        answer = httpx.post(
-            f"{base}/games/{game['id']}/variations",
+def _probe(
+    http: httpx.Client, game: str, seq: str, token: str, faces: list[str], count: int
+) -> list[tuple[str, bool]]:
+    """`count` variations opened with `token` (Ann's) from `seq`, each playing for Bob a
+    draw and then a face (in turn from `faces`) on A1: whether each was accepted. Asserts
+    that no refusal names a face but the one asked for."""
+    observed = []
+    for probe in range(count):
+        face = faces[probe % len(faces)]
+        answer = http.post(
+            f"/games/{game}/variations",
             json={
-                "from": game["seq"],
+                "from": seq,
                 "moves": ["Bob: draw", f"Bob: play {face} A1"],
                 "seed": f"probe-{probe}",
             },
-            headers=ann,
-            timeout=30,
+            headers=_headers(token),
         )
-        asked[face] += 1
+        observed.append((face, answer.status_code == 201))
         if answer.status_code == 201:
-            accepted[face] += 1
             continue
         assert answer.status_code == 422, answer.text
         text = answer.json().get("detail", answer.text)
         named = set(FACE.findall(str(text).replace(f"play {face}", "")))
         assert not named, (face, text)
         assert "hand" not in str(text).split("is refused")[-1].replace("holds", ""), text
+    return observed
+
+
+def _unseen_act_one(http: httpx.Client, game: str, token: str) -> Counter[str]:
+    """The Act I faces Ann has not seen, with how many of each (her `possible`)."""
+    known = http.get(f"/games/{game}/possible", headers=_headers(token)).json()
+    act_one = next(u for u in known["possible"]["unseen"] if u["act"] == 1)
+    return Counter({c["face"]: c["count"] for c in act_one["faces"]})
+
+
+def _probed(faces: Counter[str]) -> list[str]:
+    return sorted(f for f in faces if not f.endswith("g"))  # Good Counsel moves a figure
+
+
+def test_the_variation_oracle_learns_nothing(server: tuple[str, str], game: dict[str, str]) -> None:
+    base, _ = server
+    with httpx.Client(base_url=base, timeout=30) as http:
+        faces = _unseen_act_one(http, game["id"], game["ann"])
+        observed = _probe(http, game["id"], game["seq"], game["ann"], _probed(faces), PROBES)
+    unseen = sum(faces.values())
+    asked, accepted = Counter(f for f, _ in observed), Counter(f for f, ok in observed if ok)
     # The model's chance that `face` is among Bob's two tiles and his draw.
-    expected = variance = observed = 0.0
+    expected = variance = observed_real = 0.0
     for face in set(_real_hand(base, game, 1)):
         if face not in asked:
             continue
         chance = 1 - math.comb(unseen - faces[face], 3) / math.comb(unseen, 3)
         expected += asked[face] * chance
         variance += asked[face] * chance * (1 - chance)
-        observed += accepted[face]
+        observed_real += accepted[face]
     assert variance > 0
-    z = (observed - expected) / math.sqrt(variance)
-    assert abs(z) < Z_BOTH, (observed, expected, z)
+    z = (observed_real - expected) / math.sqrt(variance)
+    assert abs(z) < Z_BOTH, (observed_real, expected, z)
+
+
+FIT_GAMES = 10
+P_FIT = 0.001
+
+
+def _best_hand(faces: Counter[str], observed: list[tuple[str, bool]]) -> tuple[str, ...]:
+    """The attacker's maximum-likelihood hand for Bob: under the old server's draw, Bob's
+    variation hand and draw were 3 tiles from the unseen ones less his real two, so a face
+    is accepted with chance 1 - C(U-2-c, 3)/C(U-2, 3), c its copies left once the
+    candidate hand is taken out (a face wholly in the hand is never accepted). Ties go to
+    the first candidate in sorted order (a function of the probes alone)."""
+    unseen = sum(faces.values()) - 2
+    asked, accepted = Counter(f for f, _ in observed), Counter(f for f, ok in observed if ok)
+    best: tuple[float, tuple[str, ...]] | None = None
+    for hand in itertools.combinations_with_replacement(sorted(faces), 2):
+        held = Counter(hand)
+        if any(held[f] > faces[f] for f in held):
+            continue
+        likelihood = 0.0
+        for face, n in asked.items():
+            left = faces[face] - held[face]
+            chance = 1 - math.comb(unseen - left, 3) / math.comb(unseen, 3)
+            if (chance == 0 and accepted[face]) or (chance == 1 and n > accepted[face]):
+                likelihood = -math.inf
+                break
+            if chance > 0:
+                likelihood += accepted[face] * math.log(chance)
+            if chance < 1:
+                likelihood += (n - accepted[face]) * math.log(1 - chance)
+        if best is None or likelihood > best[0]:
+            best = (likelihood, hand)
+    assert best is not None
+    return best[1]
+
+
+def _chance_of_a_hand(faces: Counter[str]) -> float:
+    """The most likely of Bob's possible hands, by Ann's log alone (a uniform deal of the
+    unseen tiles): no guess that ignores the probes finds his hand more often."""
+    pairs = math.comb(sum(faces.values()), 2)
+    return max(
+        (math.comb(faces[a], 2) if a == b else faces[a] * faces[b]) / pairs
+        for a, b in itertools.combinations_with_replacement(faces, 2)
+    )
+
+
+def _tail(games: int, chance: float, hits: int) -> float:
+    """P(at least `hits` of `games`) for a binomial with this chance a game."""
+    return sum(
+        math.comb(games, k) * chance**k * (1 - chance) ** (games - k)
+        for k in range(hits, games + 1)
+    )
+
+
+def test_a_likelihood_fit_over_500_probes_recovers_nothing(server: tuple[str, str]) -> None:
+    """In each of 10 new games Ann (her token only) probes 500 variations as above and fits
+    Bob's hand by maximum likelihood (`_best_hand`). The server's worlds are drawn from
+    Ann's log alone, so the probes are independent of Bob's real hand given that log, and
+    the fit finds it in a game with chance at most q = the likeliest hand's prior chance
+    (`_chance_of_a_hand`, about 3%). Test: the number of games where the fit is Bob's
+    real hand is below the smallest k with P(Binomial(10, q) >= k) < 0.001 (k = 4 here).
+    The fit has the power to see the old leak: on draws made as the old server made them
+    (3 tiles from the unseen ones less Bob's real two, fixed seed), it finds his hand in
+    at least k games."""
+    base, _ = server
+    hits = leaked = 0
+    chance = 0.0
+    rnd = random.Random(23)
+    with httpx.Client(base_url=base, timeout=30) as http:
+        for number in range(FIT_GAMES):
+            created = http.post(
+                "/games",
+                json={
+                    "game": "beowulf",
+                    "players": ["Ann", "Bob"],
+                    "seed": f"likelihood-{number}",
+                    "deal": "likelihood",  # the deal is the seed's alone: the same every run
+                },
+            ).json()
+            tokens = {s["name"]: s["token"] for s in created["seats"]}
+            moved = http.post(
+                f"/games/{created['id']}/moves",
+                json={"move": "place beowulf C3"},
+                headers=_headers(tokens["Ann"]),
+            )
+            assert moved.status_code == 201, moved.text
+            faces = _unseen_act_one(http, created["id"], tokens["Ann"])
+            chance = max(chance, _chance_of_a_hand(faces))
+            observed = _probe(
+                http,
+                created["id"],
+                str(moved.json()["seq"]),
+                tokens["Ann"],
+                _probed(faces),
+                PROBES,
+            )
+            view = http.get(
+                f"/games/{created['id']}/view", headers=_headers(created["referee_token"])
+            ).json()
+            real = tuple(sorted(view["state"]["seats"][1]["hand"]))
+            hits += _best_hand(faces, observed) == real
+            pool = list((faces - Counter(real)).elements())
+            old_draws = [(face, face in rnd.sample(pool, 3)) for face, _ in observed]
+            leaked += _best_hand(faces, old_draws) == real
+    bound = next(k for k in range(FIT_GAMES + 2) if _tail(FIT_GAMES, chance, k) < P_FIT)
+    assert leaked >= bound, (leaked, bound)  # the fit sees a leak like the old one
+    assert hits < bound, (hits, bound, chance)
 
 
 def test_variation_numbers_cannot_be_counted(server: tuple[str, str], game: dict[str, str]) -> None:
