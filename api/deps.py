@@ -35,7 +35,7 @@ from collections.abc import Awaitable
 from typing import Annotated, Any
 
 import msgspec
-from fastapi import Depends, Path, Request
+from fastapi import Depends, Path, Query, Request
 from fastapi.dependencies.models import Dependant
 
 from skald.api.live import LiveFeed
@@ -86,6 +86,15 @@ class Services(msgspec.Struct):
 
 # One rule with the CLI (core.seats): 1 to 64 characters, no control characters.
 GAME_ID_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]+$"
+VariationName = Annotated[
+    str | None,
+    Query(
+        pattern=r"^v[1-9][0-9]{0,5}$",
+        description="v2: one of the game's variations (404 when the caller sees none so named).",
+    ),
+]
+"""The query parameter that names a variation (`variation=v2`), on every route that reads one."""
+
 GameId = Annotated[
     str,
     Path(

@@ -356,6 +356,9 @@ class LogOut(BaseModel):
 
     id: str
     viewer: str
+    variation: str | None = Field(
+        default=None, description="The variation read (`variation=v2`); absent for the game."
+    )
     events: list[EnvelopeOut]
 
 

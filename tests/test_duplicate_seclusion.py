@@ -64,6 +64,7 @@ READS = (
     "lines?as=0",
     "lines?as=referee",
     "board.svg?variation=v1",
+    "log?variation=v1",
     "audit",
     "audit?format=md",
 )

@@ -14,7 +14,8 @@ never appeared there), so ~500 probes and a likelihood fit gave Bob's hand. Now:
 - the likelihood fit itself, over 500 probes in each of 10 games, finds Bob's real hand
   no more often than chance (the test and its bound in its docstring), where the same fit
   on the old server's draws finds it in most games;
-- variation numbers are per author: Bob's first is v2 however many Ann opened.
+- variation numbers are per author: Bob's first is v2 however many Ann opened;
+- a variation's log is read with `variation=vN`, and one Ann may not read is a 404.
 """
 
 from __future__ import annotations
@@ -313,6 +314,55 @@ def test_variation_numbers_cannot_be_counted(server: tuple[str, str], game: dict
     assert f"{game['id']}~v1" not in export.text
     listed = httpx.get(f"{base}/games/{game['id']}/variations", headers=bob, timeout=30).json()
     assert [v["id"] for v in listed["variations"]] == ["v2"]
+
+
+def test_a_variations_log_is_read_by_its_name(
+    server: tuple[str, str], game: dict[str, str]
+) -> None:
+    """`GET /games/ID/log?variation=vN` is the variation's log (it was the game's, the
+    parameter unread); one the caller may not read is a 404 in the same words as one that
+    does not exist; a malformed name is a 422."""
+    base, _ = server
+    route = f"{base}/games/{game['id']}/log"
+    opened = httpx.post(
+        f"{base}/games/{game['id']}/variations",
+        json={"from": game["seq"], "moves": ["Bob: place beowulf A1"], "seed": "log"},
+        headers=_headers(game["ann"]),
+        timeout=30,
+    )
+    assert opened.status_code == 201, opened.text
+    stream = opened.json()["id"]
+    name = stream.rpartition("~")[2]
+    read = httpx.get(route, params={"variation": name}, headers=_headers(game["ann"]), timeout=30)
+    assert read.status_code == 200, read.text
+    body = read.json()
+    assert body["variation"] == name
+    assert {e["stream"] for e in body["events"]} == {stream}
+    assert [e["seq"] for e in body["events"]] == list(range(1, len(body["events"]) + 1))
+    assert body["events"][0]["event"]["type"] == "history.variation_started"
+    assert "variation" not in httpx.get(route, headers=_headers(game["ann"]), timeout=30).json()
+    later = httpx.get(
+        route, params={"variation": name, "from": 2}, headers=_headers(game["ann"]), timeout=30
+    ).json()
+    assert later["events"] == body["events"][1:]
+    unknown = httpx.get(route, params={"variation": "v999"}, timeout=30)
+    assert unknown.status_code == 404
+    assert "has no variation v999 that you may read" in unknown.json()["message"]
+    for token in (game["bob"], None):  # Ann's variation: not Bob's, not a spectator's
+        hidden = httpx.get(
+            route,
+            params={"variation": name},
+            headers=_headers(token) if token else {},
+            timeout=30,
+        )
+        assert hidden.status_code == 404, hidden.text
+        assert hidden.json()["message"] == unknown.json()["message"].replace("v999", name)
+    malformed = httpx.get(route, params={"variation": "2"}, timeout=30)
+    assert malformed.status_code == 422
+    beyond = httpx.get(
+        route, params={"variation": name, "at": 99}, headers=_headers(game["ann"]), timeout=30
+    )
+    assert beyond.status_code == 404
 
 
 def test_cli_possible_speaks_the_games_words(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from skald.api.deps import (
     SeatDep,
     Services,
     ServicesDep,
+    VariationName,
     check_token,
 )
 from skald.api.offload import offload, on_table
@@ -146,13 +147,31 @@ async def log(
     call: ReadDep,
     from_seq: Annotated[int, Query(alias="from", ge=1, le=MAX_SEQ, description="First seq.")] = 1,
     at: AtSeq = None,
+    variation: VariationName = None,
 ) -> MsgspecJSON:
-    """The events from `from` to `at` (default: the latest), redacted for the caller."""
-    return await offload(_log, call, from_seq, at)
+    """The events from `from` to `at` (default: the latest), redacted for the caller; of
+    one of the game's variations with `variation=v2` (its own seqs, 1 its start), 404
+    when the caller may read no variation so named (as `board.svg` and `table`)."""
+    return await offload(_log, call, from_seq, at, variation)
 
 
-def _log(call: Call, from_seq: int, at: int | None) -> MsgspecJSON:
+def _log(call: Call, from_seq: int, at: int | None, variation: str | None) -> MsgspecJSON:
     caller, table = call.caller, call.table
+    if variation is not None:
+        envelopes = table.histories().variation_log(
+            caller.game_id, caller.viewer, int(variation[1:])
+        )
+        if at is not None and at > len(envelopes):
+            raise NotFound(f"variation {variation} has no seq {at} (seqs 1 to {len(envelopes)})")
+        events = envelopes[from_seq - 1 : at]
+        return MsgspecJSON(
+            {
+                "id": caller.game_id,
+                "viewer": caller.viewer.name,
+                "variation": variation,
+                "events": events,
+            }
+        )
     if at is not None and at > table.turn(caller.game_id).seq:
         raise NotFound(f"game {caller.game_id} has no seq {at} yet")
     events = table.log(caller.game_id, caller.viewer, from_seq, at)

@@ -24,7 +24,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
-from skald.api.deps import OPTIONAL_TOKEN, Caller, GameId, ReadDep
+from skald.api.deps import OPTIONAL_TOKEN, Caller, GameId, ReadDep, VariationName
 from skald.api.responses import MsgspecJSON, errors
 from skald.api.routes.games import legal_answer
 from skald.api.schemas import MAX_SEQ
@@ -135,9 +135,6 @@ def looking_as(table: Table, caller: Caller, who: str | None) -> Viewer:
     raise Forbidden(f"only the referee may look as {who!r}; you may look as yourself or spectator")
 
 
-VariationName = Annotated[
-    str | None, Query(pattern=r"^v[1-9][0-9]{0,5}$", description="v2: a variation's board.")
-]
 FromSeq = Annotated[int, Query(alias="from", ge=1, le=MAX_SEQ)]
 
 

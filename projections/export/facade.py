@@ -210,6 +210,22 @@ class Histories:
 
     # -- reading -----------------------------------------------------------------------
 
+    def variation_log(self, game_id: str, viewer: Viewer, number: int) -> list[Envelope[Any]]:
+        """Variation `number`'s events as `viewer` may see them (`GET /games/ID/log?
+        variation=vN`); NotFound when there is none it may see, in the same words whether
+        it does not exist or belongs to another side (nobody counts the others')."""
+        state = self._store.game(game_id)
+        effective = self._effective(state, viewer)
+        stream = variation_id(game_id, number)
+        missing = NotFound(f"game {game_id} has no variation v{number} that you may read")
+        try:
+            envelopes = self._store.variation(stream, state.game)
+        except NotFound:
+            raise missing from None
+        if not _sees(effective, envelopes[0].event):
+            raise missing
+        return [redact(env, effective) for env in envelopes]
+
     def bundle(self, game_id: str, viewer: Viewer) -> Bundle:
         """Everything `viewer` may see of the game's annotated history."""
         state = self._store.game(game_id)
