@@ -89,8 +89,9 @@ class TileCount(msgspec.Struct, frozen=True, kw_only=True):
 
 class Place(msgspec.Struct, frozen=True, kw_only=True):
     """One tile in another seat's hand: its back (act) and, when the viewer knows it, its
-    face; `good_counsel_only` when the rules say it can only be a Good Counsel tile,
-    `not_good_counsel` when they say it cannot be one."""
+    face; `good_counsel_only` when no consistent world gives it another tile,
+    `not_good_counsel` when none gives it a Good Counsel (each only where its act has
+    such a tile unseen): it may be exactly its act's unseen tiles of the kinds left."""
 
     act: int
     back: str

@@ -272,6 +272,18 @@ def test_counting_leaves_bobs_act_one_tile_to_be_the_playable_one() -> None:
         assert deal_of(world, 2) in consistent, world.hands
 
 
+def test_a_seat_that_passed_holding_the_only_good_counsel_leaves_none_for_another() -> None:
+    """Act I has one Good Counsel: Bob's tile, after his pass, is it, so Cid's cannot be
+    (place by place, the old model let both be it)."""
+    k = _Knowledge(3)
+    k.act, k.pile = 1, 20
+    k.hands = [[], [_Slot(act=1, good_counsel_only=True)], [_Slot(act=1)]]
+    bob, cid = beowulf_knowledge._possible(k, ANN).hands
+    assert bob.places[0].good_counsel_only
+    assert cid.places[0].not_good_counsel
+    assert tile_face(counsel(1)[0]) not in {c.face for c in cid.may_hold}
+
+
 # -- two Good Counsel tiles in Act I: a clause of two places ---------------------------------
 
 
