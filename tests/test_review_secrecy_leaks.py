@@ -124,3 +124,63 @@ def test_a_sealed_duplicate_table_s_summary_does_not_tell_what_was_played_there(
             f"public summary which decisions played an ability tile: {told} (seq step, "
             "same seat to act)"
         )
+
+
+def _log(http: httpx.Client, game: str, token: str) -> list[dict[str, object]]:
+    answer = http.get(f"/games/{game}/log", headers=bearer(token))
+    assert answer.status_code == 200, answer.text
+    events: list[dict[str, object]] = answer.json()["events"]
+    return events
+
+
+def _dealt(events: list[dict[str, object]], seat: int) -> list[str]:
+    """The tiles of `seat`'s opening deal, as the log's reader sees them."""
+    for envelope in events:
+        event = envelope["event"]
+        assert isinstance(event, dict)
+        if event["type"] == "beowulf.tiles_dealt" and event["seat"] == seat:
+            return list(event["tiles"]["value"] or [])
+    raise AssertionError(f"no deal to seat {seat}")
+
+
+def test_a_replayed_duplicate_table_is_not_the_deal_its_seats_have_played(base: str) -> None:
+    """A ruling `replayed` on a duplicate round's table creates a new game for the same
+    seats that "deals the round's deal again" (core/tournament/desk.py `_replay`): the
+    same pile, in the same order. Its seats have played that very deal, so what they saw
+    then is hidden from them now and they know it: Ann is dealt her opening hand again,
+    every tile she drew at the table lies at the same place in the replay's pile (she
+    knows Bob's draws there, and her own next draw), and every tile Bob played from his
+    opening hand is in his hand again."""
+    with httpx.Client(base_url=base, timeout=120) as http:
+        rules = {"game": "beowulf", "players": ["Ann", "Bob", "Cid", "Dag"], "rounds": 1}
+        created = http.post(
+            "/tournaments", json={**rules, "table_size": 2, "format": "duplicate"}
+        ).json()
+        tid, organiser = created["id"], bearer(created["organiser_token"])
+        players = {p["name"]: p["token"] for p in created["players"]}
+        assert http.post(f"/tournaments/{tid}/pair", headers=organiser).status_code == 201
+        ann = http.post(f"/tournaments/{tid}/tables/mine", headers=bearer(players["Ann"])).json()
+        assert http.post(f"/tournaments/{tid}/autoplay", headers=organiser).status_code == 200
+        assert http.post(f"/tournaments/{tid}/results", headers=organiser).status_code == 200
+        played = _dealt(_log(http, ann["game"], ann["token"]), ann["seat"])
+        disputed = http.post(
+            f"/tournaments/{tid}/disputes",
+            json={"game": ann["game"], "reason": "a misdeal"},
+            headers=bearer(players["Ann"]),
+        )
+        assert disputed.status_code == 201, disputed.text
+        settled = http.post(
+            f"/tournaments/{tid}/disputes/{ann['game']}/settle",
+            json={"ruling": "replayed", "reason": "play it again"},
+            headers=organiser,
+        )
+        assert settled.status_code == 200, settled.text
+        again = http.post(
+            f"/tournaments/{tid}/tables/mine", params={"round": 1}, headers=bearer(players["Ann"])
+        ).json()
+        assert again["game"] == settled.json()["event"]["replay"], again
+        dealt = _dealt(_log(http, again["game"], again["token"]), again["seat"])
+        assert sorted(dealt) != sorted(played), (
+            f"Ann played {ann['game']} from the deal {played}; its replay {again['game']} "
+            f"deals her {dealt} again, from the pile she has already seen drawn"
+        )
