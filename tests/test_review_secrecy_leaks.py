@@ -184,3 +184,35 @@ def test_a_replayed_duplicate_table_is_not_the_deal_its_seats_have_played(base: 
             f"Ann played {ann['game']} from the deal {played}; its replay {again['game']} "
             f"deals her {dealt} again, from the pile she has already seen drawn"
         )
+
+
+def test_a_hunter_s_note_in_its_own_variation_is_not_read_by_its_teammate(base: str) -> None:
+    """ "A note is never seen by more than its anchor: in a variation that not everyone may
+    see, it is for the author's seat" (Histories.annotate). A hunter's variation is seen
+    by its author alone (not its team: a draft pack is dealt to one seat), but a note in
+    it with the default audience `seat` is sealed for the author's team: Hul reads Hal's
+    note on Hal's variation, which Hul may not see."""
+    with httpx.Client(base_url=base, timeout=60) as http:
+        created = http.post("/games", json={"game": "beast", "players": ["Bea", "Hal", "Hul"]})
+        assert created.status_code == 201, created.text
+        game = created.json()["id"]
+        tokens = {s["name"]: s["token"] for s in created.json()["seats"]}
+        seq = http.get(f"/games/{game}").json()["seq"]
+        opened = http.post(
+            f"/games/{game}/variations",
+            json={"from": seq, "moves": ["Bea: step N"]},
+            headers=bearer(tokens["Hal"]),
+        )
+        assert opened.status_code == 201, opened.text
+        short = opened.json()["id"].rsplit("~", 1)[1]
+        noted = http.post(
+            f"/games/{game}/annotations",
+            json={"at": f"{short}@2", "comment": "in this world the Beast went north"},
+            headers=bearer(tokens["Hal"]),
+        )
+        assert noted.status_code == 201, noted.text
+        seen = http.get(f"/games/{game}/variations", headers=bearer(tokens["Hul"])).json()
+        assert seen["variations"] == []  # Hul may not see Hal's variation
+        listed = http.get(f"/games/{game}/annotations", headers=bearer(tokens["Hul"])).json()
+        comments = [a.get("comment") for a in listed["annotations"]]
+        assert not any(comments), f"Hul reads Hal's note in Hal's variation: {comments}"
