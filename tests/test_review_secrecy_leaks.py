@@ -5,6 +5,8 @@ Each test is one leak, written as the attack a player would run."""
 
 from __future__ import annotations
 
+import statistics
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -216,3 +218,42 @@ def test_a_hunter_s_note_in_its_own_variation_is_not_read_by_its_teammate(base: 
         listed = http.get(f"/games/{game}/annotations", headers=bearer(tokens["Hul"])).json()
         comments = [a.get("comment") for a in listed["annotations"]]
         assert not any(comments), f"Hul reads Hal's note in Hal's variation: {comments}"
+
+
+def _median_ms(http: httpx.Client, path: str, headers: dict[str, str], times: int = 41) -> float:
+    took = []
+    for _ in range(times):
+        began = time.perf_counter()
+        assert http.get(path, headers=headers).status_code == 200
+        took.append(time.perf_counter() - began)
+    return statistics.median(took) * 1000
+
+
+def test_reading_the_variations_takes_no_longer_for_others_variations(base: str) -> None:
+    """Variations are numbered per author so that nobody learns how many the others opened.
+    But every read of a game's history (`GET .../variations`, `.../annotations`, the
+    exports; the live channel's notes digest too) reads every variation of the game, the
+    ones the caller may not see included, before it drops them: Bob's (or a spectator's)
+    `GET /games/ID/variations` answers nothing more after Ann opened 80 variations, and
+    takes several times as long (about 60 µs per variation here), so its time counts
+    them."""
+    with httpx.Client(base_url=base, timeout=60) as http:
+        game, tokens = _beowulf(http)
+        bob = bearer(tokens["Bob"])
+        path = f"/games/{game}/variations"
+        _median_ms(http, path, bob, 5)  # warm
+        before = _median_ms(http, path, bob)
+        line = ["place beowulf C3", "Bob: place thane D4", "draw"]
+        for _ in range(80):
+            opened = http.post(
+                f"/games/{game}/variations",
+                json={"from": 5, "moves": line},
+                headers=bearer(tokens["Ann"]),
+            )
+            assert opened.status_code == 201, opened.text
+        assert http.get(path, headers=bob).json()["variations"] == []
+        after = _median_ms(http, path, bob)
+        assert after < 2 * before, (
+            f"Bob's GET {path} took {before:.2f} ms before Ann opened 80 variations he "
+            f"cannot see, {after:.2f} ms after"
+        )
