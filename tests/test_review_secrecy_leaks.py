@@ -257,3 +257,29 @@ def test_reading_the_variations_takes_no_longer_for_others_variations(base: str)
             f"Bob's GET {path} took {before:.2f} ms before Ann opened 80 variations he "
             f"cannot see, {after:.2f} ms after"
         )
+
+
+def test_a_variation_s_stream_id_does_not_say_whether_it_exists(base: str) -> None:
+    """Asking for a variation's stream as if it were a game (`GET /games/GAME~vN`, any
+    route under it; no token needed) answers "GAME~vN is the variation vN of game GAME"
+    when it exists and "no game or stream with id" when it does not: with per-author
+    numbering (Ann's are v1, v4, v7, ...; Bob's v2, v5, ...) anyone counts each seat's
+    variations exactly, the count the numbering was made to hide."""
+    with httpx.Client(base_url=base, timeout=60) as http:
+        game, tokens = _beowulf(http)
+        for _ in range(2):
+            opened = http.post(
+                f"/games/{game}/variations",
+                json={"from": 5, "moves": ["place beowulf C3"]},
+                headers=bearer(tokens["Ann"]),
+            )
+            assert opened.status_code == 201, opened.text
+        answers = {
+            number: http.get(f"/games/{game}~v{number}/log")
+            .json()["message"]
+            .replace(f"v{number}", "vN")
+            for number in range(1, 11)
+        }
+        assert len(set(answers.values())) == 1, (
+            f"the answers tell which variations exist: {answers}"
+        )
