@@ -152,14 +152,12 @@ class Engine:
     def game_of(self, game_id: str) -> str:
         """The game name of a stream (it never changes: asked of the store once). A game's
         notes or variation stream is not a game: NotFound names the game it belongs to."""
-        try:
-            game = self._header(game_id)[0]
-        except NotFound:
-            # A variation's or the notes' id of a game says the same whether that stream
-            # exists or not: its existence would count the variations others opened.
-            if _history_part(game_id) and self._is_game(game_id.partition("~")[0]):
-                raise NotFound(_history_words(game_id)) from None
-            raise
+        # A variation's or the notes' id of a game is answered from its shape, the same
+        # whether that stream exists or not (and as fast): its existence would count the
+        # variations the others opened.
+        if _history_part(game_id) and self._is_game(game_id.partition("~")[0]):
+            raise NotFound(_history_words(game_id))
+        game = self._header(game_id)[0]
         if "~" in game_id and game.startswith("skald."):
             raise NotFound(_history_words(game_id))
         if game == TOURNAMENT_KIND:
