@@ -20,6 +20,7 @@ Cold loads and loads at an earlier seq start from the nearest verified snapshot
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 import threading
 import uuid
@@ -64,6 +65,24 @@ log = logging.getLogger(__name__)
 SNAPSHOT_EVERY = 50
 """Events between snapshots: a cold load folds at most about this many events."""
 _HEADERS_KEPT = 65536
+_HISTORY_PART = re.compile(r"notes|v[1-9][0-9]*")
+
+
+def _history_part(stream: str) -> bool:
+    """Whether `stream` has the shape of a game's notes or variation stream id."""
+    _, tilde, part = stream.partition("~")
+    return bool(tilde) and _HISTORY_PART.fullmatch(part) is not None
+
+
+def _history_words(stream: str) -> str:
+    """What asking for a game's notes or variation stream as a game is told (the same
+    whether that stream exists or not)."""
+    base, _, part = stream.partition("~")
+    what = "the notes stream" if part == "notes" else f"variation {part}"
+    return (
+        f"{stream} names {what} of game {base}: name the game; its notes and variations "
+        "come with it"
+    )
 
 
 # Kept inside a tuple so that test clocks (freezegun) patching module-level `datetime`
@@ -133,20 +152,28 @@ class Engine:
     def game_of(self, game_id: str) -> str:
         """The game name of a stream (it never changes: asked of the store once). A game's
         notes or variation stream is not a game: NotFound names the game it belongs to."""
+        # A variation's or the notes' id of a game is answered from its shape, the same
+        # whether that stream exists or not (and as fast): its existence would count the
+        # variations the others opened.
+        if _history_part(game_id) and self._is_game(game_id.partition("~")[0]):
+            raise NotFound(_history_words(game_id))
         game = self._header(game_id)[0]
         if "~" in game_id and game.startswith("skald."):
-            base, _, part = game_id.partition("~")
-            what = "notes stream" if part == "notes" else f"variation {part}"
-            raise NotFound(
-                f"{game_id} is the {what} of game {base}: name the game; its notes and "
-                "variations come with it"
-            )
+            raise NotFound(_history_words(game_id))
         if game == TOURNAMENT_KIND:
             raise NotFound(
                 f"{game_id} is a tournament, not a game: see `skald tournament standings "
                 f"{game_id}` (`skald verify` checks its chain)"
             )
         return game
+
+    def _is_game(self, stream: str) -> bool:
+        """Whether `stream` is a game's (not a history stream's or a tournament's)."""
+        try:
+            kind = self._header(stream)[0]
+        except NotFound:
+            return False
+        return not kind.startswith("skald.") and kind != TOURNAMENT_KIND
 
     def created_at(self, game_id: str) -> datetime:
         """When a stream was created (asked of the store once, with its game)."""

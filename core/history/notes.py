@@ -1,8 +1,9 @@
 """A game's annotations: parsing what a viewer writes, sealing it for its audience.
 
 Audience rules. `public`: everyone sees the note. `seat`: the author's seat (its team in
-Beast) and the referee; `referee`: the referee alone. A private note is a `Secret` whose
-audience is those seats, so the one generic redaction (`events.secret.redact`) decides
+Beast, but never more than see the anchor: in a seat's variation, that seat alone) and
+the referee; `referee`: the referee alone. A private note is a `Secret` whose audience is
+those seats, so the one generic redaction (`events.secret.redact`) decides
 who reads it, and after the game the table's reveal policy (`reveal=end`: everyone;
 `reveal=referee`: the referee) decides as it does for the game's own hidden values. Who
 *wrote* a note and where it is anchored are public; what it says is not.
@@ -132,8 +133,11 @@ def annotation(
     note: Note,
     audience: str,
     random_hex: Callable[[int], str],
+    within: frozenset[int] | None = None,
 ) -> Annotated:
-    """The event recording `note` by `author` at `anchor`, sealed for its audience."""
+    """The event recording `note` by `author` at `anchor`, sealed for its audience.
+    `within`: the seats that see the anchor (a variation not everyone sees: its author's
+    seat), so that a note for `seat` is sealed for no one else (not the author's team)."""
     if audience not in AUDIENCES:
         raise InvalidOption(f"--audience {audience!r}: one of {', '.join(AUDIENCES)}")
     check_marks(game, rules_state, note)
@@ -143,6 +147,8 @@ def annotation(
     if audience == "seat" and author == REFEREE_AUTHOR:
         raise InvalidOption("--audience seat: the referee has no seat (use referee or public)")
     seats = frozenset() if audience == "referee" else team(game, rules_state, author)
+    if within is not None:
+        seats &= within
     return Annotated(
         author=author,
         stream=stream,

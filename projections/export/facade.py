@@ -157,6 +157,7 @@ class Histories:
             note,
             audience,
             self._engine.random_hex,
+            within=None if start is None else start.seats,
         )
         envelope = self._store.annotate(game_id, event)
         shown: Envelope[Any] = redact(envelope, self._effective(state, viewer))

@@ -1,0 +1,288 @@
+"""Fresh-eyes review of secrecy (against a real server): what a hostile seat, or anyone
+with no token, can learn through the product that it may not see.
+
+Each test is one leak, written as the attack a player would run."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.servers import bearer, served_sqlite
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from served_sqlite(tmp_path_factory, "review-secrecy")
+
+
+def _beowulf(http: httpx.Client) -> tuple[str, dict[str, str]]:
+    created = http.post("/games", json={"game": "beowulf", "players": ["Ann", "Bob"]})
+    assert created.status_code == 201, created.text
+    body = created.json()
+    return body["id"], {s["name"]: s["token"] for s in body["seats"]}
+
+
+def test_private_notes_in_a_variation_do_not_show_that_it_exists(base: str) -> None:
+    """Variations are numbered per author so that nobody learns how many variations the
+    others opened (docs/explain/secrecy.md). But a note in a variation is listed to
+    everyone, sealed, with its anchor: Ann annotates her own variations (the default
+    audience there is her seat), and Bob, or anyone with no token, reads from
+    `GET /games/ID/annotations` and from the jsonl export's notes stream that Ann's
+    variations v1 and v4 exist (so she opened at least two) and how long they are
+    (`v4@3`: it has a seq 3)."""
+    with httpx.Client(base_url=base, timeout=60) as http:
+        game, tokens = _beowulf(http)
+        for _ in range(2):
+            opened = http.post(
+                f"/games/{game}/variations",
+                json={"from": 5, "moves": ["place beowulf C3", "Bob: draw"]},
+                headers=bearer(tokens["Ann"]),
+            )
+            assert opened.status_code == 201, opened.text
+        assert opened.json()["id"] == f"{game}~v4"  # Ann's second
+        for anchor in ("v1@2", "v4@3"):
+            noted = http.post(
+                f"/games/{game}/annotations",
+                json={"at": anchor, "comment": "my plan"},
+                headers=bearer(tokens["Ann"]),
+            )
+            assert noted.status_code == 201, noted.text
+        for headers in (bearer(tokens["Bob"]), {}):
+            listed = http.get(f"/games/{game}/annotations", headers=headers).json()
+            anchors = [item["at"] for item in listed["annotations"]]
+            assert anchors == [], f"{listed['viewer']} reads Ann's variations' anchors {anchors}"
+            exported = http.get(
+                f"/games/{game}/export", params={"format": "jsonl"}, headers=headers
+            ).text
+            assert f"{game}~v4" not in exported, "the jsonl export names Ann's variation v4"
+
+
+ABILITY = set("tcs")  # Temptation, Courage, Golden Statue: a follow-up for the same seat
+
+
+def _face(move: str) -> str:
+    return move.split()[1] if move.startswith("play ") else ""
+
+
+def test_a_sealed_duplicate_table_s_summary_does_not_tell_what_was_played_there(
+    base: str,
+) -> None:
+    """Duplicate rounds stay apart: another table's players may read only a sealed game's
+    summary (players, seq, whose turn, outcome), since its public play tells them what is
+    hidden at their own table (the same deal). But the seq and whose turn are read after
+    each decision, and how far the seq moves and whether the same seat stays to act
+    depend on the face played: a Temptation, Courage or Golden Statue tile appends its
+    ability offer (+3, and the same seat acts again), a plain tile its turn (+3, the next
+    seat), a draw +2 (same seat), a Good Counsel +4. So Cid, seated at table 2, polling
+    table 1's public `GET /games/ID`, tells every ability tile played at
+    table 1 from every other decision there; a tile played before its seat drew was dealt
+    to that seat, and the same seat at Cid's table holds the same tile."""
+    with httpx.Client(base_url=base, timeout=60) as http:
+        rules = {"game": "beowulf", "players": ["Ann", "Bob", "Cid", "Dag"], "rounds": 1}
+        created = http.post(
+            "/tournaments", json={**rules, "table_size": 2, "format": "duplicate"}
+        ).json()
+        tid = created["id"]
+        paired = http.post(f"/tournaments/{tid}/pair", headers=bearer(created["organiser_token"]))
+        assert paired.status_code == 201, paired.text
+        seats = {
+            p["name"]: http.post(
+                f"/tournaments/{tid}/tables/mine", headers=bearer(p["token"])
+            ).json()
+            for p in created["players"]
+        }
+        first = seats["Ann"]["game"]
+        name, outsider = next((n, s) for n, s in seats.items() if s["game"] != first)
+        assert http.get(f"/games/{first}/log", headers=bearer(outsider["token"])).status_code == 403
+        at_first = {s["seat"]: s["token"] for s in seats.values() if s["game"] == first}
+        seen: dict[tuple[int, bool], set[bool]] = {}
+        for _ in range(120):
+            before = http.get(f"/games/{first}").json()  # the public summary
+            if before["outcome"] is not None:
+                break
+            seat = before["to_act"][0]
+            moves = http.get(f"/games/{first}/legal", headers=bearer(at_first[seat])).json()
+            plays = [m for m in moves["moves"] if m.startswith("play ")]
+            ability = [m for m in plays if ABILITY & set(_face(m))]
+            move = (ability or plays or ["skip"] * ("skip" in moves["moves"]) or moves["moves"])[0]
+            done = http.post(
+                f"/games/{first}/moves", json={"move": move}, headers=bearer(at_first[seat])
+            )
+            assert done.status_code in (200, 201), done.text
+            after = http.get(f"/games/{first}").json()
+            observed = (after["seq"] - before["seq"], after["to_act"] == before["to_act"])
+            seen.setdefault(observed, set()).add(bool(ABILITY & set(_face(move))))
+            if len(seen.get(observed, ())) == 1 and True in seen[observed] and len(seen) > 3:
+                break
+        told = {o: kinds for o, kinds in seen.items() if kinds == {True}}
+        assert True in set().union(*seen.values()), "no ability tile was played: play longer"
+        assert not told, (
+            f"{name} (seat {outsider['seat']} of {outsider['game']}) reads from {first}'s "
+            f"public summary which decisions played an ability tile: {told} (seq step, "
+            "same seat to act)"
+        )
+
+
+def _log(http: httpx.Client, game: str, token: str) -> list[dict[str, object]]:
+    answer = http.get(f"/games/{game}/log", headers=bearer(token))
+    assert answer.status_code == 200, answer.text
+    events: list[dict[str, object]] = answer.json()["events"]
+    return events
+
+
+def _dealt(events: list[dict[str, object]], seat: int) -> list[str]:
+    """The tiles of `seat`'s opening deal, as the log's reader sees them."""
+    for envelope in events:
+        event = envelope["event"]
+        assert isinstance(event, dict)
+        if event["type"] == "beowulf.tiles_dealt" and event["seat"] == seat:
+            return list(event["tiles"]["value"] or [])
+    raise AssertionError(f"no deal to seat {seat}")
+
+
+def test_a_replayed_duplicate_table_is_not_the_deal_its_seats_have_played(base: str) -> None:
+    """A ruling `replayed` on a duplicate round's table creates a new game for the same
+    seats that "deals the round's deal again" (core/tournament/desk.py `_replay`): the
+    same pile, in the same order. Its seats have played that very deal, so what they saw
+    then is hidden from them now and they know it: Ann is dealt her opening hand again,
+    every tile she drew at the table lies at the same place in the replay's pile (she
+    knows Bob's draws there, and her own next draw), and every tile Bob played from his
+    opening hand is in his hand again."""
+    with httpx.Client(base_url=base, timeout=120) as http:
+        rules = {"game": "beowulf", "players": ["Ann", "Bob", "Cid", "Dag"], "rounds": 1}
+        created = http.post(
+            "/tournaments", json={**rules, "table_size": 2, "format": "duplicate"}
+        ).json()
+        tid, organiser = created["id"], bearer(created["organiser_token"])
+        players = {p["name"]: p["token"] for p in created["players"]}
+        assert http.post(f"/tournaments/{tid}/pair", headers=organiser).status_code == 201
+        ann = http.post(f"/tournaments/{tid}/tables/mine", headers=bearer(players["Ann"])).json()
+        assert http.post(f"/tournaments/{tid}/autoplay", headers=organiser).status_code == 200
+        assert http.post(f"/tournaments/{tid}/results", headers=organiser).status_code == 200
+        played = _dealt(_log(http, ann["game"], ann["token"]), ann["seat"])
+        disputed = http.post(
+            f"/tournaments/{tid}/disputes",
+            json={"game": ann["game"], "reason": "a misdeal"},
+            headers=bearer(players["Ann"]),
+        )
+        assert disputed.status_code == 201, disputed.text
+        settled = http.post(
+            f"/tournaments/{tid}/disputes/{ann['game']}/settle",
+            json={"ruling": "replayed", "reason": "play it again"},
+            headers=organiser,
+        )
+        assert settled.status_code == 200, settled.text
+        again = http.post(
+            f"/tournaments/{tid}/tables/mine", params={"round": 1}, headers=bearer(players["Ann"])
+        ).json()
+        assert again["game"] == settled.json()["event"]["replay"], again
+        dealt = _dealt(_log(http, again["game"], again["token"]), again["seat"])
+        assert sorted(dealt) != sorted(played), (
+            f"Ann played {ann['game']} from the deal {played}; its replay {again['game']} "
+            f"deals her {dealt} again, from the pile she has already seen drawn"
+        )
+
+
+def test_a_hunter_s_note_in_its_own_variation_is_not_read_by_its_teammate(base: str) -> None:
+    """ "A note is never seen by more than its anchor: in a variation that not everyone may
+    see, it is for the author's seat" (Histories.annotate). A hunter's variation is seen
+    by its author alone (not its team: a draft pack is dealt to one seat), but a note in
+    it with the default audience `seat` is sealed for the author's team: Hul reads Hal's
+    note on Hal's variation, which Hul may not see."""
+    with httpx.Client(base_url=base, timeout=60) as http:
+        created = http.post("/games", json={"game": "beast", "players": ["Bea", "Hal", "Hul"]})
+        assert created.status_code == 201, created.text
+        game = created.json()["id"]
+        tokens = {s["name"]: s["token"] for s in created.json()["seats"]}
+        seq = http.get(f"/games/{game}").json()["seq"]
+        opened = http.post(
+            f"/games/{game}/variations",
+            json={"from": seq, "moves": ["Bea: step N"]},
+            headers=bearer(tokens["Hal"]),
+        )
+        assert opened.status_code == 201, opened.text
+        short = opened.json()["id"].rsplit("~", 1)[1]
+        noted = http.post(
+            f"/games/{game}/annotations",
+            json={"at": f"{short}@2", "comment": "in this world the Beast went north"},
+            headers=bearer(tokens["Hal"]),
+        )
+        assert noted.status_code == 201, noted.text
+        seen = http.get(f"/games/{game}/variations", headers=bearer(tokens["Hul"])).json()
+        assert seen["variations"] == []  # Hul may not see Hal's variation
+        listed = http.get(f"/games/{game}/annotations", headers=bearer(tokens["Hul"])).json()
+        comments = [a.get("comment") for a in listed["annotations"]]
+        assert not any(comments), f"Hul reads Hal's note in Hal's variation: {comments}"
+
+
+def _median_ms(http: httpx.Client, path: str, headers: dict[str, str], times: int = 41) -> float:
+    took = []
+    for _ in range(times):
+        began = time.perf_counter()
+        assert http.get(path, headers=headers).status_code == 200
+        took.append(time.perf_counter() - began)
+    return statistics.median(took) * 1000
+
+
+OPENED = 160
+
+
+def test_reading_the_variations_takes_no_longer_for_others_variations(base: str) -> None:
+    """Variations are numbered per author so that nobody learns how many the others opened.
+    But every read of a game's history (`GET .../variations`, `.../annotations`, the
+    exports; the live channel's notes digest too) reads every variation of the game, the
+    ones the caller may not see included, before it drops them: Bob's (or a spectator's)
+    `GET /games/ID/variations` answers nothing more after Ann opened 160 variations, and
+    takes several times as long (about 60 µs per variation here), so its time counts
+    them."""
+    with httpx.Client(base_url=base, timeout=60) as http:
+        game, tokens = _beowulf(http)
+        bob = bearer(tokens["Bob"])
+        path = f"/games/{game}/variations"
+        _median_ms(http, path, bob, 5)  # warm
+        before = _median_ms(http, path, bob)
+        line = ["place beowulf C3", "Bob: place thane D4", "draw"]
+        for _ in range(OPENED):
+            opened = http.post(
+                f"/games/{game}/variations",
+                json={"from": 5, "moves": line},
+                headers=bearer(tokens["Ann"]),
+            )
+            assert opened.status_code == 201, opened.text
+        assert http.get(path, headers=bob).json()["variations"] == []
+        after = _median_ms(http, path, bob)
+        assert after < 2 * before, (
+            f"Bob's GET {path} took {before:.2f} ms before Ann opened {OPENED} variations he "
+            f"cannot see, {after:.2f} ms after"
+        )
+
+
+def test_a_variation_s_stream_id_does_not_say_whether_it_exists(base: str) -> None:
+    """Asking for a variation's stream as if it were a game (`GET /games/GAME~vN`, any
+    route under it; no token needed) answers "GAME~vN is the variation vN of game GAME"
+    when it exists and "no game or stream with id" when it does not: with per-author
+    numbering (Ann's are v1, v4, v7, ...; Bob's v2, v5, ...) anyone counts each seat's
+    variations exactly, the count the numbering was made to hide."""
+    with httpx.Client(base_url=base, timeout=60) as http:
+        game, tokens = _beowulf(http)
+        for _ in range(2):
+            opened = http.post(
+                f"/games/{game}/variations",
+                json={"from": 5, "moves": ["place beowulf C3"]},
+                headers=bearer(tokens["Ann"]),
+            )
+            assert opened.status_code == 201, opened.text
+        answers = {
+            number: http.get(f"/games/{game}~v{number}/log")
+            .json()["message"]
+            .replace(f"v{number}", "vN")
+            for number in range(1, 11)
+        }
+        assert len(set(answers.values())) == 1, (
+            f"the answers tell which variations exist: {answers}"
+        )
