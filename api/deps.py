@@ -45,7 +45,7 @@ from skald.core.errors import Forbidden, Unauthorized
 from skald.core.memo import Memo
 from skald.core.seats import check_game_id
 from skald.core.tournament.desk import Tournaments
-from skald.core.tournament.seclusion import may_be_sealed, require_readable
+from skald.core.tournament.seclusion import is_sealed_for, may_be_sealed, require_readable
 from skald.events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
 from skald.projections.table import Table
 
@@ -271,6 +271,14 @@ def readable(services: Services, game_id: str, viewer: Viewer, seat: int | None)
     desk = services.tournaments
     assert desk is not None, "create_app sets the tournaments service"
     require_readable(desk, services.table, game_id, viewer, seat)
+
+
+def sealed_for(services: Services, game_id: str, viewer: Viewer, seat: int | None) -> bool:
+    """Whether `readable` refuses this caller: what the game's summary then withholds
+    (`core.tournament.seclusion.withheld`)."""
+    desk = services.tournaments
+    assert desk is not None, "create_app sets the tournaments service"
+    return is_sealed_for(desk, services.table, game_id, viewer, seat)
 
 
 async def seat_call(request: Request) -> Call:

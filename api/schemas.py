@@ -201,7 +201,7 @@ class GameSummary(BaseModel):
     id: str
     game: str
     players: list[str]
-    seq: int
+    seq: int | None = Field(description="The game's last seq; null when `sealed`.")
     created_at: datetime
     to_act: list[int]
     outcome: OutcomeOut | None
@@ -209,6 +209,15 @@ class GameSummary(BaseModel):
         "",
         description="For a partial copy (imported with --partial from a record cut short), "
         "that it is one, in plain words: nobody is to act and every move is refused.",
+    )
+    sealed: bool = Field(
+        False,
+        description="A table of a duplicate round not yet over, asked for by someone not at "
+        "it: its seq, whose turn it is and its outcome are withheld (null, empty, null), "
+        "since they would tell the round's other tables what was played from their deal.",
+    )
+    finished: bool | None = Field(
+        None, description="When `sealed`: whether the game is over (otherwise null)."
     )
 
 
@@ -218,8 +227,12 @@ class GameListItem(BaseModel):
     id: str
     game: str
     title: str = Field(description="The players, comma-separated.")
-    seq: int
+    seq: int | None = Field(description="The game's last seq; null when `sealed`.")
     created_at: datetime
+    sealed: bool = Field(
+        False,
+        description="A table of a duplicate round not yet over: its seq is withheld (null).",
+    )
 
 
 class GamePage(BaseModel):

@@ -8,7 +8,8 @@ plays, both games refuse every read route (and every `as=`), and the live channe
 caller without a token,
 to the other table's seat tokens and to the players' tournament tokens, all with one 403
 that names the round and nothing played; their own seats and their referee read them;
-anyone reads the summary (status, seq, outcome) and the game list, which holds no log.
+anyone reads the summary and the game list, which say whether the game is over and
+nothing more (no seq, no turn, no outcome: tests/test_review_secrecy_leaks.py).
 Once table 2 is over everything opens as the table options say (`reveal=referee`: the
 audit stays the referee's). A game of a Swiss round and a game outside any tournament
 read as before, without a token.
@@ -121,7 +122,7 @@ def _refusal(game: str, tournament: str) -> dict[str, str]:
         "error": "forbidden",
         "message": f"game {game} is a table of duplicate round 1 of tournament {tournament}: "
         "until every table of the round has finished, only its seats and its referee may "
-        "read it; its status, seq and outcome stay public",
+        "read it; anyone else may know whether it is over, nothing more",
     }
 
 
@@ -186,18 +187,14 @@ def _assert_sealed(
             if path in OPEN:
                 assert status == 200, (path, body[:200])
     assert read(http, f"/games/{game}/audit", referee)[0] == 200
-    summary = http.get(f"/games/{game}")  # the public facts, and nothing of the log
+    summary = http.get(f"/games/{game}")  # whether it is over, and nothing of its play
     assert summary.status_code == 200
-    assert sorted(summary.json()) == [
-        "created_at",
-        "game",
-        "id",
-        "outcome",
-        "partial",
-        "players",
-        "seq",
-        "to_act",
-    ]
+    assert summary.json()["sealed"] is True
+    assert (summary.json()["seq"], summary.json()["to_act"], summary.json()["outcome"]) == (
+        None,
+        [],
+        None,
+    )
 
 
 def test_a_duplicate_round_is_read_only_by_its_seats_and_referee_until_it_is_over(
@@ -215,12 +212,17 @@ def test_a_duplicate_round_is_read_only_by_its_seats_and_referee_until_it_is_ove
         referees = {game: bearer(issue_one(store, game, None)) for game in games}
         for game in games:
             _assert_sealed(http, tid, game, seats, referees[game])
-        assert http.get(f"/games/{first}").json()["outcome"] is not None
+        assert http.get(f"/games/{first}").json()["finished"] is True
+        assert http.get(f"/games/{second}").json()["finished"] is False
         listed = {item["id"]: item for item in http.get("/games").json()["items"]}
-        assert all(sorted(listed[g]) == ["created_at", "game", "id", "seq", "title"] for g in games)
+        assert all(listed[g]["seq"] is None for g in games)
 
         play_out(table, second, random_bot, random.Random(3))
         for game in games:
+            opened = http.get(f"/games/{game}").json()  # the round over: the whole summary
+            assert "sealed" not in opened or opened["sealed"] is False
+            assert opened["seq"] is not None
+            assert opened["outcome"] is not None
             assert _follow(http, game, {})[0]["type"] == "welcome"  # a spectator now
             for path in READS:
                 status, body = read(http, f"/games/{game}/{path}", {})

@@ -12,7 +12,7 @@ these endpoints; it refuses (at start-up) a signature it does not handle."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query
 
@@ -28,6 +28,7 @@ from skald.api.deps import (
     ServicesDep,
     VariationName,
     check_token,
+    sealed_for,
 )
 from skald.api.offload import offload, on_table
 from skald.api.responses import MsgspecJSON, errors, page
@@ -44,7 +45,9 @@ from skald.api.schemas import (
 )
 from skald.core.errors import NotFound
 from skald.core.seats import check_player_names
-from skald.projections.table import Table
+from skald.core.tournament.seclusion import may_be_sealed, withheld
+from skald.events.viewer import SPECTATOR
+from skald.projections.table import GameListing, Table
 
 router = APIRouter(prefix="/games", tags=["games"])
 AtSeq = Annotated[
@@ -113,13 +116,33 @@ async def list_games(
     """Games, newest first, a page at a time; `offset`, `limit` and `next_offset` count
     the games that pass the filters."""
     found = await offload(services.table.games, game, limit + 1, offset, state, tournaments)
+    if any(may_be_sealed(listed.id) for listed in found):
+        return page(await offload(_withheld_where_sealed, services, found), limit, offset)
     return page(found, limit, offset)
+
+
+def _withheld_where_sealed(
+    services: Services, found: list[GameListing]
+) -> list[GameListing | dict[str, Any]]:
+    """The listings with the seq of every sealed table withheld (nobody listing is at it)."""
+    return [
+        withheld(listed) if sealed_for(services, listed.id, SPECTATOR, None) else listed
+        for listed in found
+    ]
 
 
 @router.get("/{game_id}", response_model=GameSummary, responses=errors(404, 422))
 async def game_summary(game_id: GameId, call: PublicDep) -> MsgspecJSON:
-    """What anyone may know about a game: players, seq, whose turn, the outcome."""
-    return MsgspecJSON(await on_table(call.table, call.table.summary, call.game_id))
+    """What anyone may know about a game: players, seq, whose turn, the outcome. A table
+    of a duplicate round not yet over tells anyone but its seats and its referee only its
+    players and whether it is over (`sealed`: seq, whose turn and outcome withheld)."""
+    summary = await on_table(call.table, call.table.summary, call.game_id)
+    caller = call.caller
+    if may_be_sealed(call.game_id) and await offload(
+        sealed_for, call.services, call.game_id, caller.viewer, caller.seat
+    ):
+        return MsgspecJSON(withheld(summary))
+    return MsgspecJSON(summary)
 
 
 @router.get(

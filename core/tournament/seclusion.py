@@ -4,7 +4,11 @@ Every table of a duplicate round plays one deal, so one table's public play tell
 table's seats what is hidden at their own (the tiles an opponent holds, the next draw).
 Until every game of the round has finished, a game of it is *sealed*: only its own seats
 and its referee may read it; anyone else, the other tables' players included, may know its
-public summary only (players, seq, whose turn, outcome). Once every game of the round has
+players and whether it is over, nothing more: its summary and its line in the game list
+withhold its seq, whose turn it is and its outcome (`withheld`), since how far one table's
+seq moves at each decision, and who acts next, tell what was played there (a Beowulf
+ability tile adds its offer and keeps the same seat to act) from the deal every table of
+the round holds. Once every game of the round has
 an outcome (its tables' games, the games they replaced and any replay a ruling ordered),
 the round is open and the game reads as its table options say, like any other; a replay
 ordered later seals the round again until the replay is over.
@@ -24,6 +28,7 @@ sealed (closed, not open, when in doubt).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import msgspec
 
@@ -85,6 +90,31 @@ def require_readable(
         raise Forbidden(refusal(game_id, sealed))
 
 
+def is_sealed_for(
+    tournaments: Tournaments, games: GameDesk, game_id: str, viewer: Viewer, seat: int | None
+) -> bool:
+    """Whether `require_readable` refuses this caller: what a summary then withholds."""
+    if seat is not None or viewer.referee or not may_be_sealed(game_id):
+        return False
+    return sealed_round(tournaments, games, game_id) is not None
+
+
+def withheld(summary: msgspec.Struct) -> dict[str, Any]:
+    """A game's summary (or its line in the game list) as someone outside a sealed round
+    may know it: how far it is (`seq`), whose turn it is and its outcome are withheld,
+    since one table's seq steps and turns tell the others what was played from their
+    shared deal (a Beowulf ability tile adds its offer and keeps the same seat to act);
+    the game and its players stay, `sealed` says so, and `finished` whether it is over
+    (where the summary has an outcome)."""
+    shown = msgspec.structs.asdict(summary)
+    shown.update(seq=None, sealed=True)
+    if "outcome" in shown:
+        shown.update(finished=shown["outcome"] is not None, outcome=None)
+    if "to_act" in shown:
+        shown["to_act"] = []
+    return shown
+
+
 def refusal(game_id: str, sealed: SealedRound) -> str:
     """Why a sealed game is not shown (public facts only: the game, its round)."""
     if not sealed.playing:
@@ -95,5 +125,5 @@ def refusal(game_id: str, sealed: SealedRound) -> str:
     return (
         f"game {game_id} is a table of duplicate round {sealed.round} of tournament "
         f"{sealed.tournament}: until every table of the round has finished, only its seats "
-        "and its referee may read it; its status, seq and outcome stay public"
+        "and its referee may read it; anyone else may know whether it is over, nothing more"
     )
