@@ -133,7 +133,10 @@ def _hagar(possible: Any, players: Sequence[str]) -> str:
     cards = ", ".join(f"{kind} ×{n}" for kind, n in possible.fate.cards) or "none"
     lines.append(f"  the fate deck ({possible.fate.size} cards, in any order): {cards}")
     if not possible.exact:
-        lines.append("  (after an ambush between others, some pieces may be narrower than shown)")
+        lines.append(
+            "  (too many ambushes between others to follow each piece: "
+            "some pieces may be narrower than shown)"
+        )
     return "\n".join(lines)
 
 

@@ -102,28 +102,35 @@ def _fits(place: Any, tile_id: str, unseen: dict[int, set[str]]) -> bool:
 
 
 def hagar_member(known: Any, state: Any, viewer: Viewer) -> bool:
+    """Every spot holds a piece of the group `known` gives it: its own, or for the mixed
+    spots those of one arrangement; and every piece on the board is in some spot."""
     del viewer
     if state.revealed:
         return True
-    cities = board().cities
-    covered = 0
-    for group in known.groups:
-        real = []
-        for spot in group.spots:
-            if spot.place == "stack":
-                real.append(state.stacks[cities.index(spot.key)][spot.index])
-            elif spot.place == "roadside":
-                real.append(dict(state.roadside)[spot.key][spot.index])
-            elif spot.place == "removed":
-                real.append(state.removed[spot.index])
-            else:
-                real.append(getattr(state.vikings[int(spot.key)], spot.place)[spot.index])
-        covered += len(real)
-        if sorted(real) != sorted(group.pieces):
+    group_of = {piece: index for index, group in enumerate(known.groups) for piece in group.pieces}
+    for index, group in enumerate(known.groups):
+        if any(group_of.get(hagar_at(state, spot)) != index for spot in group.spots):
             return False
+    mixed = tuple(group_of.get(hagar_at(state, spot)) for spot in known.mixed)
+    if known.mixed and mixed not in {a.groups for a in known.arrangements}:
+        return False
+    covered = sum(len(group.spots) for group in known.groups) + len(known.mixed)
+    if covered != sum(len(group.pieces) for group in known.groups):
+        return False
     places = sum(map(len, state.stacks)) + sum(len(p) for _, p in state.roadside)
     places += len(state.removed) + sum(len(v.carried + v.cargo + v.home) for v in state.vikings)
     return covered == places and sorted(state.deck) == list(known.fate.ids)
+
+
+def hagar_at(state: Any, spot: Any) -> int:
+    """The piece at a Hägar spot (`hagar_knowledge.Spot`) of a rules state."""
+    if spot.place == "stack":
+        return int(state.stacks[board().cities.index(spot.key)][spot.index])
+    if spot.place == "roadside":
+        return int(dict(state.roadside)[spot.key][spot.index])
+    if spot.place == "removed":
+        return int(state.removed[spot.index])
+    return int(getattr(state.vikings[int(spot.key)], spot.place)[spot.index])
 
 
 def toy_member(known: Any, state: Any, viewer: Viewer) -> bool:
