@@ -4,7 +4,8 @@ a viewer can know"): `possible(log, viewer)` from the viewer's redacted log, and
 
 Over random and greedy playouts through the engine, for every viewer (each seat, a
 spectator), at every seq (every few seqs in the long games):
-- soundness: the real hidden state is one of the worlds in `possible`;
+- soundness: the real hidden state is one of the worlds in `possible`; where `TIGHT`
+  checks it cheaply (Hägar), `possible` is also exactly tight;
 - consistency: every state `sample` returns is among them and looks to the viewer exactly
   like the real one (the same view, the same seats to act, the same legal commands);
 - non-interference: `possible` does not change when the hidden values behind the log's
@@ -44,6 +45,7 @@ from skald.core.beowulf.data import tile
 from skald.core.engine import Engine
 from skald.core.errors import IllegalMove, InvalidNotation
 from skald.core.hagar.board import board
+from skald.core.hagar.data import pieces
 from skald.core.refusal import refusal_for
 from skald.core.rng import Rng
 from skald.core.rules import game_names, get_rules
@@ -133,6 +135,35 @@ def hagar_at(state: Any, spot: Any) -> int:
     return int(getattr(state.vikings[int(spot.key)], spot.place)[spot.index])
 
 
+def hagar_tight(known: Any) -> None:
+    """Hägar's `possible` is exact (its exactness against every hidden history is
+    tests/test_hagar_exact.py's brute force): not merged; every arrangement a share of the
+    histories and room for its groups' pieces exactly (so each holds worlds); and each
+    hidden piece listed with exactly the pieces of the groups its spot has in some
+    arrangement (each of which some world puts there)."""
+    assert known.exact
+    assert math.isclose(sum(a.share for a in known.arrangements), 1) or not known.mixed
+    for arrangement in known.arrangements:
+        assert arrangement.share > 0
+        placed = Counter(arrangement.groups)
+        for index, group in enumerate(known.groups):
+            assert len(group.spots) + placed[index] == len(group.pieces)
+    for piece in known.pieces:
+        spot = (piece.field, str(piece.seat), piece.slot - 1)
+        spots = [(s.place, s.key, s.index) for s in known.mixed]
+        if spot in spots:
+            at = spots.index(spot)
+            groups = {a.groups[at] for a in known.arrangements}
+        else:
+            where = [[(s.place, s.key, s.index) for s in g.spots] for g in known.groups]
+            groups = {i for i, spots_of in enumerate(where) if spot in spots_of}
+        assert groups, piece.where
+        held = Counter(
+            (pieces()[p].name, pieces()[p].value) for i in groups for p in known.groups[i].pieces
+        )
+        assert {(v.name, v.value): v.count for v in piece.values} == held, piece.where
+
+
 def toy_member(known: Any, state: Any, viewer: Viewer) -> bool:
     del viewer
     unseen = set(known.unseen)
@@ -152,6 +183,9 @@ def beast_member(known: Any, state: Any, viewer: Viewer) -> bool:
         return False
     return True
 
+
+TIGHT: dict[str, Callable[[Any], None]] = {"hagar": hagar_tight}
+"""Per game, where `possible` can cheaply be checked to be exactly tight."""
 
 MEMBERS: dict[str, Callable[[Any, Any, Viewer], bool]] = {
     "beowulf": beowulf_member,
@@ -246,6 +280,7 @@ def test_possible_is_sound_and_sample_consistent_and_blind(game: str) -> None:
                 where = f"{game} seq {seq} as {viewer.name}"
                 assert member(known, state.rules, viewer), f"unsound at {where}"
                 assert views.possible(_recommitted(log), viewer) == known, where
+                TIGHT.get(game, lambda known: None)(known)
                 world = views.sample(state.rules, known, viewer, random.Random(seq))
                 assert member(known, world, viewer), f"sample outside possible at {where}"
                 assert views.view(world, viewer) == views.view(state.rules, viewer), where
