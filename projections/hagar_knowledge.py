@@ -24,7 +24,10 @@ with the viewer's log leads to, and each hidden piece's values are exactly those
 in one of them (the per-piece union over the arrangements: each arrangement holds every
 order of every group's pieces, so no matching is needed). `exact` is False only past the
 bound on arrangements (`hagar_groups.LIMIT`, never reached in the playouts we test), where
-the groups being mixed are merged: wider than the log allows, never narrower.
+the groups being mixed are merged: wider than the log allows, never narrower. One gap is
+the log's, not the model's: robbed at sea from a Viking with pieces both on his ship and
+in hand, the table sees which field lost one (the view's counts) but `LootRobbed` does not
+say, and the fold takes the piece from his hand (the reach's last).
 
 `sample` draws an arrangement by its share of the hidden histories, then each group's
 pieces in a uniformly random order over its places, and shuffles the fate deck. It is
@@ -226,6 +229,11 @@ class _TokenRules:
                 reach = cargo if slot is None else cargo[slot : slot + 1]
                 token = g.move(reach, _seen(piece))
                 return replace(event, piece=_secret(token), slot=None)
+            case LootForced(seat=giver, at_sea=at_sea, piece=piece, slot=None):
+                # forced by its slot among the cargo at sea (`legal.force_slots`)
+                viking = state.vikings[giver]
+                token = g.move(viking.cargo if at_sea else viking.carried, _seen(piece))
+                return replace(event, piece=_secret(token))
             case (
                 LootRobbed(victim=giver, at_sea=at_sea, piece=piece, slot=slot)
                 | LootForced(seat=giver, at_sea=at_sea, piece=piece, slot=slot)
