@@ -32,6 +32,7 @@ import msgspec
 import pytest
 
 from skald.core.hagar.board import board
+from skald.core.hagar.data import pieces
 from skald.core.rng import Rng
 from skald.events.envelope import Envelope
 from skald.events.hagar import CityPlundered, LootRobbed, VikingBoarded
@@ -39,6 +40,7 @@ from skald.events.secret import seal
 from skald.events.viewer import seat_viewer
 from skald.projections.hagar_groups import Groups
 from skald.projections.hagar_knowledge import Spot
+from skald.projections.knowledge import describe_possible
 from skald.projections.registry import redacted_log, views_for
 from tests.test_hagar_support import RULES, created
 from tests.test_information_sets import (
@@ -162,8 +164,8 @@ def model_worlds(groups: Groups, places: list[list[int]]) -> dict[Any, float]:
         each = share / math.prod(len(o) for o in orders)
         for choice in itertools.product(*orders):
             held = {}
-            for g, pieces in zip(sorted(tokens), choice, strict=True):
-                held.update(zip(tokens[g], pieces, strict=True))
+            for g, chosen in zip(sorted(tokens), choice, strict=True):
+                held.update(zip(tokens[g], chosen, strict=True))
             world = tuple(tuple(held[t] for t in place) for place in places)
             worlds[world] = worlds.get(world, 0.0) + each
     return worlds
@@ -345,9 +347,10 @@ def test_an_unseen_robbery_between_others_keeps_a_known_piece_with_them() -> Non
     cargo place (two draws of three) or with Cid (one). The model says exactly that: p is
     in no stack and not with Dag, Dag's piece may be any loose piece but p, and a world
     where p sits in a city stack or with Dag (which the merge allowed: Bob's, Cid's and
-    the stacks' pieces in one group with p) is not among its worlds; `sample` puts p with
-    Bob two times in three (uniform over hidden histories; uniform over distinct worlds
-    would make it one in two). Fails on the merging model: its Dag may hold p."""
+    the stacks' pieces in one group with p) is not among its worlds; its text says where
+    p may be, with the shares; `sample` puts p with Bob two times in three (uniform over
+    hidden histories; uniform over distinct worlds would make it one in two). Fails on
+    the merging model: its Dag may hold p."""
     viewer = seat_viewer(0)
     views = views_for("hagar")
     worlds = {draw: _ambush_log(draw) for draw in (0, 1, 2)}
@@ -369,6 +372,13 @@ def test_an_unseen_robbery_between_others_keeps_a_known_piece_with_them() -> Non
         (3, "carried", 1): unseen,  # Dag's may not
     }
     assert known.exact
+    text = describe_possible(known, ["Ann", "Bob", "Cid", "Dag"])
+    found = pieces()[p]
+    assert (
+        f"the {found.name} {found.value} seen earlier is in one of: "
+        "Bob's ship, piece 2 (67%), Cid's ship, piece 1 (33%)"
+    ) in text
+    assert "narrower" not in text
     for _, real in worlds.values():
         assert hagar_member(known, real, viewer)
         assert not hagar_member(known, _swapped(real, p, ("stack", board().cities[4], 0)), viewer)
