@@ -38,6 +38,7 @@ from skald.events.envelope import Envelope
 from skald.events.hagar import CityPlundered, LootRobbed, VikingBoarded
 from skald.events.secret import seal
 from skald.events.viewer import seat_viewer
+from skald.projections import hagar_groups
 from skald.projections.hagar_groups import Groups
 from skald.projections.hagar_knowledge import Spot
 from skald.projections.knowledge import describe_possible
@@ -236,6 +237,25 @@ def test_the_model_is_every_world_brute_force_finds_and_no_other() -> None:
     assert mixing > 150  # the cases where an arrangement is needed are well represented
 
 
+def test_past_the_bound_the_mixed_groups_merge_wider(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the bound on arrangements lowered to one, every world that needs two merges
+    the groups it mixes: `merged` (so `exact` is False), and its worlds hold every world
+    brute force finds (wider, never narrower), and more where it merged."""
+    monkeypatch.setattr(hagar_groups, "LIMIT", 1)
+    rnd = random.Random(7)
+    wider = 0
+    for _ in range(200):
+        small, truth = random_small(rnd)
+        groups, places = modelled(small, truth)
+        counted = brute_force(small, truth)
+        described = model_worlds(groups, places)
+        assert set(counted) <= set(described)
+        if not groups.merged:
+            assert set(described) == set(counted)
+        wider += len(described) > len(counted)
+    assert wider > 20
+
+
 def test_a_known_piece_robbed_unseen_is_not_let_into_the_stack() -> None:
     """Place 0 (a city stack) holds deal pieces 0, 1; place 1 (a Viking) holds deal piece
     2 and piece 9, known; one of his pieces goes, unseen, to place 2 (another Viking).
@@ -379,6 +399,8 @@ def test_an_unseen_robbery_between_others_keeps_a_known_piece_with_them() -> Non
         "Bob's ship, piece 2 (67%), Cid's ship, piece 1 (33%)"
     ) in text
     assert "narrower" not in text
+    merged = describe_possible(msgspec.structs.replace(known, exact=False), ["A", "B", "C", "D"])
+    assert "too many ambushes between others to follow each piece" in merged
     for _, real in worlds.values():
         assert hagar_member(known, real, viewer)
         assert not hagar_member(known, _swapped(real, p, ("stack", board().cities[4], 0)), viewer)
