@@ -2,26 +2,43 @@
 
 Computed from the viewer's redacted log only (`possible`). The log is folded through the
 game's own reducer (`core.hagar.evolve`, with the engine's undo and redo) over a state
-whose loot pieces are *tokens*: each face-down place holds a token, and every token
-belongs to one *group*, a set of tokens and the set of pieces they hold between them, in
+whose loot pieces are *tokens*: each face-down place holds a token, and the tokens'
+pieces are tracked by groups and arrangements (projections/hagar_groups.py): every piece
+belongs to one group, and in each arrangement every token holds a piece of one group, in
 an order nobody (outside the group's history) can tell. At the deal every stack place is
 one token of one group holding all the loose loot; the chests at the camp are face up.
 
 - A piece the viewer sees (its own plunder, a piece robbed from or by it, forced on it,
-  picked up by it, every piece at the feast's reveal) leaves its group: that token is
-  known. Only one group can hold the piece, and any of that group's tokens in the source
-  could have been it, so this is exact.
+  picked up by it, every piece at the feast's reveal) is known at its token from then on;
+  the arrangements in which that token could not hold it are dropped.
 - A piece the viewer does not see leaving a place (robbed, forced or jettisoned between
-  other Vikings) is one of the tokens there: when they all belong to one group nothing
-  changes (they were interchangeable already); when they come from several groups those
-  groups are merged. That is the one over-approximation: after such a move `possible` may
-  allow a little more than the log does (never less: the true world stays possible).
+  other Vikings) is one of the tokens there: when they all hold pieces of one group
+  nothing changes (they were interchangeable already); when they come from several
+  groups, each arrangement becomes one per token that may have left, the place keeping
+  the others' pieces in their order.
 - The fate deck's order is never seen: it holds every card not face up elsewhere (drawn,
   discarded, an arrow in a Viking) in any order.
 
-`sample` is uniform over the worlds `possible` describes: each group's pieces in a random
-order over its tokens, the fate deck shuffled. The viewer's own pieces, the public part
-and the counts stay as they are, so the viewer sees the same game and has the same moves.
+This is exact: the worlds `possible` describes are those some hidden history consistent
+with the viewer's log leads to, and each hidden piece's values are exactly those it has
+in one of them (the per-piece union over the arrangements: each arrangement holds every
+order of every group's pieces, so no matching is needed). `exact` is False only past the
+bound on arrangements (`hagar_groups.LIMIT`, never reached in the playouts we test), where
+the groups being mixed are merged: wider than the log allows, never narrower. One gap is
+the log's, not the model's: robbed at sea from a Viking with pieces both on his ship and
+in hand, the table sees which field lost one (the view's counts) but `LootRobbed` does not
+say, and the fold takes the piece from his hand (the reach's last).
+
+`sample` draws an arrangement by its share of the hidden histories, then each group's
+pieces in a uniformly random order over its places, and shuffles the fate deck. It is
+uniform over the hidden histories (every deal and shuffle as likely, every unseen choice
+of a piece among a reach as likely), which is the rules' own chance for the deal, the
+shuffles and an ambush's draw; a forced or jettisoned piece is a player's choice, counted
+the same way. (Uniform over distinct worlds would weight an arrangement by its worlds,
+all equal, and so make a known piece robbed from the first of four places as likely to be
+with the robber as still there, where the draw makes it one in four.) The viewer's own
+pieces, the public part and the counts stay as they are, so the viewer sees the same game
+and has the same moves.
 """
 
 from __future__ import annotations
@@ -57,9 +74,8 @@ from skald.events.hagar import (
 )
 from skald.events.secret import Secret
 from skald.events.viewer import Viewer
+from skald.projections.hagar_groups import Groups, StoredGroups
 
-TOKEN = 1 << 20
-"""Token numbers start here (piece ids are small)."""
 FIELDS = ("carried", "cargo", "home")
 FIELD_WORDS = {"carried": "carried", "cargo": "on his ship", "home": "at home"}
 
@@ -74,10 +90,19 @@ class Spot(msgspec.Struct, frozen=True):
 
 
 class Group(msgspec.Struct, frozen=True, kw_only=True):
-    """Pieces (ids) that lie in these spots between them, in any order."""
+    """Pieces (ids) that lie between them in these spots and in the `mixed` spots the
+    arrangement gives the group (none where nothing is mixed), in any order."""
 
     spots: tuple[Spot, ...]
     pieces: tuple[int, ...]
+
+
+class Arrangement(msgspec.Struct, frozen=True, kw_only=True):
+    """For each of the `mixed` spots, the group (an index into `groups`) whose piece lies
+    there, and the share of the hidden histories that leave them so."""
+
+    groups: tuple[int, ...]
+    share: float
 
 
 class PieceCount(msgspec.Struct, frozen=True, kw_only=True):
@@ -116,21 +141,12 @@ class HagarPossible(msgspec.Struct, frozen=True, kw_only=True):
     pieces: tuple[PiecePossible, ...]
     fate: FatePossible
     groups: tuple[Group, ...]
+    mixed: tuple[Spot, ...] = ()
+    arrangements: tuple[Arrangement, ...] = ()
     exact: bool
 
 
 # -- folding the log over tokens -------------------------------------------------------
-
-
-class StoredGroups(msgspec.Struct, frozen=True, array_like=True):
-    """`_Groups` as data, for a fold kept in the store (projections/knowledge_store.py)."""
-
-    of: dict[int, int]
-    tokens: dict[int, set[int]]
-    pieces: dict[int, set[int]]
-    next_token: int
-    next_group: int
-    merged: bool
 
 
 class StoredHagarFold(msgspec.Struct, frozen=True, array_like=True):
@@ -141,101 +157,7 @@ class StoredHagarFold(msgspec.Struct, frozen=True, array_like=True):
     state: bytes | None
 
 
-class _Groups:
-    """Token -> group, and each group's tokens and pieces (mutable while folding)."""
-
-    def __init__(self) -> None:
-        self.of: dict[int, int] = {}
-        self.tokens: dict[int, set[int]] = {}
-        self.pieces: dict[int, set[int]] = {}
-        self.next_token = TOKEN
-        self.next_group = 0
-        self.merged = False
-
-    def new(self, held: Sequence[int]) -> list[int]:
-        """Fresh tokens for `held` pieces in one group (a piece each, order unknown)."""
-        tokens = list(range(self.next_token, self.next_token + len(held)))
-        self.next_token += len(held)
-        group = self.next_group
-        self.next_group += 1
-        self.tokens[group], self.pieces[group] = set(tokens), set(held)
-        self.of.update(dict.fromkeys(tokens, group))
-        return tokens
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Groups) and self.stored() == other.stored()
-
-    def stored(self) -> StoredGroups:
-        """The groups as data (`HagarFold.stored`)."""
-        return StoredGroups(
-            self.of, self.tokens, self.pieces, self.next_token, self.next_group, self.merged
-        )
-
-    @classmethod
-    def from_stored(cls, data: StoredGroups) -> _Groups:
-        groups = cls()
-        groups.of, groups.tokens, groups.pieces = dict(data.of), data.tokens, data.pieces
-        groups.next_token, groups.next_group = data.next_token, data.next_group
-        groups.merged = data.merged
-        return groups
-
-    def copy(self) -> _Groups:
-        """An independent copy (the sets are copied, not shared)."""
-        twin = _Groups()
-        twin.of = dict(self.of)
-        twin.tokens = {group: set(tokens) for group, tokens in self.tokens.items()}
-        twin.pieces = {group: set(held) for group, held in self.pieces.items()}
-        twin.next_token, twin.next_group, twin.merged = (
-            self.next_token,
-            self.next_group,
-            self.merged,
-        )
-        return twin
-
-    def known(self, piece: int) -> int:
-        return self.new([piece])[0]
-
-    def value(self, token: int) -> int | None:
-        group = self.of[token]
-        return next(iter(self.pieces[group])) if len(self.tokens[group]) == 1 else None
-
-    def observe(self, token: int, piece: int) -> None:
-        """The viewer saw `token` is `piece`: it leaves its group, known."""
-        group = self.of[token]
-        if self.pieces[group] == {piece} and self.tokens[group] == {token}:
-            return
-        self.tokens[group].discard(token)
-        self.pieces[group].discard(piece)
-        self.next_group += 1
-        self.of[token] = self.next_group
-        self.tokens[self.next_group], self.pieces[self.next_group] = {token}, {piece}
-
-    def choose(self, reach: Sequence[int], piece: int | None) -> int:
-        """The token that left `reach`: the one holding `piece` when the viewer saw it
-        (any token of the one group that can hold it), else any, after merging the groups
-        of `reach` when there are several."""
-        if piece is not None:
-            for token in reach:
-                if self.value(token) == piece:
-                    return token
-            for token in reach:
-                if piece in self.pieces[self.of[token]]:
-                    self.observe(token, piece)
-                    return token
-            raise ValueError("the log moves a piece its source cannot hold")  # altered log
-        groups = {self.of[token] for token in reach}
-        if len(groups) > 1:
-            self.merged = True
-            into = min(groups)
-            for group in groups - {into}:
-                for token in self.tokens.pop(group):
-                    self.of[token] = into
-                    self.tokens[into].add(token)
-                self.pieces[into] |= self.pieces.pop(group)
-        return reach[-1]
-
-
-def _top_taken(groups: _Groups, event: Any, token: int, piece: Secret[Any]) -> Any:
+def _top_taken(groups: Groups, event: Any, token: int, piece: Secret[Any]) -> Any:
     """`event` taking the top piece of a pile (`token`): seen by the viewer or not."""
     seen = _seen(piece)
     if seen is not None:
@@ -254,7 +176,7 @@ def _seen(secret: Secret[Any]) -> Any:
 class _TokenRules:
     """The Hägar reducer over tokens: each event rewritten to move tokens, then folded."""
 
-    def __init__(self, groups: _Groups) -> None:
+    def __init__(self, groups: Groups) -> None:
         self.groups = groups
 
     def initial(self, created: GameCreated) -> HagarState:
@@ -305,15 +227,20 @@ class _TokenRules:
             case LootJettisoned(seat=seat, piece=piece, slot=slot):
                 cargo = state.vikings[seat].cargo
                 reach = cargo if slot is None else cargo[slot : slot + 1]
-                token = g.choose(reach, _seen(piece))
+                token = g.move(reach, _seen(piece))
                 return replace(event, piece=_secret(token), slot=None)
+            case LootForced(seat=giver, at_sea=at_sea, piece=piece, slot=None):
+                # forced by its slot among the cargo at sea (`legal.force_slots`)
+                viking = state.vikings[giver]
+                token = g.move(viking.cargo if at_sea else viking.carried, _seen(piece))
+                return replace(event, piece=_secret(token))
             case (
                 LootRobbed(victim=giver, at_sea=at_sea, piece=piece, slot=slot)
                 | LootForced(seat=giver, at_sea=at_sea, piece=piece, slot=slot)
             ):
                 reach = pieces_in_reach(state.vikings[giver], at_sea)
                 reach = reach if slot is None else reach[slot : slot + 1]
-                token = g.choose(reach, _seen(piece))
+                token = g.move(reach, _seen(piece))
                 return replace(event, piece=_secret(token), slot=None)
             case LootRevealed(holdings=holdings):
                 for holding in holdings:
@@ -333,9 +260,9 @@ class HagarFold:
     token state of the engine's fold (with its undo and redo) and the groups."""
 
     def __init__(self) -> None:
-        self._start(_Groups(), None)
+        self._start(Groups(), None)
 
-    def _start(self, groups: _Groups, state: GameState | None) -> None:
+    def _start(self, groups: Groups, state: GameState | None) -> None:
         self.groups = groups
         self.state = state
         self.rules: Any = _TokenRules(groups)  # a Rules to `fold_event` (duck-typed)
@@ -347,6 +274,7 @@ class HagarFold:
         )
 
     Stored = StoredHagarFold
+    CODE = ("skald.projections.hagar_groups",)
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -365,7 +293,7 @@ class HagarFold:
         """The fold back from `stored()`."""
         fold = cls()
         state = None if data.state is None else _state_codec().decode(data.state)
-        fold._start(_Groups.from_stored(data.groups), state)
+        fold._start(Groups.from_stored(data.groups), state)
         return fold
 
     def copy(self) -> HagarFold:
@@ -420,20 +348,23 @@ def possible(log: Sequence[Envelope[Any]], viewer: Viewer) -> HagarPossible:
     return fold.possible(viewer)
 
 
-def _possible(state: HagarState, g: _Groups, viewer: Viewer) -> HagarPossible:
+def _possible(state: HagarState, g: Groups, viewer: Viewer) -> HagarPossible:
     spots = _spots(state)
-    groups = []
-    for group, tokens in sorted(g.tokens.items()):
-        placed = sorted((spots[t] for t in tokens if t in spots), key=_spot_order)
-        if placed:
-            groups.append(Group(spots=tuple(placed), pieces=tuple(sorted(g.pieces[group]))))
+    mixed = tuple(sorted((t for t in g.mixed if t in spots), key=lambda t: _spot_order(spots[t])))
+    certain: dict[int, list[Spot]] = {}
+    for token, group in g.of.items():
+        if token in spots:
+            certain.setdefault(group, []).append(spots[token])
+    shown = sorted({*certain, *(group for key in g.arrangements for group in key)})
+    number = {group: index for index, group in enumerate(shown)}
+    at = [g.mixed.index(t) for t in mixed]
     hidden = []
     for seat, viking in enumerate(state.vikings):
         if viewer.sees(frozenset({seat})):
             continue
         for field in FIELDS:
             for slot, token in enumerate(_field(viking, field), start=1):
-                held = sorted(g.pieces[g.of[token]])
+                held = sorted(g.may_hold(token))
                 hidden.append(
                     PiecePossible(
                         seat=seat,
@@ -450,7 +381,20 @@ def _possible(state: HagarState, g: _Groups, viewer: Viewer) -> HagarPossible:
         viewer=viewer.name,
         pieces=tuple(hidden),
         fate=FatePossible(size=len(deck), cards=tuple(sorted(kinds.items())), ids=deck),
-        groups=tuple(groups),
+        groups=tuple(
+            Group(
+                spots=tuple(sorted(certain.get(group, ()), key=_spot_order)),
+                pieces=tuple(sorted(g.pieces[group])),
+            )
+            for group in shown
+        ),
+        mixed=tuple(spots[t] for t in mixed),
+        arrangements=tuple(
+            Arrangement(groups=tuple(number[key[i]] for i in at), share=share)
+            for key, share in g.arrangements.items()
+        )
+        if mixed
+        else (),
         exact=not g.merged,
     )
 
@@ -470,9 +414,10 @@ def _spot_order(spot: Spot) -> tuple[str, str, int]:
 def sample(
     state: HagarState, known: HagarPossible, viewer: Viewer, rnd: random.Random
 ) -> HagarState:
-    """`state` with every group's pieces in a uniformly random order over its places and
-    the fate deck shuffled: uniform over the worlds in `known`. Reads of `state` only the
-    public part and the viewer's own pieces (which `known` holds as known groups too)."""
+    """`state` with an arrangement drawn by its share, every group's pieces in a uniformly
+    random order over its places and the fate deck shuffled: uniform over the hidden
+    histories in `known`. Reads of `state` only the public part and the viewer's own
+    pieces (which `known` holds as known groups too)."""
     if viewer.referee or state.revealed:
         return state
     stacks = [list(s) for s in state.stacks]
@@ -480,10 +425,10 @@ def sample(
     removed = list(state.removed)
     fields = [{f: list(getattr(v, f)) for f in FIELDS} for v in state.vikings]
     cities = board().cities
-    for group in known.groups:
-        drawn = list(group.pieces)
+    for spots, held in _arranged(known, rnd):
+        drawn = list(held)
         rnd.shuffle(drawn)
-        for spot, piece in zip(group.spots, drawn, strict=True):
+        for spot, piece in zip(spots, drawn, strict=True):
             if spot.place == "stack":
                 stacks[cities.index(spot.key)][spot.index] = piece
             elif spot.place == "roadside":
@@ -506,3 +451,17 @@ def sample(
         vikings=vikings,
         deck=tuple(deck),
     )
+
+
+def _arranged(
+    known: HagarPossible, rnd: random.Random
+) -> list[tuple[tuple[Spot, ...], tuple[int, ...]]]:
+    """Each group's spots, those of an arrangement drawn by its share among them, and its
+    pieces."""
+    spots = [list(group.spots) for group in known.groups]
+    if known.arrangements:
+        shares = [a.share for a in known.arrangements]
+        (drawn,) = rnd.choices(known.arrangements, weights=shares)
+        for spot, group in zip(known.mixed, drawn.groups, strict=True):
+            spots[group].append(spot)
+    return [(tuple(s), group.pieces) for s, group in zip(spots, known.groups, strict=True)]

@@ -4,7 +4,8 @@ a viewer can know"): `possible(log, viewer)` from the viewer's redacted log, and
 
 Over random and greedy playouts through the engine, for every viewer (each seat, a
 spectator), at every seq (every few seqs in the long games):
-- soundness: the real hidden state is one of the worlds in `possible`;
+- soundness: the real hidden state is one of the worlds in `possible`; where `TIGHT`
+  checks it cheaply (Hägar), `possible` is also exactly tight;
 - consistency: every state `sample` returns is among them and looks to the viewer exactly
   like the real one (the same view, the same seats to act, the same legal commands);
 - non-interference: `possible` does not change when the hidden values behind the log's
@@ -44,6 +45,7 @@ from skald.core.beowulf.data import tile
 from skald.core.engine import Engine
 from skald.core.errors import IllegalMove, InvalidNotation
 from skald.core.hagar.board import board
+from skald.core.hagar.data import pieces
 from skald.core.refusal import refusal_for
 from skald.core.rng import Rng
 from skald.core.rules import game_names, get_rules
@@ -120,28 +122,64 @@ def _fits(place: Any, tile_id: str, unseen: dict[int, set[str]]) -> bool:
 
 
 def hagar_member(known: Any, state: Any, viewer: Viewer) -> bool:
+    """Every spot holds a piece of the group `known` gives it: its own, or for the mixed
+    spots those of one arrangement; and every piece on the board is in some spot."""
     del viewer
     if state.revealed:
         return True
-    cities = board().cities
-    covered = 0
-    for group in known.groups:
-        real = []
-        for spot in group.spots:
-            if spot.place == "stack":
-                real.append(state.stacks[cities.index(spot.key)][spot.index])
-            elif spot.place == "roadside":
-                real.append(dict(state.roadside)[spot.key][spot.index])
-            elif spot.place == "removed":
-                real.append(state.removed[spot.index])
-            else:
-                real.append(getattr(state.vikings[int(spot.key)], spot.place)[spot.index])
-        covered += len(real)
-        if sorted(real) != sorted(group.pieces):
+    group_of = {piece: index for index, group in enumerate(known.groups) for piece in group.pieces}
+    for index, group in enumerate(known.groups):
+        if any(group_of.get(hagar_at(state, spot)) != index for spot in group.spots):
             return False
+    mixed = tuple(group_of.get(hagar_at(state, spot)) for spot in known.mixed)
+    if known.mixed and mixed not in {a.groups for a in known.arrangements}:
+        return False
+    covered = sum(len(group.spots) for group in known.groups) + len(known.mixed)
+    if covered != sum(len(group.pieces) for group in known.groups):
+        return False
     places = sum(map(len, state.stacks)) + sum(len(p) for _, p in state.roadside)
     places += len(state.removed) + sum(len(v.carried + v.cargo + v.home) for v in state.vikings)
     return covered == places and sorted(state.deck) == list(known.fate.ids)
+
+
+def hagar_at(state: Any, spot: Any) -> int:
+    """The piece at a Hägar spot (`hagar_knowledge.Spot`) of a rules state."""
+    if spot.place == "stack":
+        return int(state.stacks[board().cities.index(spot.key)][spot.index])
+    if spot.place == "roadside":
+        return int(dict(state.roadside)[spot.key][spot.index])
+    if spot.place == "removed":
+        return int(state.removed[spot.index])
+    return int(getattr(state.vikings[int(spot.key)], spot.place)[spot.index])
+
+
+def hagar_tight(known: Any) -> None:
+    """Hägar's `possible` is exact (its exactness against every hidden history is
+    tests/test_hagar_exact.py's brute force): not merged; every arrangement a share of the
+    histories and room for its groups' pieces exactly (so each holds worlds); and each
+    hidden piece listed with exactly the pieces of the groups its spot has in some
+    arrangement (each of which some world puts there)."""
+    assert known.exact
+    assert math.isclose(sum(a.share for a in known.arrangements), 1) or not known.mixed
+    for arrangement in known.arrangements:
+        assert arrangement.share > 0
+        placed = Counter(arrangement.groups)
+        for index, group in enumerate(known.groups):
+            assert len(group.spots) + placed[index] == len(group.pieces)
+    for piece in known.pieces:
+        spot = (piece.field, str(piece.seat), piece.slot - 1)
+        spots = [(s.place, s.key, s.index) for s in known.mixed]
+        if spot in spots:
+            at = spots.index(spot)
+            groups = {a.groups[at] for a in known.arrangements}
+        else:
+            where = [[(s.place, s.key, s.index) for s in g.spots] for g in known.groups]
+            groups = {i for i, spots_of in enumerate(where) if spot in spots_of}
+        assert groups, piece.where
+        held = Counter(
+            (pieces()[p].name, pieces()[p].value) for i in groups for p in known.groups[i].pieces
+        )
+        assert {(v.name, v.value): v.count for v in piece.values} == held, piece.where
 
 
 def toy_member(known: Any, state: Any, viewer: Viewer) -> bool:
@@ -163,6 +201,9 @@ def beast_member(known: Any, state: Any, viewer: Viewer) -> bool:
         return False
     return True
 
+
+TIGHT: dict[str, Callable[[Any], None]] = {"hagar": hagar_tight}
+"""Per game, where `possible` can cheaply be checked to be exactly tight."""
 
 MEMBERS: dict[str, Callable[[Any, Any, Viewer], bool]] = {
     "beowulf": beowulf_member,
@@ -257,6 +298,7 @@ def test_possible_is_sound_and_sample_consistent_and_blind(game: str) -> None:
                 where = f"{game} seq {seq} as {viewer.name}"
                 assert member(known, state.rules, viewer), f"unsound at {where}"
                 assert views.possible(_recommitted(log), viewer) == known, where
+                TIGHT.get(game, lambda known: None)(known)
                 world = views.sample(state.rules, known, viewer, random.Random(seq))
                 assert member(known, world, viewer), f"sample outside possible at {where}"
                 assert views.view(world, viewer) == views.view(state.rules, viewer), where

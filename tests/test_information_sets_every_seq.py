@@ -5,7 +5,8 @@ at all of them).
 For each viewer, the viewer's redacted log is folded once, envelope by envelope, through
 the game's own incremental fold (`knowledge_fold`, what the service keeps), and beside it
 the same log with every sealed commitment replaced. At every seq:
-- soundness: the real hidden state is one of the worlds `possible` describes;
+- soundness: the real hidden state is one of the worlds `possible` describes (and, where
+  the game's `TIGHT` check says so cheaply, that they are exactly the possible ones);
 - non-interference: `possible` is the same for the recommitted log (other hidden values
   behind the same redacted log);
 - consistency: the world `sample` draws is among them and looks to the viewer exactly
@@ -26,7 +27,14 @@ from skald.core.rules import get_rules
 from skald.events.viewer import Viewer
 from skald.projections.knowledge_cache import CHECKPOINT_EVERY
 from skald.projections.registry import redacted_log, views_for
-from tests.test_information_sets import MEMBERS, Playout, _recommitted, playouts, viewers
+from tests.test_information_sets import (
+    MEMBERS,
+    TIGHT,
+    Playout,
+    _recommitted,
+    playouts,
+    viewers,
+)
 
 GAMES = ["beowulf", "hagar", pytest.param("beast", marks=pytest.mark.slow)]
 """The games with an incremental fold (the toy game has none; the other test checks it at
@@ -50,6 +58,7 @@ def _check_viewer(played: Playout, viewer: Viewer, states: list[Any]) -> int:
         known, real = fold.possible(viewer), states[seq]
         assert member(known, real, viewer), f"unsound at {where}"
         assert other_fold.possible(viewer) == known, f"possible reads a hidden value at {where}"
+        TIGHT.get(game, lambda known: None)(known)
         if seq % CHECKPOINT_EVERY == 0 or seq == len(log):
             assert views.possible(log[:seq], viewer) == known, f"fold != whole log at {where}"
         world = views.sample(real, known, viewer, random.Random(seq))

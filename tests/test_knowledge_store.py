@@ -162,6 +162,31 @@ def test_undecodable_and_other_versions_are_ignored(
     assert {r.version_key for r in _rows(store)} == {codec.version_key}
 
 
+def test_a_hagar_fold_stored_before_arrangements_is_recomputed(store: EventStore) -> None:
+    """A Hägar fold in the layout stored before its groups kept arrangements (token ->
+    group, group -> tokens, group -> pieces, the counters, `merged`: six fields where the
+    layout now has seven) is invisible under its own version key, and where it sits under
+    this code's key it does not decode: either way the fold is recomputed from seq 1,
+    answers what the whole log answers, and is stored anew in the new layout."""
+    game_id = _played(store, "hagar", 6)
+    last = Engine(store).load(game_id).version
+    viewer = seat_viewer(2)
+    _ask(store, "hagar", game_id, viewer, last)
+    (row,) = _rows(store)
+    groups, state = msgspec.msgpack.decode(bytes(row.state))
+    old = msgspec.msgpack.encode([[{}, {}, {}, 1 << 20, 0, False], state])
+    assert len(groups) == 7
+    for key in ("hagar/0123456789abcdef/1", row.version_key):
+        with store.engine.begin() as conn:
+            conn.execute(sa.update(knowledge_checkpoints).values(state=old, version_key=key))
+        answer, reads = _ask(store, "hagar", game_id, viewer, last)
+        assert reads.began == [1]
+        assert answer == possible_for("hagar", reads.log[:last], viewer)
+        assert [(bytes(r.state), r.version_key) for r in _rows(store)] == [
+            (bytes(row.state), row.version_key)
+        ]
+
+
 def test_a_beast_fold_whose_parts_do_not_fit_is_dropped(store: EventStore) -> None:
     """A stored Beast fold that decodes typed but whose parts do not fit together (its
     shadow an index past the table of states) is not used, and is deleted; so is one whose
