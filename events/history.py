@@ -47,8 +47,20 @@ class Note(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     marks: tuple[Mark, ...] = ()
 
 
+class Anchor(msgspec.Struct, frozen=True):
+    """Where a note is anchored: seq `seq` of `stream` (the game's or a variation's)."""
+
+    stream: str
+    seq: int
+
+
 class Annotated(Event, frozen=True, tag="history.annotated"):
-    """`author` (a seat index, or -1 for the referee) annotated seq `seq` of `stream`."""
+    """`author` (a seat index, or -1 for the referee) annotated seq `seq` of `stream`.
+
+    A private note's anchor is as private as what it says (`anchor`, sealed for the same
+    seats; `stream` is then the game's and `seq` 0): where a note lies would tell the
+    others of a variation they do not see. Notes written before that have `anchor` None
+    and their anchor in `stream` and `seq` (`core.history.notes.anchor_of` reads both)."""
 
     author: int
     stream: str
@@ -56,6 +68,7 @@ class Annotated(Event, frozen=True, tag="history.annotated"):
     audience: str
     public: Note | None = None
     private: Secret[Note] | None = None
+    anchor: Secret[Anchor] | None = None
 
 
 class VariationNoted(Event, frozen=True, tag="history.variation_noted"):

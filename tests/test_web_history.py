@@ -69,11 +69,11 @@ def test_annotations_and_variations_read_as_each_viewer(client: TestClient) -> N
     assert as_ann[0]["comment"] == "Ann's secret plan"
     assert as_ann[0]["sealed"] is False
     for other in (as_bob, as_spectator):
-        assert other[0] == {
+        assert other[0] == {  # who wrote it; where, like what, is hers alone
             "seq": 1,
-            "at": str(seq),
-            "stream": "game",
-            "move": seq,
+            "at": None,
+            "stream": None,
+            "move": None,
             "author": "Ann",
             "audience": "seat",
             "sealed": True,
@@ -183,11 +183,13 @@ def test_notes_and_variations_at_the_table(
     assert ann.locator("#board g.markup circle").count() == 0
     ann.keyboard.press("End")
 
-    # Bob and a spectator see that Ann wrote a note there, never what it says or marks.
+    # Bob and a spectator see that Ann wrote a note, never where, what it says or marks.
     for page in (bob, spectator):
-        page.wait_for_selector(f'#lines li[data-seq="{seq}"] .notes-on li.sealed')
+        page.wait_for_selector("#notes-sealed:has-text('1 by Ann (for their seat)')")
+        assert page.locator(f'#lines li[data-seq="{seq}"] .notes-on li').count() == 0
         assert "Ann's plan" not in page.content()
         assert page.locator("#board g.markup circle").count() == 0
+    bob.locator("section:has(#lines)").screenshot(path=shots / "beowulf-sealed-note-bob.png")
     assert bob_traffic.bodies
     assert not bob_traffic.seen("Ann's plan")
     assert not bob_traffic.seen("B2 D4")

@@ -20,6 +20,25 @@ const SkaldNotes = (() => {
   function update(annotations, variations) {
     mine.annotations = annotations;
     mine.variations = variations;
+    drawSealed();
+  }
+
+  // The notes this page may not read: who wrote how many, for whom (where they lie is as
+  // private as what they say, so they hang under no move).
+  function drawSealed() {
+    const counts = new Map();
+    for (const note of mine.annotations) {
+      if (!note.sealed || note.at !== null) continue;
+      const key = `${note.author}|${note.audience}`;
+      counts.set(key, (counts.get(key) || 0) + 1);
+    }
+    const parts = [...counts].map(([key, n]) => {
+      const [author, audience] = key.split("|");
+      return `${n} by ${author} (for ${AUDIENCE[audience] || audience})`;
+    });
+    const box = $("notes-sealed");
+    box.hidden = !parts.length;
+    box.textContent = parts.length ? `Private notes not shown to you: ${parts.join(", ")}.` : "";
   }
 
   // -- on the log ------------------------------------------------------------------------

@@ -6,7 +6,8 @@ the referee; `referee`: the referee alone. A private note is a `Secret` whose au
 those seats, so the one generic redaction (`events.secret.redact`) decides
 who reads it, and after the game the table's reveal policy (`reveal=end`: everyone;
 `reveal=referee`: the referee) decides as it does for the game's own hidden values. Who
-*wrote* a note and where it is anchored are public; what it says is not.
+*wrote* a note is public; what a private note says, and where it is anchored, are not
+(a note's place in a variation would tell the others the variation exists).
 
 Glyphs: `! ? !! ?? !? ?!`, `unclear`, and `good:N` (good for seat N). Markup (one `--mark`
 each, the same words the text export writes inside `[%...]`):
@@ -20,8 +21,11 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import msgspec
+
 from skald.core.errors import Forbidden, InvalidNotation, InvalidOption
 from skald.core.history.locations import check_place, team
+from skald.core.history.streams import variation_game
 from skald.core.seats import has_control
 from skald.events.history import (
     AUDIENCES,
@@ -29,6 +33,7 @@ from skald.events.history import (
     GLYPHS,
     REFEREE_AUTHOR,
     SHAPES,
+    Anchor,
     Annotated,
     Mark,
     Note,
@@ -151,11 +156,32 @@ def annotation(
         seats &= within
     return Annotated(
         author=author,
-        stream=stream,
-        seq=seq,
+        stream=variation_game(stream) or stream,
+        seq=0,
         audience=audience,
         private=seal(note, seats, random_hex(16)),
+        anchor=seal(Anchor(stream, seq), seats, random_hex(16)),
     )
+
+
+def anchor_of(event: Annotated) -> tuple[str, int] | None:
+    """Where a (redacted) annotation is anchored, as (stream, seq); None when that is
+    sealed from its reader (a private note's anchor is sealed with it)."""
+    if event.anchor is None:
+        return event.stream, event.seq
+    if event.anchor.known:
+        anchor = event.anchor.get()
+        return anchor.stream, anchor.seq
+    return None
+
+
+def placed(event: Annotated) -> Annotated:
+    """The annotation with its anchor in `stream` and `seq`, for a reader who may read it
+    (one who reads the note reads its anchor: they are sealed for the same seats)."""
+    anchor = anchor_of(event)
+    if anchor is None or event.anchor is None:
+        return event
+    return msgspec.structs.replace(event, stream=anchor[0], seq=anchor[1], anchor=None)
 
 
 def visible_note(event: Annotated) -> Note | None:

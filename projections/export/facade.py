@@ -25,7 +25,7 @@ from skald.core.chain import require_intact, verify_stream
 from skald.core.codec import to_record
 from skald.core.engine import Engine, to_envelope
 from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, InvalidOption, NotFound
-from skald.core.history.notes import annotation, author_of, build_note
+from skald.core.history.notes import anchor_of, annotation, author_of, build_note
 from skald.core.history.service import HistoryStore
 from skald.core.history.streams import chain_problem, variation_id, variation_number
 from skald.core.history.variations import author_seats, rederive
@@ -497,6 +497,9 @@ class Histories:
                     note.note,
                     note.audience,
                     secrets.token_hex,
+                    within=history._store.started(stream, state.game).seats
+                    if note.stream
+                    else None,
                 )
                 history._store.annotate(game_id, event)
             marked = {game_id: encode(Provenance(partial=mark))} if mark else {}
@@ -603,7 +606,8 @@ def _notes_before(
     kept = []
     for envelope in notes:
         event = envelope.event
-        if not isinstance(event, Annotated) or event.stream != game_id or event.seq > last_seq:
+        anchor = anchor_of(event) if isinstance(event, Annotated) else None
+        if anchor is None or anchor[0] != game_id or anchor[1] > last_seq:
             break
         kept.append(envelope)
     return kept

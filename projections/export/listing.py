@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from skald.core.history.notes import visible_note
+from skald.core.history.notes import anchor_of, visible_note
 from skald.core.history.streams import variation_number
 from skald.events.envelope import Envelope
 from skald.events.history import Annotated
@@ -30,19 +30,22 @@ def annotation_items(
     notes: Iterable[Envelope[Any]], game_id: str, players: Sequence[str]
 ) -> list[dict[str, Any]]:
     """The annotations among a notes stream's envelopes (redacted for the reader), oldest
-    first: a note the reader may not read says only who wrote it and where (`sealed`)."""
+    first: a note the reader may not read says only who wrote it (`sealed`), and where
+    when that is public (a note written before private anchors were sealed)."""
     items = []
     for envelope in notes:
         event = envelope.event
         if not isinstance(event, Annotated):
             continue
-        stream = short_stream(event.stream, game_id)
+        anchor = anchor_of(event)
+        stream = None if anchor is None else short_stream(anchor[0], game_id)
+        move = None if anchor is None else anchor[1]
         note = visible_note(event)
         item: dict[str, Any] = {
             "seq": envelope.seq,
-            "at": str(event.seq) if stream == "game" else f"{stream}@{event.seq}",
+            "at": None if anchor is None else str(move) if stream == "game" else f"{stream}@{move}",
             "stream": stream,
-            "move": event.seq,
+            "move": move,
             "author": author_name(event.author, players),
             "audience": event.audience,
             "sealed": note is None,

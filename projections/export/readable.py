@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from skald.core.codec import event_tag
-from skald.core.history.notes import mark_words, visible_note
+from skald.core.history.notes import mark_words, placed, visible_note
 from skald.events.common import MoveMade
 from skald.events.envelope import Envelope
 from skald.events.history import Mark
@@ -64,7 +64,8 @@ class _Walker:
         if comments:
             for envelope in bundle.annotations():
                 if visible_note(envelope.event) is not None:
-                    self.notes.setdefault(envelope.event.stream, []).append(envelope.event)
+                    event = placed(envelope.event)
+                    self.notes.setdefault(event.stream, []).append(event)
         self.children: dict[str, list[Sequence[Envelope[Any]]]] = {}
         self.lines: dict[str, Sequence[Envelope[Any]]] = {bundle.id: bundle.game_events}
         if variations:

@@ -51,7 +51,7 @@ from typing import Any
 
 import msgspec
 
-from skald.core.history.notes import mark_words, visible_note
+from skald.core.history.notes import mark_words, placed, visible_note
 from skald.core.provenance import partial_words
 from skald.events.envelope import Envelope
 from skald.events.history import Annotated, Note
@@ -168,8 +168,9 @@ class _Writer:
             for envelope in bundle.annotations():
                 note = visible_note(envelope.event)
                 if note is not None:
-                    line = annotation_line(bundle, envelope.event, note)
-                    self.notes[envelope.event.stream].append((envelope.event.seq, line))
+                    event = placed(envelope.event)
+                    line = annotation_line(bundle, event, note)
+                    self.notes[event.stream].append((event.seq, line))
         self.children: dict[str, list[Sequence[Envelope[Any]]]] = defaultdict(list)
         if variations:
             for variation in bundle.variations:
