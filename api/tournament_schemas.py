@@ -273,11 +273,14 @@ class SettledOut(Out):
 
 class StandingsOut(Out):
     """`{"round", "standings": [{"rank","player","points","tiebreaks","games","rating",
-    "byes","withdrawn"}]}`, and `duplicate` seat comparisons for duplicate rounds."""
+    "byes","withdrawn"}]}`, and `duplicate` seat comparisons for duplicate rounds, with
+    `apart` the tables left out of them (`{"round","table","game","deal","players","why"}`:
+    a replay a ruling ordered plays a fresh deal no other table played)."""
 
     round: int
     standings: list[dict[str, Any]]
     duplicate: list[dict[str, Any]] = []
+    apart: list[dict[str, Any]] = []
 
 
 class VerifyOut(Out):

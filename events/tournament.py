@@ -117,7 +117,12 @@ class DisputeOpened(Event, frozen=True, tag="tournament.dispute_opened"):
 
 class DisputeSettled(Event, frozen=True, tag="tournament.dispute_settled"):
     """The referee ruled: the result stands, is adjusted to `outcome`, or the table replays
-    in the new game `replay`."""
+    in the new game `replay`.
+
+    `deal` names the fresh deal a replay of a duplicate round plays (its seed lives only in
+    the replay's key, as a round's does): never the round's deal, which its seats have
+    played. None elsewhere, and in streams recorded before replays had a deal of their own
+    (those replays dealt the round's deal again)."""
 
     round: int
     table: int
@@ -126,6 +131,7 @@ class DisputeSettled(Event, frozen=True, tag="tournament.dispute_settled"):
     reason: str
     outcome: Outcome | None = None
     replay: str | None = None
+    deal: str | None = None
 
 
 TournamentEvent = (

@@ -10,7 +10,11 @@ hunting; the hunters of a table are rated as one team against the Beast. A ratin
 with its uncertainty: mu, sigma and the conservative ordinal mu - 3 sigma.
 
 Duplicate rounds also compare seat by seat across tables (every table played the same
-deal): each seat's score against the mean of that seat over the round's tables.
+deal): each seat's score against the mean of that seat over the round's tables. A table
+replayed by a ruling played a fresh deal of its own (core/tournament/desk.py `_replay`),
+which no other table played: its result counts in the standings, points, tie-breaks and
+ratings like any table's, but it is compared with nothing, so it is left out of its
+round's comparison (and of the means the others are compared with) and listed in `apart`.
 
 `summary` is what anyone may know of a tournament (GET /tournaments/{id}); `play_round`
 lets bots play the open games of the current round (CLI and API `autoplay`).
@@ -82,12 +86,26 @@ class SeatComparison(msgspec.Struct, frozen=True, kw_only=True):
     results: tuple[SeatResult, ...]
 
 
+class ApartTable(msgspec.Struct, frozen=True, kw_only=True):
+    """A table of a duplicate round that played a deal of its own (a replay a ruling
+    ordered), so its seats are compared with no other table's."""
+
+    round: int
+    table: int
+    game: str
+    deal: str
+    players: tuple[str, ...]
+    why: str
+
+
 class Standings(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """The standings after `round` (0: before any)."""
+    """The standings after `round` (0: before any); `apart`: the duplicate rounds' tables
+    left out of `duplicate` (they played a deal no other table played)."""
 
     round: int
     standings: tuple[Standing, ...]
     duplicate: tuple[SeatComparison, ...] = ()
+    apart: tuple[ApartTable, ...] = ()
 
 
 def _number(value: Fraction | int) -> float:
@@ -122,6 +140,7 @@ def standings(state: TournamentState, last_round: int | None = None) -> Standing
         round=rounds[-1].round if rounds else 0,
         standings=rows,
         duplicate=seat_comparison(state, last_round),
+        apart=apart_tables(state, last_round),
     )
 
 
@@ -188,12 +207,16 @@ def _rate_beast(
 def seat_comparison(
     state: TournamentState, last_round: int | None = None
 ) -> tuple[SeatComparison, ...]:
-    """For duplicate rounds: each seat's score against that seat's mean over the tables."""
+    """For duplicate rounds: each seat's score against that seat's mean over the tables
+    that played the round's deal (a replay on a deal of its own is `apart_tables`)."""
     found = []
     for paired in state.through(last_round):
         if paired.deal is None:
             continue
-        games = played([paired])
+        shared = msgspec.structs.replace(
+            paired, tables=tuple(t for t in paired.tables if paired.deal_of(t) == paired.deal)
+        )
+        games = played([shared])
         if not games:
             continue
         for seat in range(len(games[0].seats)):
@@ -216,6 +239,28 @@ def seat_comparison(
                 )
             )
     return tuple(found)
+
+
+def apart_tables(state: TournamentState, last_round: int | None = None) -> tuple[ApartTable, ...]:
+    """The duplicate rounds' tables whose game plays a deal of its own (a replay), which
+    `seat_comparison` leaves out: no other table played that deal."""
+    return tuple(
+        ApartTable(
+            round=paired.round,
+            table=table.table,
+            game=table.game,
+            deal=deal,
+            players=table.seats,
+            why=(
+                f"replayed by a ruling on a fresh deal ({deal}) that no other table played: "
+                "its result counts in the standings, compared with no other table's"
+            ),
+        )
+        for paired in state.through(last_round)
+        if paired.deal is not None
+        for table in paired.tables
+        if (deal := paired.deal_of(table)) is not None and deal != paired.deal
+    )
 
 
 # -- summary and bots -------------------------------------------------------------------

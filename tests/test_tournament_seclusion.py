@@ -66,7 +66,7 @@ def test_sealed_while_any_game_of_the_round_plays_and_again_for_a_replay(
     tournaments.dispute(tid, second, player, "a tile went missing")
     ruling = tournaments.settle(tid, second, "replayed", "deal it again")
     assert ruling.replay is not None
-    for game in (first, second, ruling.replay):  # the replay plays the round's deal again
+    for game in (first, second, ruling.replay):  # one rule for every game the round lists
         assert not _readable(tournaments, table, game, None), game
     play_out(table, ruling.replay, random_bot, random.Random(3))
     assert all(_readable(tournaments, table, g, None) for g in (first, second, ruling.replay))

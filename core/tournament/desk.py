@@ -21,7 +21,12 @@ Decisions where the issue was silent:
 - Duplicate: tables all of the preferred size (the rest sit out with a bye); each round
   draws a fresh secret seed used only in its games' keys, shared through `deal`; its games
   are `reveal=referee`, so no deal shows before the round ends; verdicts are attached
-  (the desk auditing as referee) once every table of the round has finished.
+  (the desk auditing as referee) once every table of the round has finished. A table
+  replayed by a ruling gets a fresh deal (`ROUND-DEAL/table-K/replay-M`, its own secret
+  seed), never the round's: its seats have played that one, and every table's play opens
+  once the round is over. Its result counts in the standings like any table's; the seat
+  comparison, which compares tables that played one deal, leaves it out and says so
+  (projections/standings.py `seat_comparison`).
 - Swiss games with a tournament seed get seed SEED/rROUND/tTABLE, mixed with each game's
   own key (the tournament seed orders pairings, it never fixes a deal).
 - A result whose chain fails or whose audit finds anomalies is held (counts nothing) until
@@ -440,13 +445,13 @@ class Tournaments:
             raise InvalidOption(f"ruling {ruling!r}: must be one of {', '.join(RULINGS)}")
         if table.dispute is None and not table.held:
             raise IllegalMove(f"{game} has no open dispute and no held result to rule on")
-        outcome = replay = None
+        outcome = replay = deal = None
         if ruling == "adjusted":
             outcome = _adjusted(table, ranking)
         elif ranking:
             raise InvalidOption("a ranking is given only with the ruling 'adjusted'")
         if ruling == "replayed":
-            replay = self._replay(state, paired, table)
+            replay, deal = self._replay(state, paired, table)
         event = DisputeSettled(
             round=paired.round,
             table=table.table,
@@ -455,23 +460,32 @@ class Tournaments:
             reason=_reason(reason),
             outcome=outcome,
             replay=replay,
+            deal=deal,
         )
         self._append(tournament, state, [(event, stream.REFEREE)])
         return event
 
-    def _replay(self, state: TournamentState, paired: RoundState, table: TableState) -> str:
-        seed = None
-        if paired.deal is not None:  # the replay deals the round's deal again
-            seed = self._games.audit(table.game, REFEREE).seed
-        return self._new_game(
+    def _replay(
+        self, state: TournamentState, paired: RoundState, table: TableState
+    ) -> tuple[str, str | None]:
+        """A new game for the table, and in a duplicate round the fresh deal it plays. Not
+        the round's deal: the table's seats have played it (and after the round every
+        table's play opens), so dealt again it would hold no secret from them."""
+        number = len(table.replaced) + 1
+        deal = deal_seed = None
+        if paired.deal is not None:
+            deal = f"{paired.deal}/table-{table.table}/replay-{number}"
+            deal_seed = secrets.token_hex(32)
+        game = self._new_game(
             state,
             paired.round,
             table.table,
             table.seats,
-            paired.deal,
-            seed,
-            suffix=f".replay{len(table.replaced) + 1}",
+            deal,
+            deal_seed,
+            suffix=f".replay{number}",
         )
+        return game, deal
 
     def _table(self, state: TournamentState, game: str) -> tuple[RoundState, TableState]:
         found = state.table_of(game)

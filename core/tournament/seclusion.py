@@ -11,7 +11,9 @@ ability tile adds its offer and keeps the same seat to act) from the deal every 
 the round holds. Once every game of the round has
 an outcome (its tables' games, the games they replaced and any replay a ruling ordered),
 the round is open and the game reads as its table options say, like any other; a replay
-ordered later seals the round again until the replay is over.
+ordered later seals the round again until the replay is over. (A replay plays a fresh deal
+of its own, never the round's, core/tournament/desk.py `_replay`; it is sealed with its
+round all the same: one rule for every game a round's tables list, closed when in doubt.)
 
 `require_readable` is the one decision; the HTTP service applies it to every read of a
 game but its summary (`api.deps.read_call`). The CLI does not: it opens the store itself,

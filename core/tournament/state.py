@@ -4,8 +4,9 @@
 here, once: a table counts its recorded outcome, unless that result is held (its game's
 chain failed, or its audit found anomalies) and the referee has not ruled; a ruling
 `stands` counts the recorded outcome, `adjusted` the referee's, and `replayed` links a new
-game to the table, whose result is then awaited. An open dispute does not suspend a
-result: it stands until the referee rules.
+game to the table, whose result is then awaited (in a duplicate round the replay plays a
+fresh deal of its own, `TableState.deal`). An open dispute does not suspend a result: it
+stands until the referee rules.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     dispute: DisputeOpened | None = None
     ruling: DisputeSettled | None = None
     replaced: tuple[str, ...] = ()
+    deal: str | None = None  # the deal of its game when not the round's (a replay's own)
 
     @property
     def held(self) -> bool:
@@ -81,6 +83,11 @@ class RoundState(msgspec.Struct, frozen=True, kw_only=True):
     def complete(self) -> bool:
         """True when every table's result counts."""
         return all(table.outcome is not None for table in self.tables)
+
+    def deal_of(self, table: TableState) -> str | None:
+        """The deal `table`'s game plays: its own (a duplicate round's replay), else the
+        round's (None: not a duplicate round)."""
+        return table.deal or self.deal
 
 
 class TournamentState(msgspec.Struct, frozen=True, kw_only=True):
@@ -161,6 +168,7 @@ def _settle(state: TournamentState, ruling: DisputeSettled) -> TournamentState:
         dispute=None,
         ruling=None,
         replaced=(*found.replaced, found.game),
+        deal=ruling.deal,
     )
 
 
