@@ -47,21 +47,25 @@ shows the two smallest cases.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 
 import msgspec
 
 from skald.core.beast.state import BeastState
+from skald.projections.beast_bounds import Bound, cleared, mixed, picked, spread
 
 replace = msgspec.structs.replace
 
 
 class Group(msgspec.Struct, frozen=True):
     """Unseen cards (`tokens`) that hold every card of `cards` (no more than the tokens),
-    the rest of them being any unseen cards in no group."""
+    the rest of them being any unseen cards in no group, as its `bounds` allow
+    (projections.beast_bounds: tokens of it that hold none of some of its cards, and at
+    least so many of others)."""
 
     tokens: tuple[str, ...]
     cards: tuple[str, ...]
+    bounds: tuple[Bound, ...] = ()
 
     @property
     def others(self) -> int:
@@ -86,12 +90,13 @@ def merged(
     cards: Iterable[str] = (),
 ) -> tuple[tuple[Group, ...], Group]:
     """`groups` without the `touched` ones, and the one group those make with `tokens`
-    and `cards` added: any of its tokens may hold any of its cards (every merge below)."""
+    and `cards` added, keeping their bounds (every merge below)."""
     chosen = {id(g): g for g in touched}
     kept = tuple(g for g in groups if id(g) not in chosen)
     every_token = (*(t for g in chosen.values() for t in g.tokens), *tokens)
     every_card = (*(c for g in chosen.values() for c in g.cards), *cards)
-    return kept, Group(every_token, every_card)
+    bounds = tuple(b for g in chosen.values() for b in g.bounds)
+    return kept, Group(every_token, every_card, bounds)
 
 
 def joined(
@@ -99,33 +104,42 @@ def joined(
 ) -> tuple[tuple[str, ...], tuple[Group, ...]]:
     """An unseen card is about to leave `held` (any of them may be the one): its seen
     cards become tokens (`fresh` gives one per name) and every token of it joins one
-    group with them, with the groups its tokens were in (nothing changes when `held` is
-    all tokens in no group, or all of one group's). Exact unless two of those constrain
-    it and one reaches beyond `held`; the least sound answer then (the module docstring)."""
+    group with them, with the groups its tokens were in, bounded as each of those was
+    (nothing changes when `held` is all tokens in no group, or all of one group's but for
+    that group's bounds on some of them: projections.beast_bounds `mixed`)."""
     of = grouped(groups)
     touched = {id(of[c]): of[c] for c in held if c in of}
     names = tuple(c for c in held if not is_token(c))
     loose = [c for c in held if is_token(c) and c not in of]
     if not names and (not touched or (len(touched) == 1 and not loose)):
-        return held, groups
+        if not touched:
+            return held, groups
+        (group,) = touched.values()
+        bounds = mixed(held, [((), (), group.bounds)], ())
+        return held, tuple(replace(g, bounds=bounds) if g is group else g for g in groups)
     renamed = tuple(c if is_token(c) else fresh(c) for c in held)
     ungrouped = (t for t in renamed if t not in of)  # its loose tokens and the renamed
     kept, group = merged(groups, touched.values(), ungrouped, sorted(names))
-    return renamed, (*kept, group)
+    parts = [(g.tokens, g.cards, g.bounds) for g in touched.values()]
+    return renamed, (*kept, replace(group, bounds=mixed(renamed, parts, group.cards)))
 
 
 def pick_token(
     held: tuple[str, ...], name: str | None, groups: tuple[Group, ...]
 ) -> tuple[str | None, tuple[Group, ...]]:
     """The token of `held` that seen card `name` was, as it leaves, and the groups after:
-    a token of its group if it is a group's card; else (or for `name` None, a card known
-    to be in no group) one in no group, or failing that one of a group's others (which
-    then has one token fewer; several such groups here are joined first, any of them may
-    have held it). None: no token fits."""
+    a token of its group its bounds let hold it (their counts then lose it); else (or for
+    `name` None, a card known to be in no group) one in no group, or failing that one of
+    a group's others (which then has one token fewer; several such groups here are joined
+    first, any of them may have held it). None: no token fits."""
     of = grouped(groups)
     home = next((g for g in groups if name in g.cards), None)
     if home is not None:
-        return next((c for c in held if of.get(c) is home), None), groups
+        token = _fitting(home, [c for c in held if of.get(c) is home], name)
+        if token is None:
+            return None, groups
+        bounds = picked(home.bounds, token, name)
+        return token, tuple(replace(g, bounds=bounds) if g is home else g for g in groups)
     loose = next((c for c in held if is_token(c) and c not in of), None)
     if loose is not None:
         return loose, groups
@@ -133,8 +147,32 @@ def pick_token(
     if not roomy:
         return None, groups
     kept, group = merged(groups, roomy.values())
-    token = next(c for c in held if c in group.tokens)
-    return token, (*kept, Group(tuple(t for t in group.tokens if t != token), group.cards))
+    token = _fitting(group, [c for c in held if c in group.tokens], None)
+    if token is None:  # no token the bounds allow: they go (wider)
+        group = replace(group, bounds=())
+        token = next(c for c in held if c in group.tokens)
+    tokens = tuple(t for t in group.tokens if t != token)
+    return token, (*kept, Group(tokens, group.cards, picked(group.bounds, token, None)))
+
+
+def _fitting(group: Group, candidates: list[str], name: str | None) -> str | None:
+    """The first of `candidates` (tokens of `group` in one place) that may have held `name`
+    as the bounds say (the first of them when there are none)."""
+    if not group.bounds:
+        return next(iter(candidates), None)
+    tried: set[frozenset[int]] = set()
+    for token in candidates:
+        inside = frozenset(i for i, b in enumerate(group.bounds) if token in b.tokens)
+        if inside in tried:
+            continue
+        tried.add(inside)
+        tokens = tuple(t for t in group.tokens if t != token)
+        cards = tuple(c for c in group.cards if c != name)
+        if (name is None or all(group.bounds[i].allows(name) for i in inside)) and spread(
+            tokens, cards, picked(group.bounds, token, name)
+        ).feasible:
+            return token
+    return None
 
 
 def trap_token(
@@ -164,7 +202,7 @@ def recalled(
     cards = tuple(sorted({*group.cards, *gone}))
     if len(cards) > len(group.tokens):  # not what the shadow holds: drop them (wider)
         return kept
-    return (*kept, Group(group.tokens, cards))
+    return (*kept, replace(group, cards=cards))
 
 
 def settled(state: BeastState, groups: tuple[Group, ...]) -> tuple[BeastState, tuple[Group, ...]]:
@@ -182,19 +220,30 @@ def settled(state: BeastState, groups: tuple[Group, ...]) -> tuple[BeastState, t
                 named.add(card)
     kept: list[Group] = []
     for group in groups:
-        tokens = tuple(t for t in group.tokens if t in where)
-        left = tuple(c for c in group.cards if c not in named)
-        lost = len(group.tokens) - len(tokens)
-        if lost != len(group.cards) - len(left) or not left:
+        left = trimmed(group, where, named)
+        if left is None:
             continue
-        homes = {where[t] for t in tokens}
-        if len(tokens) == len(left) and len(homes) == 1:
-            named_there = _named(state, homes.pop(), dict(zip(tokens, left, strict=True)))
+        homes = {where[t] for t in left.tokens}
+        if len(left.tokens) == len(left.cards) and len(homes) == 1:
+            names = dict(zip(left.tokens, left.cards, strict=True))
+            named_there = _named(state, homes.pop(), names)
             if named_there is not None:
                 state = named_there
                 continue
-        kept.append(group if lost == 0 else Group(tokens, left))
+        kept.append(left)
     return state, tuple(kept)
+
+
+def trimmed(group: Group, present: Container[str], named: Container[str]) -> Group | None:
+    """`group` once its tokens not `present` have gone and its cards `named` have been
+    seen, as many of each (its bounds `cleared`); None: those do not match (the group is
+    dropped: wider, never narrower) or no card is left."""
+    tokens = tuple(t for t in group.tokens if t in present)
+    left = tuple(c for c in group.cards if c not in named)
+    lost = len(group.tokens) - len(tokens)
+    if lost != len(group.cards) - len(left) or not left:
+        return None
+    return group if lost == 0 else Group(tokens, left, cleared(group.bounds, tokens, left))
 
 
 def _named(state: BeastState, place: str, names: dict[str, str]) -> BeastState | None:

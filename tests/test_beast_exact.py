@@ -12,8 +12,9 @@ each on a seeded playout (tests/test_beast_knowledge.py `playout`):
   more than one hand: the viewer knows those hands hold exactly those cards; the model
   let any unplaced card be there (and those cards be anywhere) until it kept them as a
   group (projections/beast_groups.py), kept as the day goes on;
-- where it stays wider, and why (no exact answer made of groups exists): an unseen card
-  leaving a hand whose seen card or second group meets a group reaching beyond it.
+- an unseen card leaving a hand whose seen card or second group meets a group reaching
+  beyond it: no answer made of disjoint groups is exact there; the merged group's bounds
+  (projections/beast_bounds.py) are, and `possible`'s per-place lists with them.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from skald.events.common import DecisionRedone, DecisionUndone, MoveMade
 from skald.events.secret import redact
 from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections.beast import beast_view
+from skald.projections.beast_bounds import spread
 from skald.projections.beast_groups import Group, is_token, joined
 from skald.projections.beast_knowledge import BeastKnowledgeFold
 from skald.projections.knowledge import describe_possible
@@ -389,20 +391,21 @@ def test_possible_says_the_groups_in_words_and_in_its_json() -> None:
     }
 
 
-# -- where a merge of groups is wider than the deduction (documented, not exact) -------------
+# -- where a merge of groups alone was wider than the deduction: its bounds make it exact ---
 
 
 def placements(groups: tuple[Group, ...], where: dict[str, str]) -> set[frozenset[tuple[str, str]]]:
-    """Every way the groups put their cards, as (card, place of its token) pairs (`where`
-    gives each token's place)."""
+    """Every way the groups put their cards as their bounds allow, as (card, place of its
+    token) pairs (`where` gives each token's place)."""
     found: set[frozenset[tuple[str, str]]] = set()
-    per_group = [
-        [
-            frozenset(zip(g.cards, (where[t] for t in chosen), strict=True))
+    per_group = []
+    for g in groups:
+        every = (
+            dict(zip(chosen, g.cards, strict=True))
             for chosen in itertools.permutations(g.tokens, len(g.cards))
-        ]
-        for g in groups
-    ]
+        )
+        allowed = (names for names in every if all(b.holds(names) for b in g.bounds))
+        per_group.append([frozenset((c, where[t]) for t, c in names.items()) for names in allowed])
     for combination in itertools.product(*per_group):
         found.add(frozenset().union(*combination))
     return found
@@ -447,34 +450,39 @@ def deduced(
         ),
     ],
 )
-def test_a_card_leaving_a_hand_with_two_constraints_merges_wider_than_the_deduction(
+def test_a_card_leaving_a_hand_with_two_constraints_leaves_exactly_the_deduction(
     held: tuple[str, ...], groups: tuple[Group, ...], wider: set[tuple[str, str]]
 ) -> None:
-    """The smallest cases where `joined` is wider than the viewer's deduction (why it stays
-    so: projections/beast_groups.py's docstring). A hand holds two cards and one of them
-    leaves it unseen ("gone"); the groups' other tokens lie elsewhere ("?2" "there", "?4"
-    "yonder").
+    """The smallest cases where the merge `joined` makes was wider than the viewer's
+    deduction, now exact through its bounds (projections/beast_bounds.py). A hand holds
+    two cards and one of them leaves it unseen ("gone"); the groups' other tokens lie
+    elsewhere ("?2" "there", "?4" "yonder").
 
     Seen card and group, the hand (Haste, ?1), Avarice on ?1 or ?2: Haste is in the hand
     or gone, Avarice in the hand, gone or there, the two on different tokens (four
-    worlds). Groups sharing no token cannot say that: Haste and Avarice may each be the
-    card gone, so they are in one group (or one of them in none, wider still) whose
-    tokens are every place either may be, there included, so Haste may be there (two
-    worlds more). Two groups: likewise Avarice may be yonder and Haste there (five more
-    than seven). Exact would need which group the card gone came from: a distribution
-    over the hand's tokens, which groups (each token in one) cannot hold. Sound: every
-    deduced world is among the merge's, and the merge adds only worlds with a card where
-    the deduction never puts it."""
+    worlds). The merged group alone let Haste lie there (two worlds more); its bound (?2
+    holds no Haste) takes them away. Two groups: the merge alone let Avarice lie yonder
+    and Haste there (five worlds more than seven); the bounds (?2 holds no Haste, ?4 no
+    Avarice) leave the seven. `possible`'s per-place lists (`spread`) give each card
+    exactly the places the deduction gives it."""
     where = {"?1": "hand", "?2": "there", "?3": "hand", "?4": "yonder"}
     issued = iter(range(100, 200))
     renamed, merged = joined(held, groups, lambda name: f"?{next(issued)}")
     (group,) = merged
     gone = next(t for t in renamed if is_token(t))  # the folds send the first token
-    widened = placements((group,), {**where, **dict.fromkeys(renamed, "hand"), gone: "gone"})
+    places = {**where, **dict.fromkeys(renamed, "hand"), gone: "gone"}
+    modelled = placements((group,), places)
     exact = deduced(held, groups, where)
-    assert exact < widened
-    assert all(world & wider for world in widened - exact)
-    assert not any(world & wider for world in exact)
+    assert modelled == exact
+    unbounded = placements((replace(group, bounds=()),), places)
+    assert {w for w in unbounded - exact if w & wider} == unbounded - exact != set()
+    by_card: dict[str, set[str]] = {}
+    for world in exact:
+        for card, place in world:
+            by_card.setdefault(card, set()).add(place)
+    allowed = spread(group.tokens, group.cards, group.bounds, places.__getitem__)
+    assert {c: set(p) for c, p in allowed.cards.items()} == by_card
+    assert not any(place in by_card[card] for card, place in wider)
 
 
 # -- a face-down discard from a hand the viewer knows some cards of ---------------------------
