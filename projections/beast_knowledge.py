@@ -13,14 +13,23 @@ the real one (`sample`): the information-set contract of projections/registry.py
   draft picks it did not see, taken by several hands from a pack whose cards it knew; a
   hand's seen items or talents and the one it discarded face down):
   each a set of tokens that hold every card of a set of cards, in some order, the rest of
-  them (if more) any unseen cards in no group;
+  them (if more) any unseen cards in no group, as its bounds allow (projections.
+  beast_bounds: tokens of it that hold none of some of its cards and at least so many of
+  others, what merging groups would lose);
+- per hidden place, every card it holds in some consistent world (`may_hold`: an exact
+  search over each group's placements, the cards in no group wherever a token of their
+  kind may hold one);
 - per kind, the cards an unseen one outside the groups may be: that kind's cards minus
   those the viewer can place (by place or by group); per trap habitat it cannot see, the
   habitats still possible.
 
 `sample` is uniform over the consistent worlds: the Beast's path uniformly over every
 consistent path (forward filtering, backward sampling), each group's cards dealt onto
-as many of its tokens, uniformly at random, the other unseen cards by a uniformly random
+as many of its tokens, uniformly at random, drawn again while a bound rejects the draw
+(uniform over the placements the bounds allow; after 1000 rejections, a placement built
+card by card among those the search allows: consistent, no longer uniform, and only for
+a placement rarer than 1 in about 150 draws, which no playout has shown), the other
+unseen cards by a uniformly random
 assignment of the cards the viewer cannot place to the other unseen places (the trap
 cards first, among the unseen trap items), every face-down deck in a random order, each
 trap's habitat uniformly among those still possible. Where a group's cards lie among

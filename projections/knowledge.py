@@ -151,19 +151,16 @@ _BEAST_ROLES = {"hunters": "the hunters", "beast": "the Beast"}
 _BEAST_KINDS = {"action": "action card", "item": "item", "talent": "talent", "trap": "trap item"}
 
 
-def _beast_place(place: str, players: Sequence[str], characters: Sequence[str] = ()) -> str:
-    """A hidden place in words: `actions/2` -> `Varja's action cards` (a hunter's hand
-    by its character; `hunter 2` where the model does not name it)."""
+def _beast_place(place: str, players: Sequence[str], characters: Sequence[str]) -> str:
+    """A hidden place in words: `actions/2` -> `Varja's action cards` (a hand by its
+    character, `possible.characters`: every hand has one)."""
     kind, _, index = place.partition("/")
     if not index:
         return _BEAST_PLACES.get(place, place)
     number = int(index)
-    named = characters[number] if number < len(characters) else ""
-    owner = "the Beast" if number == 0 else (named or f"hunter {number}")
-    if kind == "actions":
-        return f"{owner}'s action cards"
-    if kind == "extras":
-        return f"{owner}'s items and talents"
+    if kind in ("actions", "extras"):
+        owner = "the Beast" if number == 0 else characters[number]
+        return f"{owner}'s " + ("action cards" if kind == "actions" else "items and talents")
     if kind == "pack":
         who = players[number] if number < len(players) else f"seat {number + 1}"
         return f"{who}'s draft pack"

@@ -239,3 +239,27 @@ def test_a_seen_card_is_taken_from_a_token_its_bounds_let_hold_it() -> None:
     token, (after,) = pick_token(("?2", "?1"), "Haste", (TWO_GROUPS,))
     assert token == "?1"
     assert after.bounds == (Bound(("?4",), (), 0, ("Avarice",)),)  # Avarice is ?1's or ?2's
+
+
+def test_a_seen_card_that_tokens_in_different_bounds_may_have_held_keeps_every_world() -> None:
+    """A hand holds ?1 (no H) and ?2 (no K) of a group of A, H and K, whose third token
+    lies there; A is seen leaving the hand. Either token may have held it: A on ?1 leaves H
+    in the hand and K there, A on ?2 leaves K in the hand and H there. Taking ?1 with its
+    bounds kept would lose the second; the bounds first lose what they say of the hand."""
+    group = Group(
+        ("?1", "?2", "?3"),
+        ("A", "H", "K"),
+        (Bound(("?1",), barred=("H",)), Bound(("?2",), barred=("K",))),
+    )
+    where = {"?1": "hand", "?2": "hand", "?3": "there"}
+    exact = {
+        frozenset((c, where[t]) for t, c in names.items() if c != "A")
+        for names in allowed(group)
+        if any(c == "A" and where[t] == "hand" for t, c in names.items())
+    }
+    assert len(exact) == 2
+    token, (after,) = pick_token(("?1", "?2"), "A", (group,))
+    assert token is not None
+    left = trimmed(after, set(where) - {token}, {"A"})
+    assert left is not None
+    assert {frozenset((c, where[t]) for t, c in names.items()) for names in allowed(left)} == exact

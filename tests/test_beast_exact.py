@@ -43,9 +43,10 @@ from skald.events.common import DecisionRedone, DecisionUndone, MoveMade
 from skald.events.secret import redact
 from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections.beast import beast_view
-from skald.projections.beast_bounds import spread
+from skald.projections.beast_bounds import Bound, spread
 from skald.projections.beast_groups import Group, is_token, joined
-from skald.projections.beast_knowledge import BeastKnowledgeFold
+from skald.projections.beast_knowledge import BeastFold, BeastKnowledgeFold
+from skald.projections.beast_shadow import Reader
 from skald.projections.knowledge import describe_possible
 from skald.projections.knowledge_store import fold_codec
 from tests.test_beast_knowledge import (
@@ -370,6 +371,26 @@ def test_a_stored_fold_keeps_its_groups() -> None:
     for event in log[day:173]:
         back.feed(redact(event, BEAST_EYES))
     assert back.possible(BEAST_EYES) == known(log[:173], BEAST_EYES)
+
+
+def test_a_stored_fold_keeps_its_groups_bounds_and_a_group_stored_before_them_loads() -> None:
+    """A group's bounds are stored with it (the fold's snapshots too) and read back as
+    they were; a group stored before bounds existed loads with none (its stored fold is
+    folded again anyway: projections.beast_bounds is in the version key, `CODE`)."""
+    log, day = drafted()
+    reader = Reader(BEAST_EYES).read(redact(e, BEAST_EYES) for e in log[:day])
+    first, *rest = reader.groups
+    bound = Bound(first.tokens[:1], (), 0, first.cards[:1])
+    reader.groups = (replace(first, bounds=(bound,)), *rest)
+    fold = BeastKnowledgeFold(BeastFold(reader))
+    codec = fold_codec("beast")
+    assert codec is not None
+    back = codec.decode(codec.encode(fold))
+    assert back == fold
+    assert back.possible(BEAST_EYES).groups[0].bounds == (bound,)
+    assert "skald.projections.beast_bounds" in BeastKnowledgeFold.CODE
+    older = msgspec.json.encode({"tokens": first.tokens, "cards": first.cards})
+    assert msgspec.json.decode(older, type=Group) == replace(first, bounds=())
 
 
 def test_possible_says_the_groups_in_words_and_in_its_json() -> None:
