@@ -232,7 +232,23 @@ def _beast_groups(possible: Any, players: Sequence[str]) -> list[str]:
             )
             share = f"{len(group.cards)} of the {len(group.tokens)} unseen cards of {whose}"
         lines.append(f"  {listing(group.cards)}: {share}")
+        lines += [f"    {_beast_bound(b, possible, players)}" for b in group.bounds]
     return lines
+
+
+def _beast_bound(bound: Any, possible: Any, players: Sequence[str]) -> str:
+    """A group's bound in words: `of them, Varja's action cards (1): none of Haste, at
+    least 1 of Avarice` (projections.beast_bounds)."""
+    held = [
+        (h.place, n) for h in possible.holdings if (n := sum(t in h.cards for t in bound.tokens))
+    ]
+    whose = listing(
+        [f"{_beast_place(p, players, possible.characters)} ({n})" for p, n in held], "and"
+    )
+    said = [f"none of {listing(bound.barred, 'or')}"] if bound.barred else []
+    if bound.least:
+        said.append(f"at least {bound.least} of {listing(bound.cards, 'and')}")
+    return f"of them, {whose}: {', '.join(said)}"
 
 
 def _toy(possible: Any, players: Sequence[str]) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from typing import Any
 
 import msgspec
@@ -50,8 +51,10 @@ from skald.projections.beast_shadow import Reader
 from skald.projections.knowledge import describe_possible
 from skald.projections.knowledge_store import fold_codec
 from tests.test_beast_knowledge import (
+    P_VALUE,
     VIEWS,
     assert_among,
+    chi_square_p,
     created,
     known,
     playout,
@@ -278,6 +281,44 @@ def test_the_draft_leaves_the_beast_two_groups_across_the_hunters_hands() -> Non
         assert {"Avarice", "Pursuit", "Dark Dealings", "Haste"} <= set(hunter_cards)
         ways.add(("Avarice" in world.hands[1].actions, "Haste" in world.hands[1].actions))
     assert ways == {(True, True), (True, False), (False, True), (False, False)}
+
+
+def test_a_bounded_group_is_sampled_uniformly_over_the_worlds_its_bounds_allow() -> None:
+    """3 players, seed 0, as the Beast sees it at the first DayBegan: its two pairs
+    (`test_the_draft_leaves_the_beast_two_groups_across_the_hunters_hands`) written as one
+    group of the four cards on the four tokens, bounded so that each pair's tokens hold
+    both of its cards and none of the other's: the same four worlds among 24 placements.
+    `sample` draws the merged group and draws again while a bound rejects it: over 1,200
+    samples (fixed seed) the four ways come out as a fair die would (chi-square, p >=
+    0.001), each a state the Beast cannot tell from the real one."""
+    log, day = drafted()
+    possible = known(log[:day], BEAST_EYES)
+    first, second = possible.groups
+    bounds = (
+        Bound(first.tokens, first.cards, 2, second.cards),
+        Bound(second.tokens, second.cards, 2, first.cards),
+    )
+    merged = Group((*first.tokens, *second.tokens), (*first.cards, *second.cards), bounds)
+    bounded = replace(possible, groups=(merged,))
+    state = dict(states(log))[day]
+    rnd = random.Random(5)
+    ways: Counter[tuple[bool, bool]] = Counter()
+    for index in range(1200):
+        world = VIEWS.sample(state, bounded, BEAST_EYES, rnd)
+        hand = world.hands[1].actions
+        assert ("Avarice" in hand) != ("Pursuit" in hand)
+        assert ("Dark Dealings" in hand) != ("Haste" in hand)
+        ways[("Avarice" in hand, "Haste" in hand)] += 1
+        if index < 20:
+            assert beast_view(world, BEAST_EYES) == beast_view(state, BEAST_EYES)
+    assert len(ways) == 4
+    assert chi_square_p(list(ways.values()), [300.0] * 4) >= P_VALUE
+    text = describe_possible(bounded, ("Ann", "Bob", "Cid")).splitlines()
+    helga = possible.characters[1]  # the first hunter's hand holds one token of each pair
+    assert f"    of them, {helga}'s action cards (1) and " in "\n".join(text)
+    assert any(
+        "none of Dark Dealings or Haste, at least 2 of Avarice and Pursuit" in t for t in text
+    )
 
 
 @pytest.mark.parametrize(
