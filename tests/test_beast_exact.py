@@ -46,7 +46,7 @@ from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections.beast import beast_view
 from skald.projections.beast_bounds import Bound, spread
 from skald.projections.beast_groups import Group, is_token, joined
-from skald.projections.beast_knowledge import BeastFold, BeastKnowledgeFold
+from skald.projections.beast_knowledge import BeastFold, BeastKnowledgeFold, places
 from skald.projections.beast_shadow import Reader
 from skald.projections.knowledge import describe_possible
 from skald.projections.knowledge_store import fold_codec
@@ -545,6 +545,32 @@ def test_a_card_leaving_a_hand_with_two_constraints_leaves_exactly_the_deduction
     allowed = spread(group.tokens, group.cards, group.bounds, places.__getitem__)
     assert {c: set(p) for c, p in allowed.cards.items()} == by_card
     assert not any(place in by_card[card] for card, place in wider)
+
+
+# -- what each hidden place may hold ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("seq", [60, 250, 500])
+def test_every_card_a_place_may_hold_is_there_in_some_sampled_world(seq: int) -> None:
+    """3 players, seed 0, random moves, every viewer: `may_hold` lists no card a place
+    cannot hold. Each card it lists for a place lies there in one of 300 samples, and
+    none lies anywhere it does not list (`assert_among` checks the real state too). (A
+    spectator late in a game may see a card in the open row its log does not place: a
+    card taken from the row unseen. `possible` lets that card lie in the decks, which its
+    log allows; `sample` keeps the row the view shows.)"""
+    log = playout(3, 0, False, 700)[:seq]
+    state = dict(states(log))[seq]
+    for viewer in viewers(3):
+        possible = known(log, viewer)
+        may = {place: set(cards) for place, cards in possible.may_hold}
+        found: dict[str, set[str]] = {h.place: set() for h in possible.holdings}
+        rnd = random.Random(seq)
+        for _ in range(300):
+            world = places(VIEWS.sample(state, possible, viewer, rnd))
+            for place in found:
+                held = world.get(place, ())
+                found[place].update(held[:1] if place.startswith("trap/") else held)
+        assert {p: c for p, c in found.items() if c} == may, viewer.name
 
 
 # -- a face-down discard from a hand the viewer knows some cards of ---------------------------
