@@ -12,22 +12,28 @@ tokens both there and elsewhere keeps, on its tokens elsewhere (untouched), a bo
 of the merged group's other cards (the seen cards of the place, the other groups' cards)
 lies there, and at least as many of its own cards as its tokens in the place could not
 hold. With the merged group (all the cards among all the tokens) that is exactly the set
-of worlds the log leaves (tests/test_beast_exact.py checks it against every hidden
-history of small cases). A bound already on some of the place's tokens (not all) loses
-those tokens and as many of its `least` (sound, wider: what the place's part of it said
-is not kept).
+of worlds the log leaves (tests/test_beast_bounds.py checks it against every hidden
+history of small random positions; tests/test_beast_exact.py the two smallest cases). A
+bound already on some of the place's tokens (not all) keeps what it says of its tokens
+elsewhere (its `least` less as many as it had in the place) and its count over them and
+the whole place: sound, and wider than the log where the place's part of it said more
+(the exact answer there is a matching condition no handful of counts states).
 
-A seen card leaving a place is, where its group's tokens there differ in bounds, the one
-token the search says may hold it (`picked`: the bound loses it and the card); a token
-gone without the viewer knowing which card it held (a night naming a hand's cards)
-takes as many of `least` away (`cleared`).
+A seen card leaving a place was a token of its group there the bounds let hold it
+(`picked`: the bounds containing it lose it and the card). Where tokens there in
+different bounds may each have been it, the log does not say which: the bounds first
+lose what they say of part of the place (as after an unseen move), then any is taken. A
+token gone without the viewer knowing which card it held (a night naming a hand's cards)
+takes one from the `least` of each bound it was in (`cleared`).
 
-The search (`spread`): a group's tokens fall into classes (a place and the bounds they
-are in, each class with a capacity); one pass over its cards, each into a class, with the
-bounds' counts so far, keeps only the partial placements that can still be completed
-(memoised), so it gives exactly each card's possible places and the classes that may keep
-a token for a card in no group. Groups hold a few cards (a draft pack's, a hand's): the
-states stay few, so an exact search is cheaper than anything cleverer and easy to trust.
+The search (`spread`) is exact and brute force, memoised: a group's tokens fall into
+classes (a place and the bounds they are in, each class with a capacity); one pass over
+the group's cards puts each into a class, keeping the bounds' counts so far and only the
+partial placements that can still be completed, so it gives each card's possible places
+and the places where a token may hold a card in no group. A bipartite matching would not
+do: a bound's `least` is a lower count over a set of tokens, and bounds overlap. Groups
+hold a few cards (a draft pack's, a hand's) on a few places, so the states stay few, and
+a group without bounds needs no search at all.
 """
 
 from __future__ import annotations
