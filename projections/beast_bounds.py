@@ -219,10 +219,9 @@ def dealt(
 ) -> dict[str, str]:
     """A token for each card (token -> card), uniformly among the placements the bounds
     allow: a uniform placement on the tokens, drawn again while a bound rejects it (without
-    bounds, the one draw `sample` always made). After `CAP` rejections (a placement the
-    bounds allow is rarer than 1 in about 150 to be drawn so often), a placement built one
-    card at a time among the places the search leaves it: always allowed, no longer
-    uniform."""
+    bounds, the one draw `sample` always made). After `CAP` rejections (a chance of
+    (1 - a)^CAP for a share a of draws accepted), a placement built one card at a time
+    among the tokens the search leaves it: always allowed, no longer uniform."""
     for _ in range(CAP if bounds else 1):
         names = dict(zip(rnd.sample(tokens, len(cards)), cards, strict=True))
         if all(b.holds(names) for b in bounds):

@@ -24,17 +24,18 @@ the real one (`sample`): the information-set contract of projections/registry.py
   habitats still possible.
 
 `sample` is uniform over the consistent worlds: the Beast's path uniformly over every
-consistent path (forward filtering, backward sampling), each group's cards dealt onto
-as many of its tokens, uniformly at random, drawn again while a bound rejects the draw
-(uniform over the placements the bounds allow; after 1000 rejections, a placement built
-card by card among those the search allows: consistent, no longer uniform, and only for
-a placement rarer than 1 in about 150 draws, which no playout has shown), the other
-unseen cards by a uniformly random
-assignment of the cards the viewer cannot place to the other unseen places (the trap
-cards first, among the unseen trap items), every face-down deck in a random order, each
-trap's habitat uniformly among those still possible. Where a group's cards lie among
-its tokens leaves as many tokens for the other cards whatever it is, so every world is
-as likely as any other. It keeps everything
+consistent path (forward filtering, backward sampling); each group's cards dealt onto as
+many of its tokens uniformly at random, drawn again while a bound rejects the draw
+(projections.beast_bounds `dealt`: uniform over the placements the bounds allow, token
+by token); the other unseen cards by a uniformly random assignment of the cards the
+viewer cannot place to the other unseen places (the trap cards first, among the unseen
+trap items), every face-down deck in a random order, each trap's habitat uniformly among
+those still possible. Where a group's cards lie among its tokens leaves as many tokens
+for the other cards whatever it is, so every world is as likely as any other. The one
+exception is the rejection's cap: after 1000 draws a bound rejects (a chance of
+(1 - a)^1000 where a is the share of draws it accepts: under 0.1% for a above 1/145;
+none of the random playouts tried makes a bound at all), the placement is built card by
+card among those the search allows: consistent, no longer uniform. It keeps everything
 the viewer sees from `state` and replaces the rest, reading nothing else of it.
 """
 
