@@ -110,9 +110,9 @@ def joined(
     names = tuple(c for c in held if not is_token(c))
     loose = [c for c in held if is_token(c) and c not in of]
     if not names and (not touched or (len(touched) == 1 and not loose)):
-        if not touched:
+        (group,) = touched.values() or [Group((), ())]
+        if not group.bounds:
             return held, groups
-        (group,) = touched.values()
         bounds = mixed(held, [((), (), group.bounds)], ())
         return held, tuple(replace(g, bounds=bounds) if g is group else g for g in groups)
     renamed = tuple(c if is_token(c) else fresh(c) for c in held)
