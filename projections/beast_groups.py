@@ -25,43 +25,45 @@ dropped: its tokens become any unseen card again, wider than the viewer's deduct
 never narrower. Where tokens of several groups, or a group's and one in none, may be the
 one an unseen move takes, the groups are joined (`joined`).
 
-How exact `joined` is. An unseen card leaves a place whose cards may each be the one (a
-hand, a pack, the pool): after it, the place and where the card went hold the same cards
-as the place did, in any order. The merge of the place's groups, its seen cards and its
-other tokens into one group says exactly that when at most one of them constrains
-anything beyond the place: every group it touches lies wholly in the place (its cards
-are then simply among the place's and the card gone), or a single group reaches beyond
-it and the place holds no seen card and no other group (a card of the rest is then that
-group's card or any other). It is wider when two such constraints meet and one reaches
-out: a seen card, or a group wholly in the place, beside a group with a token elsewhere
-(the seen card is in the place or gone, never on that token; the merge lets it lie
-there), or two groups that each reach out (each group's cards lie within its own tokens,
-the place and the card gone). No answer made of groups that share no token is narrower
-and sound: two cards that may each be the card gone must share a group (or one be in
-none, wider still), and that group's tokens must cover every place either may be. The
-exact set needs overlapping groups with bounds on how many of a group's cards the place
-keeps, and a uniform `sample` of it needs which group the card gone came from, weighted
-over the worlds: a distribution these groups do not hold. tests/test_beast_exact.py
-shows the two smallest cases.
+How exact it is. An unseen card leaves a place whose cards may each be the one (a hand,
+a pack, the pool, a deck): after it, the place and where the card went hold the same
+cards as the place did, in any order. The merge of the place's groups, its seen cards and
+its other tokens into one group says that all those cards lie among those tokens; what it
+loses, where two constraints meet and one reaches out of the place (a seen card, or a
+group wholly in the place, beside a group with a token elsewhere; two groups that each
+reach out), the merged group keeps as bounds (projections.beast_bounds: each former
+group's tokens elsewhere hold none of the merged group's other cards, and at least as
+many of their own as the place could not hold). No answer made of groups that share no
+token is exact there; the merged group with its bounds is: its worlds are those the log
+leaves (tests/test_beast_exact.py, the two smallest cases; tests/test_beast_bounds.py,
+small random positions against every hidden history). It stays wider, never narrower,
+where a later move meets a bound on part of a place (the bound keeps what it says of its
+tokens elsewhere, and its count over them and the place), where a card in no group leaves
+a place holding tokens of two groups with room (they are joined, keeping their bounds),
+and where a group is dropped (above).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 
 import msgspec
 
 from skald.core.beast.state import BeastState
+from skald.projections.beast_bounds import Bound, cleared, mixed, picked, spread
 
 replace = msgspec.structs.replace
 
 
 class Group(msgspec.Struct, frozen=True):
     """Unseen cards (`tokens`) that hold every card of `cards` (no more than the tokens),
-    the rest of them being any unseen cards in no group."""
+    the rest of them being any unseen cards in no group, as its `bounds` allow
+    (projections.beast_bounds: tokens of it that hold none of some of its cards, and at
+    least so many of others)."""
 
     tokens: tuple[str, ...]
     cards: tuple[str, ...]
+    bounds: tuple[Bound, ...] = ()
 
     @property
     def others(self) -> int:
@@ -86,12 +88,13 @@ def merged(
     cards: Iterable[str] = (),
 ) -> tuple[tuple[Group, ...], Group]:
     """`groups` without the `touched` ones, and the one group those make with `tokens`
-    and `cards` added: any of its tokens may hold any of its cards (every merge below)."""
+    and `cards` added, keeping their bounds (every merge below)."""
     chosen = {id(g): g for g in touched}
     kept = tuple(g for g in groups if id(g) not in chosen)
     every_token = (*(t for g in chosen.values() for t in g.tokens), *tokens)
     every_card = (*(c for g in chosen.values() for c in g.cards), *cards)
-    return kept, Group(every_token, every_card)
+    bounds = tuple(b for g in chosen.values() for b in g.bounds)
+    return kept, Group(every_token, every_card, bounds)
 
 
 def joined(
@@ -99,33 +102,42 @@ def joined(
 ) -> tuple[tuple[str, ...], tuple[Group, ...]]:
     """An unseen card is about to leave `held` (any of them may be the one): its seen
     cards become tokens (`fresh` gives one per name) and every token of it joins one
-    group with them, with the groups its tokens were in (nothing changes when `held` is
-    all tokens in no group, or all of one group's). Exact unless two of those constrain
-    it and one reaches beyond `held`; the least sound answer then (the module docstring)."""
+    group with them, with the groups its tokens were in, bounded as each of those was
+    (nothing changes when `held` is all tokens in no group, or all of one group's but for
+    that group's bounds on some of them: projections.beast_bounds `mixed`)."""
     of = grouped(groups)
     touched = {id(of[c]): of[c] for c in held if c in of}
     names = tuple(c for c in held if not is_token(c))
     loose = [c for c in held if is_token(c) and c not in of]
     if not names and (not touched or (len(touched) == 1 and not loose)):
-        return held, groups
+        (group,) = touched.values() or [Group((), ())]
+        if not group.bounds:
+            return held, groups
+        bounds = mixed(held, [((), (), group.bounds)], ())
+        return held, tuple(replace(g, bounds=bounds) if g is group else g for g in groups)
     renamed = tuple(c if is_token(c) else fresh(c) for c in held)
     ungrouped = (t for t in renamed if t not in of)  # its loose tokens and the renamed
     kept, group = merged(groups, touched.values(), ungrouped, sorted(names))
-    return renamed, (*kept, group)
+    parts = [(g.tokens, g.cards, g.bounds) for g in touched.values()]
+    return renamed, (*kept, replace(group, bounds=mixed(renamed, parts, group.cards)))
 
 
 def pick_token(
     held: tuple[str, ...], name: str | None, groups: tuple[Group, ...]
 ) -> tuple[str | None, tuple[Group, ...]]:
     """The token of `held` that seen card `name` was, as it leaves, and the groups after:
-    a token of its group if it is a group's card; else (or for `name` None, a card known
-    to be in no group) one in no group, or failing that one of a group's others (which
-    then has one token fewer; several such groups here are joined first, any of them may
-    have held it). None: no token fits."""
+    a token of its group its bounds let hold it (`_fitting`); else (or for `name` None, a
+    card known to be in no group) one in no group, or failing that one of a group's
+    others (which then has one token fewer; several such groups here are joined first,
+    any of them may have held it). None: no token fits."""
     of = grouped(groups)
     home = next((g for g in groups if name in g.cards), None)
     if home is not None:
-        return next((c for c in held if of.get(c) is home), None), groups
+        fit = _fitting(home, [c for c in held if of.get(c) is home], name)
+        if fit is None:
+            return None, groups
+        token, bounds = fit
+        return token, tuple(replace(g, bounds=bounds) if g is home else g for g in groups)
     loose = next((c for c in held if is_token(c) and c not in of), None)
     if loose is not None:
         return loose, groups
@@ -133,8 +145,39 @@ def pick_token(
     if not roomy:
         return None, groups
     kept, group = merged(groups, roomy.values())
-    token = next(c for c in held if c in group.tokens)
-    return token, (*kept, Group(tuple(t for t in group.tokens if t != token), group.cards))
+    candidates = [c for c in held if c in group.tokens]
+    token, bounds = _fitting(group, candidates, None) or (candidates[0], ())  # else: wider
+    tokens = tuple(t for t in group.tokens if t != token)
+    return token, (*kept, Group(tokens, group.cards, bounds))
+
+
+def _fitting(
+    group: Group, candidates: list[str], name: str | None
+) -> tuple[str, tuple[Bound, ...]] | None:
+    """The token of `candidates` (the group's tokens in one place) that held `name` as the
+    bounds allow, and the bounds after. Where tokens there in different bounds may each
+    have held it (the log does not say which), the bounds first lose what they say of part
+    of the place (`mixed`: wider, as after an unseen move), which makes them all alike."""
+    if not candidates or not group.bounds:
+        return (candidates[0], group.bounds) if candidates else None
+    fits: dict[frozenset[int], str] = {}
+    for token in candidates:
+        inside = frozenset(i for i, b in enumerate(group.bounds) if token in b.tokens)
+        if inside in fits or (
+            name is not None and not all(group.bounds[i].allows(name) for i in inside)
+        ):
+            continue
+        tokens = tuple(t for t in group.tokens if t != token)
+        cards = tuple(c for c in group.cards if c != name)
+        if spread(tokens, cards, picked(group.bounds, token, name)).feasible:
+            fits[inside] = token
+    if not fits:
+        return None
+    bounds = group.bounds
+    if len(fits) > 1:
+        bounds = mixed(candidates, [((), (), bounds)], ())
+    token = next(iter(fits.values()))
+    return token, picked(bounds, token, name)
 
 
 def trap_token(
@@ -164,7 +207,7 @@ def recalled(
     cards = tuple(sorted({*group.cards, *gone}))
     if len(cards) > len(group.tokens):  # not what the shadow holds: drop them (wider)
         return kept
-    return (*kept, Group(group.tokens, cards))
+    return (*kept, replace(group, cards=cards))
 
 
 def settled(state: BeastState, groups: tuple[Group, ...]) -> tuple[BeastState, tuple[Group, ...]]:
@@ -182,19 +225,30 @@ def settled(state: BeastState, groups: tuple[Group, ...]) -> tuple[BeastState, t
                 named.add(card)
     kept: list[Group] = []
     for group in groups:
-        tokens = tuple(t for t in group.tokens if t in where)
-        left = tuple(c for c in group.cards if c not in named)
-        lost = len(group.tokens) - len(tokens)
-        if lost != len(group.cards) - len(left) or not left:
+        left = trimmed(group, where, named)
+        if left is None:
             continue
-        homes = {where[t] for t in tokens}
-        if len(tokens) == len(left) and len(homes) == 1:
-            named_there = _named(state, homes.pop(), dict(zip(tokens, left, strict=True)))
+        homes = {where[t] for t in left.tokens}
+        if len(left.tokens) == len(left.cards) and len(homes) == 1:
+            names = dict(zip(left.tokens, left.cards, strict=True))
+            named_there = _named(state, homes.pop(), names)
             if named_there is not None:
                 state = named_there
                 continue
-        kept.append(group if lost == 0 else Group(tokens, left))
+        kept.append(left)
     return state, tuple(kept)
+
+
+def trimmed(group: Group, present: Container[str], named: Container[str]) -> Group | None:
+    """`group` once its tokens not `present` have gone and its cards `named` have been
+    seen, as many of each (its bounds `cleared`); None: those do not match (the group is
+    dropped: wider, never narrower) or no card is left."""
+    tokens = tuple(t for t in group.tokens if t in present)
+    left = tuple(c for c in group.cards if c not in named)
+    lost = len(group.tokens) - len(tokens)
+    if lost != len(group.cards) - len(left) or not left:
+        return None
+    return group if lost == 0 else Group(tokens, left, cleared(group.bounds, tokens, left))
 
 
 def _named(state: BeastState, place: str, names: dict[str, str]) -> BeastState | None:

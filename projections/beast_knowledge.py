@@ -13,19 +13,29 @@ the real one (`sample`): the information-set contract of projections/registry.py
   draft picks it did not see, taken by several hands from a pack whose cards it knew; a
   hand's seen items or talents and the one it discarded face down):
   each a set of tokens that hold every card of a set of cards, in some order, the rest of
-  them (if more) any unseen cards in no group;
+  them (if more) any unseen cards in no group, as its bounds allow (projections.
+  beast_bounds: tokens of it that hold none of some of its cards and at least so many of
+  others, what merging groups would lose);
+- per hidden place, every card it holds in some consistent world (`may_hold`: an exact
+  search over each group's placements, the cards in no group wherever a token of their
+  kind may hold one);
 - per kind, the cards an unseen one outside the groups may be: that kind's cards minus
   those the viewer can place (by place or by group); per trap habitat it cannot see, the
   habitats still possible.
 
 `sample` is uniform over the consistent worlds: the Beast's path uniformly over every
-consistent path (forward filtering, backward sampling), each group's cards dealt onto
-as many of its tokens, uniformly at random, the other unseen cards by a uniformly random
-assignment of the cards the viewer cannot place to the other unseen places (the trap
-cards first, among the unseen trap items), every face-down deck in a random order, each
-trap's habitat uniformly among those still possible. Where a group's cards lie among
-its tokens leaves as many tokens for the other cards whatever it is, so every world is
-as likely as any other. It keeps everything
+consistent path (forward filtering, backward sampling); each group's cards dealt onto as
+many of its tokens uniformly at random, drawn again while a bound rejects the draw
+(projections.beast_bounds `dealt`: uniform over the placements the bounds allow, token
+by token); the other unseen cards by a uniformly random assignment of the cards the
+viewer cannot place to the other unseen places (the trap cards first, among the unseen
+trap items), every face-down deck in a random order, each trap's habitat uniformly among
+those still possible. Where a group's cards lie among its tokens leaves as many tokens
+for the other cards whatever it is, so every world is as likely as any other. The one
+exception is the rejection's cap: after 1000 draws a bound rejects (a chance of
+(1 - a)^1000 where a is the share of draws it accepts: under 0.1% for a above 1/145;
+none of the random playouts tried makes a bound at all), the placement is built card by
+card among those the search allows: consistent, no longer uniform. It keeps everything
 the viewer sees from `state` and replaces the rest, reading nothing else of it.
 """
 
@@ -40,6 +50,7 @@ import msgspec
 from skald.core.beast.data import HABITATS, card_index, cards, is_trap_item
 from skald.core.beast.state import BEAST, BeastState
 from skald.events.viewer import Viewer
+from skald.projections.beast_bounds import dealt, spread
 from skald.projections.beast_groups import Group, is_token
 from skald.projections.beast_path_graph import PathGraph, draw_path, locations
 from skald.projections.beast_shadow import Reader
@@ -81,6 +92,8 @@ class BeastPossible(msgspec.Struct, frozen=True, kw_only=True):
     paths: PathGraph | None = None
     characters: tuple[str, ...] = ()
     """Each hand's character, the Beast's first (public: for the words a player reads)."""
+    may_hold: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Per hidden place with cards, every card it holds in some world of `possible`."""
 
     @property
     def places(self) -> dict[str, tuple[str, ...]]:
@@ -189,6 +202,7 @@ class BeastKnowledgeFold:
         "skald.projections.beast_shadow",
         "skald.projections.beast_folds",
         "skald.projections.beast_groups",
+        "skald.projections.beast_bounds",
         "skald.projections.beast_paths",
         "skald.projections.beast_clues",
         "skald.projections.beast_path_graph",
@@ -284,23 +298,63 @@ def known_to(reader: Reader) -> BeastPossible:
     placed.update(c for g in groups for c in g.cards)
     hidden_path = shadow.hands and not reader.beast_eyes
     graph = reader.path_filter().graph() if hidden_path else None
+    unseen = {kind: _unplaced(kind, placed) for kind in ("action", "item", "talent", "trap")}
+    kinds = {t: reader.kinds[t] for t in tokens}
     return BeastPossible(
         viewer=viewer.name,
         role=role_name(shadow, viewer),
         beast=tuple(locations(graph).items()) if graph is not None else None,
         holdings=holdings,
-        tokens=tuple((t, reader.kinds[t]) for t in tokens),
+        tokens=tuple(kinds.items()),
         groups=groups,
-        unseen=tuple(
-            (kind, _unplaced(kind, placed)) for kind in ("action", "item", "talent", "trap")
-        ),
+        unseen=tuple(unseen.items()),
         habitats=tuple(
             (t, tuple(h for h in HABITATS if h not in reader.excluded.get(t, ())))
             for t in habitat_tokens
         ),
         paths=graph,
         characters=tuple(hand.character for hand in shadow.hands),
+        may_hold=_may_hold(holdings, groups, kinds, unseen),
     )
+
+
+def _may_hold(
+    holdings: tuple[Holding, ...],
+    groups: tuple[Group, ...],
+    kinds: dict[str, str],
+    unseen: dict[str, tuple[str, ...]],
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Every card each hidden place holds in some world: its seen cards, each group's
+    cards where its bounds let one lie (projections.beast_bounds `spread`, exact), and the
+    cards in no group of each kind where a token of that kind may hold one (a trap item on
+    an item token only while there are more of them than trap tokens to fill)."""
+    place_of = {c: h.place for h in holdings for c in h.cards if c in kinds}
+    found = {h.place: {c for c in _cards_of(h) if not is_token(c)} for h in holdings}
+    slots = {t for t in kinds if kinds[t] != "habitat"} - {t for g in groups for t in g.tokens}
+    for group in groups:
+        allowed = spread(group.tokens, group.cards, group.bounds, place_of.__getitem__)
+        for card, where in allowed.cards.items():
+            for place in where:
+                found[place].add(card)
+        slots.update(t for t in group.tokens if place_of[t] in allowed.room)
+    spare_traps = len(unseen["trap"]) > sum(kinds[t] == "trap" for t in slots)
+    for token in slots:
+        kind = kinds[token]
+        names = unseen[kind]
+        if kind == "item" and not spare_traps:
+            names = tuple(c for c in names if c not in unseen["trap"])
+        found[place_of[token]].update(names)
+    order = {name: index for index, name in enumerate(card_index())}
+    return tuple(
+        (h.place, tuple(sorted(found[h.place], key=lambda c: order.get(c, -1))))
+        for h in holdings
+        if found[h.place]
+    )
+
+
+def _cards_of(holding: Holding) -> tuple[str, ...]:
+    """A place's cards (a trap's card, not its habitat)."""
+    return holding.cards[:1] if holding.place.startswith("trap/") else holding.cards
 
 
 def _order(token: str) -> int:
@@ -361,9 +415,8 @@ def _deal(state: BeastState, known: BeastPossible, rnd: random.Random) -> dict[s
     }
     seen |= {c for h in known.holdings for c in h.cards if not is_token(c)}
     names: dict[str, str] = {}
-    for group in known.groups:  # its cards on as many of its tokens, chosen at random
-        holders = rnd.sample(group.tokens, len(group.cards))
-        names.update(zip(holders, group.cards, strict=True))
+    for group in known.groups:  # its cards on as many of its tokens as its bounds allow
+        names.update(dealt(group.tokens, group.cards, group.bounds, rnd))
         seen.update(group.cards)
     free = {
         kind: [c.name for c in getattr(cards(), kind) if c.name not in seen]

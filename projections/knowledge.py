@@ -216,19 +216,16 @@ _BEAST_ROLES = {"hunters": "the hunters", "beast": "the Beast"}
 _BEAST_KINDS = {"action": "action card", "item": "item", "talent": "talent", "trap": "trap item"}
 
 
-def _beast_place(place: str, players: Sequence[str], characters: Sequence[str] = ()) -> str:
-    """A hidden place in words: `actions/2` -> `Varja's action cards` (a hunter's hand
-    by its character; `hunter 2` where the model does not name it)."""
+def _beast_place(place: str, players: Sequence[str], characters: Sequence[str]) -> str:
+    """A hidden place in words: `actions/2` -> `Varja's action cards` (a hand by its
+    character, `possible.characters`: every hand has one)."""
     kind, _, index = place.partition("/")
     if not index:
         return _BEAST_PLACES.get(place, place)
     number = int(index)
-    named = characters[number] if number < len(characters) else ""
-    owner = "the Beast" if number == 0 else (named or f"hunter {number}")
-    if kind == "actions":
-        return f"{owner}'s action cards"
-    if kind == "extras":
-        return f"{owner}'s items and talents"
+    if kind in ("actions", "extras"):
+        owner = "the Beast" if number == 0 else characters[number]
+        return f"{owner}'s " + ("action cards" if kind == "actions" else "items and talents")
     if kind == "pack":
         who = players[number] if number < len(players) else f"seat {number + 1}"
         return f"{who}'s draft pack"
@@ -300,7 +297,23 @@ def _beast_groups(possible: Any, players: Sequence[str]) -> list[str]:
             )
             share = f"{len(group.cards)} of the {len(group.tokens)} unseen cards of {whose}"
         lines.append(f"  {listing(group.cards)}: {share}")
+        lines += [f"    {_beast_bound(b, possible, players)}" for b in group.bounds]
     return lines
+
+
+def _beast_bound(bound: Any, possible: Any, players: Sequence[str]) -> str:
+    """A group's bound in words: `of them, Varja's action cards (1): none of Haste, at
+    least 1 of Avarice` (projections.beast_bounds)."""
+    held = [
+        (h.place, n) for h in possible.holdings if (n := sum(t in h.cards for t in bound.tokens))
+    ]
+    whose = listing(
+        [f"{_beast_place(p, players, possible.characters)} ({n})" for p, n in held], "and"
+    )
+    said = [f"none of {listing(bound.barred, 'or')}"] if bound.barred else []
+    if bound.least:
+        said.append(f"at least {bound.least} of {listing(bound.cards, 'and')}")
+    return f"of them, {whose}: {', '.join(said)}"
 
 
 def _toy(possible: Any, players: Sequence[str]) -> str:

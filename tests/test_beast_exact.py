@@ -12,14 +12,16 @@ each on a seeded playout (tests/test_beast_knowledge.py `playout`):
   more than one hand: the viewer knows those hands hold exactly those cards; the model
   let any unplaced card be there (and those cards be anywhere) until it kept them as a
   group (projections/beast_groups.py), kept as the day goes on;
-- where it stays wider, and why (no exact answer made of groups exists): an unseen card
-  leaving a hand whose seen card or second group meets a group reaching beyond it.
+- an unseen card leaving a hand whose seen card or second group meets a group reaching
+  beyond it: no answer made of disjoint groups is exact there; the merged group's bounds
+  (projections/beast_bounds.py) are, and `possible`'s per-place lists with them.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from typing import Any
 
 import msgspec
@@ -42,13 +44,17 @@ from skald.events.common import DecisionRedone, DecisionUndone, MoveMade
 from skald.events.secret import redact
 from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections.beast import beast_view
+from skald.projections.beast_bounds import Bound, spread
 from skald.projections.beast_groups import Group, is_token, joined
-from skald.projections.beast_knowledge import BeastKnowledgeFold
+from skald.projections.beast_knowledge import BeastFold, BeastKnowledgeFold, places
+from skald.projections.beast_shadow import Reader
 from skald.projections.knowledge import describe_possible
 from skald.projections.knowledge_store import fold_codec
 from tests.test_beast_knowledge import (
+    P_VALUE,
     VIEWS,
     assert_among,
+    chi_square_p,
     created,
     known,
     playout,
@@ -277,6 +283,44 @@ def test_the_draft_leaves_the_beast_two_groups_across_the_hunters_hands() -> Non
     assert ways == {(True, True), (True, False), (False, True), (False, False)}
 
 
+def test_a_bounded_group_is_sampled_uniformly_over_the_worlds_its_bounds_allow() -> None:
+    """3 players, seed 0, as the Beast sees it at the first DayBegan: its two pairs
+    (`test_the_draft_leaves_the_beast_two_groups_across_the_hunters_hands`) written as one
+    group of the four cards on the four tokens, bounded so that each pair's tokens hold
+    both of its cards and none of the other's: the same four worlds among 24 placements.
+    `sample` draws the merged group and draws again while a bound rejects it: over 1,200
+    samples (fixed seed) the four ways come out as a fair die would (chi-square, p >=
+    0.001), each a state the Beast cannot tell from the real one."""
+    log, day = drafted()
+    possible = known(log[:day], BEAST_EYES)
+    first, second = possible.groups
+    bounds = (
+        Bound(first.tokens, first.cards, 2, second.cards),
+        Bound(second.tokens, second.cards, 2, first.cards),
+    )
+    merged = Group((*first.tokens, *second.tokens), (*first.cards, *second.cards), bounds)
+    bounded = replace(possible, groups=(merged,))
+    state = dict(states(log))[day]
+    rnd = random.Random(5)
+    ways: Counter[tuple[bool, bool]] = Counter()
+    for index in range(1200):
+        world = VIEWS.sample(state, bounded, BEAST_EYES, rnd)
+        hand = world.hands[1].actions
+        assert ("Avarice" in hand) != ("Pursuit" in hand)
+        assert ("Dark Dealings" in hand) != ("Haste" in hand)
+        ways[("Avarice" in hand, "Haste" in hand)] += 1
+        if index < 20:
+            assert beast_view(world, BEAST_EYES) == beast_view(state, BEAST_EYES)
+    assert len(ways) == 4
+    assert chi_square_p(list(ways.values()), [300.0] * 4) >= P_VALUE
+    text = describe_possible(bounded, ("Ann", "Bob", "Cid")).splitlines()
+    helga = possible.characters[1]  # the first hunter's hand holds one token of each pair
+    assert f"    of them, {helga}'s action cards (1) and " in "\n".join(text)
+    assert any(
+        "none of Dark Dealings or Haste, at least 2 of Avarice and Pursuit" in t for t in text
+    )
+
+
 @pytest.mark.parametrize(
     ("seq", "played", "other", "hand"),
     [
@@ -370,6 +414,26 @@ def test_a_stored_fold_keeps_its_groups() -> None:
     assert back.possible(BEAST_EYES) == known(log[:173], BEAST_EYES)
 
 
+def test_a_stored_fold_keeps_its_groups_bounds_and_a_group_stored_before_them_loads() -> None:
+    """A group's bounds are stored with it (the fold's snapshots too) and read back as
+    they were; a group stored before bounds existed loads with none (its stored fold is
+    folded again anyway: projections.beast_bounds is in the version key, `CODE`)."""
+    log, day = drafted()
+    reader = Reader(BEAST_EYES).read(redact(e, BEAST_EYES) for e in log[:day])
+    first, *rest = reader.groups
+    bound = Bound(first.tokens[:1], (), 0, first.cards[:1])
+    reader.groups = (replace(first, bounds=(bound,)), *rest)
+    fold = BeastKnowledgeFold(BeastFold(reader))
+    codec = fold_codec("beast")
+    assert codec is not None
+    back = codec.decode(codec.encode(fold))
+    assert back == fold
+    assert back.possible(BEAST_EYES).groups[0].bounds == (bound,)
+    assert "skald.projections.beast_bounds" in BeastKnowledgeFold.CODE
+    older = msgspec.json.encode({"tokens": first.tokens, "cards": first.cards})
+    assert msgspec.json.decode(older, type=Group) == replace(first, bounds=())
+
+
 def test_possible_says_the_groups_in_words_and_in_its_json() -> None:
     """What `skald possible`, GET /games/ID/possible and the web panel show (the text is
     `describe_possible`'s, the JSON the struct's): each group as its cards and the hands
@@ -389,20 +453,21 @@ def test_possible_says_the_groups_in_words_and_in_its_json() -> None:
     }
 
 
-# -- where a merge of groups is wider than the deduction (documented, not exact) -------------
+# -- where a merge of groups alone was wider than the deduction: its bounds make it exact ---
 
 
 def placements(groups: tuple[Group, ...], where: dict[str, str]) -> set[frozenset[tuple[str, str]]]:
-    """Every way the groups put their cards, as (card, place of its token) pairs (`where`
-    gives each token's place)."""
+    """Every way the groups put their cards as their bounds allow, as (card, place of its
+    token) pairs (`where` gives each token's place)."""
     found: set[frozenset[tuple[str, str]]] = set()
-    per_group = [
-        [
-            frozenset(zip(g.cards, (where[t] for t in chosen), strict=True))
+    per_group = []
+    for g in groups:
+        every = (
+            dict(zip(chosen, g.cards, strict=True))
             for chosen in itertools.permutations(g.tokens, len(g.cards))
-        ]
-        for g in groups
-    ]
+        )
+        allowed = (names for names in every if all(b.holds(names) for b in g.bounds))
+        per_group.append([frozenset((c, where[t]) for t, c in names.items()) for names in allowed])
     for combination in itertools.product(*per_group):
         found.add(frozenset().union(*combination))
     return found
@@ -447,34 +512,65 @@ def deduced(
         ),
     ],
 )
-def test_a_card_leaving_a_hand_with_two_constraints_merges_wider_than_the_deduction(
+def test_a_card_leaving_a_hand_with_two_constraints_leaves_exactly_the_deduction(
     held: tuple[str, ...], groups: tuple[Group, ...], wider: set[tuple[str, str]]
 ) -> None:
-    """The smallest cases where `joined` is wider than the viewer's deduction (why it stays
-    so: projections/beast_groups.py's docstring). A hand holds two cards and one of them
-    leaves it unseen ("gone"); the groups' other tokens lie elsewhere ("?2" "there", "?4"
-    "yonder").
+    """The smallest cases where the merge `joined` makes was wider than the viewer's
+    deduction, now exact through its bounds (projections/beast_bounds.py). A hand holds
+    two cards and one of them leaves it unseen ("gone"); the groups' other tokens lie
+    elsewhere ("?2" "there", "?4" "yonder").
 
     Seen card and group, the hand (Haste, ?1), Avarice on ?1 or ?2: Haste is in the hand
     or gone, Avarice in the hand, gone or there, the two on different tokens (four
-    worlds). Groups sharing no token cannot say that: Haste and Avarice may each be the
-    card gone, so they are in one group (or one of them in none, wider still) whose
-    tokens are every place either may be, there included, so Haste may be there (two
-    worlds more). Two groups: likewise Avarice may be yonder and Haste there (five more
-    than seven). Exact would need which group the card gone came from: a distribution
-    over the hand's tokens, which groups (each token in one) cannot hold. Sound: every
-    deduced world is among the merge's, and the merge adds only worlds with a card where
-    the deduction never puts it."""
+    worlds). The merged group alone let Haste lie there (two worlds more); its bound (?2
+    holds no Haste) takes them away. Two groups: the merge alone let Avarice lie yonder
+    and Haste there (five worlds more than seven); the bounds (?2 holds no Haste, ?4 no
+    Avarice) leave the seven. `possible`'s per-place lists (`spread`) give each card
+    exactly the places the deduction gives it."""
     where = {"?1": "hand", "?2": "there", "?3": "hand", "?4": "yonder"}
     issued = iter(range(100, 200))
     renamed, merged = joined(held, groups, lambda name: f"?{next(issued)}")
     (group,) = merged
     gone = next(t for t in renamed if is_token(t))  # the folds send the first token
-    widened = placements((group,), {**where, **dict.fromkeys(renamed, "hand"), gone: "gone"})
+    places = {**where, **dict.fromkeys(renamed, "hand"), gone: "gone"}
+    modelled = placements((group,), places)
     exact = deduced(held, groups, where)
-    assert exact < widened
-    assert all(world & wider for world in widened - exact)
-    assert not any(world & wider for world in exact)
+    assert modelled == exact
+    unbounded = placements((replace(group, bounds=()),), places)
+    assert {w for w in unbounded - exact if w & wider} == unbounded - exact != set()
+    by_card: dict[str, set[str]] = {}
+    for world in exact:
+        for card, place in world:
+            by_card.setdefault(card, set()).add(place)
+    allowed = spread(group.tokens, group.cards, group.bounds, places.__getitem__)
+    assert {c: set(p) for c, p in allowed.cards.items()} == by_card
+    assert not any(place in by_card[card] for card, place in wider)
+
+
+# -- what each hidden place may hold ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("seq", [60, 250, 500])
+def test_every_card_a_place_may_hold_is_there_in_some_sampled_world(seq: int) -> None:
+    """3 players, seed 0, random moves, every viewer: `may_hold` lists no card a place
+    cannot hold. Each card it lists for a place lies there in one of 300 samples, and
+    none lies anywhere it does not list (`assert_among` checks the real state too). (A
+    spectator late in a game may see a card in the open row its log does not place: a
+    card taken from the row unseen. `possible` lets that card lie in the decks, which its
+    log allows; `sample` keeps the row the view shows.)"""
+    log = playout(3, 0, False, 700)[:seq]
+    state = dict(states(log))[seq]
+    for viewer in viewers(3):
+        possible = known(log, viewer)
+        may = {place: set(cards) for place, cards in possible.may_hold}
+        found: dict[str, set[str]] = {h.place: set() for h in possible.holdings}
+        rnd = random.Random(seq)
+        for _ in range(300):
+            world = places(VIEWS.sample(state, possible, viewer, rnd))
+            for place in found:
+                held = world.get(place, ())
+                found[place].update(held[:1] if place.startswith("trap/") else held)
+        assert {p: c for p, c in found.items() if c} == may, viewer.name
 
 
 # -- a face-down discard from a hand the viewer knows some cards of ---------------------------

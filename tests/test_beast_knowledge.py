@@ -46,6 +46,7 @@ from skald.events.secret import redact, seal
 from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections import knowledge_cache
 from skald.projections.beast import beast_view, perturb_hidden
+from skald.projections.beast_bounds import spread
 from skald.projections.beast_groups import is_token
 from skald.projections.beast_knowledge import BeastFold, BeastPossible, places
 from skald.projections.beast_path_graph import PathGraph
@@ -184,6 +185,24 @@ def assert_among(state: BeastState, possible: BeastPossible, where: str) -> None
         assert set(left) <= may, (where, holding.place, left, may)
     for group in possible.groups:  # every card of a group is on one of its tokens
         assert placed[id(group)] == len(group.cards), (where, group)
+    assert_bounded(real, possible, where)
+
+
+def assert_bounded(real: dict[str, tuple[str, ...]], possible: BeastPossible, where: str) -> None:
+    """The real cards lie as each group's bounds allow (some placement of them on the
+    group's tokens in the places they really are meets every bound), and every hidden
+    place's real cards are among those `possible` says it may hold."""
+    kinds = dict(possible.tokens)
+    place_of = {c: h.place for h in possible.holdings for c in h.cards if c in kinds}
+    for group in possible.groups:
+        home = {c: place for place, held in real.items() for c in held if c in group.cards}
+        allowed = spread(group.tokens, group.cards, group.bounds, place_of.__getitem__, home)
+        assert allowed.feasible, (where, group, home)
+    may = dict(possible.may_hold)
+    for holding in possible.holdings:
+        held = real.get(holding.place, ())
+        cards = held[:1] if holding.place.startswith("trap/") else held
+        assert set(cards) <= set(may.get(holding.place, ())), (where, holding.place, cards)
 
 
 def assert_complete(state: BeastState, where: str) -> None:
