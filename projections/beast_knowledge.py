@@ -344,6 +344,18 @@ def _may_hold(
         if kind == "item" and not spare_traps:
             names = tuple(c for c in names if c not in unseen["trap"])
         found[place_of[token]].update(names)
+    # A trap being set lies in its frame and on its trap at once (one token, two places):
+    # each place may hold what the other may.
+    shared: dict[str, set[str]] = {}
+    for holding in holdings:
+        for card in _cards_of(holding):
+            if card in kinds:
+                shared.setdefault(card, set()).add(holding.place)
+    for places in shared.values():
+        if len(places) > 1:
+            both = set().union(*(found[place] for place in places))
+            for place in places:
+                found[place] = set(both)
     order = {name: index for index, name in enumerate(card_index())}
     return tuple(
         (h.place, tuple(sorted(found[h.place], key=lambda c: order.get(c, -1))))
