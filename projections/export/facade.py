@@ -31,7 +31,12 @@ from skald.core.engine import Engine, to_envelope
 from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, InvalidOption, NotFound
 from skald.core.history.notes import annotation, author_of, build_note
 from skald.core.history.service import HistoryStore
-from skald.core.history.streams import chain_problem, variation_id, variation_number
+from skald.core.history.streams import (
+    chain_problem,
+    variation_game,
+    variation_id,
+    variation_number,
+)
 from skald.core.history.variations import author_seats, rederive, sees_variation
 from skald.core.importer import cut_finding_dropped, cut_mark, decisions_in
 from skald.core.importer import read_jsonl as read_game_log
@@ -420,6 +425,14 @@ class Histories:
         start = variation[0].event
         if not isinstance(start, VariationStarted):
             raise IllegalMove(f"{variation[0].stream}: a variation starts with its start event")
+        stream = variation[0].stream
+        number = variation_number(stream) if variation_game(stream) == game_id else None
+        if number is None or history.author_of_number(game_id, number) != start.author:
+            # Who may see a variation is told by its number (or its note) before it is read.
+            raise IllegalMove(
+                f"{stream}: not a variation of {game_id} numbered as its author's (nor noted "
+                "as its author's in the notes); nothing was imported"
+            )
         parent = history.state_at(game_id, start.parent, start.at)
         base = history.base_of(game_id, game, parent, start, variation[0])
         problem = rederive(get_rules(game), base, variation[1:])
