@@ -131,7 +131,7 @@ class Histories:
     ) -> str:
         """The audience of a note at `stream` (a variation: `start`): `asked`, or the widest
         its anchor allows."""
-        if start is None or sees_variation(self._effective(state, SPECTATOR), start):  # all do
+        if start is None or _sees(self._effective(state, SPECTATOR), start):  # all see it
             return asked or "public"
         narrowest = "referee" if author == REFEREE_AUTHOR else "seat"
         if asked == "public":
@@ -622,6 +622,10 @@ def _notes_before(
             break
         kept.append(envelope)
     return kept
+
+
+def _sees(viewer: Viewer, start: Any) -> bool:
+    return sees_variation(viewer, start)
 
 
 def _title(log: Any) -> str:
