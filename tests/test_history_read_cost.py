@@ -13,10 +13,13 @@ one that does not exist.
 from __future__ import annotations
 
 import json
+import statistics
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import httpx
 import msgspec
 import pytest
 
@@ -29,6 +32,7 @@ from skald.events.envelope import GENESIS, seal_envelope
 from skald.events.history import SAMPLED, VariationStarted
 from skald.events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
 from skald.projections.table import Table
+from tests.servers import bearer, served_sqlite
 
 LINE = ["place beowulf C3", "Bob: place thane D4", "draw"]
 ANN, BOB = seat_viewer(0, "Ann"), seat_viewer(1, "Bob")
@@ -201,3 +205,50 @@ def test_an_import_keeps_each_variation_under_its_author_s_numbers() -> None:
     forged = _renumbered(export, f"{game}~v3", f"{game}~v1")
     with pytest.raises(IllegalMove, match="numbered as its author's"):
         Table(Engine(EventStore("sqlite://"))).histories().import_export(forged)
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from served_sqlite(tmp_path_factory, "read-cost")
+
+
+def _paired_ratio(http: httpx.Client, reads: list[tuple[str, dict[str, str]]]) -> float:
+    """The ratio of the median times of two GETs (path, headers), asked in turn (41 each):
+    whatever else the machine does weighs on both alike."""
+    took: tuple[list[float], list[float]] = ([], [])
+    for _ in range(41):
+        for (path, headers), times in zip(reads, took, strict=True):
+            began = time.perf_counter()
+            assert http.get(path, headers=headers).status_code == 200
+            times.append(time.perf_counter() - began)
+    return statistics.median(took[0]) / statistics.median(took[1])
+
+
+def test_a_read_takes_as_long_beside_160_variations_it_may_not_see(base: str) -> None:
+    """The review's timing attack, measured against a control: Bob's (and a spectator's)
+    reads of a game where Ann opened 160 variations, each asked in turn with the same read
+    of a game where nobody did. About 7 times as long before the fix (60 µs a variation);
+    the same now, however busy the machine (a before/after comparison is not, on two
+    shared cores)."""
+    with httpx.Client(base_url=base, timeout=60) as http:
+        games = []
+        for _ in range(2):
+            created = http.post("/games", json={"game": "beowulf", "players": ["Ann", "Bob"]})
+            body = created.json()
+            games.append((body["id"], {s["name"]: s["token"] for s in body["seats"]}))
+        (game, tokens), (control, control_tokens) = games
+        for _ in range(160):
+            opened = http.post(
+                f"/games/{game}/variations",
+                json={"from": 5, "moves": LINE},
+                headers=bearer(tokens["Ann"]),
+            )
+            assert opened.status_code == 201, opened.text
+        for read, who in (("variations", "Bob"), ("annotations", None)):
+            reads = [
+                (f"/games/{g}/{read}", bearer(t[who]) if who else {})
+                for g, t in ((game, tokens), (control, control_tokens))
+            ]
+            _paired_ratio(http, reads)  # warm
+            ratio = _paired_ratio(http, reads)
+            assert ratio < 1.5, f"GET .../{read} takes {ratio:.2f} times the control's"
