@@ -10,7 +10,7 @@ seat's legal moves in one read (what the page draws after each live update). The
 `at` (replay) and `as` (switch viewer): anyone may look as a spectator, a seat as itself,
 the referee as anyone. After the game under reveal=end every viewer sees everything, as
 in the log and audit. The board also draws a variation (`variation=v2`, its seq `at`)
-for those who may see it (its author's team, the referee; everyone after the game under
+for those who may see it (its author's seat, the referee; everyone after the game under
 reveal=end), as a seat saw it: a seat's hypothetical variation holds only what was drawn
 afresh for it.
 `/tournaments/{id}` is a tournament's page (standings, rounds, links to the tables).
@@ -179,8 +179,7 @@ def _variation_board(
     state = store.game(game_id)
     effective = histories._effective(state, viewer)
     stream = variation_id(game_id, number)
-    start = store.started(stream, state.game)
-    if not effective.referee and effective.seats.isdisjoint(start.seats):
+    if store.visible_variation(game_id, number, effective) is None:  # missing or another's
         raise NotFound(f"no variation {stream!r}")
     shown = store.state_at(game_id, stream, at)
     with presenting(shown.version):

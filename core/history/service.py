@@ -25,10 +25,12 @@ from skald.core.history.streams import (
     head_of,
     notes_decoder,
     notes_id,
+    number_author,
     variation_decoder,
     variation_id,
     variation_number,
 )
+from skald.core.history.variations import sees_author, sees_variation
 from skald.core.importer import _seat_and_move
 from skald.core.kernel import Move, Redo, Request, Undo
 from skald.core.refusal import refusal_for
@@ -75,25 +77,65 @@ class HistoryStore:
             return []
         return [decode(r, notes_decoder()) for r in self.store.read(stream)]
 
-    def variation_ids(self, game_id: str) -> list[str]:
-        """The game's variations: those the notes stream records (variations opened
-        before per-author numbering, and imported ones numbered otherwise), then each
-        author's in turn (the referee's first), found by their numbers.
+    def variation_ids(self, game_id: str, viewer: Viewer = REFEREE) -> list[str]:
+        """The game's variations by authors `viewer` may see (`sees_author`; the referee:
+        all): those the notes stream records (variations opened before per-author
+        numbering, and imported ones numbered otherwise), then each such author's in turn
+        (the referee's first), found by their numbers.
 
-        A variation numbered by `next_variation_number` is not recorded in the notes
+        A variation numbered by `author_numbers` is not recorded in the notes
         stream, which every reader of the game may read: its count there would tell
-        everyone how many variations the others opened, however they are numbered."""
+        everyone how many variations the others opened, however they are numbered. Nor is
+        another author's number looked up: the time of a read would count them."""
         noted = self._noted(game_id)
-        found = [n.variation for n in noted]
-        taken = {variation_number(v) or 0 for v in found}
+        found = [n.variation for n in noted if sees_author(viewer, n.author)]
+        taken = {variation_number(n.variation) or 0 for n in noted}
         players = len(self.engine.players_of(game_id))
         for author in (REFEREE_AUTHOR, *range(players)):
+            if not sees_author(viewer, author):
+                continue
             for number in author_numbers(author, players, taken):
                 stream = variation_id(game_id, number)
                 if not self.store.version(stream):
                     break
                 found.append(stream)
         return found
+
+    def visible_variations(self, game_id: str, viewer: Viewer) -> list[list[Envelope[Any]]]:
+        """The full envelopes of each variation `viewer` may see (`sees_variation`; pass
+        the effective viewer), in `variation_ids` order. Only those are read: the cost is
+        the viewer's variations', plus the notes stream (public) and one lookup per author
+        it may see."""
+        game = self.engine.game_of(game_id)
+        shown = []
+        for stream in self.variation_ids(game_id, viewer):
+            envelopes = self.variation(stream, game)
+            if sees_variation(viewer, envelopes[0].event):
+                shown.append(envelopes)
+        return shown
+
+    def visible_variation(
+        self, game_id: str, number: int, viewer: Viewer
+    ) -> list[Envelope[Any]] | None:
+        """Variation `number`'s full envelopes if `viewer` may see it (pass the effective
+        viewer), else None: the same None, as fast, whether it does not exist or is
+        another's, since its author is told by its number (or its note) before anything
+        of it is looked up."""
+        if not sees_author(viewer, self.author_of_number(game_id, number)):
+            return None
+        stream = variation_id(game_id, number)
+        if not self.store.version(stream):
+            return None
+        envelopes = self.variation(stream, self.engine.game_of(game_id))
+        return envelopes if sees_variation(viewer, envelopes[0].event) else None
+
+    def author_of_number(self, game_id: str, number: int) -> int:
+        """Who opened (or would open) variation `number`: its note's author when the notes
+        stream records it, else the author whose numbers hold it (`number_author`)."""
+        noted = {variation_number(n.variation): n.author for n in self._noted(game_id)}
+        if number in noted:
+            return noted[number]
+        return number_author(number, len(self.engine.players_of(game_id)))
 
     def _noted(self, game_id: str) -> list[VariationNoted]:
         return [e.event for e in self.notes(game_id) if isinstance(e.event, VariationNoted)]

@@ -58,6 +58,14 @@ def author_numbers(author: int, players: int, taken: Collection[int]) -> Iterato
         number += stride
 
 
+def number_author(number: int, players: int) -> int:
+    """The author whose numbers `author_numbers` counts `number` among (the referee: -1):
+    who opened a variation that the notes stream does not record, told by its number
+    alone, so that deciding who may see it reads nothing of it."""
+    seat = (number - 1) % (players + 1)
+    return -1 if seat == players else seat
+
+
 def variation_number(stream: str) -> int | None:
     """The number of a variation id, or None when `stream` is not one."""
     match = _VARIATION_ID.fullmatch(stream)

@@ -76,6 +76,22 @@ def author_seats(author: int) -> frozenset[int]:
     return frozenset() if author < 0 else frozenset({author})
 
 
+def sees_author(viewer: Viewer, author: int) -> bool:
+    """Whether `viewer` may see the variations `author` opens: the referee sees all, a seat
+    its own (`author_seats`). Decided from the author alone, which a variation's number (or
+    its note) tells before anything of it is read, so a read of the game's history costs
+    what its reader may see, never what the others opened."""
+    return viewer.sees(author_seats(author))
+
+
+def sees_variation(viewer: Viewer, start: VariationStarted) -> bool:
+    """Whether `viewer` may see a variation: its author's (`sees_author`), and one of the
+    seats it is seen from (`start.seats`). A variation stored with its author's team (before
+    `author_seats`) is so seen by its author, not by the teammates: whether another's
+    variation is seen is never decided by reading it."""
+    return sees_author(viewer, start.author) and viewer.sees(start.seats)
+
+
 def base_state(
     parent: GameState,
     started: VariationStarted,

@@ -2,8 +2,12 @@
 
 Who sees what. The effective viewer is the Table's (`Table._effective`: after the game,
 the reveal policy may show everything). Notes are redacted like any hidden value. A
-variation is seen by its author's team (the referee's only by the referee) and, after the
+variation is seen by its author's seat (the referee's only by the referee) and, after the
 game under reveal=end, by everyone; a seat may branch and anchor only in what it sees.
+Whether a viewer sees a variation is decided from its author, which its number tells
+(`core.history.variations.sees_author`), before anything of it is read: every read here
+(listing, exports, the live channel's digest, one variation by number) costs what its
+reader may see, and answers and times a missing variation as it does another's.
 A variation by a viewer who does not see everything is `hypothetical`: its hidden values are
 drawn afresh from its seed (`core/history/variations.py`).
 
@@ -27,8 +31,13 @@ from skald.core.engine import Engine, to_envelope
 from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, InvalidOption, NotFound
 from skald.core.history.notes import anchor_of, annotation, author_of, build_note
 from skald.core.history.service import HistoryStore
-from skald.core.history.streams import chain_problem, variation_id, variation_number
-from skald.core.history.variations import author_seats, rederive
+from skald.core.history.streams import (
+    chain_problem,
+    variation_game,
+    variation_id,
+    variation_number,
+)
+from skald.core.history.variations import author_seats, rederive, sees_variation
 from skald.core.importer import cut_finding_dropped, cut_mark, decisions_in
 from skald.core.importer import read_jsonl as read_game_log
 from skald.core.provenance import PartialCopy, Provenance, encode, partial_from_words, partial_words
@@ -100,10 +109,17 @@ class Histories:
         if match["var"] is None:
             return state.id, int(match["seq"]), None
         stream = variation_id(state.id, int(match["var"]))
-        start = self._store.started(stream, state.game)
-        if not _sees(self._effective(state, viewer), start):
-            raise NotFound(f"no variation {stream!r}")
-        return stream, int(match["seq"]), start
+        return stream, int(match["seq"]), self._start(state, viewer, int(match["var"]))
+
+    def _start(self, state: GameState, viewer: Viewer, number: int) -> VariationStarted:
+        """The start of variation `number` if `viewer` may see it; else NotFound, in the
+        same words and as fast whether it does not exist or is another's."""
+        envelopes = self._store.visible_variation(state.id, number, self._effective(state, viewer))
+        if envelopes is None:
+            raise NotFound(f"no variation {variation_id(state.id, number)!r}")
+        start = envelopes[0].event
+        assert isinstance(start, VariationStarted)
+        return start
 
     def _audience_at(
         self,
@@ -201,9 +217,7 @@ class Histories:
             raise InvalidNotation(f"variation {stream!r}: write v2 (or GAME~v2)")
         state = self._store.game(game_id)
         full_id = variation_id(game_id, int(short[1:]))
-        start = self._store.started(full_id, state.game)
-        if not _sees(self._effective(state, viewer), start):
-            raise NotFound(f"no variation {full_id!r}")
+        start = self._start(state, viewer, int(short[1:]))
         if author_of(viewer) != start.author:
             raise Forbidden(f"only the author of {short} may play on in it; branch with --from")
         self._store.extend(game_id, full_id, moves)
@@ -217,27 +231,21 @@ class Histories:
         it does not exist or belongs to another side (nobody counts the others')."""
         state = self._store.game(game_id)
         effective = self._effective(state, viewer)
-        stream = variation_id(game_id, number)
-        missing = NotFound(f"game {game_id} has no variation v{number} that you may read")
-        try:
-            envelopes = self._store.variation(stream, state.game)
-        except NotFound:
-            raise missing from None
-        if not _sees(effective, envelopes[0].event):
-            raise missing
+        envelopes = self._store.visible_variation(game_id, number, effective)
+        if envelopes is None:
+            raise NotFound(f"game {game_id} has no variation v{number} that you may read")
         return [redact(env, effective) for env in envelopes]
 
     def bundle(self, game_id: str, viewer: Viewer) -> Bundle:
         """Everything `viewer` may see of the game's annotated history."""
         state = self._store.game(game_id)
         effective = self._effective(state, viewer)
-        variations = []
-        for envelopes in _parents_first(
-            game_id,
-            [self._store.variation(v, state.game) for v in self._store.variation_ids(game_id)],
-        ):
-            if _sees(effective, envelopes[0].event):
-                variations.append(tuple(redact(env, effective) for env in envelopes))
+        variations = [
+            tuple(redact(env, effective) for env in envelopes)
+            for envelopes in _parents_first(
+                game_id, self._store.visible_variations(game_id, effective)
+            )
+        ]
         store = self._engine.store
         info, records = store.info(game_id), store.read(game_id)  # read once: shown and signed
         receipt = None
@@ -269,11 +277,10 @@ class Histories:
         state = self._store.game(game_id)
         effective = self._effective(state, viewer)
         notes = (redact(env, effective) for env in self._store.notes(game_id))
-        shown = []
-        for stream in self._store.variation_ids(game_id):
-            envelopes = self._store.variation(stream, state.game)
-            if _sees(effective, envelopes[0].event):
-                shown.append((stream, envelopes[-1].seq))
+        shown = [
+            (envelopes[0].stream, envelopes[-1].seq)
+            for envelopes in self._store.visible_variations(game_id, effective)
+        ]
         listed = [annotation_items(notes, game_id, state.players), shown, effective.referee]
         return hashlib.sha256(msgspec.json.encode(listed)).hexdigest()
 
@@ -418,6 +425,14 @@ class Histories:
         start = variation[0].event
         if not isinstance(start, VariationStarted):
             raise IllegalMove(f"{variation[0].stream}: a variation starts with its start event")
+        stream = variation[0].stream
+        number = variation_number(stream) if variation_game(stream) == game_id else None
+        if number is None or history.author_of_number(game_id, number) != start.author:
+            # Who may see a variation is told by its number (or its note) before it is read.
+            raise IllegalMove(
+                f"{stream}: not a variation of {game_id} numbered as its author's (nor noted "
+                "as its author's in the notes); nothing was imported"
+            )
         parent = history.state_at(game_id, start.parent, start.at)
         base = history.base_of(game_id, game, parent, start, variation[0])
         problem = rederive(get_rules(game), base, variation[1:])
@@ -614,7 +629,7 @@ def _notes_before(
 
 
 def _sees(viewer: Viewer, start: Any) -> bool:
-    return viewer.referee or not viewer.seats.isdisjoint(start.seats)
+    return sees_variation(viewer, start)
 
 
 def _title(log: Any) -> str:
