@@ -6,7 +6,7 @@ opens, so the replay deals something new. Its result counts in the standings lik
 table's (points, tie-breaks, ratings); the duplicate seat comparison compares the tables
 that played the round's deal only, and lists the replay in `apart`, compared with nothing.
 (The review's attack on the old behaviour, against a real server, is in
-tests/test_review_secrecy_leaks.py.)"""
+tests/test_hostile_seat_attacks.py.)"""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ caller without a token,
 to the other table's seat tokens and to the players' tournament tokens, all with one 403
 that names the round and nothing played; their own seats and their referee read them;
 anyone reads the summary and the game list, which say whether the game is over and
-nothing more (no seq, no turn, no outcome: tests/test_review_secrecy_leaks.py).
+nothing more (no seq, no turn, no outcome: tests/test_hostile_seat_attacks.py).
 Once table 2 is over everything opens as the table options say (`reveal=referee`: the
 audit stays the referee's). A game of a Swiss round and a game outside any tournament
 read as before, without a token.

@@ -1,5 +1,5 @@
 """What a read of a game's annotated history touches: only the variations its reader may
-see (found by the review of issue 23, `tests/test_review_secrecy_leaks.py`: every read
+see (found by the review of issue 23, `tests/test_hostile_seat_attacks.py`: every read
 read every variation and dropped the others' afterwards, so its time counted them).
 
 Who opened a variation is told by its number (per-author numbering) or by its public
