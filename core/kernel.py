@@ -21,7 +21,7 @@ import msgspec
 
 from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, InvalidOption
 from skald.core.rng import Rng
-from skald.core.rules import Rules
+from skald.core.rules import Rules, plays, versions_played
 from skald.core.secrecy import COMMIT, ENTROPY_MIN_LENGTH, REVEAL, SCHEME, entropy_commitment
 from skald.core.state import GameState, created_state
 from skald.events.common import (
@@ -145,12 +145,13 @@ def derive(rules: Rules, state: GameState, seat: int, request: Request) -> Batch
 
 def check_rules_version(rules: Rules, state: GameState) -> None:
     """A game goes on only under the rules version it was started under: the same log
-    must never mix two readings of the rules (its audit re-derives under one)."""
-    if state.rules_version != rules.version:
+    must never mix two readings of the rules (its audit re-derives under one). An older
+    version the rules still play (`Rules.older_versions`) goes on under itself."""
+    if not plays(rules, state.rules_version):
         raise IllegalMove(
             f"game {state.id} was started under {rules.name} rules version "
-            f"{state.rules_version}; this server plays version {rules.version}, so the game "
-            f"cannot go on here (its log, views and audit still work): finish it with a "
+            f"{state.rules_version}; this server plays version {versions_played(rules)}, so "
+            f"the game cannot go on here (its log, views and audit still work): finish it with a "
             f"Skald that plays version {state.rules_version}, or start a new game"
         )
 

@@ -20,7 +20,7 @@ import msgspec
 from skald.core import kernel
 from skald.core.codec import event_tag
 from skald.core.errors import SkaldError
-from skald.core.rules import Rules, get_rules
+from skald.core.rules import Rules, get_rules, plays, versions_played
 from skald.core.secrecy import SCHEME
 from skald.core.state import GameState, fold
 from skald.events.common import GameCreated, GameFinished
@@ -155,11 +155,11 @@ def _creation_problem(rules: Rules, envelope: Envelope[Any]) -> Finding | None:
         return Finding(
             seq=seq, rule="the game key is not revealed or does not match its commitment"
         )
-    if event.rules_version != rules.version or event.scheme > SCHEME:
+    if not plays(rules, event.rules_version) or event.scheme > SCHEME:
         raise Unsupported(
             f"played under {event.game} rules version {event.rules_version} "
             f"(secrecy scheme {event.scheme}); this build re-derives {event.game} "
-            f"rules version {rules.version} (schemes 1 to {SCHEME}) only"
+            f"rules version {versions_played(rules)} (schemes 1 to {SCHEME}) only"
         )
     return None
 

@@ -38,6 +38,10 @@ class Rules(Protocol[S, C]):
     name: ClassVar[str]
     title: ClassVar[str]
     version: ClassVar[str]
+    older_versions: ClassVar[tuple[str, ...]]
+    """Earlier rules versions this build still derives exactly as they did: a game started
+    under one of them goes on, and is re-derived, under its own version (new games get
+    `version`)."""
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     event_types: ClassVar[tuple[type, ...]]
@@ -80,16 +84,31 @@ class Rules(Protocol[S, C]):
         folds only that chapter's events."""
 
 
+def plays(rules: Rules, version: str) -> bool:
+    """Whether this build derives `version` of `rules` (the current one or an older one it
+    kept)."""
+    return version == rules.version or version in rules.older_versions
+
+
+def versions_played(rules: Rules) -> str:
+    """The versions `plays` accepts, in words: "5", or "5 (and 4)"."""
+    older = ", ".join(rules.older_versions)
+    return f"{rules.version} (and {older})" if older else rules.version
+
+
 class BaseRules(Rules[S, C]):
     """The base of every game's rules: public moves, rules version "1", unless overridden.
 
     Bump `version` whenever a change to the rules or their data would make `decide` derive
     different events from the same log: games record the version they were played under,
     and the audit refuses to re-derive a game under another one rather than report
-    phantom anomalies.
+    phantom anomalies. Where the new `decide` still derives an older version's events
+    exactly when its state says so, list that version in `older_versions`: its games then
+    go on and are re-derived under it.
     """
 
     version: ClassVar[str] = "1"
+    older_versions: ClassVar[tuple[str, ...]] = ()
     option_names: ClassVar[tuple[str, ...]] = ()
 
     def hide_move(self, state: S, seat: int, command: C, rng: Rng) -> Secret[str] | None:

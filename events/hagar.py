@@ -11,7 +11,10 @@ Byzantine chests too once taken (everyone saw which Viking took one): so when a 
 leaves a card (jettisoned, robbed, forced), the others learn from which Viking, and the
 field counts on his card, but not which piece, nor its place on the card (a place would
 say whether it was the chest everyone saw him take). The reducer finds the piece by its
-id in the sealed value. `slot` fields appear only in rules version 1 logs.
+id in the sealed value. `slot` fields appear only in rules version 1 logs. A robbery at
+sea reaches the victim's ship and his hands; which of the two lost the piece the counts
+on his card show, and from rules version 5 `LootRobbed.from_cargo` says it too (a forced
+or jettisoned piece always leaves one field: the ship at sea, the hands on land).
 """
 
 from __future__ import annotations
@@ -274,6 +277,9 @@ class LootRobbed(Event, frozen=True, kw_only=True, tag="hagar.loot_robbed"):
     at_sea: bool
     slot: int | None = None  # version 1 logs only
     piece: Secret[int]
+    from_cargo: bool | None = None
+    """Whether the piece left the victim's ship (else his hands); public, as the counts on
+    his card show it. Rules version 5 on; None in older logs."""
 
 
 class LootForced(Event, frozen=True, kw_only=True, tag="hagar.loot_forced"):

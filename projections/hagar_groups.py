@@ -25,7 +25,10 @@ the events, checked against brute-force enumeration in tests/test_hagar_exact.py
   into one per token of the reach that may have left (the source keeps the others' pieces
   in their order; in the fold the reach's last token names the piece that moved), the
   same arrangements reached twice are summed. Seen, only the tokens whose group holds the
-  seen piece may have left, and the piece is then known.
+  seen piece may have left, and the piece is then known. The reach is what the log says
+  the piece may have come from: one field of a Viking's card (a robbery at sea names it
+  from rules version 5; before, the fold took the ship's cargo and the hands as one reach,
+  the gap projections/hagar_knowledge.py describes).
 
 The weights count hidden histories (every deal as likely, every unseen choice among the
 tokens of a reach as likely: the ambush draw is one, the rules' only other hidden

@@ -24,10 +24,14 @@ with the viewer's log leads to, and each hidden piece's values are exactly those
 in one of them (the per-piece union over the arrangements: each arrangement holds every
 order of every group's pieces, so no matching is needed). `exact` is False only past the
 bound on arrangements (`hagar_groups.LIMIT`, never reached in the playouts we test), where
-the groups being mixed are merged: wider than the log allows, never narrower. One gap is
-the log's, not the model's: robbed at sea from a Viking with pieces both on his ship and
-in hand, the table sees which field lost one (the view's counts) but `LootRobbed` does not
-say, and the fold takes the piece from his hand (the reach's last).
+the groups being mixed are merged: wider than the log allows, never narrower. A robbery
+at sea reaches the victim's ship and his hands, and the table sees which of the two lost
+a piece (the view's counts): from rules version 5 `LootRobbed.from_cargo` says so and the
+fold takes one of that field's tokens. One gap is the older logs', not the model's: in a
+log of rules version 4 or before the event does not say, and the fold takes the piece
+from his hand (the reach's last): where it really left his ship, `possible` describes his
+card with a piece too many on the ship and one too few in his hands (unsound for that
+Viking's pieces; rare: a full ship and a piece carried, at sea).
 
 `sample` draws an arrangement by its share of the hidden histories, then each group's
 pieces in a uniformly random order over its places, and shuffles the fate deck. It is
@@ -233,6 +237,11 @@ class _TokenRules:
                 # forced by its slot among the cargo at sea (`legal.force_slots`)
                 viking = state.vikings[giver]
                 token = g.move(viking.cargo if at_sea else viking.carried, _seen(piece))
+                return replace(event, piece=_secret(token))
+            case LootRobbed(victim=giver, piece=piece, from_cargo=bool(from_cargo)):
+                # rules version 5 on: the field the piece left is public
+                viking = state.vikings[giver]
+                token = g.move(viking.cargo if from_cargo else viking.carried, _seen(piece))
                 return replace(event, piece=_secret(token))
             case (
                 LootRobbed(victim=giver, at_sea=at_sea, piece=piece, slot=slot)

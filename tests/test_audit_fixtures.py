@@ -100,8 +100,8 @@ OLD_RULES = [
     ("beast_v5_clean.jsonl", "beast", "5", "8", "days_passed"),
     ("beast_v6_clean.jsonl", "beast", "6", "8", "days_passed"),
     ("beast_v7_clean.jsonl", "beast", "7", "8", "days_passed"),
-    ("hagar_v2_clean.jsonl", "hagar", "2", "4", "feast"),
-    ("hagar_v3_clean.jsonl", "hagar", "3", "4", "feast"),
+    ("hagar_v2_clean.jsonl", "hagar", "2", "5", "feast"),
+    ("hagar_v3_clean.jsonl", "hagar", "3", "5", "feast"),
 ]
 
 

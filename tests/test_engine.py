@@ -21,7 +21,7 @@ from skald.core.rules import get_rules
 from skald.core.state import fold
 from skald.core.store import EventStore
 from skald.events.secret import secrets_in
-from skald.events.viewer import SPECTATOR
+from skald.events.viewer import REFEREE, SPECTATOR
 from skald.projections.table import Table
 
 
@@ -244,3 +244,22 @@ def test_a_game_goes_on_only_under_the_rules_version_it_was_started_under(
     assert newer.turn(game_id).seq == seq
     assert newer.verify(game_id).ok
     assert newer.log(game_id, SPECTATOR)
+
+
+def test_a_game_of_an_older_version_the_rules_still_play_goes_on_under_it(
+    sqlite_store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rules that list the game's version in `older_versions` go on playing it (and its
+    audit re-derives it under its own version); a version they do not list is refused."""
+    table = Table(Engine(sqlite_store))
+    game_id = table.create("toy", ["Ann", "Bob"], seed="v")
+    toy = get_rules("toy").__class__
+    monkeypatch.setattr(toy, "version", "next")
+    monkeypatch.setattr(toy, "older_versions", ("1",))
+    newer = Table(Engine(sqlite_store))
+    newer.move(game_id, 0, "bet 1")
+    assert newer.log(game_id, REFEREE)[0].event.rules_version == "1"
+    assert newer.audit(game_id, REFEREE).verdict == "clean"
+    monkeypatch.setattr(toy, "older_versions", ("0",))
+    with pytest.raises(IllegalMove, match=r"this server plays version next \(and 0\)"):
+        Table(Engine(sqlite_store)).move(game_id, 1, "bet 1")

@@ -30,6 +30,7 @@ def created(players: int, **options: str) -> GameCreated:
         players=tuple(f"viking{i}" for i in range(players)),
         seed=seal("seed", frozenset(), "00" * 16),
         options=tuple(sorted(options.items())),
+        rules_version=HagarRules.version,
     )
 
 

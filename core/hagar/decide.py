@@ -341,10 +341,17 @@ def _rob(d: Turn, seat: int, command: Rob) -> None:
         "no loot to take from that Viking, or no room for it",
     )
     at_sea = legal.ambush_at_sea(d.state, seat)
-    reach = pieces_in_reach(d.state.vikings[command.victim], at_sea)
+    victim = d.state.vikings[command.victim]
+    reach = pieces_in_reach(victim, at_sea)
     slot = d.draw(label=d.label("ambush"), n=len(reach))
     piece = seal(d, reach[slot], {seat, command.victim})
-    d.emit(LootRobbed(seat=seat, victim=command.victim, at_sea=at_sea, piece=piece))
+    # Which field of the victim's card lost the piece is public (rules version 5 on).
+    from_cargo = (at_sea and slot < len(victim.cargo)) if d.state.rules_version >= 5 else None
+    d.emit(
+        LootRobbed(
+            seat=seat, victim=command.victim, at_sea=at_sea, piece=piece, from_cargo=from_cargo
+        )
+    )
     after_ambush(d, seat)
 
 

@@ -268,8 +268,16 @@ def _vikings_met(state: HagarState, event: VikingsMet) -> HagarState:
 
 
 def _loot_robbed(state: HagarState, event: LootRobbed) -> HagarState:
-    piece = event.piece.get()
-    return _to_crossing(_transfer(state, event.victim, event.seat, event.at_sea, event.slot, piece))
+    piece, victim, seat, at_sea = event.piece.get(), event.victim, event.seat, event.at_sea
+    if event.from_cargo is None:
+        return _to_crossing(_transfer(state, victim, seat, at_sea, event.slot, piece))
+    # Rules version 5 on: the piece leaves the field the event names (its id is unique).
+    source = state.vikings[victim]
+    if event.from_cargo:
+        state = replace_viking(state, victim, cargo=_without(source.cargo, piece))
+    else:
+        state = replace_viking(state, victim, carried=_without(source.carried, piece))
+    return _to_crossing(_receive(state, seat, at_sea, piece))
 
 
 def _loot_forced(state: HagarState, event: LootForced) -> HagarState:
@@ -394,10 +402,24 @@ def pieces_in_reach(viking: Viking, at_sea: bool) -> tuple[int, ...]:
     return viking.cargo + viking.carried if at_sea else viking.carried
 
 
+def _without(held: tuple[int, ...], piece: int) -> tuple[int, ...]:
+    index = held.index(piece)
+    return held[:index] + held[index + 1 :]
+
+
+def _receive(state: HagarState, taker: int, at_sea: bool, piece: int) -> HagarState:
+    """The taker of an ambush's piece: onto his ship at sea, into his hands on land."""
+    target = state.vikings[taker]
+    if at_sea:
+        return replace_viking(state, taker, cargo=(*target.cargo, piece))
+    return replace_viking(state, taker, carried=(*target.carried, piece))
+
+
 def _transfer(
     state: HagarState, giver: int, taker: int, at_sea: bool, slot: int | None, piece: int
 ) -> HagarState:
-    """Move `piece` from the giver's reach to the taker (version 1 logs name its `slot`)."""
+    """Move `piece` (found by its id) from the giver's reach to the taker (version 1 logs
+    name its `slot`)."""
     source = state.vikings[giver]
     reach = pieces_in_reach(source, at_sea)
     slot = reach.index(piece) if slot is None else slot
@@ -409,7 +431,4 @@ def _transfer(
         state = replace_viking(
             state, giver, carried=source.carried[:index] + source.carried[index + 1 :]
         )
-    target = state.vikings[taker]
-    if at_sea:
-        return replace_viking(state, taker, cargo=(*target.cargo, piece))
-    return replace_viking(state, taker, carried=(*target.carried, piece))
+    return _receive(state, taker, at_sea, piece)

@@ -50,7 +50,10 @@ Secrecy: pieces on a collector's card lie face down (a Byzantine chest too, once
 and their places on it are the holder's: `jettison SLOT` and `force SEAT SLOT` are
 published as hidden notation for the mover (the storm rule, "the player hands over any
 one loot piece, which is removed from the game", shows the table that a piece went, not
-which); the events name the Viking, never the slot (events/hagar.py).
+which); the events name the Viking, never the slot (events/hagar.py). Which field of the
+card a piece leaves is the table's: an ambush at sea draws among the victim's ship's
+cargo and the pieces in his hands ("he draws them face down"), and everyone sees which
+of the two lost one; from rules version 5 `LootRobbed` says so (`from_cargo`).
 """
 
 from __future__ import annotations
@@ -82,7 +85,11 @@ class HagarRules(BaseRules[HagarState, Command]):
     # ship passes crossroads.
     # 4: a walk that can reach its end with the whole throw goes the whole way (roadside
     # loot on the Viking's own harbour or a crossroads can be taken).
-    version: ClassVar[str] = "4"
+    # 5: a robbery says which field of the victim's card lost the piece (`from_cargo`), as
+    # the counts on the card show the table. Version 4 games go on under version 4: the
+    # same events but that field (`HagarState.rules_version`).
+    version: ClassVar[str] = "5"
+    older_versions: ClassVar[tuple[str, ...]] = ("4",)
     title: ClassVar[str] = "Hägar ruft zum Beutefest"
     option_names: ClassVar[tuple[str, ...]] = ("feast_at", "max_rounds", "uncertainties")
     min_players: ClassVar[int] = 2

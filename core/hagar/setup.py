@@ -36,6 +36,7 @@ def initial(created: GameCreated) -> HagarState:
         vikings=(Viking(),) * players,
         stacks=tuple(() for _ in board().cities),
         camp=chests(),
+        rules_version=int(created.rules_version),
     )
 
 

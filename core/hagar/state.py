@@ -127,6 +127,9 @@ class HagarState(msgspec.Struct, frozen=True, kw_only=True):
     sympathy: tuple[tuple[int, int], ...] = ()
     result: Result | None = None
     called: str = ""
+    rules_version: int = 5
+    """The rules version the game was started under (`GameCreated.rules_version`): `decide`
+    derives that version's events (core/hagar/rules.py lists the versions it plays)."""
 
     def stack(self, city: str) -> tuple[int, ...]:
         """The loot still lying at a city, top first."""

@@ -236,7 +236,12 @@ class HagarNarrator:
                 shown = known(piece)
                 what = f" ({loot_words(shown)})" if shown is not None else ""
                 where = "at sea" if at_sea else "on land"
-                return f"{name(seat)} ambushed {name(victim)} {where} and took a piece{what}."
+                source = ""
+                if at_sea and event.from_cargo is not None:  # rules version 5 on
+                    source = " from his ship" if event.from_cargo else " from his hands"
+                return (
+                    f"{name(seat)} ambushed {name(victim)} {where} and took a piece{source}{what}."
+                )
             case LootForced(seat=seat, victim=victim, piece=piece):
                 shown = known(piece)
                 what = f" ({loot_words(shown)})" if shown is not None else ""
