@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from skald.core.hagar.board import place_name
 from skald.core.hagar.data import board_data, cards, pieces
 from skald.events.common import Outcome
 from skald.events.hagar import (
@@ -71,7 +72,6 @@ FATE_NAMES = {
     "heavy": "heavy loot",
     "road": "a good road",
 }
-KIND_WORDS = {"sea": "sea", "road": "road", "harbour": "harbour"}
 
 
 @functools.cache
@@ -81,14 +81,7 @@ def _places() -> dict[str, tuple[str, str]]:
 
 def place_words(space: str) -> str:
     """A place by its printed name, or an unnamed space by its region: `Baltic sea 4`."""
-    name, kind = _places().get(space, ("", ""))
-    if name:
-        return name
-    region, _, number = space.rpartition("-")
-    if not region:
-        return f"{space.title()} ({KIND_WORDS.get(kind, kind)})"
-    region = region.upper() if len(region) <= 2 else region.replace("-", " ").title()
-    return f"{region} {KIND_WORDS.get(kind, kind)} {number}".strip()
+    return place_name(space)
 
 
 def loot_words(piece: int) -> str:
