@@ -57,7 +57,7 @@ from skald.events.hagar import (
     VikingsMet,
     VikingWalked,
 )
-from skald.projections.narrative.common import known, listing, outcome_words, plural
+from skald.projections.narrative.common import known, listing, outcome_words, plural, seat_deed
 
 COLOUR_WORDS = ("brown", "green", "gray", "blue", "red", "purple")
 """The seats' colours in words, in the order the board draws them (`boards.svg`)."""
@@ -128,6 +128,11 @@ class HagarNarrator:
         if verb == "announce" and len(words) == 2:
             return f"announce {words[0]} (even), {words[1]} (odd)"
         return " ".join([verb, *words])
+
+    def deed(self, event: Any, seat: int) -> bool:
+        """Whether `event` is `seat`'s doing (the Viking it names); the feast's judging is
+        the game's."""
+        return seat_deed(event, seat) and not isinstance(event, GiftsJudged)
 
     def say(self, event: Any) -> str | None:
         """The sentence for a Hägar event, or None for another game's."""
