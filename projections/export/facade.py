@@ -27,7 +27,12 @@ from skald.core.engine import Engine, to_envelope
 from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, InvalidOption, NotFound
 from skald.core.history.notes import anchor_of, annotation, author_of, build_note
 from skald.core.history.service import HistoryStore
-from skald.core.history.streams import chain_problem, variation_id, variation_number
+from skald.core.history.streams import (
+    chain_problem,
+    no_variation,
+    variation_id,
+    variation_number,
+)
 from skald.core.history.variations import author_seats, rederive
 from skald.core.importer import cut_finding_dropped, cut_mark, decisions_in
 from skald.core.importer import read_jsonl as read_game_log
@@ -102,7 +107,7 @@ class Histories:
         stream = variation_id(state.id, int(match["var"]))
         start = self._store.started(stream, state.game)
         if not _sees(self._effective(state, viewer), start):
-            raise NotFound(f"no variation {stream!r}")
+            raise no_variation(stream)
         return stream, int(match["seq"]), start
 
     def _audience_at(
@@ -203,7 +208,7 @@ class Histories:
         full_id = variation_id(game_id, int(short[1:]))
         start = self._store.started(full_id, state.game)
         if not _sees(self._effective(state, viewer), start):
-            raise NotFound(f"no variation {full_id!r}")
+            raise no_variation(full_id)
         if author_of(viewer) != start.author:
             raise Forbidden(f"only the author of {short} may play on in it; branch with --from")
         self._store.extend(game_id, full_id, moves)
@@ -218,7 +223,7 @@ class Histories:
         state = self._store.game(game_id)
         effective = self._effective(state, viewer)
         stream = variation_id(game_id, number)
-        missing = NotFound(f"game {game_id} has no variation v{number} that you may read")
+        missing = no_variation(stream)
         try:
             envelopes = self._store.variation(stream, state.game)
         except NotFound:
