@@ -78,10 +78,10 @@ def _history_words(stream: str) -> str:
     """What asking for a game's notes or variation stream as a game is told (the same
     whether that stream exists or not)."""
     base, _, part = stream.partition("~")
-    what = "the notes stream" if part == "notes" else f"variation {part}"
+    what = "the notes" if part == "notes" else f"variation {part}"
     return (
-        f"{stream} names {what} of game {base}: name the game; its notes and variations "
-        "come with it"
+        f"{stream!r} is {what} of game {base}, not a game: ask for the game; its notes and "
+        "variations come with it"
     )
 
 

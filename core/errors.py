@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 class SkaldError(Exception):
     """Root of every error Skald raises on purpose."""
@@ -11,8 +13,33 @@ class InvalidNotation(SkaldError):
     """A move's text could not be parsed (bad syntax, not a rule violation)."""
 
 
+class Seat(int):
+    """A seat named in a refusal's text: the rules do not know who sits where, so they
+    give the seat and the engine writes the player's name (`IllegalMove.named`)."""
+
+
 class IllegalMove(SkaldError):
-    """A well-formed command the rules do not allow in this position."""
+    """A well-formed command the rules do not allow in this position.
+
+    Its text is given in parts: strings, and `Seat`s where it names a seat. The rules do
+    not know the players' names; `core.refusal.named` writes each `Seat` as its player's
+    name before anyone reads the text (`str()` of a text still unnamed says `seat N`).
+    """
+
+    def __init__(self, *parts: str | Seat) -> None:
+        self.parts = parts
+        super().__init__("".join(_unnamed(part) for part in parts))
+
+    def named(self, name: Callable[[int], str]) -> IllegalMove:
+        """The same refusal with every seat written as `name` writes it."""
+        if not any(isinstance(part, Seat) for part in self.parts):
+            return self
+        text = "".join(name(part) if isinstance(part, Seat) else part for part in self.parts)
+        return type(self)(text)
+
+
+def _unnamed(part: str | Seat) -> str:
+    return f"seat {int(part)}" if isinstance(part, Seat) else part
 
 
 class AlreadyStored(SkaldError):

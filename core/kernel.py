@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 
 from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, InvalidOption
+from skald.core.refusal import named
 from skald.core.rng import Rng
 from skald.core.rules import Rules, plays, versions_played
 from skald.core.secrecy import COMMIT, ENTROPY_MIN_LENGTH, REVEAL, SCHEME, entropy_commitment
@@ -137,7 +138,13 @@ def derive(rules: Rules, state: GameState, seat: int, request: Request) -> Batch
     command = rules.parse(request.command) if isinstance(request.command, str) else request.command
     scope = state.version + 1
     rng = state.rng(scope)
-    events = rules.decide(state.rules, seat, command, rng)
+    try:
+        events = rules.decide(state.rules, seat, command, rng)
+    except IllegalMove as error:  # the rules name seats by number; people read names
+        shown = named(error, state.players)
+        if shown is error:
+            raise
+        raise shown from error
     hidden = rules.hide_move(state.rules, seat, command, rng)
     marker = MoveMade(seat=seat, move=None if hidden else rules.format(command), hidden_move=hidden)
     return tuple((event, str(seat)) for event in (marker, *events))

@@ -151,6 +151,17 @@ SCHEMA_LOCK = 0x536B616C64
 NOTIFY_CHANNEL = "skald_events"
 
 
+def no_such(stream: str) -> NotFound:
+    """What asking for a stream the store does not hold says, in the words of what was
+    asked for: a game, or a game's variation or notes (never a stream id)."""
+    game, tilde, part = stream.partition("~")
+    if tilde and part == "notes":
+        return NotFound(f"there are no notes of game {game!r}")
+    if tilde and part[:1] == "v" and part[1:].isdigit():
+        return NotFound(f"there is no variation {part} of game {game!r}")
+    return NotFound(f"there is no game {stream!r}")
+
+
 class StoredRecord(msgspec.Struct, frozen=True, kw_only=True):
     """One row of a stream as the store keeps it."""
 
@@ -1045,11 +1056,11 @@ class EventStore:
     def info(self, stream: str) -> StreamInfo:
         """The stream's header; NotFound when it does not exist."""
         if "\x00" in stream:  # PostgreSQL refuses NUL in text; no stream has one
-            raise NotFound(f"no game or stream with id {stream!r}")
+            raise no_such(stream)
         with self.engine.connect() as conn:
             row = conn.execute(_HEADER.where(streams.c.id == stream)).first()
         if row is None:
-            raise NotFound(f"no game or stream with id {stream!r}")
+            raise no_such(stream)
         return _header(row[0], row[1], row[2], row[3], row[4], self._moment)
 
     def list_streams(

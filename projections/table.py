@@ -410,11 +410,13 @@ class Table:
         summary = self.summary(game_id)
         envelopes = self.log(game_id, viewer, 1, to_seq)
         narrator = Narrator(summary.game, summary.players)
-        return [
-            Narrated(envelope, narrator.actor(envelope.actor), sentence)
-            for envelope in envelopes
-            if (sentence := narrator.sentence(envelope.event)) and envelope.seq >= from_seq
-        ]
+        told = []
+        for envelope in envelopes:
+            credit = narrator.credit(envelope)  # before the sentence moves the narrator on
+            sentence = narrator.sentence(envelope.event)
+            if sentence and envelope.seq >= from_seq:
+                told.append(Narrated(envelope, credit, sentence))
+        return told
 
     def legal(self, game_id: str, seat: int) -> list[str]:
         """The seat's legal moves in notation (empty when it is not the seat's turn)."""

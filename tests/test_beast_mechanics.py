@@ -30,7 +30,7 @@ def test_pass_only_when_nobody_holds_fewer_action_cards() -> None:
     assert "pass" in game.legal()  # 4, 4 and 4 cards
     game.edit_hand(1, actions=("Rush",))
     assert "pass" not in game.legal()
-    with pytest.raises(IllegalMove, match="'pass' is not legal for Fangrir"):
+    with pytest.raises(IllegalMove, match=r"'pass' is not legal for seat 0 \(Fangrir\)"):
         game.do("pass")
 
 

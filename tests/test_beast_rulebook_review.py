@@ -129,4 +129,4 @@ def test_an_error_sent_to_the_beast_never_names_a_face_down_trap() -> None:
     with pytest.raises(IllegalMove) as raised:
         RULES.decide(game.state, 0, RULES.parse("pass"), game.rng)
     assert "Fire Trap" not in str(raised.value)
-    assert "resolving trap" in str(raised.value)
+    assert "resolving a trap" in str(raised.value)

@@ -76,7 +76,7 @@ def test_rush_for_the_beast_stays_in_its_zone() -> None:
     assert "step W" in game.legal()  # C3 is in the East zone too
     game.do("step W")
     assert "step W" not in game.legal()  # B3 is West: outside
-    with pytest.raises(IllegalMove, match="'step W' is not legal for Fangrir"):
+    with pytest.raises(IllegalMove, match=r"'step W' is not legal for seat 0 \(Fangrir\)"):
         game.do("step W")
 
 

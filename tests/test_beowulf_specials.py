@@ -152,7 +152,7 @@ def test_good_counsel_moves_an_own_figure_and_takes_its_space() -> None:
     assert [m for m in game.legal() if "0g" in m] == ["counsel 0g B1 B2"]
     with pytest.raises(IllegalMove, match="Good Counsel is played only by moving"):
         game.move("play 0g D4")
-    with pytest.raises(IllegalMove, match="no brown figure on C1"):
+    with pytest.raises(IllegalMove, match="none of their figures stands on C1"):
         game.move("counsel 0g C1 D1")
     game.move("counsel 0g B1 B2")
     assert cell(game.state, "B1") == "0g"

@@ -173,7 +173,10 @@ def test_refill_is_a_choice_in_turn_order_from_the_first_player() -> None:
     assert game.state.refills == (1, 2)
     assert RULES.to_act(game.state) == frozenset({1})
     assert game.legal() == ["refill", "keep"]
-    with pytest.raises(IllegalMove, match="green chooses whether to refill first"):
+    with pytest.raises(
+        IllegalMove,
+        match=r"by seat 2 \(gray, before Act II\): seat 1 chooses whether to refill first",
+    ):
         game.move("keep", seat=2)
     (dealt,) = game.move("refill")
     assert isinstance(dealt, TilesDealt)
@@ -249,11 +252,11 @@ def test_tie_broken_by_diamonds_of_unused_figures_then_shared() -> None:
 
 def test_illegal_squares_and_occupied_spaces_are_named() -> None:
     game = Game(players=2)
-    with pytest.raises(IllegalMove, match="G9 is not on the 5x6 board"):
+    with pytest.raises(IllegalMove, match=r"G9 is not on the board of Act I \(5 rows by 6 columns"):
         game.move("place thane G9")
     game.move("place thane A1")
     with pytest.raises(IllegalMove, match="A1 is not a free space"):
         game.move("place thane A1")
-    with pytest.raises(IllegalMove, match="it is green's turn"):
+    with pytest.raises(IllegalMove, match=r"by seat 0 \(brown, Act I\): it is seat 1's turn"):
         game.move("place thane B1", seat=0)
     assert cell(game.state, "A1") == "brown:thane"

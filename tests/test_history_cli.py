@@ -197,4 +197,4 @@ def test_a_games_own_streams_are_named_with_their_game(game: tuple[str, str], pa
     )
     code, _, err = run(db, "export", f"{game_id}~{part}", "--as", "Ann")
     assert code == 6
-    assert f"of game {game_id}: name the game" in err
+    assert f"of game {game_id}, not a game: ask for the game" in err

@@ -347,7 +347,7 @@ def test_a_variations_log_is_read_by_its_name(
     assert later["events"] == body["events"][1:]
     unknown = httpx.get(route, params={"variation": "v999"}, timeout=30)
     assert unknown.status_code == 404
-    assert "has no variation v999 that you may read" in unknown.json()["message"]
+    assert unknown.json()["message"] == "this game has no variation v999 that you may read"
     for token in (game["bob"], None):  # Ann's variation: not Bob's, not a spectator's
         hidden = httpx.get(
             route,

@@ -185,7 +185,10 @@ def _log(call: Call, from_seq: int, at: int | None, variation: str | None) -> Ms
             caller.game_id, caller.viewer, int(variation[1:])
         )
         if at is not None and at > len(envelopes):
-            raise NotFound(f"variation {variation} has no seq {at} (seqs 1 to {len(envelopes)})")
+            raise NotFound(
+                f"variation {variation} of this game has no seq {at} "
+                f"(its seqs are 1 to {len(envelopes)})"
+            )
         events = envelopes[from_seq - 1 : at]
         return MsgspecJSON(
             {

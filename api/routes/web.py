@@ -30,7 +30,7 @@ from skald.api.routes.games import legal_answer
 from skald.api.schemas import MAX_SEQ
 from skald.core.codec import event_tag
 from skald.core.errors import Forbidden, NotFound
-from skald.core.history.streams import variation_id
+from skald.core.history.streams import no_variation, variation_id
 from skald.core.state import presenting
 from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections.boards import board_svg
@@ -180,7 +180,7 @@ def _variation_board(
     effective = histories._effective(state, viewer)
     stream = variation_id(game_id, number)
     if store.visible_variation(game_id, number, effective) is None:  # missing or another's
-        raise NotFound(f"no variation {stream!r}")
+        raise no_variation(stream)
     shown = store.state_at(game_id, stream, at)
     with presenting(shown.version):
         return board_svg(

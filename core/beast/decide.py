@@ -32,7 +32,7 @@ from skald.core.beast.flow import run_phase, settle
 from skald.core.beast.legal import acting_hand, legal_commands
 from skald.core.beast.state import BEAST, BeastState, Tx
 from skald.core.derive import Derivation
-from skald.core.errors import IllegalMove
+from skald.core.errors import IllegalMove, Seat
 from skald.core.rng import Rng
 from skald.events.base import Event
 from skald.events.secret import Secret, seal
@@ -50,7 +50,7 @@ def decide(state: BeastState, seat: int, command: Command, rng: Rng) -> tuple[Ev
     """Validate against the enumerated legal commands, then derive the events."""
     allowed = legal_commands(state, seat)
     if command not in allowed:
-        raise IllegalMove(_why(state, seat, command, allowed))
+        raise _why(state, seat, command, allowed)
     tx = begin(state, rng)
     if state.frames and not state.window:
         run_effect(tx, command)
@@ -79,20 +79,66 @@ def hidden_notation(state: BeastState, seat: int, command: Command, rng: Rng) ->
     return seal(format_command(command), audience, rng.salt(f"beast/move/{state.nonce}"))
 
 
-def _why(state: BeastState, seat: int, command: Command, allowed: list[Command]) -> str:
+def _why(state: BeastState, seat: int, command: Command, allowed: list[Command]) -> IllegalMove:
     text = format_command(command)
-    hand = acting_hand(state)
-    who = state.hands[hand].character if hand is not None else f"seat {seat}"
-    where = f"day {state.day}, {state.phase}"
-    if state.window:
-        where += f", reaction window ({state.window})"
-    elif state.frames:
-        frame = state.frames[-1]
-        # A trap item is played face down: its name must not reach the Beast's seat here.
-        shown = "trap" if is_trap_item(frame.card) else frame.card
-        where += f", resolving {shown or frame.slot}"
+    where = _where(state)
     if not allowed:
-        return f"{text!r}: seat {seat} has nothing to decide now ({where})"
+        return IllegalMove(
+            f"{text!r}: ",
+            Seat(seat),
+            f"{_playing(state, seat)} has nothing to decide now ({where})",
+        )
+    hand = acting_hand(state)
+    who: tuple[str | Seat, ...] = (
+        (Seat(state.hands[hand].seat), f" ({state.hands[hand].character})")
+        if hand is not None
+        else (Seat(seat), _playing(state, seat))
+    )
     listed = ", ".join(format_command(c) for c in allowed[:12])
     more = f" and {len(allowed) - 12} more" if len(allowed) > 12 else ""
-    return f"{text!r} is not legal for {who} ({where}); legal: {listed}{more}"
+    return IllegalMove(f"{text!r} is not legal for ", *who, f" ({where}); legal: {listed}{more}")
+
+
+def _playing(state: BeastState, seat: int) -> str:
+    """` (Helga and Assar)`: the characters a seat plays, once they are dealt."""
+    names = [hand.character for hand in state.hands if hand.seat == seat]
+    if not names:
+        return ""
+    return f" ({', '.join(names[:-1])} and {names[-1]})" if len(names) > 1 else f" ({names[0]})"
+
+
+def _where(state: BeastState) -> str:
+    """When in the game, and what is being resolved: `day 2, Helga's flee`."""
+    day = state.day
+    where = {
+        "setup": "setting up",
+        "start": "the Beast's first move",
+        "place": "placing the hunters",
+        "draft": "the draft",
+        "dawn": f"the dawn of day {day}",
+        "day": f"day {day}",
+        "night": f"night {day}",
+        "upgrade": f"upgrading after night {day}",
+        "over": "the game is over",
+    }.get(state.phase, state.phase)
+    if state.window:
+        where += f", while the {state.window.replace('_', ' ')} may be answered by a reaction"
+    elif state.frames and state.frames[-1].slot != "start":  # the phase says it
+        where += f", resolving {_resolving(state)}"
+    return where
+
+
+def _resolving(state: BeastState) -> str:
+    """What the top frame is, in words; a trap item is played face down, so its name must
+    not reach the Beast's seat here."""
+    frame = state.frames[-1]
+    character = state.hands[frame.hand].character if 0 <= frame.hand < len(state.hands) else ""
+    if is_trap_item(frame.card):
+        return "a trap"
+    if frame.card:
+        return frame.card
+    if frame.slot == "flee":
+        return f"{character}'s flee (one step of movement)"
+    if frame.slot == "start":
+        return f"{character}'s first move"
+    return f"{character}'s {frame.slot}"

@@ -37,7 +37,7 @@ from skald.core.beowulf.commands import (
     Swap,
     format_command,
 )
-from skald.core.beowulf.data import KINDS, colour_of, tile
+from skald.core.beowulf.data import KINDS, ROMAN, colour_of, faces, tile
 from skald.core.beowulf.evolve import evolve
 from skald.core.beowulf.legal import (
     REMOVES,
@@ -61,7 +61,7 @@ from skald.core.beowulf.state import (
     squares_with,
 )
 from skald.core.derive import Derivation
-from skald.core.errors import IllegalMove
+from skald.core.errors import IllegalMove, Seat
 from skald.core.rng import Rng
 from skald.events.base import Event
 from skald.events.beowulf import (
@@ -83,25 +83,47 @@ Turn = Derivation[BeowulfState]
 
 
 class _Check:
-    """Builds IllegalMove messages naming the command, the seat and the position."""
+    """Builds IllegalMove messages naming the command, the player and the act."""
 
     def __init__(self, state: BeowulfState, seat: int, command: Command) -> None:
         self.state, self.seat, self.command = state, seat, command
 
-    def fail(self, reason: str) -> IllegalMove:
-        where = f"act {self.state.act}, {self.state.phase}"
+    def fail(self, *reason: str | Seat) -> IllegalMove:
+        """`'play +3 C3' by Ann (brown, Act I): ...` (the engine writes the name)."""
         return IllegalMove(
-            f"{format_command(self.command)!r} by {colour_of(self.seat)} "
-            f"(seat {self.seat}, {where}): {reason}"
+            f"{format_command(self.command)!r} by ",
+            Seat(self.seat),
+            f" ({colour_of(self.seat)}, {_when(self.state)}): ",
+            *reason,
+        )
+
+    def unknown(self) -> None:
+        """Refuse a command that names a tile face not in the game or a space not on this
+        board, saying so (whatever else would also refuse it)."""
+        problems = [
+            f"{face} is not a Beowulf tile{_in_act(face)}"
+            for face in _faces(self.command)
+            if not _in_game(face)
+        ]
+        problems += [
+            f"{name} is not on the board{self._size()}"
+            for name in _squares(self.command)
+            if geometry(self.state).index(name) is None
+        ]
+        if problems:
+            raise self.fail("; ".join(problems))
+
+    def _size(self) -> str:
+        state = self.state
+        return (
+            f" of Act {ROMAN.get(state.act, state.act)} ({state.rows} rows by {state.cols} "
+            f"columns: A-{chr(64 + state.cols)}, 1-{state.rows})"
         )
 
     def square(self, name: str) -> int:
         index = geometry(self.state).index(name)
         if index is None:
-            raise self.fail(
-                f"{name} is not on the {self.state.rows}x{self.state.cols} board "
-                f"(columns A-{chr(64 + self.state.cols)}, rows 1-{self.state.rows})"
-            )
+            raise self.fail(f"{name} is not on the board{self._size()}")
         return index
 
     def free(self, name: str) -> int:
@@ -127,12 +149,13 @@ def decide(state: BeowulfState, seat: int, command: Command, rng: Rng) -> tuple[
     """Validate `command` for `seat` and return its events; raises IllegalMove."""
     d = Derivation(state, rng, evolve)
     check = _Check(state, seat, command)
+    check.unknown()
     if state.phase == "refill":
         _refill(d, seat, command, check)
     elif state.phase != "play":
         raise check.fail("the game is not in play")
     elif seat != state.turn:
-        raise check.fail(f"it is {colour_of(state.turn)}'s turn")
+        raise check.fail("it is ", Seat(state.turn), "'s turn")
     elif state.pending is not None:
         _follow_up(d, seat, command, check)
     else:
@@ -192,7 +215,7 @@ def _play(d: Turn, seat: int, command: Command, check: _Check) -> None:
             origin = check.square(source)
             figure = state.figures[origin]
             if figure is None or figure.seat != seat:
-                raise check.fail(f"there is no {colour_of(seat)} figure on {source}")
+                raise check.fail(f"none of their figures stands on {source}")
             destination = check.free(target)
             if destination not in geometry(state).neighbours(origin):
                 raise check.fail(f"{target} is not orthogonally adjacent to {source}")
@@ -271,7 +294,7 @@ def _follow_up(d: Turn, seat: int, command: Command, check: _Check) -> None:
 def _refill(d: Turn, seat: int, command: Command, check: _Check) -> None:
     state = d.state
     if seat != state.refills[0]:
-        raise check.fail(f"{colour_of(state.refills[0])} chooses whether to refill first")
+        raise check.fail(Seat(state.refills[0]), " chooses whether to refill first")
     match command:
         case Refill():
             count = min(HAND_TARGET - len(state.hands[seat]), len(state.pile))
@@ -313,3 +336,41 @@ def _why_no_draw(state: BeowulfState) -> str:
     if state.drawn:
         return "a tile was already drawn this turn; play a tile"
     return "the pile is exhausted; play a tile from hand without drawing"
+
+
+def _when(state: BeowulfState) -> str:
+    """`Act I`, or `before Act II` while the seats below two tiles choose to refill."""
+    act = f"Act {ROMAN.get(state.act, state.act)}"
+    return {"refill": f"before {act}", "over": "the game is over"}.get(state.phase, act)
+
+
+def _faces(command: Command) -> tuple[str, ...]:
+    match command:
+        case PlayTile(tile=face) | CashTreasure(tile=face) | Counsel(tile=face):
+            return (face,)
+    return ()
+
+
+def _squares(command: Command) -> tuple[str, ...]:
+    match command:
+        case PlaceFigure(at=at) | PlayTile(at=at) | Remove(at=at):
+            return (at,)
+        case Counsel(source=source, target=target):
+            return (source, target)
+        case Swap(first=first, second=second):
+            return (first, second)
+    return ()
+
+
+def _in_game(face: str) -> bool:
+    """Whether some tile of the game shows `face` (`+3`, or `+3@2`: of Act II)."""
+    printed, _, back = face.partition("@")
+    return any(
+        shown == printed and (not back or tile(tile_id).act == int(back))
+        for tile_id, shown in faces().items()
+    )
+
+
+def _in_act(face: str) -> str:
+    _, _, back = face.partition("@")
+    return f" of Act {ROMAN.get(int(back), back)}" if back else ""

@@ -74,3 +74,20 @@ class Board:
 def board() -> Board:
     """The board."""
     return Board(board_data())
+
+
+KIND_WORDS = {"sea": "sea", "road": "road", "harbour": "harbour"}
+
+
+def place_name(space: str) -> str:
+    """A place as the board prints it (`Hamburg harbour`, `Hägar's fjord (east)`), an
+    unnamed sea or road space by its region and number (`Baltic sea 4`, `DE road 1`)."""
+    known = board().spaces.get(space)
+    name, kind = (known.name, known.kind) if known is not None else ("", "")
+    if name:
+        return name
+    region, _, number = space.rpartition("-")
+    if not region:
+        return f"{space.title()} ({KIND_WORDS.get(kind, kind)})"
+    region = region.upper() if len(region) <= 2 else region.replace("-", " ").title()
+    return f"{region} {KIND_WORDS.get(kind, kind)} {number}".strip()

@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from skald.core.errors import IllegalMove
+from skald.core.errors import IllegalMove, Seat
 from skald.core.hagar import legal
-from skald.core.hagar.board import board
+from skald.core.hagar.board import board, place_name
 from skald.core.hagar.commands import (
     Announce,
     Command,
@@ -103,32 +103,102 @@ PHASE_OF: dict[type, str] = {
     Leave: "roadside",
 }
 WAITING = {
-    "setup": "each Viking first chooses a home harbour ('start SPACE')",
-    "throw": "the turn starts with 'throw' (or 'feast')",
-    "move": "the sticks are thrown: 'walk SPACE', 'sail SPACE' or 'draw'",
-    "arrow": "the drawn arrow must be handed on: 'shoot SEAT'",
-    "odin": "Odin is waiting: 'odin ship' or 'odin CITY'",
-    "storm": "the storm takes one piece of cargo: 'jettison SLOT'",
-    "announce": "at the crossroads: 'announce EVEN ODD'",
-    "ambush": "Vikings met: 'rob SEAT', 'force SEAT SLOT' or 'spare'",
-    "roadside": "loot lies here: 'take' it along or 'leave' it",
+    "setup": "each Viking first chooses a home harbour to start from",
+    "throw": "the turn starts with a throw of the rune sticks (or a call for the Loot Feast)",
+    "move": "the sticks are thrown: walk, sail, or draw a fate card",
+    "arrow": "the drawn arrow must be handed on to a fellow player",
+    "odin": "Odin is waiting to carry the Viking onto his ship or into a city",
+    "storm": "the storm takes one piece of cargo: choose which to throw overboard",
+    "announce": "at the crossroads: announce where an even and an odd throw lead",
+    "ambush": "Vikings met: rob one, force loot on one, or spare them",
+    "roadside": "loot lies here: take it along or leave it",
     "over": "the feast is over",
 }
+PHASE_WORDS = {
+    "setup": "choosing a home harbour",
+    "throw": "before the throw",
+    "move": "after the throw",
+    "arrow": "with an arrow to hand on",
+    "odin": "with Odin waiting",
+    "storm": "in a storm",
+    "announce": "at a crossroads",
+    "ambush": "at an ambush",
+    "roadside": "with loot lying here",
+    "over": "after the feast",
+}
+Words = tuple[str | Seat, ...]
 
 
 def where(state: HagarState, seat: int) -> str:
-    """The position, for error messages."""
+    """The seat's position, in the board's words, for refusals: `aboard at Hamburg
+    harbour, after the throw: 1 point and 0 waves`."""
     viking = state.vikings[seat]
-    place = f"aboard at {viking.ship}" if viking.aboard else f"on foot at {viking.at}"
-    ship = "" if viking.aboard else f", ship at {viking.ship}"
+    if not viking.ship:
+        place = "not yet on the board"
+    elif viking.aboard:
+        place = f"aboard at {place_name(viking.ship)}"
+    else:
+        place = f"on foot at {place_name(viking.at)}, ship at {place_name(viking.ship)}"
     leg = state.leg
-    thrown = f", {leg.points} points / {leg.waves} waves" if leg else ""
-    return f"seat {seat} {place}{ship}, phase {state.phase}{thrown}"
+    thrown = (
+        f": {_count(leg.points, 'point')} and {_count(leg.waves, 'wave')}"
+        if leg and state.phase != "throw"
+        else ""
+    )
+    return f"{place}, {PHASE_WORDS.get(state.phase, state.phase)}{thrown}"
 
 
-def illegal(state: HagarState, seat: int, command: Command, reason: str) -> IllegalMove:
-    """The IllegalMove naming the command, the seat's position and why."""
-    return IllegalMove(f"{format_command(command)!r} ({where(state, seat)}): {reason}")
+def _count(number: int, one: str) -> str:
+    return f"{number} {one if number == 1 else one + 's'}"
+
+
+def command_words(command: Command) -> Words:
+    """A command as a person says it, places by their printed names and seats as seats
+    (`sail to Hamburg harbour`, `rob `Seat(1)): the notation names places by id."""
+    match command:
+        case Start(harbour=harbour):
+            return (f"start from {place_name(harbour)}",)
+        case Walk(to=to):
+            return (f"walk to {place_name(to)}",)
+        case Sail(to=to):
+            return (f"sail to {place_name(to)}",)
+        case Odin(to="ship"):
+            return ("go with Odin onto the ship",)
+        case Odin(to="city"):
+            return ("go with Odin into the next city with loot",)
+        case Odin(to=to):
+            return (f"go with Odin to {place_name(to)}",)
+        case Announce(even=even, odd=odd):
+            return (f"announce {place_name(even)} (even) and {place_name(odd)} (odd)",)
+        case Shoot(target=target):
+            return ("hand the arrow to ", Seat(target))
+        case Rob(victim=victim):
+            return ("rob ", Seat(victim))
+        case Force(victim=victim, slot=slot):
+            return (f"force the piece in place {slot} on ", Seat(victim))
+        case Jettison(slot=slot):
+            return (f"throw the piece in place {slot} overboard",)
+    return (BARE_WORDS.get(type(command), format_command(command)),)
+
+
+BARE_WORDS: dict[type, str] = {
+    Throw: "throw the rune sticks",
+    Feast: "call the Loot Feast",
+    Draw: "draw a fate card",
+    Spare: "spare the other Vikings",
+    Take: "take the loot along",
+    Leave: "leave the loot lying",
+}
+
+
+def illegal(state: HagarState, seat: int, command: Command, reason: str | Words) -> IllegalMove:
+    """The IllegalMove naming the player, what they asked, their position and why:
+    `Ann may not sail to Paris harbour (aboard at Hamburg harbour, after the throw: 1 point
+    and 0 waves): ...` (the engine writes the seat as its player's name)."""
+    why = (reason,) if isinstance(reason, str) else reason
+    return IllegalMove(
+        Seat(seat), " may not ", *command_words(command), f" ({where(state, seat)}): ", *why
+    )
 
 
 def decide(state: HagarState, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
@@ -137,7 +207,7 @@ def decide(state: HagarState, seat: int, command: Command, rng: Rng) -> tuple[Ev
     if state.phase != phase:
         raise illegal(state, seat, command, f"not now: {WAITING.get(state.phase, '')}")
     if seat != state.turn:
-        raise illegal(state, seat, command, f"it is seat {state.turn}'s turn")
+        raise illegal(state, seat, command, ("it is ", Seat(state.turn), "'s turn"))
     d = begin(state, rng)
     HANDLERS[type(command)](d, seat, command)
     return d.result()
@@ -151,8 +221,10 @@ def _check(d: Turn, seat: int, command: Command, allowed: list[Command], why: st
 def _refusal(
     state: HagarState, seat: int, command: Command, allowed: list[Command], why: str
 ) -> IllegalMove:
-    listed = ", ".join(format_command(c) for c in allowed[:12]) or "none"
-    return illegal(state, seat, command, f"{why} (legal: {listed})")
+    listed: list[str | Seat] = []
+    for choice in allowed[:12]:
+        listed += [", ", *command_words(choice)] if listed else command_words(choice)
+    return illegal(state, seat, command, (f"{why} (it may: ", *(listed or ["nothing"]), ")"))
 
 
 # -- turn start ----------------------------------------------------------------------------
@@ -161,7 +233,10 @@ def _refusal(
 def _start(d: Turn, seat: int, command: Start) -> None:
     if command.harbour not in board().homes:
         raise illegal(
-            d.state, seat, command, f"start from a home harbour: {', '.join(board().homes)}"
+            d.state,
+            seat,
+            command,
+            f"start from a home harbour: {' or '.join(place_name(h) for h in board().homes)}",
         )
     d.emit(StartChosen(seat=seat, harbour=command.harbour))
 
@@ -206,7 +281,9 @@ def _walk(d: Turn, seat: int, command: Walk) -> None:
         raise illegal(state, seat, command, blocker)
     if legal.may_draw(state, seat):
         raise illegal(state, seat, command, "a lightning bolt: 'draw' a fate card first")
-    path = _path(d, seat, command, f"{command.to} cannot be reached on foot with this throw")
+    path = _path(
+        d, seat, command, f"{place_name(command.to)} cannot be reached on foot with this throw"
+    )
     assert state.leg is not None
     walked(d, seat, path, state.leg.points)
 
@@ -216,7 +293,9 @@ def _sail(d: Turn, seat: int, command: Sail) -> None:
     blocker = legal.sail_blocker(state, seat)
     if blocker:
         raise illegal(state, seat, command, blocker)
-    path = _path(d, seat, command, f"the ship cannot reach {command.to} with this throw")
+    path = _path(
+        d, seat, command, f"the ship cannot reach {place_name(command.to)} with this throw"
+    )
     assert state.leg is not None
     sailed(d, seat, path, state.leg.storm)
 

@@ -23,11 +23,13 @@ from skald.core.history.streams import (
     author_numbers,
     decode,
     head_of,
+    no_variation,
     notes_decoder,
     notes_id,
     number_author,
     variation_decoder,
     variation_id,
+    variation_name,
     variation_number,
 )
 from skald.core.history.variations import sees_author, sees_variation
@@ -143,7 +145,7 @@ class HistoryStore:
     def variation(self, stream: str, game: str) -> list[Envelope[Any]]:
         """A variation's full envelopes (NotFound when there is none)."""
         if not self.store.version(stream):
-            raise NotFound(f"no variation {stream!r}")
+            raise no_variation(stream)
         return [decode(r, variation_decoder(game)) for r in self.store.read(stream)]
 
     def started(self, stream: str, game: str) -> VariationStarted:
@@ -160,7 +162,10 @@ class HistoryStore:
         envelopes = self.variation(stream, game)
         last = len(envelopes)
         if seq is not None and not 1 <= seq <= last:
-            raise NotFound(f"variation {stream} has no seq {seq} (seqs 1 to {last})")
+            raise NotFound(
+                f"variation {variation_name(stream)} of this game has no seq {seq} "
+                f"(its seqs are 1 to {last})"
+            )
         return self._replay(game_id, game, envelopes[: seq or last])
 
     def _replay(self, game_id: str, game: str, envelopes: Sequence[Envelope[Any]]) -> GameState:

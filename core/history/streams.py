@@ -23,6 +23,7 @@ from typing import Any, Union
 import msgspec
 
 from skald.core.codec import to_record
+from skald.core.errors import NotFound
 from skald.core.rules import get_rules
 from skald.core.store import EventStore, StoredRecord
 from skald.events.common import CommonEvent
@@ -70,6 +71,19 @@ def variation_number(stream: str) -> int | None:
     """The number of a variation id, or None when `stream` is not one."""
     match = _VARIATION_ID.fullmatch(stream)
     return int(match["number"]) if match else None
+
+
+def variation_name(stream: str) -> str:
+    """A variation as a person names it (`v2`: its number in its game), never its stream
+    id; a stream that is not a variation's, as it is."""
+    number = variation_number(stream)
+    return f"v{number}" if number is not None else stream
+
+
+def no_variation(stream: str) -> NotFound:
+    """What asking for a variation one may not read says: the same words whether it does
+    not exist or belongs to another side (nobody counts the others' variations)."""
+    return NotFound(f"this game has no variation {variation_name(stream)} that you may read")
 
 
 def variation_game(stream: str) -> str | None:

@@ -33,6 +33,7 @@ from skald.core.history.notes import anchor_of, annotation, author_of, build_not
 from skald.core.history.service import HistoryStore
 from skald.core.history.streams import (
     chain_problem,
+    no_variation,
     variation_game,
     variation_id,
     variation_number,
@@ -116,7 +117,7 @@ class Histories:
         same words and as fast whether it does not exist or is another's."""
         envelopes = self._store.visible_variation(state.id, number, self._effective(state, viewer))
         if envelopes is None:
-            raise NotFound(f"no variation {variation_id(state.id, number)!r}")
+            raise no_variation(variation_id(state.id, number))
         start = envelopes[0].event
         assert isinstance(start, VariationStarted)
         return start
@@ -233,7 +234,7 @@ class Histories:
         effective = self._effective(state, viewer)
         envelopes = self._store.visible_variation(game_id, number, effective)
         if envelopes is None:
-            raise NotFound(f"game {game_id} has no variation v{number} that you may read")
+            raise no_variation(variation_id(game_id, number))
         return [redact(env, effective) for env in envelopes]
 
     def bundle(self, game_id: str, viewer: Viewer) -> Bundle:

@@ -20,7 +20,14 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple, Protocol
 
-from skald.events.envelope import Envelope
+from skald.events.common import (
+    DecisionRedone,
+    DecisionUndone,
+    EntropyAdded,
+    EntropyCommitted,
+    MoveMade,
+)
+from skald.events.envelope import SYSTEM, Envelope
 from skald.projections.narrative.common import CommonNarrator, humane
 
 GAME_NARRATORS = {
@@ -29,6 +36,11 @@ GAME_NARRATORS = {
     "hagar": "skald.projections.narrative.hagar",
 }
 
+
+THE_GAME = "the game"
+"""Who a line the rules wrote (not a player's decision) is credited to."""
+SEAT_EVENTS = (MoveMade, DecisionUndone, DecisionRedone, EntropyCommitted, EntropyAdded)
+"""The shared events that are always their actor's own doing."""
 
 UNTELLABLE = (KeyError, IndexError, ValueError, TypeError, AttributeError)
 """What a game's data lookups raise on a value no honest log holds (a forged id)."""
@@ -50,6 +62,9 @@ class GameNarrator(Protocol):
 
     def actor(self, seat: int) -> str:
         """How a seat is shown beside its sentences: the player's name and colour or role."""
+
+    def deed(self, event: Any, seat: int) -> bool:
+        """Whether `event` is `seat`'s own doing (else the game's: a shuffle, a new day)."""
 
 
 class Narrator:
@@ -79,11 +94,25 @@ class Narrator:
         return text if text is not None else humane(event)
 
     def actor(self, actor: str) -> str:
-        """The envelope's actor as a person reads it: `Ann (brown)`, `system`."""
+        """The envelope's actor as a person reads it: `Ann (brown)`, or `the game`."""
         if actor.isdigit() and int(actor) < len(self.players):
             seat = int(actor)
             return self.game.actor(seat) if self.game is not None else self.players[seat]
-        return actor
+        return THE_GAME if actor == SYSTEM else actor
+
+    def credit(self, envelope: Envelope[Any]) -> str:
+        """Who a line is told as done by: the seat whose decision appended it when the
+        event is that seat's own doing, else the game (a decision also appends what the
+        rules do after it: a shuffle, the next day, the next turn; none of it is the
+        player's)."""
+        actor = envelope.actor
+        if not actor.isdigit():
+            return self.actor(actor)
+        if isinstance(envelope.event, SEAT_EVENTS):
+            return self.actor(actor)
+        if self.game is not None and self.game.deed(envelope.event, int(actor)):
+            return self.actor(actor)
+        return THE_GAME
 
     def prime(self, envelopes: Iterable[Envelope[Any]]) -> Narrator:
         """Read `envelopes` for their context only (a variation's parent line up to its

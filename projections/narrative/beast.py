@@ -12,9 +12,18 @@ a Beast attacked) and the card resolving (to say what moved the Beast).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
-from skald.core.beast.data import boards, card_index, contracts, kind_of
+from skald.core.beast.data import (
+    Effect,
+    beast_mat,
+    boards,
+    card_index,
+    contracts,
+    hunter_mat,
+    kind_of,
+    side_of,
+)
 from skald.core.beast.state import BEAST
 from skald.events.beast import (
     BeastMoved,
@@ -79,6 +88,54 @@ CAUSES = {
     "game_end": "at the end of the game",
 }
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+EFFECT_WORDS = {
+    "move": "move",
+    "attack": "attack",
+    "search": "search",
+    "reveal": "reveal",
+    "summon": "summoning",
+    "transform": "transformation",
+    "item": "item gain",
+    "talent": "talent gain",
+    "draw": "draw",
+    "grudge": "grudge",
+    "power": "ancient power",
+    "heal": "healing",
+    "watchtower": "watchtower",
+    "trap": "trap",
+    "copy": "copy",
+    "divine": "divination",
+}
+MOVE = (Effect(op="move"),)
+AFTER = {
+    "action": " and discarded",
+    "ability": " (the ability is spent until the night)",
+    "item": " and discarded face down",
+    "talent": " and discarded face down",
+}
+
+
+class Resolving(NamedTuple):
+    """What is being resolved, as the narrator names it: a card (`Rush`), a hunter's
+    flee or the Beast's start (`Helga's flee`), a face-down card, an upgrade; `card` is
+    the card's name where it has one (it says what moved the Beast)."""
+
+    label: str
+    effects: tuple[Effect, ...] | None
+    card: str = ""
+    hand: int = BEAST
+    after: str = ""
+    """Where the card goes once resolved: ` and discarded`."""
+
+    def effect(self, index: int) -> str:
+        """`the move of Rush`, `the second attack of Frenzy`, `the first effect of a
+        face-down card` (effects unknown to this reader)."""
+        if self.effects is None or not 0 <= index < len(self.effects):
+            return f"the {ORDINALS[min(index, 5)]} effect of {self.label}"
+        ops = [effect.op for effect in self.effects]
+        op = ops[index]
+        nth = f"{ORDINALS[min(ops[:index].count(op), 5)]} " if ops.count(op) > 1 else ""
+        return f"the {nth}{EFFECT_WORDS.get(op, op)} of {self.label}"
 
 
 def card_words(name: str, beast: bool | None = None) -> str:
@@ -119,7 +176,7 @@ class BeastNarrator:
         self.controllers: list[int] = [0]
         self.pieces: list[tuple[str, str]] = []
         self.towers: list[str] = []
-        self.resolving: list[str] = []
+        self.resolving: list[Resolving] = []
 
     def seat(self, seat: int) -> str:
         return self.players[seat] if 0 <= seat < len(self.players) else f"seat {seat}"
@@ -135,6 +192,30 @@ class BeastNarrator:
         role = "the Beast" if seat == 0 else "hunter"
         return f"{self.seat(seat)} ({role})"
 
+    def deed(self, event: Any, seat: int) -> bool:
+        """Whether `event` is `seat`'s doing: its seat's or its character's (the hand it
+        names, the one attacking, the card resolving), unless the game did it (deals,
+        shuffles, days and nights, trails, reveals, a trap springing)."""
+        if isinstance(event, GAME_EVENTS):
+            return False
+        if isinstance(event, CardDrafted):
+            return event.seat == seat
+        hand = getattr(event, "hand", None)
+        if isinstance(event, Damaged | Killed):
+            kind, _, ref = event.by.partition(":")
+            if kind in ("beast", "summon"):  # the Beast's summons are the Beast's
+                hand = BEAST
+            else:
+                hand = int(ref) if kind == "hunter" and ref.isdigit() else None
+        elif isinstance(event, BeastMoved):
+            hand = BEAST
+        elif hand is None and self.resolving:
+            hand = self.resolving[-1].hand
+        return hand is not None and self._controller(hand) == seat
+
+    def _controller(self, hand: int) -> int | None:
+        return self.controllers[hand] if 0 <= hand < len(self.controllers) else None
+
     def say(self, event: Any) -> str | None:
         """The sentence for a Beast event, or None for another game's."""
         text = self._setup(event) or self._movement(event) or self._map(event)
@@ -147,7 +228,9 @@ class BeastNarrator:
     def _setup(self, event: Any) -> str | None:
         match event:
             case GameSetUp():
-                return self._cast(event)
+                text = self._cast(event)
+                self.resolving = [Resolving(f"{self.hand(BEAST)}'s opening", MOVE, "", BEAST)]
+                return text
             case DeckShuffled(deck=deck, order=order):
                 shown = known(order)
                 count = f" ({plural(len(shown), 'card')})" if shown else ""
@@ -222,7 +305,7 @@ class BeastNarrator:
         match event:
             case BeastMoved(card=card):
                 step = known(card)
-                card_name = self.resolving[-1] if self.resolving else ""
+                card_name = self.resolving[-1].card if self.resolving else ""
                 because = f" ({card_name})" if card_name else ""
                 if step is None:
                     return f"The Beast moved (hidden){because}."
@@ -276,28 +359,31 @@ class BeastNarrator:
             case CardPlayed(hand=hand, card=card, slot=slot, hidden=hidden):
                 if card == "trap":
                     shown = known(hidden)
-                    self.resolving.append(shown or "")
+                    self.resolving.append(
+                        self._card(shown, hand) if shown else _FACE_DOWN._replace(hand=hand)
+                    )
                     return f"{self.hand(hand)} played a trap face down" + (
                         f" ({shown})." if shown else "."
                     )
-                self.resolving.append(card)
                 if not card:
+                    self.resolving.append(Resolving(f"{self.hand(hand)}'s flee", MOVE, "", hand))
                     return f"{self.hand(hand)} flees: one step of movement."
+                self.resolving.append(self._card(card, hand))
                 as_reaction = " as a reaction" if slot == "reaction" else ""
                 return f"{self.hand(hand)} played {card_words(card, hand == BEAST)}{as_reaction}."
             case EffectChosen(index=index):
-                return f"{self._current()}: the {ORDINALS[min(index, 5)]} effect was chosen."
+                return f"{_capital(self._current().effect(index))} was chosen."
             case EffectProgressed(index=index, done=done):
-                state = "is done" if done else "goes on"
-                return f"{self._current()}: its {ORDINALS[min(index, 5)]} effect {state}."
+                return (
+                    f"{_capital(self._current().effect(index))} {'is over' if done else 'goes on'}."
+                )
             case CardResolved(card=card):
-                if self.resolving:
-                    self.resolving.pop()
-                if not card:
-                    return "The move is done."
+                resolved = self.resolving.pop() if self.resolving else None
                 if card == "trap":
                     return "The trap was set."
-                return f"{card} was resolved and discarded."
+                if not card or resolved is None or not resolved.card:
+                    return f"{_capital(resolved.label if resolved else 'the move')} is over."
+                return f"{resolved.label} was resolved{resolved.after}."
         return None
 
     def _reactions(self, event: Any) -> str | None:
@@ -324,16 +410,37 @@ class BeastNarrator:
                 what = f"the {deck} {shown}" if shown else f"an {deck} card"
                 return f"{self.hand(hand)} gained {what} {where}."
             case CardCopied(hand=hand, card=card):
+                self.resolving.append(self._card(card, hand, copied=True))
                 return f"{self.hand(hand)} played the effect of {card} from the discard."
             case TurnEnded(hand=hand, passed=passed):
                 ended = "passed" if passed else "ended their turn"
                 return f"{self.hand(hand)} {ended}."
         return None
 
-    def _current(self) -> str:
-        if self.resolving and not self.resolving[-1]:
-            return "The move"
-        return next((card for card in reversed(self.resolving) if card), "The card")
+    def _current(self) -> Resolving:
+        return self.resolving[-1] if self.resolving else _FACE_DOWN
+
+    def _card(self, card: str, hand: int, copied: bool = False) -> Resolving:
+        """A card played (or copied) by `hand`, with its effects for that side."""
+        try:
+            effects: tuple[Effect, ...] | None = side_of(card, hand == BEAST).effects
+            kind = kind_of(card)
+        except KeyError:  # a forged name: said as it is, its effects unknown
+            effects, kind = None, ""
+        after = "" if copied else AFTER.get(kind, "")
+        return Resolving(card, effects, card, hand, after)
+
+    def _upgrade(self, hand: int, name: str) -> Resolving | None:
+        """An upgrade that acts at once (it is resolved like a card), else None."""
+        character = self.hand(hand)
+        try:
+            mat = beast_mat(character) if hand == BEAST else hunter_mat(character)
+        except KeyError:
+            return None
+        upgrade = next((u for u in mat.upgrades if u.name == name), None)
+        if upgrade is None or upgrade.kind != "immediate":
+            return None
+        return Resolving(f"{character}'s upgrade {name}", upgrade.effects, name, hand)
 
     # -- fights -------------------------------------------------------------------------
 
@@ -405,6 +512,8 @@ class BeastNarrator:
                     "and wounds left pieces and towers."
                 )
             case Upgraded(hand=hand, upgrade=upgrade):
+                if (immediate := self._upgrade(hand, upgrade)) is not None:
+                    self.resolving.append(immediate)
                 return f"{self.hand(hand)} unlocked {upgrade}."
             case UpgradesDone(hand=hand):
                 return f"{self.hand(hand)} finished upgrading."
@@ -417,6 +526,37 @@ class BeastNarrator:
                 side = "The Beast wins" if BEAST in winners else "The hunters win"
                 return f"The game is over ({termination_words(outcome.termination)}): {side}."
         return None
+
+
+_FACE_DOWN = Resolving("a face-down card", None)
+GAME_EVENTS = (
+    GameSetUp,
+    DeckShuffled,
+    RowDealt,
+    PackDealt,
+    PacksPassed,
+    HandDealt,
+    CardSetAside,
+    DayBegan,
+    TrailsPlaced,
+    BeastRevealed,
+    ZoneDisclosed,
+    ReactionWindowOpened,
+    ReactionWindowClosed,
+    ReactionsInvited,
+    HunterLooted,
+    TrapTriggered,
+    NightFell,
+    RewardEarned,
+    NightReset,
+    BeastRestored,
+    GameFinished,
+)
+"""What the game does, whichever decision set it off."""
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def narrator(players: tuple[str, ...]) -> BeastNarrator:

@@ -32,7 +32,7 @@ from skald.events.beowulf import (
     TurnBegan,
     TurnPassed,
 )
-from skald.projections.narrative.common import known, listing, plural
+from skald.projections.narrative.common import known, listing, plural, seat_deed
 
 MINUS = "\N{MINUS SIGN}"
 FIGURE_NAMES = {
@@ -104,6 +104,11 @@ class BeowulfNarrator:
         """`Ann (brown)`."""
         colour = COLOURS[seat] if seat < len(COLOURS) else ""
         return f"{self.name(seat)} ({colour})" if colour else self.name(seat)
+
+    def deed(self, event: Any, seat: int) -> bool:
+        """Whether `event` is `seat`'s doing (the game deals, offers, scores and begins
+        the next turn)."""
+        return seat_deed(event, seat) and not isinstance(event, GAME_EVENTS)
 
     def say(self, event: Any) -> str | None:
         """The sentence for a Beowulf event, or None for another game's."""
@@ -181,6 +186,10 @@ class BeowulfNarrator:
                     text += f"; {self.name(next_seat)} begins the next act"
                 return text + "."
         return None
+
+
+GAME_EVENTS = (TilesDealt, AbilityOffered, TurnBegan, FigureScored)
+"""Events naming a seat that the game does, not the seat."""
 
 
 def narrator(players: tuple[str, ...]) -> BeowulfNarrator:

@@ -49,6 +49,12 @@ def known(secret: Secret[Any] | None) -> Any:
     return secret.value
 
 
+def seat_deed(event: Any, seat: int) -> bool:
+    """Whether `event` names `seat` as who did it (its `seat` field), the general rule a
+    game's `deed` starts from."""
+    return getattr(event, "seat", None) == seat
+
+
 def humane(event: Any) -> str:
     """A last resort for an event no narrative knows: its class name as words
     (`GrudgesGained` -> `Grudges gained.`), never its tag or fields."""

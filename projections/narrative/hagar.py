@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from skald.core.hagar.board import place_name
 from skald.core.hagar.data import board_data, cards, pieces
 from skald.events.common import Outcome
 from skald.events.hagar import (
@@ -56,7 +57,7 @@ from skald.events.hagar import (
     VikingsMet,
     VikingWalked,
 )
-from skald.projections.narrative.common import known, listing, outcome_words, plural
+from skald.projections.narrative.common import known, listing, outcome_words, plural, seat_deed
 
 COLOUR_WORDS = ("brown", "green", "gray", "blue", "red", "purple")
 """The seats' colours in words, in the order the board draws them (`boards.svg`)."""
@@ -71,7 +72,6 @@ FATE_NAMES = {
     "heavy": "heavy loot",
     "road": "a good road",
 }
-KIND_WORDS = {"sea": "sea", "road": "road", "harbour": "harbour"}
 
 
 @functools.cache
@@ -81,14 +81,7 @@ def _places() -> dict[str, tuple[str, str]]:
 
 def place_words(space: str) -> str:
     """A place by its printed name, or an unnamed space by its region: `Baltic sea 4`."""
-    name, kind = _places().get(space, ("", ""))
-    if name:
-        return name
-    region, _, number = space.rpartition("-")
-    if not region:
-        return f"{space.title()} ({KIND_WORDS.get(kind, kind)})"
-    region = region.upper() if len(region) <= 2 else region.replace("-", " ").title()
-    return f"{region} {KIND_WORDS.get(kind, kind)} {number}".strip()
+    return place_name(space)
 
 
 def loot_words(piece: int) -> str:
@@ -135,6 +128,11 @@ class HagarNarrator:
         if verb == "announce" and len(words) == 2:
             return f"announce {words[0]} (even), {words[1]} (odd)"
         return " ".join([verb, *words])
+
+    def deed(self, event: Any, seat: int) -> bool:
+        """Whether `event` is `seat`'s doing (the Viking it names); the feast's judging is
+        the game's."""
+        return seat_deed(event, seat) and not isinstance(event, GiftsJudged)
 
     def say(self, event: Any) -> str | None:
         """The sentence for a Hägar event, or None for another game's."""
