@@ -82,9 +82,7 @@ def _bound(
     return [Bound(tokens, cards, least, barred)]
 
 
-def belonging(
-    tokens: tuple[str, ...], cards: tuple[str, ...], every: Iterable[str]
-) -> list[Bound]:
+def belonging(tokens: tuple[str, ...], cards: tuple[str, ...], every: Iterable[str]) -> list[Bound]:
     """A former group written as a bound of the group it joins: its tokens hold every card
     of its cards and none of the others of `every`."""
     return _bound(tokens, cards, len(cards), set(every) - set(cards))

@@ -46,12 +46,11 @@ and where a group is dropped (above).
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable
+from itertools import product
 
 import msgspec
 
 from skald.core.beast.state import BeastState
-from itertools import product
-
 from skald.projections.beast_bounds import (
     Bound,
     belonging,

@@ -121,7 +121,7 @@ class Brute:
     def _sees(self, secret: Any) -> bool:
         return self.viewer.sees(secret.audience)
 
-    def _step(self, world: World, event: Any, shown: Any, before: BeastState) -> list[World]:
+    def _step(self, world: World, event: Any, shown: Any, before: BeastState) -> list[World]:  # noqa: C901 (one case per event type)
         match event:
             case DecisionUndone() | DecisionRedone():
                 raise Unsupported(type(event).__name__)
@@ -157,8 +157,13 @@ class Brute:
                 if kind_of(card) not in KINDS:
                     return [world]
                 kind = kind_of(card)
-                return [_put({**world, f"{kind}_frame": _without(world[f"{kind}_frame"], card)},
-                             f"{kind}_discard", card)]
+                return [
+                    _put(
+                        {**world, f"{kind}_frame": _without(world[f"{kind}_frame"], card)},
+                        f"{kind}_discard",
+                        card,
+                    )
+                ]
             case CardDiscarded(card=card) if card in card_index() and kind_of(card) in KINDS:
                 taken = _take(world, _hand_place(event.hand), card)
                 return [] if taken is None else [_put(taken, f"{kind_of(card)}_discard", card)]
@@ -287,13 +292,8 @@ def model_worlds(possible: Any, places: Iterable[str]) -> set[frozenset[tuple[st
     return {seen.union(*combo) for combo in itertools.product(*per_group)}
 
 
-def _ways(group: Any) -> tuple[tuple[Any, ...], ...]:
-    """The group's alternatives of bounds (one, where a model has no `ways`)."""
-    return getattr(group, "ways", None) or (group.bounds,)
-
-
 def _group_worlds(group: Any, place_of: dict[str, str]) -> set[frozenset[tuple[str, str]]]:
-    ways = _ways(group)
+    ways = group.alternatives
     every = [b for way in ways for b in way]
     classes: dict[tuple[str, frozenset[int]], list[str]] = {}
     for token in group.tokens:
