@@ -38,6 +38,7 @@ a group without bounds needs no search at all.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
@@ -46,6 +47,8 @@ import msgspec
 
 CAP = 1000
 """Draws of a group's cards rejected for a bound before `dealt` falls back (see there)."""
+WAYS = 64
+"""Alternatives a group keeps before it keeps only what they all say (`normal`)."""
 
 
 class Bound(msgspec.Struct, frozen=True):
@@ -69,13 +72,60 @@ class Bound(msgspec.Struct, frozen=True):
 def _bound(
     tokens: Iterable[str], cards: Iterable[str], least: int, barred: Iterable[str]
 ) -> list[Bound]:
-    """The bound, or none where it says nothing."""
+    """The bound, or none where it says nothing (one no placement meets is kept: a bound
+    on no token that wants a card says that the world it belongs to is not possible)."""
     tokens, cards = tuple(tokens), tuple(sorted(set(cards)))
     barred = tuple(sorted(set(barred) - set(cards)))
     least = max(0, least)
-    if not tokens or (not least and not barred):
+    if not least and (not tokens or not barred):
         return []
     return [Bound(tokens, cards, least, barred)]
+
+
+def belonging(tokens: tuple[str, ...], cards: tuple[str, ...], every: Iterable[str]) -> list[Bound]:
+    """A former group written as a bound of the group it joins: its tokens hold every card
+    of its cards and none of the others of `every`."""
+    return _bound(tokens, cards, len(cards), set(every) - set(cards))
+
+
+def moved(
+    place: tuple[str, ...],
+    touched: Iterable[tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[Bound, ...], ...]]],
+    every: Iterable[str],
+    named: Mapping[str, str] | None = None,
+    loose: Iterable[str] = (),
+) -> tuple[tuple[Bound, ...], ...]:
+    """The alternatives (`Ways`) after an unseen card left `place` (all tokens now, the first
+    one the card gone) that held tokens of the `touched` groups (tokens, cards, their
+    alternatives), merged into one group with the cards `every` (`named`: the place's
+    tokens that were seen cards, by name; `loose`: its tokens in no group). Where no bound
+    covers part of the place, `mixed` says it in one conjunction; where one does, the
+    worlds before are written out (each group's tokens hold its cards and none of the
+    others', each named token its card, each loose token none) and the card gone was a
+    token of any class of the place (`swapped` onto the first): one alternative each."""
+    here, every = set(place), tuple(every)
+    touched, named = list(touched), dict(named or {})
+    found: list[tuple[Bound, ...]] = []
+    for chosen in itertools.product(*(ways for _, _, ways in touched)):
+        parts = [(t, c, b) for (t, c, _), b in zip(touched, chosen, strict=True)]
+        if not any(_partly(b, here) for _, _, bounds in parts for b in bounds):
+            found.append(mixed(place, parts, every))
+            continue
+        written = [b for _, _, bounds in parts for b in bounds]
+        if len(parts) > 1 or named or loose:
+            for tokens, cards, _ in parts:
+                written += belonging(tokens, cards, every)
+            for token, name in named.items():
+                written += _bound((token,), (name,), 1, ())
+            written += _bound(tuple(loose), (), 0, every)
+        way = tuple(written)
+        found += [swapped(way, token, place[0]) for token in classes(place, way)]
+    return tuple(found)
+
+
+def _partly(bound: Bound, here: set[str]) -> bool:
+    """The bound covers some of the place's tokens, not all."""
+    return any(t in here for t in bound.tokens) and not here <= set(bound.tokens)
 
 
 def mixed(
@@ -85,7 +135,7 @@ def mixed(
 ) -> tuple[Bound, ...]:
     """The bounds after an unseen card left `place` (its tokens, the card gone one of them)
     that held tokens of the `touched` groups (tokens, cards, bounds), merged into one group
-    with the cards `every` (see the module docstring)."""
+    with the cards `every` (see the module docstring), where no bound covers part of it."""
     place = tuple(place)
     here, every = set(place), set(every)
     found: list[Bound] = []
@@ -94,15 +144,27 @@ def mixed(
         if len(away) < len(tokens):
             least = len(cards) - (len(tokens) - len(away))
             found += _bound(away, cards, least, every - set(cards))
-        for bound in bounds:
-            inside = sum(t in here for t in bound.tokens)
-            if inside == 0 or here <= set(bound.tokens):  # its tokens' cards stay its tokens'
-                found.append(bound)
-            else:
-                outside = [t for t in bound.tokens if t not in here]
-                found += _bound(outside, bound.cards, bound.least - inside, bound.barred)
-                found += _bound((*outside, *place), bound.cards, bound.least, ())
+        found += bounds
     return tuple(found)
+
+
+def classes(tokens: Iterable[str], bounds: tuple[Bound, ...]) -> list[str]:
+    """One of `tokens` for each set of bounds they are in (tokens alike for the bounds)."""
+    found: dict[frozenset[int], str] = {}
+    for token in tokens:
+        found.setdefault(frozenset(i for i, b in enumerate(bounds) if token in b.tokens), token)
+    return list(found.values())
+
+
+def swapped(bounds: tuple[Bound, ...], one: str, other: str) -> tuple[Bound, ...]:
+    """The bounds with tokens `one` and `other` exchanged (two tokens of one place: the
+    same worlds, place by place, with the other token named as the one that moves)."""
+    if one == other:
+        return bounds
+    swap = {one: other, other: one}
+    return tuple(
+        msgspec.structs.replace(b, tokens=tuple(swap.get(t, t) for t in b.tokens)) for b in bounds
+    )
 
 
 def picked(bounds: tuple[Bound, ...], token: str, name: str | None) -> tuple[Bound, ...]:
@@ -214,25 +276,51 @@ def spread(
     return Spread({c: frozenset(p) for c, p in places.items()}, room, True)
 
 
+def spread_any(
+    tokens: tuple[str, ...],
+    cards: tuple[str, ...],
+    ways: tuple[tuple[Bound, ...], ...],
+    place_of: Callable[[str], str] = lambda _: "",
+    fixed: Mapping[str, str] | None = None,
+) -> Spread:
+    """`spread` over the worlds of any of the alternatives `ways` (their union)."""
+    found = [s for s in (spread(tokens, cards, w, place_of, fixed) for w in ways) if s.feasible]
+    if not found:
+        return Spread({c: frozenset() for c in cards}, frozenset(), False)
+    return Spread(
+        {c: frozenset().union(*(s.cards[c] for s in found)) for c in cards},
+        frozenset().union(*(s.room for s in found)),
+        True,
+    )
+
+
 def dealt(
-    tokens: tuple[str, ...], cards: tuple[str, ...], bounds: tuple[Bound, ...], rnd: random.Random
+    tokens: tuple[str, ...],
+    cards: tuple[str, ...],
+    ways: tuple[tuple[Bound, ...], ...],
+    rnd: random.Random,
 ) -> dict[str, str]:
-    """A token for each card (token -> card), uniformly among the placements the bounds
-    allow: a uniform placement on the tokens, drawn again while a bound rejects it (without
-    bounds, the one draw `sample` always made). After `CAP` rejections (a chance of
-    (1 - a)^CAP for a share a of draws accepted), a placement built one card at a time
-    among the tokens the search leaves it: always allowed, no longer uniform."""
-    for _ in range(CAP if bounds else 1):
+    """A token for each card (token -> card), uniformly among the placements any of the
+    alternatives `ways` allows: a uniform placement on the tokens, drawn again while every
+    alternative rejects it (without bounds, the one draw `sample` always made). After `CAP`
+    rejections (a chance of (1 - a)^CAP for a share a of draws accepted), a placement
+    built one card at a time among the tokens the search leaves it: always allowed, no
+    longer uniform."""
+    for _ in range(CAP if any(ways) else 1):
         names = dict(zip(rnd.sample(tokens, len(cards)), cards, strict=True))
-        if all(b.holds(names) for b in bounds):
+        if any(all(b.holds(names) for b in way) for way in ways):
             return names
-    return _built(tokens, cards, bounds, rnd)
+    return _built(tokens, cards, ways, rnd)
 
 
 def _built(
-    tokens: tuple[str, ...], cards: tuple[str, ...], bounds: tuple[Bound, ...], rnd: random.Random
+    tokens: tuple[str, ...],
+    cards: tuple[str, ...],
+    ways: tuple[tuple[Bound, ...], ...],
+    rnd: random.Random,
 ) -> dict[str, str]:
-    """A placement the bounds allow, one card at a time on a token the search leaves it."""
+    """A placement some alternative allows, one card at a time on a token the search
+    leaves it."""
     names: dict[str, str] = {}
     free = list(tokens)
     for index, card in enumerate(cards):
@@ -240,10 +328,10 @@ def _built(
         options = []
         for token in free:
             fixed = {**{c: t for t, c in names.items()}, card: token}
-            if spread(
+            if spread_any(
                 tuple(free + list(names)),
                 (*names.values(), card, *rest),
-                bounds,
+                ways,
                 lambda t: t,
                 fixed,
             ).feasible:
@@ -254,3 +342,19 @@ def _built(
         names[token] = card
         free.remove(token)
     return names
+
+
+def normal(
+    tokens: tuple[str, ...], cards: tuple[str, ...], ways: Iterable[tuple[Bound, ...]]
+) -> tuple[tuple[Bound, ...], tuple[tuple[Bound, ...], ...]]:
+    """Alternatives as a group keeps them: the bounds they all share, and what each says
+    besides (none where one is left). Alternatives no placement meets are dropped, the
+    same ones once; past `WAYS` of them, only the shared bounds are kept (wider)."""
+    unique = list(dict.fromkeys(tuple(sorted(set(w), key=repr)) for w in ways))
+    feasible = [w for w in unique if spread(tokens, cards, w).feasible] or unique[:1]
+    if len(feasible) > WAYS:
+        feasible = [tuple(b for b in feasible[0] if all(b in w for w in feasible[1:]))]
+    shared = tuple(b for b in feasible[0] if all(b in w for w in feasible[1:]))
+    if len(feasible) == 1:
+        return shared, ()
+    return shared, tuple(tuple(b for b in w if b not in shared) for w in feasible)

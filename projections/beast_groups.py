@@ -46,11 +46,24 @@ and where a group is dropped (above).
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable
+from itertools import product
 
 import msgspec
 
 from skald.core.beast.state import BeastState
-from skald.projections.beast_bounds import Bound, cleared, mixed, picked, spread
+from skald.projections.beast_bounds import (
+    Bound,
+    belonging,
+    classes,
+    cleared,
+    moved,
+    normal,
+    picked,
+    spread,
+    swapped,
+)
+
+Ways = tuple[tuple[Bound, ...], ...]
 
 replace = msgspec.structs.replace
 
@@ -64,6 +77,13 @@ class Group(msgspec.Struct, frozen=True):
     tokens: tuple[str, ...]
     cards: tuple[str, ...]
     bounds: tuple[Bound, ...] = ()
+    ways: Ways = ()
+    """Alternatives, one of which holds besides `bounds` (none: `bounds` alone)."""
+
+    @property
+    def alternatives(self) -> Ways:
+        """Each conjunction of bounds any world meets one of."""
+        return tuple((*self.bounds, *way) for way in self.ways) or (self.bounds,)
 
     @property
     def others(self) -> int:
@@ -74,6 +94,12 @@ class Group(msgspec.Struct, frozen=True):
 def is_token(name: str) -> bool:
     """An unseen card or habitat in the shadow."""
     return name.startswith("?")
+
+
+def bounded(tokens: tuple[str, ...], cards: tuple[str, ...], ways: Ways) -> Group:
+    """The group whose worlds are those any of `ways` allows (beast_bounds `normal`)."""
+    shared, rest = normal(tokens, cards, ways)
+    return Group(tokens, cards, shared, rest)
 
 
 def grouped(groups: Iterable[Group]) -> dict[str, Group]:
@@ -93,8 +119,8 @@ def merged(
     kept = tuple(g for g in groups if id(g) not in chosen)
     every_token = (*(t for g in chosen.values() for t in g.tokens), *tokens)
     every_card = (*(c for g in chosen.values() for c in g.cards), *cards)
-    bounds = tuple(b for g in chosen.values() for b in g.bounds)
-    return kept, Group(every_token, every_card, bounds)
+    ways = product(*(g.alternatives for g in chosen.values()))
+    return kept, bounded(every_token, every_card, tuple(sum(way, ()) for way in ways))
 
 
 def joined(
@@ -111,15 +137,18 @@ def joined(
     loose = [c for c in held if is_token(c) and c not in of]
     if not names and (not touched or (len(touched) == 1 and not loose)):
         (group,) = touched.values() or [Group((), ())]
-        if not group.bounds:
+        if not any(group.alternatives):
             return held, groups
-        bounds = mixed(held, [((), (), group.bounds)], ())
-        return held, tuple(replace(g, bounds=bounds) if g is group else g for g in groups)
+        ways = moved(held, [((), (), group.alternatives)], ())
+        fresh_group = bounded(group.tokens, group.cards, ways)
+        return held, tuple(fresh_group if g is group else g for g in groups)
     renamed = tuple(c if is_token(c) else fresh(c) for c in held)
     ungrouped = (t for t in renamed if t not in of)  # its loose tokens and the renamed
     kept, group = merged(groups, touched.values(), ungrouped, sorted(names))
-    parts = [(g.tokens, g.cards, g.bounds) for g in touched.values()]
-    return renamed, (*kept, replace(group, bounds=mixed(renamed, parts, group.cards)))
+    parts = [(g.tokens, g.cards, g.alternatives) for g in touched.values()]
+    named = {t: c for t, c in zip(renamed, held, strict=True) if not is_token(c)}
+    ways = moved(renamed, parts, group.cards, named, loose)
+    return renamed, (*kept, bounded(group.tokens, group.cards, ways))
 
 
 def pick_token(
@@ -136,8 +165,9 @@ def pick_token(
         fit = _fitting(home, [c for c in held if of.get(c) is home], name)
         if fit is None:
             return None, groups
-        token, bounds = fit
-        return token, tuple(replace(g, bounds=bounds) if g is home else g for g in groups)
+        token, ways = fit
+        after = bounded(home.tokens, home.cards, ways)
+        return token, tuple(after if g is home else g for g in groups)
     loose = next((c for c in held if is_token(c) and c not in of), None)
     if loose is not None:
         return loose, groups
@@ -145,39 +175,38 @@ def pick_token(
     if not roomy:
         return None, groups
     kept, group = merged(groups, roomy.values())
+    if len(roomy) > 1:  # which group's token it was: each group's tokens keep its cards
+        member = tuple(b for g in roomy.values() for b in belonging(g.tokens, g.cards, group.cards))
+        ways = tuple((*way, *member) for way in group.alternatives)
+        group = bounded(group.tokens, group.cards, ways)
     candidates = [c for c in held if c in group.tokens]
-    token, bounds = _fitting(group, candidates, None) or (candidates[0], ())  # else: wider
+    token, ways = _fitting(group, candidates, None) or (candidates[0], ((),))  # else: wider
     tokens = tuple(t for t in group.tokens if t != token)
-    return token, (*kept, Group(tokens, group.cards, bounds))
+    return token, (*kept, bounded(tokens, group.cards, ways))
 
 
-def _fitting(
-    group: Group, candidates: list[str], name: str | None
-) -> tuple[str, tuple[Bound, ...]] | None:
+def _fitting(group: Group, candidates: list[str], name: str | None) -> tuple[str, Ways] | None:
     """The token of `candidates` (the group's tokens in one place) that held `name` as the
-    bounds allow, and the bounds after. Where tokens there in different bounds may each
-    have held it (the log does not say which), the bounds first lose what they say of part
-    of the place (`mixed`: wider, as after an unseen move), which makes them all alike."""
-    if not candidates or not group.bounds:
-        return (candidates[0], group.bounds) if candidates else None
-    fits: dict[frozenset[int], str] = {}
-    for token in candidates:
-        inside = frozenset(i for i, b in enumerate(group.bounds) if token in b.tokens)
-        if inside in fits or (
-            name is not None and not all(group.bounds[i].allows(name) for i in inside)
-        ):
-            continue
-        tokens = tuple(t for t in group.tokens if t != token)
-        cards = tuple(c for c in group.cards if c != name)
-        if spread(tokens, cards, picked(group.bounds, token, name)).feasible:
-            fits[inside] = token
+    bounds allow, and the group's alternatives after. Where tokens there in different
+    bounds may each have held it (the log does not say which), each is an alternative:
+    the bounds with that token and the one taken exchanged (`swapped`), then picked."""
+    if not candidates:
+        return None
+    if not any(group.alternatives):
+        return candidates[0], group.alternatives
+    fits: list[tuple[tuple[Bound, ...], str]] = []
+    for way in group.alternatives:
+        for token in classes(candidates, way):
+            if name is not None and not all(b.allows(name) for b in way if token in b.tokens):
+                continue
+            tokens = tuple(t for t in group.tokens if t != token)
+            cards = tuple(c for c in group.cards if c != name)
+            if spread(tokens, cards, picked(way, token, name)).feasible:
+                fits.append((way, token))
     if not fits:
         return None
-    bounds = group.bounds
-    if len(fits) > 1:
-        bounds = mixed(candidates, [((), (), bounds)], ())
-    token = next(iter(fits.values()))
-    return token, picked(bounds, token, name)
+    chosen = fits[0][1]
+    return chosen, tuple(picked(swapped(way, token, chosen), chosen, name) for way, token in fits)
 
 
 def trap_token(
@@ -248,7 +277,9 @@ def trimmed(group: Group, present: Container[str], named: Container[str]) -> Gro
     lost = len(group.tokens) - len(tokens)
     if lost != len(group.cards) - len(left) or not left:
         return None
-    return group if lost == 0 else Group(tokens, left, cleared(group.bounds, tokens, left))
+    if lost == 0:
+        return group
+    return bounded(tokens, left, tuple(cleared(w, tokens, left) for w in group.alternatives))
 
 
 def _named(state: BeastState, place: str, names: dict[str, str]) -> BeastState | None:

@@ -50,7 +50,7 @@ import msgspec
 from skald.core.beast.data import HABITATS, card_index, cards, is_trap_item
 from skald.core.beast.state import BEAST, BeastState
 from skald.events.viewer import Viewer
-from skald.projections.beast_bounds import dealt, spread
+from skald.projections.beast_bounds import dealt, spread_any
 from skald.projections.beast_groups import Group, is_token
 from skald.projections.beast_path_graph import PathGraph, draw_path, locations
 from skald.projections.beast_shadow import Reader
@@ -332,7 +332,7 @@ def _may_hold(
     found = {h.place: {c for c in _cards_of(h) if not is_token(c)} for h in holdings}
     slots = {t for t in kinds if kinds[t] != "habitat"} - {t for g in groups for t in g.tokens}
     for group in groups:
-        allowed = spread(group.tokens, group.cards, group.bounds, place_of.__getitem__)
+        allowed = spread_any(group.tokens, group.cards, group.alternatives, place_of.__getitem__)
         for card, where in allowed.cards.items():
             for place in where:
                 found[place].add(card)
@@ -428,7 +428,7 @@ def _deal(state: BeastState, known: BeastPossible, rnd: random.Random) -> dict[s
     seen |= {c for h in known.holdings for c in h.cards if not is_token(c)}
     names: dict[str, str] = {}
     for group in known.groups:  # its cards on as many of its tokens as its bounds allow
-        names.update(dealt(group.tokens, group.cards, group.bounds, rnd))
+        names.update(dealt(group.tokens, group.cards, group.alternatives, rnd))
         seen.update(group.cards)
     free = {
         kind: [c.name for c in getattr(cards(), kind) if c.name not in seen]

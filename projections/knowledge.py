@@ -298,6 +298,9 @@ def _beast_groups(possible: Any, players: Sequence[str]) -> list[str]:
             share = f"{len(group.cards)} of the {len(group.tokens)} unseen cards of {whose}"
         lines.append(f"  {listing(group.cards)}: {share}")
         lines += [f"    {_beast_bound(b, possible, players)}" for b in group.bounds]
+        for index, way in enumerate(getattr(group, "ways", ())):  # one of them holds
+            said = "; ".join(_beast_bound(b, possible, players) for b in way) or "nothing more"
+            lines.append(f"    {'or' if index else 'either'}: {said}")
     return lines
 
 

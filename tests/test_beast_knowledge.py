@@ -46,7 +46,7 @@ from skald.events.secret import redact, seal
 from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections import knowledge_cache
 from skald.projections.beast import beast_view, perturb_hidden
-from skald.projections.beast_bounds import spread
+from skald.projections.beast_bounds import spread_any
 from skald.projections.beast_groups import is_token
 from skald.projections.beast_knowledge import BeastFold, BeastPossible, places
 from skald.projections.beast_path_graph import PathGraph
@@ -196,7 +196,9 @@ def assert_bounded(real: dict[str, tuple[str, ...]], possible: BeastPossible, wh
     place_of = {c: h.place for h in possible.holdings for c in h.cards if c in kinds}
     for group in possible.groups:
         home = {c: place for place, held in real.items() for c in held if c in group.cards}
-        allowed = spread(group.tokens, group.cards, group.bounds, place_of.__getitem__, home)
+        allowed = spread_any(
+            group.tokens, group.cards, group.alternatives, place_of.__getitem__, home
+        )
         assert allowed.feasible, (where, group, home)
     may = dict(possible.may_hold)
     for holding in possible.holdings:
