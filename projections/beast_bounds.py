@@ -14,15 +14,15 @@ lies there, and at least as many of its own cards as its tokens in the place cou
 hold. With the merged group (all the cards among all the tokens) that is exactly the set
 of worlds the log leaves (tests/test_beast_bounds.py checks it against every hidden
 history of small random positions; tests/test_beast_exact.py the two smallest cases). A
-bound already on some of the place's tokens (not all) keeps what it says of its tokens
-elsewhere (its `least` less as many as it had in the place) and its count over them and
-the whole place: sound, and wider than the log where the place's part of it said more
-(the exact answer there is a matching condition no handful of counts states).
+bound already on some of the place's tokens (not all) says more than any handful of
+counts can state once an unseen card leaves the place: the group keeps each reading the
+log leaves as an alternative (`normal`), exact up to `WAYS` of them, past which only the
+bounds they share are kept (sound, and wider).
 
 A seen card leaving a place was a token of its group there the bounds let hold it
 (`picked`: the bounds containing it lose it and the card). Where tokens there in
-different bounds may each have been it, the log does not say which: the bounds first
-lose what they say of part of the place (as after an unseen move), then any is taken. A
+different bounds may each have been it, the log does not say which: each is kept as an
+alternative (beast_groups `_fitting`: that token and the one taken exchanged). A
 token gone without the viewer knowing which card it held (a night naming a hand's cards)
 takes one from the `least` of each bound it was in (`cleared`).
 

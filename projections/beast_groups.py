@@ -36,11 +36,12 @@ group's tokens elsewhere hold none of the merged group's other cards, and at lea
 many of their own as the place could not hold). No answer made of groups that share no
 token is exact there; the merged group with its bounds is: its worlds are those the log
 leaves (tests/test_beast_exact.py, the two smallest cases; tests/test_beast_bounds.py,
-small random positions against every hidden history). It stays wider, never narrower,
-where a later move meets a bound on part of a place (the bound keeps what it says of its
-tokens elsewhere, and its count over them and the place), where a card in no group leaves
-a place holding tokens of two groups with room (they are joined, keeping their bounds),
-and where a group is dropped (above).
+small random positions against every hidden history). Where the log leaves several
+readings (a later move meeting a bound on part of a place, a seen card that tokens in
+different bounds may each have held, a card in no group leaving a place holding tokens of
+two groups with room) the group keeps each as an alternative (`Group.ways`, see
+projections.beast_bounds.normal), exact up to `WAYS` of them. It stays wider, never
+narrower, past that many, and where a group is dropped (above).
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import msgspec
 import pytest
 
 from skald.core.beast.data import cards, is_trap_item, kind_of, side_of
@@ -99,7 +100,7 @@ def test_possible_is_the_brute_force_through_the_reshuffle(game: list[Any], view
     )
     state = RULES.initial(game[0])
     brute, fold, pending = Brute(eyes, 5), BeastFold.start(eyes), [game[0]]
-    most = 0
+    most, compared = 0, set()
     for count, event in enumerate(game[1:], start=2):
         pending.append(redact(event, eyes))
         if type(event).__module__.endswith("events.beast"):
@@ -112,7 +113,11 @@ def test_possible_is_the_brute_force_through_the_reshuffle(game: list[Any], view
         known = fold.possible
         hidden = brute.hidden(state)
         brute.check_sizes(state)
-        assert model_worlds(known, hidden) == brute.places(hidden), count
+        worlds = brute.places(hidden)
+        key = (msgspec.json.encode((known.holdings, known.groups)), frozenset(worlds))
+        if key not in compared:  # the same worlds again cost seconds and prove nothing new
+            compared.add(key)
+            assert model_worlds(known, hidden) == worlds, count
         may = {place: set(held) for place, held in known.may_hold if place in hidden}
         assert may == {p: c for p, c in brute.may_hold(hidden).items() if c}, count
     assert most > 1 or viewer == "hunters"  # the Beast cannot tell which card was drawn
