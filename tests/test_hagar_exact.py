@@ -293,7 +293,8 @@ def test_the_source_keeps_its_order() -> None:
 # -- the game ------------------------------------------------------------------------------
 
 
-def _enveloped(events: list[Any]) -> list[Envelope[Any]]:
+def enveloped(events: list[Any]) -> list[Envelope[Any]]:
+    """`events` as a stream's envelopes, seq 1 on (hashes are placeholders)."""
     moment = datetime(2026, 1, 1, tzinfo=UTC)
     return [
         Envelope(
@@ -345,7 +346,7 @@ def _ambush_log(draw: int) -> tuple[list[Envelope[Any]], Any]:
     rob(1, 0, 0)
     plunder(3, cities[3])
     rob(2, 1, draw)
-    return _enveloped(events), state
+    return enveloped(events), state
 
 
 def _where(state: Any, piece: int) -> tuple[str, ...]:

@@ -54,7 +54,7 @@ def test_lightning_on_land_draws_a_card_before_walking() -> None:
     state = with_deck("road", [on_foot("fr-1", "paris-port"), aboard("fjord-east")])
     assert "draw" in legal(state)
     assert not any(m.startswith("walk") for m in legal(state))
-    with pytest.raises(IllegalMove, match=r"'walk fr-2'.*draw"):
+    with pytest.raises(IllegalMove, match=r"may not walk to FR road 2 .*'draw' a fate card first"):
         play(state, "walk fr-2")
     state, events = play(state, "draw")
     drawn = events[0]
@@ -318,7 +318,7 @@ def test_the_feast_is_called_with_seven_pieces_home_or_when_no_loot_can_come_hom
         [aboard("fjord-west", home=tuple(range(6))), aboard("fjord-east")], stacks={"paris": (30,)}
     )
     assert legal(six) == {"throw"}
-    with pytest.raises(IllegalMove, match="'feast'"):
+    with pytest.raises(IllegalMove, match="may not call the Loot Feast .*: the feast needs 7 pieces home"):
         play(six, "feast")
     seven = table(
         [aboard("fjord-west", home=tuple(range(7))), aboard("fjord-east")], stacks={"paris": (30,)}

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
@@ -45,6 +44,7 @@ from skald.events.viewer import seat_viewer
 from skald.projections.knowledge import describe_possible
 from skald.projections.narrative.hagar import loot_words, narrator
 from skald.projections.registry import redacted_log, views_for
+from tests.test_hagar_exact import enveloped
 from tests.test_hagar_support import RULES, created
 from tests.test_information_sets import hagar_member, hagar_tight
 
@@ -53,16 +53,6 @@ SEA = next(space for space in board().spaces if board().kind(space) == "sea")
 HOME = board().homes[0]
 ROAD = next(space for space in board().spaces if board().kind(space) == "road")
 replace = msgspec.structs.replace
-
-
-def _enveloped(events: list[Any]) -> list[Envelope[Any]]:
-    moment = datetime(2026, 1, 1, tzinfo=UTC)
-    return [
-        Envelope(
-            stream="g", seq=s, recorded_at=moment, actor="", event=e, prev_hash="", hash=f"h{s}"
-        )
-        for s, e in enumerate(events, start=1)
-    ]
 
 
 class Robbery:
@@ -124,7 +114,7 @@ class Robbery:
 
     @property
     def log(self) -> list[Envelope[Any]]:
-        return _enveloped(self.events)
+        return enveloped(self.events)
 
     @property
     def drawn_from(self) -> str:
