@@ -1,6 +1,7 @@
 """The one access decision for a duplicate round's games (core/tournament/seclusion.py),
 in process on the toy game: sealed while any game of the round plays, to everyone but
-its seats and referee; open once all have finished; sealed again by a replay; never for a
+its seats and referee; open once all have finished, and not sealed again by a replay
+(which plays a fresh deal and is never sealed itself); never for a
 Swiss round's game or a game merely named like a round's; closed when the tournament's
 stream does not check out; and no route but the summary may skip it. (Over HTTP:
 tests/test_duplicate_seclusion.py.)"""
@@ -44,7 +45,7 @@ def _readable(tournaments: Tournaments, table: Table, game: str, seat: int | Non
     return True
 
 
-def test_sealed_while_any_game_of_the_round_plays_and_again_for_a_replay(
+def test_sealed_while_any_game_of_the_round_plays_and_not_again_for_a_replay(
     desk: tuple[Tournaments, Table],
 ) -> None:
     tournaments, table = desk
@@ -66,10 +67,33 @@ def test_sealed_while_any_game_of_the_round_plays_and_again_for_a_replay(
     tournaments.dispute(tid, second, player, "a tile went missing")
     ruling = tournaments.settle(tid, second, "replayed", "deal it again")
     assert ruling.replay is not None
-    for game in (first, second, ruling.replay):  # one rule for every game the round lists
-        assert not _readable(tournaments, table, game, None), game
+    # the replay deals afresh: the open round stays open, and the replay is read like any game
+    assert sealed_round(tournaments, table, ruling.replay) is None
+    for game in (first, second, ruling.replay):
+        assert _readable(tournaments, table, game, None), game
     play_out(table, ruling.replay, random_bot, random.Random(3))
     assert all(_readable(tournaments, table, g, None) for g in (first, second, ruling.replay))
+
+
+def test_a_replay_ordered_while_the_round_plays_leaves_the_round_sealed(
+    desk: tuple[Tournaments, Table],
+) -> None:
+    """A table's game finished and was ruled replayed while another table still plays the
+    round's deal: the finished first game stays sealed until that table is done (it holds
+    the deal), the replay (a fresh deal) is not sealed."""
+    tournaments, table = desk
+    tid = tournaments.create("toy", PLAYERS, rounds=1, format="duplicate", table_size=2)
+    first, second = (t.game for t in tournaments.pair(tid).tables)
+    play_out(table, first, random_bot, random.Random(1))
+    tournaments.collect(tid)
+    tournaments.dispute(tid, first, table.players(first)[0], "a tile went missing")
+    replay = tournaments.settle(tid, first, "replayed", "deal it again").replay
+    assert replay is not None
+    assert not _readable(tournaments, table, first, None)
+    assert not _readable(tournaments, table, second, None)
+    assert _readable(tournaments, table, replay, None)
+    play_out(table, second, random_bot, random.Random(2))
+    assert _readable(tournaments, table, first, None)
 
 
 def test_never_for_a_swiss_round_or_a_game_named_like_a_round(

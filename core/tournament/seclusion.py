@@ -8,12 +8,13 @@ players and whether it is over, nothing more: its summary and its line in the ga
 withhold its seq, whose turn it is and its outcome (`withheld`), since how far one table's
 seq moves at each decision, and who acts next, tell what was played there (a Beowulf
 ability tile adds its offer and keeps the same seat to act) from the deal every table of
-the round holds. Once every game of the round has
-an outcome (its tables' games, the games they replaced and any replay a ruling ordered),
-the round is open and the game reads as its table options say, like any other; a replay
-ordered later seals the round again until the replay is over. (A replay plays a fresh deal
-of its own, never the round's, core/tournament/desk.py `_replay`; it is sealed with its
-round all the same: one rule for every game a round's tables list, closed when in doubt.)
+the round holds. Once every game that plays the round's deal (each table's first game)
+has an outcome, the round is open and the game reads as its table options say, like any
+other. A replay a ruling orders is not one of those games: it plays a fresh deal of its
+own, never the round's (core/tournament/desk.py `_replay`), so its public play tells
+nobody anything about the round's deal. It reads like any game, and a round that has
+opened stays open when a replay is ordered (what was readable, and may have been shared,
+does not close again).
 
 `require_readable` is the one decision; the HTTP service applies it to every read of a
 game but its summary (`api.deps.read_call`). The CLI does not: it opens the store itself,
@@ -21,10 +22,10 @@ so whoever runs it holds every game's record and key already (README, duplicate 
 
 Which games are a round's: the desk names them `TOURNAMENT.rN.tK` (a replay
 `TOURNAMENT.rN.tK.replayM`). A game id of that shape is looked up in that tournament's
-checked stream, and only a game that round N lists, in a round with a shared deal, is
-sealed: naming a game like a tournament's seals nothing. A tournament whose stream fails
-its chain check cannot say which games are open, so the games named like its own stay
-sealed (closed, not open, when in doubt).
+checked stream, and only a table's first game in round N, in a round with a shared deal,
+is sealed: a replay, or a game merely named like a tournament's, is not. A tournament
+whose stream fails its chain check cannot say which games are open, so the games named
+like its own stay sealed (closed, not open, when in doubt).
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ def sealed_round(tournaments: Tournaments, games: GameDesk, game_id: str) -> Sea
     paired = next((r for r in state.rounds if r.round == number), None)
     if paired is None or paired.deal is None:
         return None
-    dealt = [game for table in paired.tables for game in (table.game, *table.replaced)]
+    dealt = [(*table.replaced, table.game)[0] for table in paired.tables]  # not replays
     if game_id not in dealt:
         return None
     playing = sum(1 for game in dealt if games.summary(game).outcome is None)
