@@ -11,9 +11,10 @@ Who may do what (a token is `Authorization: Bearer TOKEN`, or `?token=`):
 - A token that is not one of this tournament's is a 401 on every route (as on a game's);
   a valid token that may not do this is a 403.
 
-The games a round creates keep tokens of their own. `POST .../pair` answers the
-organiser each new game's referee token (not in a duplicate round: its deal stays sealed
-from every token until the round is over; the desk attaches the audits itself). A seated
+The games a round creates keep tokens of their own, and nobody is given a game's referee
+token: a referee reads every hand, and an organiser may sit at a table too (a club's
+organiser often plays), so the organiser's token never opens a game's hidden values; the
+desk attaches each result's audit itself, which is what a ruling needs. A seated
 player asks `POST .../tables/mine` with its tournament token for a seat token of the game
 at its table in the latest round: a fresh token each call (tokens are kept as hashes, so
 none is shown twice; the earlier ones stay valid), which acts only for that seat.

@@ -206,13 +206,12 @@ class SummaryOut(Out):
 
 
 class PairedTableOut(Out):
-    """A new table: its game, the players in seat order, and (organiser only) the game's
-    referee token, null in a duplicate round."""
+    """A new table: its game and the players in seat order (no referee token: see
+    `api.tournament_access`)."""
 
     table: int
     game: str
     seats: list[str]
-    referee_token: str | None
 
 
 class PairedOut(Out):
@@ -264,11 +263,10 @@ class EventOut(Out):
 
 
 class SettledOut(Out):
-    """The ruling, and for a replay (not in a duplicate round) the new game's referee
-    token, for the organiser."""
+    """The ruling (a replay's new game is in `event.replay`; its seats ask
+    `POST .../tables/mine` for their tokens)."""
 
     event: dict[str, Any]
-    referee_token: str | None
 
 
 class StandingsOut(Out):

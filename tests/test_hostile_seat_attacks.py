@@ -268,3 +268,27 @@ def test_a_variation_s_stream_id_does_not_say_whether_it_exists(base: str) -> No
         assert len(set(answers.values())) == 1, (
             f"the answers tell which variations exist: {answers}"
         )
+
+
+def test_an_organiser_who_plays_reads_no_opponent_s_hand(base: str) -> None:
+    """A club's organiser often sits at a table of its own Swiss tournament. `pair` used to
+    answer the organiser each new game's referee token, and a referee reads every hand: the
+    organiser, seated as Ann, read Bob's hand at her own table. Now no table carries a
+    referee token, the organiser's token opens no game, and Ann's seat token shows Bob's
+    hand as hidden only."""
+    with httpx.Client(base_url=base, timeout=120) as http:
+        rules = {"game": "beowulf", "players": ["Ann", "Bob", "Cid", "Dag"], "rounds": 1}
+        created = http.post("/tournaments", json={**rules, "table_size": 2}).json()
+        tid, organiser = created["id"], bearer(created["organiser_token"])
+        players = {p["name"]: p["token"] for p in created["players"]}
+        paired = http.post(f"/tournaments/{tid}/pair", headers=organiser)
+        assert paired.status_code == 201, paired.text
+        for table in paired.json()["tables"]:
+            assert "referee_token" not in table, table
+            as_organiser = http.get(f"/games/{table['game']}/view", headers=organiser)
+            assert as_organiser.status_code == 401, as_organiser.text
+        ann = http.post(f"/tournaments/{tid}/tables/mine", headers=bearer(players["Ann"])).json()
+        seats = http.get(f"/games/{ann['game']}/view", headers=bearer(ann["token"])).json()
+        hands = [seat["hand"] for seat in seats["state"]["seats"]]
+        assert hands[ann["seat"]], hands
+        assert hands[1 - ann["seat"]] is None, hands

@@ -50,7 +50,7 @@ from skald.api.tournament_schemas import (
 )
 from skald.core.errors import InvalidOption
 from skald.core.tournament.access import issue_one
-from skald.core.tournament.desk import MAX_ROUNDS, Tournaments
+from skald.core.tournament.desk import MAX_ROUNDS
 from skald.core.tournament.state import fold
 from skald.events.tournament import RULINGS
 from skald.projections.autoplay import BOTS, bot_named
@@ -204,22 +204,15 @@ async def withdraw(body: WithdrawIn, caller: OrganiserDep, services: ServicesDep
     responses={**errors(401, 403, 404, 409, 422), **BROKEN},
 )
 async def pair(caller: OrganiserDep, services: ServicesDep) -> MsgspecJSON:
-    """Pair the next round and create its games (organiser). Each table comes with its
-    game's referee token, except in a duplicate round."""
+    """Pair the next round and create its games (organiser). No table comes with its
+    game's referee token: an organiser may also be a player, and a referee reads every
+    hand (see `api.tournament_access`); each seat asks `POST .../tables/mine` for its own."""
 
     def work() -> MsgspecJSON:
         desk = tournament_desk(services)
         paired = desk.pair(caller.tournament)
         duplicate = paired.deal is not None
-        tables = [
-            {
-                "table": t.table,
-                "game": t.game,
-                "seats": t.seats,
-                "referee_token": None if duplicate else issue_one(desk.store, t.game, None),
-            }
-            for t in paired.tables
-        ]
+        tables = [{"table": t.table, "game": t.game, "seats": t.seats} for t in paired.tables]
         body = {
             "round": paired.round,
             "tables": tables,
@@ -423,13 +416,6 @@ async def settle(
     def work() -> MsgspecJSON:
         desk = tournament_desk(services)
         event = desk.settle(caller.tournament, game, body.ruling, body.reason, body.ranking)
-        token = None
-        if event.replay is not None and not _duplicate(desk, caller.tournament, event.round):
-            token = issue_one(desk.store, event.replay, None)
-        return MsgspecJSON({"event": event, "referee_token": token})
+        return MsgspecJSON({"event": event})
 
     return await offload(work)
-
-
-def _duplicate(desk: Tournaments, tournament: str, round_number: int) -> bool:
-    return any(r.deal is not None for r in desk.state(tournament).rounds if r.round == round_number)
