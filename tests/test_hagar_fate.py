@@ -318,7 +318,9 @@ def test_the_feast_is_called_with_seven_pieces_home_or_when_no_loot_can_come_hom
         [aboard("fjord-west", home=tuple(range(6))), aboard("fjord-east")], stacks={"paris": (30,)}
     )
     assert legal(six) == {"throw"}
-    with pytest.raises(IllegalMove, match="may not call the Loot Feast .*: the feast needs 7 pieces home"):
+    with pytest.raises(
+        IllegalMove, match=r"may not call the Loot Feast .*: the feast needs 7 pieces home"
+    ):
         play(six, "feast")
     seven = table(
         [aboard("fjord-west", home=tuple(range(7))), aboard("fjord-east")], stacks={"paris": (30,)}
