@@ -2,16 +2,17 @@
 viewer who asked.
 
 The rules write a refusal for the seat that acts (`decide` names the command, the
-position, and at most that seat's own hidden values: "no -1@3 tile in hand (hand: +6 -3
--6)"). They do not know who sits where: a seat in their text is a `Seat`, which `named`
-writes as the player's name (the engine does so for every request, in play and in
-variations), so a person reads "Ann", never "seat 0". That text goes unchanged to whoever
-may see that seat's hidden values: the seat itself (every request in play), its team, the
-referee. A request made on behalf of a seat
-whose hidden values the requester may not see (a move for the other side in a seat's own
-variation) is refused in words that name only the request, the seat and what is public:
-the rules' reason stays unsaid, since it may quote that seat's hand. Syntax errors, turn
-and seat errors are about public facts and pass as they are.
+position, and at most that seat's own hidden values, as printed: "no -1 with an Act III
+back tile in hand (your hand: +6, -3, -6 Drunkenness)", with minus signs). They do not
+know who sits where: a seat in their text is a `Seat`, which `named` writes as the
+player's name (the engine does so for every request, in play and in variations), so a
+person reads "Ann", never "seat 0". That text goes unchanged to whoever may see that
+seat's hidden values: the seat itself (every request in play), its team, the referee. A
+request made on behalf of a seat whose hidden values the requester may not see (a move
+for the other side in a seat's own variation) is refused in words that name only the
+request, the seat and what is public: the rules' reason stays unsaid, since it may quote
+that seat's hand. Syntax errors, turn and seat errors are about public facts and pass as
+they are.
 
 `tests/test_information_sets.py` checks, for every game, that the text a requester gets
 is byte-identical when what it may not see changes (`perturb_hidden`).

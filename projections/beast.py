@@ -21,13 +21,17 @@ from typing import Any
 import msgspec
 
 from skald.core.beast.data import HABITATS, beast_mat, cards, is_trap_item
+from skald.core.beast.decide import phase_words, resolving_words
 from skald.core.beast.legal import acting_hand, to_act
 from skald.core.beast.state import BEAST, BeastState
+from skald.core.refusal import player_name
 from skald.events.beast import Step
 from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
 from skald.projections import beast_knowledge
 from skald.projections.beast_knowledge import BeastPossible
+from skald.projections.narrative.beast import EFFECT_WORDS, step_words, summon_words
+from skald.projections.narrative.common import listing, plural
 from skald.projections.registry import register_views
 
 
@@ -221,8 +225,19 @@ def beast_view(state: BeastState, viewer: Viewer) -> BeastView:
     )
 
 
-def render_view(view: BeastView) -> str:
-    """The map as a grid and the table around it."""
+ROLE_WORDS = {
+    "beast": "the Beast's side",
+    "hunters": "the hunters' side",
+    "referee": "the referee",
+    "spectator": "a spectator",
+}
+"""A viewer's role (`role_of`) in words."""
+WINNER_WORDS = {"beast": "the Beast won", "hunters": "the hunters won"}
+
+
+def render_view(view: BeastView, players: Sequence[str]) -> str:
+    """The map as a grid and the table around it: characters with their players' names,
+    the phase, cards and what is resolving in words."""
     from skald.core.beast.data import boards, contracts
 
     if not view.map:
@@ -231,8 +246,9 @@ def render_view(view: BeastView) -> str:
     habitats = dict(board.habitat) | dict(view.habitats)
     trails = dict(view.trails)
     lines = [
-        f"Beast - {contracts()[view.contract].title} on {board.title}; day {view.day}, "
-        f"{view.phase}; viewing as {view.viewer} ({view.role})"
+        f"Beast - {contracts()[view.contract].title} on {board.title}; "
+        f"{phase_words(view.phase, view.day)}; seen by {view.viewer} "
+        f"({ROLE_WORDS.get(view.role, view.role)})"
     ]
     header = "    " + "".join(f"{chr(65 + c):<14}" for c in range(board.cols))
     lines.append(header)
@@ -255,12 +271,13 @@ def render_view(view: BeastView) -> str:
         f"Beast {view.hands[0].character} ({trail} trails): last known "
         f"{view.standee}, {hidden}"
         + (f"; actual {view.beast_location}" if view.beast_location else "")
-        + (f"; cards {' '.join(s.direction for s in view.active)}" if view.active else "")
+        + (f"; movement cards {', '.join(map(step_words, view.active))}" if view.active else "")
     )
-    for hand in view.hands:
-        lines.append(_hand_line(hand, view))
+    for index, hand in enumerate(view.hands):
+        lines.append(_hand_line(index, hand, view, players))
     if view.summons:
-        lines.append("summons: " + ", ".join(f"{n} at {loc}" for n, loc in view.summons))
+        summons = ", ".join(f"{summon_words(n)} at {loc}" for n, loc in view.summons)
+        lines.append(f"summons: {summons}")
     if view.traps:
         lines.append(
             "traps: "
@@ -270,8 +287,8 @@ def render_view(view: BeastView) -> str:
             )
         )
     lines.append(
-        f"items: {', '.join(view.item_row) or '-'}; talents: "
-        f"{', '.join(view.talent_row) or '-'}; discard: {', '.join(view.discard) or '-'}"
+        f"items: {_listed(view.item_row, '')}; talents: {_listed(view.talent_row, '')}; "
+        f"discard: {_listed(view.discard, '')}"
     )
     if view.aside:
         lines.append(f"set aside for you after the draft: {view.aside}")
@@ -279,16 +296,33 @@ def render_view(view: BeastView) -> str:
         lines.append(f"drafted, to assign to your hunters: {', '.join(view.pool)}")
     if view.pack is not None:
         lines.append(f"your draft pack: {', '.join(view.pack) or '(empty)'}")
-    for frame in view.frames:
-        lines.append(
-            f"resolving {frame.card} for {frame.character}: {', '.join(frame.pending) or 'done'}"
-        )
+    lines += [_frame_words(frame) for frame in view.frames]
     if view.window:
-        lines.append(f"reaction window open ({view.window})")
+        lines.append(f"the {view.window.replace('_', ' ')} may be answered by a reaction")
     if view.stats:
-        lines.append("so far: " + ", ".join(f"{k} {v}" for k, v in view.stats))
-    lines.append(f"winner: {view.winner}" if view.winner else f"to act: {view.acting or 'draft'}")
+        lines.append("so far: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in view.stats))
+    if view.winner:
+        lines.append(WINNER_WORDS.get(view.winner, view.winner))
+    else:
+        lines.append(f"to act: {view.acting or 'everyone, drafting'}")
     return "\n".join(lines)
+
+
+FRAME_SLOTS = ("start", "flee", "upgrade", "copy")
+"""The frames that resolve no card of their own (`FrameView.card` is then the slot)."""
+
+
+def _frame_words(frame: FrameView) -> str:
+    """`Resolving Helga's Vigil: the watchtower still to come.`, `Resolving Fangrir's first
+    move: the move still to come.`, `Resolving a trap played by Iona: nothing left.`"""
+    slot = frame.card if frame.card in FRAME_SLOTS else ""
+    what = resolving_words(frame.character, "" if slot else frame.card, slot)
+    if what.startswith("a "):
+        what += f" played by {frame.character}"
+    elif not what.startswith(frame.character):
+        what = f"{frame.character}'s {what}"
+    pending = listing([f"the {EFFECT_WORDS.get(op, op)}" for op in frame.pending])
+    return f"Resolving {what}: {pending or 'nothing'} still to come."
 
 
 PIECE_CODES = {"farmer": "f", "noble": "n", "sheep": "s", "boar": "o", "bear": "r"}
@@ -311,9 +345,11 @@ def _cell(view: BeastView, loc: str, habitats: dict[str, str], trails: dict[str,
     return marks
 
 
-def _hand_line(hand: HandView, view: BeastView) -> str:
-    cards = ", ".join(hand.actions) if hand.actions is not None else f"{hand.action_count} cards"
-    extras = ", ".join(hand.extras) if hand.extras is not None else f"{hand.extra_count} hidden"
+def _hand_line(index: int, hand: HandView, view: BeastView, players: Sequence[str]) -> str:
+    """`Helga (Bob) at D2: 0/6 wounds, 2 grudges, 0 powers; actions: none; abilities:
+    Seer; items: Outpost` (the Beast's extra cards are talents)."""
+    cards = _listed(hand.actions, plural(hand.action_count, "card"))
+    extras = _listed(hand.extras, f"{hand.extra_count} hidden")
     if hand.dead:
         where = "dead"
     elif hand.location is None and view.active_count == 0:
@@ -322,12 +358,21 @@ def _hand_line(hand: HandView, view: BeastView) -> str:
         where = "hidden location"
     else:
         where = hand.location or "(not placed)"
+    extra = "talents" if index == BEAST else "items"
     return (
-        f"  {hand.character} (seat {hand.seat}) at {where}: {hand.wounds}/{hand.health} "
-        f"wounds, {hand.grudges} grudges, {hand.powers} powers; actions: {cards}; "
-        f"abilities: {', '.join(hand.abilities) or '-'}; extra: {extras}"
+        f"  {hand.character} ({player_name(players, hand.seat)}) at {where}: "
+        f"{hand.wounds}/{hand.health} wounds, {plural(hand.grudges, 'grudge')}, "
+        f"{plural(hand.powers, 'power')}; actions: {cards}; "
+        f"abilities: {_listed(hand.abilities, '')}; {extra}: {extras}"
         + (f"; upgrades: {', '.join(hand.upgrades)}" if hand.upgrades else "")
     )
+
+
+def _listed(names: tuple[str, ...] | None, unseen: str) -> str:
+    """Cards the viewer sees by name (`none` for no card), else `unseen` (their count)."""
+    if names is None:
+        return unseen
+    return ", ".join(names) or "none"
 
 
 def perturb_hidden(state: BeastState, viewer: Viewer, rnd: random.Random) -> BeastState:
@@ -386,9 +431,9 @@ class BeastViews:
         """What `viewer` sees."""
         return beast_view(state, viewer)
 
-    def render(self, view: BeastView) -> str:
+    def render(self, view: BeastView, players: Sequence[str]) -> str:
         """A readable rendering (a hunter's never shows where the Beast is)."""
-        return render_view(view)
+        return render_view(view, players)
 
     def perturb_hidden(self, state: BeastState, viewer: Viewer, rnd: random.Random) -> BeastState:
         """The Beast's or the hunters' secrets changed, whichever `viewer` cannot see."""

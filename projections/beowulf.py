@@ -1,4 +1,5 @@
-"""What each viewer sees of a Beowulf game, and its terminal rendering.
+"""What each viewer sees of a Beowulf game, and its terminal rendering (seats by colour
+and player's name, the tiles a viewer sees in its hands as printed).
 
 Rulebook "Setup"/"Beginning Acts II and III": the board, the figures in front of each
 player and the saga points are public; so are the backs of the tiles in every hand
@@ -27,7 +28,9 @@ from skald.core.beowulf.data import (
     tile,
     tile_face,
 )
+from skald.core.beowulf.printed import ability_name, faces_words
 from skald.core.beowulf.state import BeowulfState, Placed
+from skald.core.refusal import player_name
 from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
 from skald.projections import beowulf_knowledge
@@ -158,26 +161,29 @@ def _seat_view(
     )
 
 
-def render(current: BeowulfView) -> str:
-    """A terminal board with coordinates, a legend, hands and saga points."""
+def render(current: BeowulfView, players: Sequence[str]) -> str:
+    """A terminal board with coordinates, a legend, and each seat by its colour and
+    player's name with its saga points, supply and hand (tiles the viewer sees as printed)."""
     if current.act == 0:
         return "Beowulf: not started"
-    lines = [_title(current), *_grid(current), _legend(current)]
-    for seat in current.seats:
+    labels = [f"{seat.colour} ({player_name(players, seat.seat)})" for seat in current.seats]
+    lines = [_title(current, labels), *_grid(current), _legend(current, labels)]
+    width = max(map(len, labels), default=0)
+    for seat, label in zip(current.seats, labels, strict=True):
         supply = " ".join(f"{KIND_LETTERS[k]}{n}" for k, n in seat.supply.items())
-        backs = ",".join(ROMAN[a] for a in seat.hand_backs) or "-"
-        hand = " ".join(seat.hand) if seat.hand is not None else f"{len(seat.hand_backs)} tiles"
+        backs = ", ".join(ROMAN[a] for a in seat.hand_backs) or "none"
+        hand = f"{len(seat.hand_backs)} tiles" if seat.hand is None else faces_words(seat.hand)
         marker = ">" if seat.seat in current.to_act else " "
         lines.append(
-            f"{marker} {seat.colour:<6} {seat.points:>4} saga points  supply {supply}"
+            f"{marker} {label:<{width}} {seat.points:>4} saga points  supply {supply}"
             f"  hand {hand or '(empty)'} (backs {backs})"
         )
     if current.pile is not None:
-        lines.append("pile (top first): " + (" ".join(current.pile) or "(empty)"))
+        lines.append("pile (top first): " + (faces_words(current.pile) or "(empty)"))
     return "\n".join(lines)
 
 
-def _title(current: BeowulfView) -> str:
+def _title(current: BeowulfView, labels: list[str]) -> str:
     name = act_spec(current.act).name
     status = {
         "play": "to play",
@@ -185,14 +191,12 @@ def _title(current: BeowulfView) -> str:
         "over": "game over",
         "between": "between acts",
     }.get(current.phase, current.phase)
-    who = ", ".join(current.seats[s].colour for s in current.to_act)
+    who = ", ".join(labels[s] for s in current.to_act)
     extra = " (drew: must play a tile)" if current.drawn else ""
     if current.pending:
-        extra = f" (may use {current.pending.replace('_', ' ')}: swap/remove or skip)"
-    return (
-        f"Beowulf — Act {ROMAN[current.act]}: {name} — {who} {status}{extra} — "
-        f"pile {current.pile_size}"
-    )
+        extra = f" (may use the {ability_name(current.pending)}: swap/remove or skip)"
+    doing = " ".join(filter(None, (who, status)))
+    return f"Beowulf — Act {ROMAN[current.act]}: {name} — {doing}{extra} — pile {current.pile_size}"
 
 
 def _grid(current: BeowulfView) -> list[str]:
@@ -210,10 +214,14 @@ def _grid(current: BeowulfView) -> list[str]:
     return rows
 
 
-def _legend(current: BeowulfView) -> str:
-    del current
+def _legend(current: BeowulfView, labels: list[str]) -> str:
+    """The board's letters: the figures' owners (the seats at this table, by colour and
+    name), kinds and the tiles' ability codes."""
+    owners = " ".join(
+        f"{OWNER_LETTERS[seat.colour]}={label}"
+        for seat, label in zip(current.seats, labels, strict=True)
+    )
     abilities = " ".join(f"{code}={name.replace('_', ' ')}" for name, code in ABILITY_CODES.items())
-    owners = " ".join(f"{letter}={colour}" for colour, letter in OWNER_LETTERS.items())
     kinds = " ".join(f"{letter}={kind}" for kind, letter in KIND_LETTERS.items())
     return f"legend: figures {owners} + {kinds}; ## printed throat; tiles value+{abilities}"
 
@@ -246,9 +254,9 @@ class BeowulfViews:
         """What `viewer` sees."""
         return view(state, viewer)
 
-    def render(self, current: Any) -> str:
-        """The terminal rendering."""
-        return render(current)
+    def render(self, current: Any, players: Sequence[str]) -> str:
+        """The terminal rendering, seats by colour and player's name."""
+        return render(current, players)
 
     def perturb_hidden(
         self, state: BeowulfState, viewer: Viewer, rnd: random.Random

@@ -1,4 +1,5 @@
-"""What each viewer sees of a game of Hägar, and a terminal rendering of it.
+"""What each viewer sees of a game of Hägar, and a terminal rendering of it in the
+narrative's words (Vikings by their players' names, places and loot as printed).
 
 A seat sees every public thing (positions, how many pieces each Viking carries, has on his
 ship and at home, arrows, the city stack sizes, the last throw) and the identity of its
@@ -15,14 +16,24 @@ from typing import Any
 
 import msgspec
 
-from skald.core.hagar.board import board
+from skald.core.hagar.board import board, whereabouts
 from skald.core.hagar.data import cards, pieces
 from skald.core.hagar.scoring import feast_reason
 from skald.core.hagar.state import Crossing, HagarState, Leg, Result, Throw, Viking
+from skald.events.common import Outcome
 from skald.events.envelope import Envelope
+from skald.events.hagar import CrossroadsReached, DirectionsAnnounced, SticksThrown
 from skald.events.viewer import Viewer
 from skald.projections import hagar_knowledge
 from skald.projections.hagar_knowledge import HagarPossible
+from skald.projections.narrative.common import listing, outcome_words, plural
+from skald.projections.narrative.hagar import (
+    FATE_NAMES,
+    HagarNarrator,
+    loot_words,
+    narrator,
+    place_words,
+)
 from skald.projections.registry import register_views
 
 
@@ -179,51 +190,112 @@ def _cities(state: HagarState) -> tuple[CityView, ...]:
     )
 
 
-def _pieces(pieces: tuple[LootView, ...]) -> str:
-    return ", ".join(f"{p.slot}:{p.name} {p.value}" for p in pieces) or "-"
+PHASE_WORDS = {
+    "setup": "to choose a home harbour",
+    "throw": "to throw the rune sticks",
+    "move": "to move",
+    "arrow": "to hand the arrow to another Viking",
+    "odin": "to say where Odin carries him",
+    "storm": "to choose the piece of cargo the storm takes",
+    "ambush": "to ambush or to let the others be",
+    "announce": "to announce the way at the crossroads",
+    "moved": "has moved",
+    "roadside": "to take the loot lying by the road or to leave it",
+}
+"""What the Viking whose turn it is does now, by phase (`HagarState.phase`)."""
 
 
-def render(hagar: HagarView) -> str:
-    """A readable terminal rendering."""
-    lines = [
-        f"Hägar ruft zum Beutefest: round {hagar.rounds + 1}, seat {hagar.turn} to act "
-        f"({hagar.phase})"
-    ]
-    if hagar.throw is not None:
-        t = hagar.throw
-        bolt = f", {t.lightning} lightning" if t.lightning else ""
-        lines.append(f"last throw (seat {t.seat}): {t.points} points / {t.waves} waves{bolt}")
-    if hagar.crossing is not None:
-        c = hagar.crossing
-        called = f": even {c.even}, odd {c.odd}" if c.even else ""
-        lines.append(f"crossroads at {c.space}{called}")
-    if hagar.pending_card:
-        lines.append(f"fate card drawn: {hagar.pending_card}")
-    if hagar.ambush_targets:
-        lines.append(f"ambush possible on seats {list(hagar.ambush_targets)}")
-    if hagar.feast_callable:
-        lines.append("the Loot Feast may be called")
+def render(hagar: HagarView, players: Sequence[str]) -> str:
+    """A readable terminal rendering: Vikings by their players' names, places as the board
+    prints them, loot by kind and value, the turn said as what the Viking does now."""
+    told = narrator(tuple(players))
+    lines = [f"Hägar ruft zum Beutefest: round {hagar.rounds + 1}; {_turn_words(hagar, told)}"]
+    lines += _moment(hagar, told)
     lines.append("Vikings:")
-    for v in hagar.vikings:
-        place = f"aboard at {v.ship}" if v.aboard else f"on foot at {v.at}, ship at {v.ship}"
-        marks = (f", arrows {v.arrows}" if v.arrows else "") + (" WOUNDED" if v.wounded else "")
-        lines.append(
-            f"  seat {v.seat}: {place}; carried {v.carried}, ship {v.cargo}, home {v.home}{marks}"
-        )
-    for h in hagar.holdings:
-        lines.append(
-            f"  loot of seat {h.seat}: carried [{_pieces(h.carried)}] ship "
-            f"[{_pieces(h.cargo)}] home [{_pieces(h.home)}]"
-        )
-    cities = ", ".join(f"{c.city} {c.loot}" for c in hagar.cities if c.loot)
-    lines.append(f"cities: {cities or 'all plundered'}; camp chests {hagar.camp_chests}")
+    lines += [f"  {told.actor(v.seat)}: {_viking_words(v)}" for v in hagar.vikings]
+    lines += [f"  {told.name(h.seat)}'s loot: {_holdings_words(h)}" for h in hagar.holdings]
+    cities = ", ".join(f"{place_words(c.city)} {c.loot}" for c in hagar.cities if c.loot)
+    chests = f"{plural(hagar.camp_chests, 'treasure chest')} at the {place_words(board().camp)}"
+    lines.append(f"loot in the cities: {cities or 'all plundered'}; {chests}")
     if hagar.roadside:
-        lines.append("roadside: " + ", ".join(f"{s} {n}" for s, n in hagar.roadside))
-    lines.append(f"fate deck {hagar.deck}, discards {len(hagar.discard)}")
+        lying = ", ".join(f"{place_words(s)} {plural(n, 'piece')}" for s, n in hagar.roadside)
+        lines.append(f"loot lying by the road: {lying}")
+    lines.append(f"fate deck: {plural(hagar.deck, 'card')}, {len(hagar.discard)} discarded")
     if hagar.result is not None:
-        scores = ", ".join(f"seat {s}: {p}" for s, p in enumerate(hagar.result.scores))
-        lines.append(f"feast scores: {scores}; winners {list(hagar.result.ranking[0])}")
+        result = Outcome(
+            termination="feast", ranking=hagar.result.ranking, scores=hagar.result.scores
+        )
+        lines.append(f"the feast: {outcome_words(result, told.name)}")
     return "\n".join(lines)
+
+
+def _turn_words(hagar: HagarView, told: HagarNarrator) -> str:
+    """`Bob to move (3 points on land or 5 waves at sea)`; `the Loot Feast is over`."""
+    if hagar.phase == "over":
+        return "the Loot Feast is over"
+    words = f"{told.name(hagar.turn)} {PHASE_WORDS.get(hagar.phase, 'to act')}"
+    if hagar.phase == "move" and hagar.leg is not None:
+        words += f" ({_leg_words(hagar.leg)})"
+    return words
+
+
+def _leg_words(leg: Leg) -> str:
+    """What a throw allows: `3 points on land or 5 waves at sea`, a fate card first on a
+    lightning bolt."""
+    land, sea = f"{plural(leg.points, 'point')} on land", f"{plural(leg.waves, 'wave')} at sea"
+    allowed = {"any": f"{land} or {sea}", "walk": land, "sail": sea}[leg.mode]
+    return allowed + ("; lightning: a fate card first on land" if leg.lightning else "")
+
+
+def _moment(hagar: HagarView, told: HagarNarrator) -> list[str]:
+    """The last throw, a crossroads, a drawn fate card, an ambush, the feast to call: in
+    the narrative's sentences where it has them."""
+    lines: list[str] = []
+    if hagar.throw is not None:
+        thrown = SticksThrown(**msgspec.structs.asdict(hagar.throw))
+        lines.append(f"last throw: {told.say(thrown)}")
+    crossing = hagar.crossing
+    if crossing is not None:
+        reached = CrossroadsReached(seat=hagar.turn, space=crossing.space, mode=crossing.mode)
+        lines.append(str(told.say(reached)))
+        if crossing.even:
+            lines.append(
+                str(told.say(DirectionsAnnounced(hagar.turn, crossing.even, crossing.odd)))
+            )
+    if hagar.pending_card:
+        lines.append(f"fate card drawn: {FATE_NAMES.get(hagar.pending_card, hagar.pending_card)}")
+    if hagar.ambush_targets:
+        targets = listing([told.name(s) for s in hagar.ambush_targets], last="or")
+        lines.append(f"{told.name(hagar.turn)} may ambush {targets}")
+    if hagar.feast_callable:
+        lines.append(f"{told.name(hagar.turn)} may call the Loot Feast")
+    return lines
+
+
+def _viking_words(viking: VikingView) -> str:
+    """`on foot at DE road 5, ship at Hamburg harbour; loot 1 carried, 1 on his ship, 2 at
+    home; 2 arrows` (where he is in the refusals' words, `whereabouts`)."""
+    place = whereabouts(viking.at, viking.ship, viking.aboard)
+    loot = f"loot {viking.carried} carried, {viking.cargo} on his ship, {viking.home} at home"
+    marks = [plural(viking.arrows, "arrow")] if viking.arrows else []
+    marks += ["wounded: straight home"] if viking.wounded else []
+    marks += [f"misses {plural(viking.misses_turns, 'turn')}"] if viking.misses_turns else []
+    return "; ".join([place, loot, *marks])
+
+
+def _holdings_words(holdings: Holdings) -> str:
+    """A collector's card face up, each piece numbered by its place as the notation names
+    it: `carried 1. Wine (2); on the ship nothing; at home 1. Gold (5), 2. Wine (4)`."""
+    fields = (
+        ("carried", holdings.carried),
+        ("on the ship", holdings.cargo),
+        ("at home", holdings.home),
+    )
+    return "; ".join(f"{field} {_pieces(pieces)}" for field, pieces in fields)
+
+
+def _pieces(pieces: tuple[LootView, ...]) -> str:
+    return ", ".join(f"{p.slot}. {loot_words(p.piece)}" for p in pieces) or "nothing"
 
 
 def perturb_hidden(state: HagarState, viewer: Viewer, rnd: random.Random) -> HagarState:
@@ -279,8 +351,9 @@ class HagarViews:
     def view(self, state: HagarState, viewer: Viewer) -> HagarView:
         return view(state, viewer)
 
-    def render(self, view: HagarView) -> str:
-        return render(view)
+    def render(self, view: HagarView, players: Sequence[str]) -> str:
+        """Vikings by their players' names, places and loot as printed."""
+        return render(view, players)
 
     def perturb_hidden(self, state: HagarState, viewer: Viewer, rnd: random.Random) -> HagarState:
         """Face-down loot and the fate deck's order changed where `viewer` cannot see."""

@@ -19,11 +19,11 @@ from typing import Any
 
 import msgspec
 
+from skald.core.beowulf.printed import face_words
 from skald.core.hagar.board import board
 from skald.core.hagar.data import pieces
 from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
-from skald.projections.narrative.beowulf import face_words
 from skald.projections.narrative.common import listing, plural
 from skald.projections.registry import redacted_log, views_for
 

@@ -1,11 +1,13 @@
 """Per-game view functions, found by game name like the rules are.
 
 A game's projection module provides `view(state, viewer) -> Struct` (a pure function of the
-rules state and the viewer: only what that viewer is entitled to), `render(view) -> str`
-(a readable terminal rendering) and `perturb_hidden(state, viewer, rnd) -> state` (the
-dual of `view`: a state that differs only in what `viewer` may not see, so the conformance
-suite can check that views, legal commands and logs do not depend on it), and registers
-them with `@register_views(name)`.
+rules state and the viewer: only what that viewer is entitled to), `render(view, players)
+-> str` (a readable terminal rendering in the game's words: players by their names, places
+and pieces as printed, never seat numbers, ids or field names, which belong to the JSON)
+and `perturb_hidden(state, viewer, rnd) -> state` (the dual of `view`: a state that
+differs only in what `viewer` may not see, so the conformance suite can check that views,
+legal commands and logs do not depend on it), and registers them with
+`@register_views(name)`.
 
 Each game's views also say what a viewer could believe (DESIGN.md "What a viewer can
 know"): `possible(log, viewer)`, computed only from the viewer's redacted log
@@ -38,8 +40,9 @@ class GameViews(Protocol):
     def view(self, state: Any, viewer: Viewer) -> Any:
         """What `viewer` sees of the rules state."""
 
-    def render(self, view: Any) -> str:
-        """A readable text rendering of a view."""
+    def render(self, view: Any, players: Sequence[str]) -> str:
+        """A readable text rendering of a view, each seat shown by its player's name
+        (`players`, in seat order)."""
 
     def perturb_hidden(self, state: Any, viewer: Viewer, rnd: random.Random) -> Any:
         """`state` with (some of) what `viewer` may not see changed at random, and nothing

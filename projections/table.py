@@ -382,8 +382,8 @@ class Table:
         )
 
     def render(self, table_view: TableView) -> str:
-        """A readable rendering of a view."""
-        return views_for(table_view.game).render(table_view.state)
+        """A readable rendering of a view, its seats named by the table's players."""
+        return views_for(table_view.game).render(table_view.state, table_view.players)
 
     def log(
         self, game_id: str, viewer: Viewer, from_seq: int = 1, to_seq: int | None = None

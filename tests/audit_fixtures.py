@@ -18,6 +18,7 @@ from typing import Any
 import msgspec
 
 from skald.core.beowulf.data import catalog
+from skald.core.beowulf.printed import face_words
 from skald.core.engine import Engine
 from skald.core.errors import IllegalMove
 from skald.core.rules import get_rules
@@ -72,7 +73,7 @@ def beowulf_undrawn_tile(log: list[Envelope[Any]]) -> tuple[list[Envelope[Any]],
         log, marker.seq, lambda e: msgspec.structs.replace(e, move=f"play {face} {square}")
     )
     doctored = forge(doctored, placed.seq, lambda e: msgspec.structs.replace(e, tile=stranger))
-    return doctored, {"seq": marker.seq, "rule": f"no {face} tile in hand"}
+    return doctored, {"seq": marker.seq, "rule": f"no {face_words(face)} tile in hand"}
 
 
 def _hand_before(log: list[Envelope[Any]], seq: int, seat: int) -> list[str]:

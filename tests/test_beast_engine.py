@@ -46,7 +46,7 @@ def test_the_beast_may_undo_a_hidden_step_but_not_once_trails_were_checked(table
     shown = table.render(table.show(game, bob))
     assert "2 active movement cards" in shown
     assert "actual D2" not in shown
-    assert "Fangrir (seat 0) at hidden location" in shown
+    assert "Fangrir (Ann) at hidden location" in shown
     assert "actual D2" in table.render(table.show(game, table.viewer(game, "Ann")))
 
 

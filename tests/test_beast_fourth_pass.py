@@ -26,7 +26,7 @@ from skald.events.beast import Damaged, Killed
 from skald.projections.beast import beast_view, render_view
 from tests.test_beast_examples import hunted, play
 from tests.test_beast_examples_items import HUNTERS, RUSH, drafted, idle_until_night
-from tests.test_beast_support import BeastGame, day_one
+from tests.test_beast_support import NAMES, BeastGame, day_one
 
 PRINTED_SETTLEMENTS = ["place A1", "place A5", "place E1", "place E5"]
 
@@ -218,13 +218,13 @@ def test_the_hunters_see_where_the_revealed_beast_stands() -> None:
     game, _, _ = hunted()
     hidden = beast_view(game.state, HUNTERS)
     assert hidden.hands[0].location is None
-    assert "Fangrir (seat 0) at hidden location" in render_view(hidden)
+    assert "Fangrir (Ann) at hidden location" in render_view(hidden, NAMES)
     play(game, "play Hunt", "search C2")
     assert not game.state.hidden
     shown = beast_view(game.state, HUNTERS)
     assert shown.hands[0].location == "C2" == shown.standee
-    text = render_view(shown)
-    assert "Fangrir (seat 0) at C2" in text
+    text = render_view(shown, NAMES)
+    assert "Fangrir (Ann) at C2" in text
     assert "hidden location" not in text
 
 

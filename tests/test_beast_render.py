@@ -13,6 +13,7 @@ import pytest
 from skald.events.viewer import Viewer
 from skald.projections.beast import beast_view, render_view
 from tests.test_beast_scenarios import rushed
+from tests.test_beast_support import NAMES
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "beast"
 VIEWERS = {"hunters": Viewer("Bob", frozenset({1})), "beast": Viewer("Ann", frozenset({0}))}
@@ -22,7 +23,7 @@ VIEWERS = {"hunters": Viewer("Bob", frozenset({1})), "beast": Viewer("Ann", froz
 def test_rush_example_renders_as_recorded(who: str) -> None:
     game = rushed()
     game.edit_hand(1, location="C2")
-    text = render_view(beast_view(game.state, VIEWERS[who])) + "\n"
+    text = render_view(beast_view(game.state, VIEWERS[who]), NAMES) + "\n"
     golden = FIXTURES / f"rush-example.{who}.txt"
     if os.environ.get("SKALD_UPDATE_GOLDEN"):
         golden.write_text(text)
@@ -33,4 +34,4 @@ def test_rush_example_renders_as_recorded(who: str) -> None:
         assert "actual D2" not in text
         assert "3 active movement cards" in text
     else:
-        assert "actual D2; cards X E N" in text
+        assert "actual D2; movement cards No Movement (at C3), east to D3, north to D2" in text

@@ -18,6 +18,7 @@ LOG = Path(__file__).resolve().parent.parent / "fixtures" / "audit" / "beast_cle
 
 def test_the_hunters_view_names_the_revealed_beasts_location() -> None:
     log = read_jsonl(LOG.read_text())
+    players = log.envelopes[0].event.players
     rules = get_rules("beast")
     state = None
     checked = {"revealed": 0, "hidden": 0}
@@ -28,8 +29,8 @@ def test_the_hunters_view_names_the_revealed_beasts_location() -> None:
             continue
         beast_line = next(
             line
-            for line in render_view(beast_view(state.rules, seat_viewer(1))).splitlines()
-            if line.startswith(f"  {state.rules.hands[0].character} (seat 0)")
+            for line in render_view(beast_view(state.rules, seat_viewer(1)), players).splitlines()
+            if line.startswith(f"  {state.rules.hands[0].character} ({players[0]})")
         )
         if isinstance(event, BeastRevealed) and not state.rules.hands[0].dead:
             assert f" at {event.location}:" in beast_line, beast_line

@@ -21,7 +21,7 @@ from skald.events.common import MoveMade
 from skald.events.secret import Secret, canonical, redact
 from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections.beast import beast_view, render_view
-from tests.test_beast_support import day_one, random_game
+from tests.test_beast_support import NAMES, day_one, random_game
 
 RULES = get_rules("beast")
 HEX = re.compile(rb'"[0-9a-f]{64}"')
@@ -88,7 +88,7 @@ def test_hidden_values_stay_sealed_for_those_outside_their_audience() -> None:
                     assert audience in ({0}, game.state.hunter_seats)
         rows = [
             line.split()
-            for line in render_view(beast_view(game.state, hunters)).splitlines()
+            for line in render_view(beast_view(game.state, hunters), NAMES).splitlines()
             if re.match(r"^\s*\d+  ", line)
         ]
         assert rows
@@ -109,8 +109,8 @@ def test_the_beast_never_sees_a_trap_before_it_triggers() -> None:
     assert view.traps[0].zone == "West"
     assert view.traps[0].card is None
     assert view.traps[0].habitat is None
-    assert "Bear Trap" not in render_view(view)
-    assert "swamp" not in render_view(view).split("traps:")[1].split("\n")[0]
+    assert "Bear Trap" not in render_view(view, NAMES)
+    assert "swamp" not in render_view(view, NAMES).split("traps:")[1].split("\n")[0]
     mates = beast_view(game.state, Viewer("Cid", frozenset({2})))
     assert mates.traps[0].card == "Bear Trap"
     assert mates.traps[0].habitat == "swamp"
@@ -127,4 +127,4 @@ def test_a_talent_discarded_to_flee_stays_face_down_for_the_hunters() -> None:
     assert talent.encode() not in canonical([redact(e, hunters) for e in game.log])
     assert talent.encode() not in canonical([redact(e, SPECTATOR) for e in game.log])
     assert talent.encode() in canonical([redact(e, beast) for e in game.log])
-    assert talent not in render_view(beast_view(game.state, hunters))
+    assert talent not in render_view(beast_view(game.state, hunters), NAMES)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from skald.core.beowulf.data import tile
+from skald.core.beowulf.data import tile, tile_face
+from skald.core.beowulf.printed import faces_words
 from skald.core.beowulf.rules import BeowulfRules
 from skald.events.beowulf import ActEnded, FigureScored, TreasureCashed
 from skald.events.viewer import REFEREE, SPECTATOR, seat_viewer
@@ -60,10 +61,13 @@ def test_render_shows_board_legend_hand_and_scores() -> None:
     game = Game(players=2, seed="render")
     game.move("place beowulf C2")
     views = views_for("beowulf")
-    text = views.render(views.view(game.state, seat_viewer(0)))
+    players = ("Ann", "Bob")
+    text = views.render(views.view(game.state, seat_viewer(0)), players)
     assert "    A    B    C" in text
     assert "bW" in text
-    assert "legend" in text
-    assert "brown" in text
+    assert "legend: figures b=brown (Ann) g=green (Bob)" in text
+    assert "green (Bob) to play" in text
     assert "50 saga points" in text
-    assert render(view(game.state, SPECTATOR)).count("2 tiles") == 2
+    own = faces_words([tile_face(t) for t in game.state.hands[0]])
+    assert f"  brown (Ann)   50 saga points  supply W0 T2 C3 D4  hand {own} (backs I, I)" in text
+    assert render(view(game.state, SPECTATOR), players).count("2 tiles") == 2

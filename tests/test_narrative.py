@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
+from skald.core.beowulf.printed import tile_words
 from skald.core.hagar.data import board_data, pieces
 from skald.events.beowulf import TileDrawn
 from skald.events.envelope import Envelope
 from skald.events.secret import redact
 from skald.events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
 from skald.projections.narrative import INTERNAL_WORDS, Narrator
-from skald.projections.narrative.beowulf import tile_words
 from skald.projections.narrative.common import humane
 from skald.projections.narrative.hagar import loot_words, place_words
 from tests.test_conformance import doctor_hidden, full_log, played

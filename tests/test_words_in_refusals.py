@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from skald.core.beowulf.data import catalog
+from skald.core.beowulf.printed import face_words
 from skald.core.engine import Engine
 from skald.core.errors import IllegalMove, NotFound
 from skald.core.store import EventStore
@@ -79,3 +81,17 @@ def test_a_variation_is_named_by_its_number_alike_missing_or_hidden(table: Table
         table.histories().variation_log(game_id, table.viewer(game_id, "Bob"), 2)
     assert str(raised.value) == "this game has no variation v2 that you may read"
     assert game_id not in str(raised.value)
+
+
+def test_a_beowulf_tile_not_in_hand_is_refused_with_the_hand_as_printed(table: Table) -> None:
+    game_id = _new(table, "beowulf", ["Ann", "Bob"])
+    table.decide(game_id, 0, "move", "draw", None)
+    hand = table.show(game_id, table.viewer(game_id, "Ann")).state.seats[0].hand
+    missing = next(
+        t.face for t in catalog().values() if t.act == 1 and t.face not in hand and t.value < 0
+    )
+    text = _refusal(table, game_id, 0, f"play {missing} C3")
+    printed = ", ".join(face_words(face) for face in sorted(set(hand)))
+    assert f"no {face_words(missing)} tile in hand (your hand: {printed})" in text, text
+    assert "\N{MINUS SIGN}" in text
+    assert f" {missing} tile" not in text, text  # the notation's hyphen-minus is not printed

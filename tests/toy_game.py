@@ -208,8 +208,9 @@ class ToyViews:
             deck_size=len(state.deck),
         )
 
-    def render(self, view: ToyView) -> str:
-        return f"hand {view.hand} bets {view.bets} deck {view.deck_size}"
+    def render(self, view: ToyView, players: Sequence[str]) -> str:
+        bets = ", ".join(f"{name} {bet}" for name, bet in zip(players, view.bets, strict=False))
+        return f"hand {view.hand} bets {bets or 'none'} deck {view.deck_size}"
 
     def possible(self, log: Sequence[Envelope[Any]], viewer: Viewer) -> ToyPossible:
         return toy_possible(log, viewer)

@@ -107,10 +107,9 @@ def _playing(state: BeastState, seat: int) -> str:
     return f" ({', '.join(names[:-1])} and {names[-1]})" if len(names) > 1 else f" ({names[0]})"
 
 
-def _where(state: BeastState) -> str:
-    """When in the game, and what is being resolved: `day 2, Helga's flee`."""
-    day = state.day
-    where = {
+def phase_words(phase: str, day: int) -> str:
+    """When in the game a phase is, in words: `the Beast's first move`, `the dawn of day 2`."""
+    return {
         "setup": "setting up",
         "start": "the Beast's first move",
         "place": "placing the hunters",
@@ -120,7 +119,12 @@ def _where(state: BeastState) -> str:
         "night": f"night {day}",
         "upgrade": f"upgrading after night {day}",
         "over": "the game is over",
-    }.get(state.phase, state.phase)
+    }.get(phase, phase)
+
+
+def _where(state: BeastState) -> str:
+    """When in the game, and what is being resolved: `day 2, Helga's flee`."""
+    where = phase_words(state.phase, state.day)
     if state.window:
         where += f", while the {state.window.replace('_', ' ')} may be answered by a reaction"
     elif state.frames and state.frames[-1].slot != "start":  # the phase says it
@@ -129,16 +133,21 @@ def _where(state: BeastState) -> str:
 
 
 def _resolving(state: BeastState) -> str:
-    """What the top frame is, in words; a trap item is played face down, so its name must
-    not reach the Beast's seat here."""
     frame = state.frames[-1]
     character = state.hands[frame.hand].character if 0 <= frame.hand < len(state.hands) else ""
-    if is_trap_item(frame.card):
+    return resolving_words(character, frame.card, frame.slot)
+
+
+def resolving_words(character: str, card: str, slot: str) -> str:
+    """What a card frame resolves, in words: the card's name, `a trap` (a trap item is
+    played face down, so its name must not reach the Beast's seat), `Helga's flee (one
+    step of movement)`, `Fangrir's first move`."""
+    if card == "trap" or is_trap_item(card):
         return "a trap"
-    if frame.card:
-        return frame.card
-    if frame.slot == "flee":
+    if card:
+        return card
+    if slot == "flee":
         return f"{character}'s flee (one step of movement)"
-    if frame.slot == "start":
+    if slot == "start":
         return f"{character}'s first move"
-    return f"{character}'s {frame.slot}"
+    return f"{character}'s {slot}"

@@ -47,6 +47,7 @@ from skald.core.beowulf.legal import (
     may_place_figure,
     may_play_tile,
 )
+from skald.core.beowulf.printed import face_words, faces_words
 from skald.core.beowulf.scoring import close_act
 from skald.core.beowulf.setup import deal, pile_index
 from skald.core.beowulf.state import (
@@ -141,7 +142,9 @@ class _Check:
                 raise self.fail(
                     f"{face} is in hand from two acts: name the back ({', '.join(named)})"
                 )
-            raise self.fail(f"no {face} tile in hand (hand: {' '.join(faces) or 'empty'})")
+            raise self.fail(
+                f"no {face_words(face)} tile in hand (your hand: {faces_words(faces) or 'empty'})"
+            )
         return tile_id
 
 

@@ -91,3 +91,13 @@ def place_name(space: str) -> str:
         return f"{space.title()} ({KIND_WORDS.get(kind, kind)})"
     region = region.upper() if len(region) <= 2 else region.replace("-", " ").title()
     return f"{region} {KIND_WORDS.get(kind, kind)} {number}".strip()
+
+
+def whereabouts(at: str, ship: str, aboard: bool) -> str:
+    """Where a Viking is, in the board's words: `aboard at Hamburg harbour`, `on foot at
+    Paris, ship at Paris harbour`, `not yet on the board` (before he chose a home)."""
+    if not ship:
+        return "not yet on the board"
+    if aboard:
+        return f"aboard at {place_name(ship)}"
+    return f"on foot at {place_name(at)}, ship at {place_name(ship)}"

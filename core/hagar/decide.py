@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from skald.core.errors import IllegalMove, Seat
 from skald.core.hagar import legal
-from skald.core.hagar.board import board, place_name
+from skald.core.hagar.board import board, place_name, whereabouts
 from skald.core.hagar.commands import (
     Announce,
     Command,
@@ -133,12 +133,7 @@ def where(state: HagarState, seat: int) -> str:
     """The seat's position, in the board's words, for refusals: `aboard at Hamburg
     harbour, after the throw: 1 point and 0 waves`."""
     viking = state.vikings[seat]
-    if not viking.ship:
-        place = "not yet on the board"
-    elif viking.aboard:
-        place = f"aboard at {place_name(viking.ship)}"
-    else:
-        place = f"on foot at {place_name(viking.at)}, ship at {place_name(viking.ship)}"
+    place = whereabouts(viking.at, viking.ship, viking.aboard)
     leg = state.leg
     thrown = (
         f": {_count(leg.points, 'point')} and {_count(leg.waves, 'wave')}"

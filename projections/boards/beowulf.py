@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from skald.core.beowulf.printed import face_words
 from skald.projections.boards.svg import circle, document, group, rect, side_panel, text, title
-from skald.projections.narrative.beowulf import face_words
 
 CELL = 56
 MARGIN = 28

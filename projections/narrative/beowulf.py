@@ -1,6 +1,6 @@
 """Beowulf told in the rulebook's words: who placed which figure where, who drew and
 played which tile (as printed: `+3`, `-2 Drunkenness`, `0 Golden Statue`, with a true minus
-sign), the acts, the pile, Betrayal and each figure's scoring.
+sign: `core.beowulf.printed`), the acts, the pile, Betrayal and each figure's scoring.
 
 A hidden tile is named only for a reader who may see it (its holder, the referee, anyone
 after a game that reveals at its end); the others read that a tile was drawn or dealt.
@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from skald.core.beowulf.data import CODE_ABILITIES, COLOURS, FACE_PATTERN, ROMAN, catalog, tile
+from skald.core.beowulf.data import COLOURS, ROMAN
+from skald.core.beowulf.printed import ability_name, signed, tile_words, tiles_words
 from skald.events.beowulf import (
     AbilityDeclined,
     AbilityOffered,
@@ -34,7 +35,6 @@ from skald.events.beowulf import (
 )
 from skald.projections.narrative.common import known, listing, plural, seat_deed
 
-MINUS = "\N{MINUS SIGN}"
 FIGURE_NAMES = {
     "beowulf": "Beowulf",
     "thane": "Thane",
@@ -42,48 +42,6 @@ FIGURE_NAMES = {
     "drakkar": "Drakkar",
 }
 FIGURES = {kind: name if kind == "beowulf" else f"a {name}" for kind, name in FIGURE_NAMES.items()}
-
-
-def ability_name(ability: str) -> str:
-    """`golden_statue` -> `Golden Statue`."""
-    return ability.replace("_", " ").title()
-
-
-def tile_words(tile_id: str) -> str:
-    """A tile as printed: `+3`, `-2 Drunkenness` (a minus sign), `0 Golden Statue`,
-    `+1 Treasure (3)`."""
-    if tile_id not in catalog():  # a forged log's tile: said as what it is
-        return f"a tile no set holds ({tile_id})"
-    printed = tile(tile_id)
-    return _printed(printed.value, printed.ability, printed.treasure)
-
-
-def face_words(face: str) -> str:
-    """A tile's face in its notation (`0#`, `+1$3`, `-2d`) as printed (`Throat`,
-    `+1 Treasure (3)`, `-2 Drunkenness`); a face the notation does not know, as it is."""
-    matched = FACE_PATTERN.fullmatch(face)
-    if matched is None or (matched[2] and matched[2] not in CODE_ABILITIES):
-        return face
-    value, code, treasure = matched.groups()
-    if treasure is not None:
-        return _printed(int(value), "treasure", int(treasure))
-    return _printed(int(value), CODE_ABILITIES[code] if code else None, 0)
-
-
-def _printed(value: int, ability: str | None, treasure: int) -> str:
-    number = f"{value:+d}".replace("-", MINUS) if value else "0"
-    if ability is None:
-        return number
-    if ability == "throat":
-        return "Throat"
-    if ability == "treasure":
-        return f"{number} Treasure ({treasure})"
-    return f"{number} {ability_name(ability)}"
-
-
-def tiles_words(tile_ids: tuple[str, ...]) -> str:
-    """Several tiles as printed, in order."""
-    return ", ".join(tile_words(t) for t in tile_ids)
 
 
 def _act(act: int) -> str:
@@ -175,7 +133,7 @@ class BeowulfNarrator:
                 return f"Betrayal turned the positive tiles on {listing(list(squares))} face down."
             case FigureScored(seat=seat, kind=kind, at=at, sum=total, diamonds=diamonds):
                 figure = f"{self.name(seat)}'s {FIGURE_NAMES.get(kind, kind)} on {at}"
-                summed = f"{total:+d}".replace("-", MINUS) if total else "0"
+                summed = signed(total)
                 return (
                     f"{figure} scored {plural(event.points, 'saga point')} "
                     f"({summed} × {plural(diamonds, 'diamond')})."

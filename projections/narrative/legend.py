@@ -9,8 +9,8 @@ import re
 from collections.abc import Iterable
 
 from skald.core.beowulf.data import catalog
+from skald.core.beowulf.printed import tile_words
 from skald.core.hagar.data import cards, pieces
-from skald.projections.narrative.beowulf import tile_words
 from skald.projections.narrative.hagar import fate_words, loot_words
 
 TILE_ID = re.compile(r"\bI{1,3}\d\d\b")
