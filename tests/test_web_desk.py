@@ -125,7 +125,12 @@ def test_a_swiss_night_from_the_lobby_to_the_final_standings(
     for round_number in (1, 2, 3):
         desk.click("#pair")
         says(desk, f"Round {round_number} is paired")
-        assert desk.locator("#handout-links li").count() == 4  # a referee link per table
+        handed = desk.locator("#handout-links li")
+        assert handed.count() == 4  # a watch link per table, none a referee's
+        assert all(
+            "#token=" not in (a.get_attribute("href") or "") for a in handed.locator("a").all()
+        )
+        assert "): watch " in handed.first.inner_text()
         desk.click("#autoplay")
         desk.wait_for_function(
             "() => document.querySelector('#info').textContent.includes('bots played')"

@@ -235,11 +235,16 @@
     }
   }
 
+  // No table comes with a referee link (an organiser may play too; a referee reads every
+  // hand): a Swiss table gets a link to watch it as anyone may, a duplicate table none,
+  // since its round is sealed until every table has finished.
   function handOut(paired) {
-    const items = paired.tables.map((table) =>
-      table.referee_token
-        ? linkItem(`Round ${paired.round}, table ${table.table} (${table.seats.join(", ")}): referee`, path`/play/${table.game}` + `#token=${encodeURIComponent(table.referee_token)}`)
-        : linkItem(`Round ${paired.round}, table ${table.table} (${table.seats.join(", ")}): watch (a duplicate round has no referee link)`, path`/play/${table.game}`));
+    const items = paired.tables.map((table) => {
+      const label = `Round ${paired.round}, table ${table.table} (${table.seats.join(", ")})`;
+      return paired.duplicate
+        ? el("li", {}, `${label}: sealed until every table of the round has finished`)
+        : linkItem(`${label}: watch`, path`/play/${table.game}`);
+    });
     $("handout-links").replaceChildren(...items);
     $("handout").hidden = false;
   }

@@ -359,7 +359,10 @@ class Tournaments:
         )
 
     def collect(self, tournament: str) -> list[ResultRecorded | AuditAttached]:
-        """Take in every finished game's result, checked, and any verdict now revealed."""
+        """Take in every finished game's result, checked, and any verdict now revealed. A
+        duplicate round's results wait until every table of the round has finished: the
+        stream is public, and one table's scores tell the others about their shared deal
+        (core/tournament/seclusion.py keeps the games themselves apart meanwhile)."""
         state = self.state(tournament)
         batch: list[ResultRecorded | AuditAttached] = []
         for paired in state.rounds:
@@ -367,8 +370,8 @@ class Tournaments:
             revealed = paired.deal is None or all(o is not None for o in finished.values())
             for table in paired.tables:
                 outcome = finished[table.game]
-                if table.result is None and outcome is not None:
-                    batch.append(self._result(paired, table, outcome, revealed))
+                if table.result is None and outcome is not None and revealed:
+                    batch.append(self._result(paired, table, outcome))
                 elif table.result is not None and not table.verdict and revealed:
                     verdict = self._verdict(paired, table.game)
                     if verdict:
@@ -384,9 +387,7 @@ class Tournaments:
             self._append(tournament, state, [(event, SYSTEM) for event in batch])
         return batch
 
-    def _result(
-        self, paired: RoundState, table: TableState, outcome: Outcome, revealed: bool
-    ) -> ResultRecorded:
+    def _result(self, paired: RoundState, table: TableState, outcome: Outcome) -> ResultRecorded:
         report = self._games.verify(table.game)
         chain = "ok" if report.ok else f"seq {report.bad_seq}: {report.reason}"
         if report.ok and tuple(self._games.summary(table.game).players) != table.seats:
@@ -398,7 +399,7 @@ class Tournaments:
             outcome=outcome,
             chain=chain,
             head=report.head,
-            verdict=self._verdict(paired, table.game) if revealed else "",
+            verdict=self._verdict(paired, table.game),
         )
 
     def _verdict(self, paired: RoundState, game: str) -> str:

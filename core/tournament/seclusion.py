@@ -23,9 +23,12 @@ so whoever runs it holds every game's record and key already (README, duplicate 
 Which games are a round's: the desk names them `TOURNAMENT.rN.tK` (a replay
 `TOURNAMENT.rN.tK.replayM`). A game id of that shape is looked up in that tournament's
 checked stream, and only a table's first game in round N, in a round with a shared deal,
-is sealed: a replay, or a game merely named like a tournament's, is not. A tournament
-whose stream fails its chain check cannot say which games are open, so the games named
-like its own stay sealed (closed, not open, when in doubt).
+is sealed: a replay, or a game merely named like a tournament's, is not. Two cases are
+closed when in doubt: a duplicate tournament's game of the round being paired (`pair`
+creates the games, then records the round: in between, the stream does not list them
+yet), and the games named like a tournament's own when its stream fails its chain check
+(it cannot say which are open). The stream itself holds no result of a sealed round: the
+desk takes a duplicate round's results in once the round is over (`Tournaments.collect`).
 """
 
 from __future__ import annotations
@@ -71,7 +74,12 @@ def sealed_round(tournaments: Tournaments, games: GameDesk, game_id: str) -> Sea
     except CorruptRecord:
         return SealedRound(tournament=tournament, round=number, playing=0)
     paired = next((r for r in state.rounds if r.round == number), None)
-    if paired is None or paired.deal is None:
+    if paired is None:
+        # `pair` creates a round's games before it records the round: a game of a round
+        # being paired is sealed in a duplicate tournament (closed while in doubt)
+        being_paired = number == len(state.rounds) + 1 and state.config.format == "duplicate"
+        return SealedRound(tournament=tournament, round=number, playing=1) if being_paired else None
+    if paired.deal is None:
         return None
     dealt = [(*table.replaced, table.game)[0] for table in paired.tables]  # not replays
     if game_id not in dealt:
