@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.servers import bearer, served_sqlite
+from tests.servers import bearer, legal_moves, served_sqlite
 
 
 @pytest.fixture(scope="module")
@@ -292,3 +292,57 @@ def test_an_organiser_who_plays_reads_no_opponent_s_hand(base: str) -> None:
         hands = [seat["hand"] for seat in seats["state"]["seats"]]
         assert hands[ann["seat"]], hands
         assert hands[1 - ann["seat"]] is None, hands
+
+
+def test_a_finished_table_s_scores_stay_unknown_until_its_duplicate_round_is_over(
+    base: str,
+) -> None:
+    """Found by review: table 1 of a duplicate round finished while table 2 still played
+    the same deal; Cid, seated at table 2, took the results in with his tournament token,
+    and the tournament's summary, standings and export (public: the tournament record
+    holds no secret) showed table 1's ranking and scores (65 to 135), which tell table 2
+    about the deal it holds. Now nothing of table 1's result is in the record, or in any
+    public read, until every table has finished."""
+    with httpx.Client(base_url=base, timeout=120) as http:
+        rules = {"game": "beowulf", "players": ["Ann", "Bob", "Cid", "Dag"], "rounds": 1}
+        created = http.post(
+            "/tournaments", json={**rules, "table_size": 2, "format": "duplicate"}
+        ).json()
+        tid = created["id"]
+        assert (
+            http.post(
+                f"/tournaments/{tid}/pair", headers=bearer(created["organiser_token"])
+            ).status_code
+            == 201
+        )
+        players = {p["name"]: p["token"] for p in created["players"]}
+        seats = {
+            name: http.post(f"/tournaments/{tid}/tables/mine", headers=bearer(token)).json()
+            for name, token in players.items()
+        }
+        first = seats["Ann"]["game"]
+        _finish(http, first, {s["seat"]: s["token"] for s in seats.values() if s["game"] == first})
+        outsider = next(name for name, s in seats.items() if s["game"] != first)
+        taken = http.post(f"/tournaments/{tid}/results", headers=bearer(players[outsider]))
+        assert taken.status_code == 200, taken.text
+        assert taken.json()["events"] == []
+        reads = [
+            http.get(f"/tournaments/{tid}").text,
+            http.get(f"/tournaments/{tid}/standings").text,
+            http.get(f"/tournaments/{tid}/export", params={"format": "jsonl"}).text,
+            http.get(f"/tournaments/{tid}/page").text,
+        ]
+        assert all('"scores"' not in read and "result_recorded" not in read for read in reads)
+
+
+def _finish(http: httpx.Client, game: str, tokens: dict[int, str]) -> None:
+    """Play `game` to its end with its seats' tokens, each seat's first legal move."""
+    for _ in range(2000):
+        summary = http.get(f"/games/{game}", headers=bearer(tokens[0])).json()
+        if summary["outcome"] is not None:
+            return
+        seat = summary["to_act"][0]
+        move = legal_moves(http, game, tokens[seat])[0]
+        done = http.post(f"/games/{game}/moves", json={"move": move}, headers=bearer(tokens[seat]))
+        assert done.status_code in (200, 201), done.text
+    raise AssertionError(f"{game} did not finish in 2,000 decisions")
