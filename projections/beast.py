@@ -300,7 +300,7 @@ def render_view(view: BeastView, players: Sequence[str]) -> str:
     if view.window:
         lines.append(f"the {view.window.replace('_', ' ')} may be answered by a reaction")
     if view.stats:
-        lines.append("so far: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in view.stats))
+        lines.append("so far: " + ", ".join(_stat_words(name, count) for name, count in view.stats))
     if view.winner:
         lines.append(WINNER_WORDS.get(view.winner, view.winner))
     else:
@@ -343,6 +343,25 @@ def _cell(view: BeastView, loc: str, habitats: dict[str, str], trails: dict[str,
     if trails.get(loc):
         marks += f" ~{trails[loc]}"
     return marks
+
+
+STAT_WORDS: dict[str, tuple[str, str]] = {
+    "reveals": ("time the Beast was revealed", "times the Beast was revealed"),
+    "misses": ("search found nothing", "searches found nothing"),
+    "transforms": ("location transformed", "locations transformed"),
+    "beast_wounds": ("wound dealt to the Beast", "wounds dealt to the Beast"),
+    "hunter_kills": ("hunter killed", "hunters killed"),
+    "settler_kills": ("settler killed", "settlers killed"),
+    "animal_kills": ("animal killed", "animals killed"),
+    "summons_killed": ("summoned creature killed", "summoned creatures killed"),
+}
+"""The game's tallies (core/beast/evolve.py `_count`) in words: one, many."""
+
+
+def _stat_words(name: str, count: int) -> str:
+    """`5 locations transformed`; a tally this table does not know, by its name."""
+    one, many = STAT_WORDS.get(name, (name.replace("_", " "), ""))
+    return plural(count, one, many or None)
 
 
 def _hand_line(index: int, hand: HandView, view: BeastView, players: Sequence[str]) -> str:

@@ -260,11 +260,11 @@ def _beast(possible: Any, players: Sequence[str]) -> str:
         unseen = len(holding.cards) - len(seen)
         text = plural(len(holding.cards), "card")
         if unseen and seen:
-            text += f", {unseen} not seen; seen: {', '.join(seen)}"
+            text += f", {unseen} not known; known: {', '.join(seen)}"
         elif unseen:
-            text += ", none seen"
+            text += ", none known"
         else:
-            text += f", all seen: {', '.join(seen)}"
+            text += f", all known: {', '.join(seen)}"
         lines.append(f"  {where}: {text}")
     lines += _beast_groups(possible, players)
     grouped = {c for group in getattr(possible, "groups", ()) for c in group.tokens}

@@ -95,6 +95,20 @@ def test_beowulf_shows_colours_with_names_and_the_own_hand_as_printed(tmp_path: 
     lines = text.splitlines()
     own = next(line for line in lines if line.startswith("> brown (Ann)"))
     hand = own.split("  hand ")[1].split(" (backs")[0]
-    assert re.fullmatch(r"([+\N{MINUS SIGN}]?\d+( [A-Z][a-z ]+)?|Throat)(, .+)?", hand), own
+    printed = r"[+\N{MINUS SIGN}]?\d+( [A-Z][A-Za-z ]*[a-z]( \(\d\))?)?|Throat"
+    assert all(re.fullmatch(printed, tile) for tile in hand.split(", ")), own
     assert "-" not in hand, own  # minus signs, as printed
     assert any(line.startswith("  green (Bob)") and "hand 2 tiles" in line for line in lines)
+
+
+def test_beast_tallies_are_said_in_words(tmp_path: Path) -> None:
+    """The game's tallies read `5 locations transformed`, not the counter's name
+    (`transforms 5`, found by a review)."""
+    db, game_id, _ = _played(tmp_path, "beast", "3")
+    text = _shown(db, game_id)
+    tallies = next(line for line in text.splitlines() if line.startswith("so far: "))
+    for tally in tallies.removeprefix("so far: ").split(", "):
+        assert re.fullmatch(r"\d+ [a-z][a-z ]+[a-z]|\d+ times? the Beast was revealed", tally), (
+            tally
+        )
+    assert "locations transformed" in tallies or "location transformed" in tallies, tallies
