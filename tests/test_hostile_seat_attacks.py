@@ -11,6 +11,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -86,13 +87,8 @@ def test_a_sealed_duplicate_table_s_summary_does_not_tell_what_was_played_there(
     summary (and the game list) someone not at a sealed table reads is the same after
     every decision there: its players, `sealed`, whether it is over; no seq, no turn."""
     with httpx.Client(base_url=base, timeout=60) as http:
-        rules = {"game": "beowulf", "players": ["Ann", "Bob", "Cid", "Dag"], "rounds": 1}
-        created = http.post(
-            "/tournaments", json={**rules, "table_size": 2, "format": "duplicate"}
-        ).json()
+        created = _paired_duplicate_round(http)
         tid = created["id"]
-        paired = http.post(f"/tournaments/{tid}/pair", headers=bearer(created["organiser_token"]))
-        assert paired.status_code == 201, paired.text
         seats = {
             p["name"]: http.post(
                 f"/tournaments/{tid}/tables/mine", headers=bearer(p["token"])
@@ -166,13 +162,9 @@ def test_a_replayed_duplicate_table_is_not_the_deal_its_seats_have_played(base: 
     knows Bob's draws there, and her own next draw), and every tile Bob played from his
     opening hand is in his hand again."""
     with httpx.Client(base_url=base, timeout=120) as http:
-        rules = {"game": "beowulf", "players": ["Ann", "Bob", "Cid", "Dag"], "rounds": 1}
-        created = http.post(
-            "/tournaments", json={**rules, "table_size": 2, "format": "duplicate"}
-        ).json()
+        created = _paired_duplicate_round(http)
         tid, organiser = created["id"], bearer(created["organiser_token"])
         players = {p["name"]: p["token"] for p in created["players"]}
-        assert http.post(f"/tournaments/{tid}/pair", headers=organiser).status_code == 201
         ann = http.post(f"/tournaments/{tid}/tables/mine", headers=bearer(players["Ann"])).json()
         assert http.post(f"/tournaments/{tid}/autoplay", headers=organiser).status_code == 200
         assert http.post(f"/tournaments/{tid}/results", headers=organiser).status_code == 200
@@ -304,17 +296,8 @@ def test_a_finished_table_s_scores_stay_unknown_until_its_duplicate_round_is_ove
     about the deal it holds. Now nothing of table 1's result is in the record, or in any
     public read, until every table has finished."""
     with httpx.Client(base_url=base, timeout=120) as http:
-        rules = {"game": "beowulf", "players": ["Ann", "Bob", "Cid", "Dag"], "rounds": 1}
-        created = http.post(
-            "/tournaments", json={**rules, "table_size": 2, "format": "duplicate"}
-        ).json()
+        created = _paired_duplicate_round(http)
         tid = created["id"]
-        assert (
-            http.post(
-                f"/tournaments/{tid}/pair", headers=bearer(created["organiser_token"])
-            ).status_code
-            == 201
-        )
         players = {p["name"]: p["token"] for p in created["players"]}
         seats = {
             name: http.post(f"/tournaments/{tid}/tables/mine", headers=bearer(token)).json()
@@ -333,6 +316,20 @@ def test_a_finished_table_s_scores_stay_unknown_until_its_duplicate_round_is_ove
             http.get(f"/tournaments/{tid}/page").text,
         ]
         assert all('"scores"' not in read and "result_recorded" not in read for read in reads)
+
+
+def _paired_duplicate_round(http: httpx.Client) -> dict[str, Any]:
+    """A one-round duplicate Beowulf tournament of Ann, Bob, Cid and Dag at two tables,
+    paired: the creation's answer (its id, the organiser's and the players' tokens)."""
+    rules = {"game": "beowulf", "players": ["Ann", "Bob", "Cid", "Dag"], "rounds": 1}
+    created: dict[str, Any] = http.post(
+        "/tournaments", json={**rules, "table_size": 2, "format": "duplicate"}
+    ).json()
+    paired = http.post(
+        f"/tournaments/{created['id']}/pair", headers=bearer(created["organiser_token"])
+    )
+    assert paired.status_code == 201, paired.text
+    return created
 
 
 def _finish(http: httpx.Client, game: str, tokens: dict[int, str]) -> None:
