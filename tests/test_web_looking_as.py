@@ -126,3 +126,19 @@ def test_what_a_spectator_gets_hides_every_hand(service: str, game: dict[str, ob
     dealt = [text for text in told if " was dealt " in text]
     assert dealt  # the deal is told, without the tiles (Ann's own view names hers)
     assert all(text.endswith(" tiles.") for text in dealt), dealt
+
+
+@pytest.mark.parametrize("route", ["/view", "/possible"])
+def test_the_referee_reads_what_a_seat_reads(
+    service: str, game: dict[str, object], route: str
+) -> None:
+    """The referee's `/view?as=Bob` and `/possible?as=Bob` (what Bob could have known: a
+    dispute's question) are Bob's own answers; a seat's `as=` another seat is refused, not
+    ignored (review finding: `/view?as=1` answered for the caller)."""
+    url = f"{game['path']}{route}"
+    tokens: dict[str, str] = game["tokens"]  # type: ignore[assignment]
+    own = get(service, url, tokens["Bob"]).json()
+    as_bob = get(service, f"{url}?as=Bob", str(game["referee"])).json()
+    assert as_bob == own
+    assert get(service, url, str(game["referee"])).json() != own
+    assert get(service, f"{url}?as=1", tokens["Ann"]).status_code == 403

@@ -30,6 +30,7 @@ from skald.api.deps import (
     check_token,
     sealed_for,
 )
+from skald.api.looking import AsViewer, looking_as
 from skald.api.offload import offload, on_table
 from skald.api.responses import MsgspecJSON, errors, page
 from skald.api.schemas import (
@@ -151,12 +152,18 @@ async def game_summary(game_id: GameId, call: PublicDep) -> MsgspecJSON:
     responses=errors(401, 403, 404, 422),
     openapi_extra=OPTIONAL_TOKEN,
 )
-async def view(game_id: GameId, call: ReadDep, at: AtSeq = None) -> MsgspecJSON:
+async def view(
+    game_id: GameId, call: ReadDep, at: AtSeq = None, who: AsViewer = None
+) -> MsgspecJSON:
     """The game as the caller sees it: a seat, the referee, or (no token) a spectator;
-    after the game under reveal=end everything, as in the log, the board and the audit."""
-    return MsgspecJSON(
-        await on_table(call.table, call.table.show_revealed, call.game_id, call.caller.viewer, at)
-    )
+    after the game under reveal=end everything, as in the log, the board and the audit.
+    `as`: look as a spectator, or (the referee) as any seat."""
+
+    def shown() -> Any:
+        viewer = looking_as(call.table, call.caller, who)
+        return call.table.show_revealed(call.game_id, viewer, at)
+
+    return MsgspecJSON(await on_table(call.table, shown))
 
 
 @router.get(
@@ -237,13 +244,19 @@ def legal_answer(table: Table, game_id: str, seat: int) -> dict[str, object]:
 @router.get(
     "/{game_id}/possible",
     response_model=PossibleOut,
-    responses=errors(401, 404, 422),
+    responses=errors(401, 403, 404, 422),
     openapi_extra=OPTIONAL_TOKEN,
 )
-async def possible(game_id: GameId, call: ReadDep, at: AtSeq = None) -> MsgspecJSON:
+async def possible(
+    game_id: GameId, call: ReadDep, at: AtSeq = None, who: AsViewer = None
+) -> MsgspecJSON:
     """What could be true of everything the caller cannot see, computed from its own log
     only (a seat's, the referee's, or with no token a spectator's), at `at` (default: now):
-    the game's own structure, and `text`, the same in the game's words."""
-    return MsgspecJSON(
-        await on_table(call.table, call.table.possible, call.game_id, call.caller.viewer, at)
-    )
+    the game's own structure, and `text`, the same in the game's words. `as`: as a
+    spectator, or (the referee) as any seat: what that seat could have known at `at`."""
+
+    def known() -> Any:
+        viewer = looking_as(call.table, call.caller, who)
+        return call.table.possible(call.game_id, viewer, at)
+
+    return MsgspecJSON(await on_table(call.table, known))

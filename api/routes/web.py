@@ -24,15 +24,16 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
-from skald.api.deps import OPTIONAL_TOKEN, Caller, GameId, ReadDep, VariationName
+from skald.api.deps import OPTIONAL_TOKEN, GameId, ReadDep, VariationName
+from skald.api.looking import AsViewer, looking_as
 from skald.api.responses import MsgspecJSON, errors
 from skald.api.routes.games import legal_answer
 from skald.api.schemas import MAX_SEQ
 from skald.core.codec import event_tag
-from skald.core.errors import Forbidden, NotFound
+from skald.core.errors import NotFound
 from skald.core.history.streams import no_variation, variation_id
 from skald.core.state import presenting
-from skald.events.viewer import SPECTATOR, Viewer
+from skald.events.viewer import Viewer
 from skald.projections.boards import board_svg
 from skald.projections.export.model import SECTION_ENDS
 from skald.projections.export.readable import final_position
@@ -72,14 +73,6 @@ HEADERS = {
     "Cache-Control": "no-cache",
 }
 AtSeq = Annotated[int | None, Query(ge=1, le=MAX_SEQ, description="As right after this seq.")]
-AsViewer = Annotated[
-    str | None,
-    Query(
-        alias="as",
-        max_length=64,
-        description="Look as: spectator (anyone), your own seat, any seat (the referee).",
-    ),
-]
 
 
 def _static(name: str) -> Response:
@@ -119,20 +112,6 @@ def asset(name: str) -> Response:
     if name not in FILES:
         raise NotFound(f"no web file {name!r}")
     return _static(name)
-
-
-def looking_as(table: Table, caller: Caller, who: str | None) -> Viewer:
-    """The viewer the caller asks to look as: itself by default. Anyone may look as a
-    spectator, a seat as itself (by name or index), the referee as anyone. A spectator and
-    the referee both speak for no seat, so "the same seats" alone must never let a caller
-    without a token look as the referee."""
-    if who is None or who == caller.viewer.name:
-        return caller.viewer
-    viewer = table.viewer(caller.game_id, who)
-    own_seat = bool(viewer.seats) and viewer.seats == caller.viewer.seats  # never the referee
-    if caller.viewer.referee or viewer == SPECTATOR or own_seat:
-        return viewer
-    raise Forbidden(f"only the referee may look as {who!r}; you may look as yourself or spectator")
 
 
 FromSeq = Annotated[int, Query(alias="from", ge=1, le=MAX_SEQ)]
