@@ -1,7 +1,8 @@
 """ "What could be true" on the web table (real Chromium against a real `skald serve`): a
 Beowulf seat sees the tiles it has not seen and the other hand's possible tiles, a Hägar
 seat the fate deck and each face-down piece (the panel is read while it is open); the
-referee, who sees everything, has no such panel."""
+referee, who sees everything, has no such panel of its own, and looking as a seat reads
+that seat's."""
 
 from __future__ import annotations
 
@@ -72,6 +73,13 @@ def test_a_beowulf_seat_sees_what_could_be_true(context: Any, server: Server) ->
     assert "act I tiles not seen" in shown
     referee = _page(context, game_id, created["referee_token"])
     referee.wait_for_selector("#possible[hidden]", state="attached")
+    # looking as Ann, the referee reads what Ann could know: her own panel's text
+    referee.select_option("#viewer", "Ann")
+    referee.wait_for_selector("#possible:not([hidden])")
+    referee.click("#possible summary")
+    referee.wait_for_function(
+        "(text) => document.querySelector('#possible-text').textContent === text", arg=shown
+    )
 
 
 def test_a_hagar_seat_sees_the_fate_deck_and_face_down_loot(context: Any, server: Server) -> None:

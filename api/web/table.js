@@ -195,13 +195,18 @@
   // What could be true for this page's viewer (GET /possible, as it stood at the shown
   // seq), read while its panel is open: its text, and where the hidden Beast may be shaded
   // on the board with their count (the hunters' view). The referee, who sees everything,
-  // has no such panel.
+  // has no such panel of its own; looking as a seat (or a spectator), it reads that one's:
+  // what Bob could have known at this seq.
   function showPossible(ticket) {
     const panel = $("possible");
-    panel.hidden = Boolean(state.variation || state.lookAs || state.referee);
+    const asReferee = state.lookAs ? state.lookAs === "referee" : state.referee;
+    panel.hidden = Boolean(state.variation || asReferee);
     if (panel.hidden || !panel.open) return;
-    const at = state.at === null ? "" : `?at=${state.at}`;
-    json(`${base}/possible${at}`).catch(() => null).then((known) => {
+    const params = new URLSearchParams();
+    if (state.at !== null) params.set("at", state.at);
+    if (state.lookAs) params.set("as", state.lookAs);
+    const query = params.toString() ? `?${params}` : "";
+    json(`${base}/possible${query}`).catch(() => null).then((known) => {
       if (ticket === state.ticket) drawPossible(known);
     });
   }
