@@ -250,10 +250,21 @@ class AutoplayOut(Out):
     games: list[PlayedOut]
 
 
-class EventsOut(Out):
-    """Events appended to the tournament's stream (each with its `type`)."""
+class WaitingOut(Out):
+    """A duplicate round's finished table whose result waits for the round's other tables."""
+
+    round: int
+    table: int
+    game: str
+    playing: list[int]
+    message: str
+
+
+class ResultsOut(Out):
+    """The results and verdicts taken in, and the finished tables still waiting."""
 
     events: list[dict[str, Any]]
+    waiting: list[WaitingOut]
 
 
 class EventOut(Out):

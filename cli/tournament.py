@@ -216,7 +216,9 @@ def autoplay(
 def result(tournament: TournamentId, db: DbOption = None) -> None:
     """Take in the finished games' results (chain verified, audit verdict once revealed);
     one JSON line per result or verdict taken in, with "held": true and "held_because" when
-    it counts nothing until the organiser rules (also said on stderr)."""
+    it counts nothing until the organiser rules (also said on stderr). A duplicate round's
+    results are taken in together once all its tables have finished; a finished table
+    that waits is said on stderr."""
     desk = _desk(db)[0]
     for event in desk.collect(tournament):
         shown = _taken(event)
@@ -229,6 +231,8 @@ def result(tournament: TournamentId, db: DbOption = None) -> None:
                 f"(skald tournament dispute settle {tournament} {event.game} ...)",
                 err=True,
             )
+    for waiting in desk.waiting(tournament):
+        echo(f"waiting: {waiting.words()}", err=True)
 
 
 def _taken(event: ResultRecorded | AuditAttached) -> dict[str, Any]:

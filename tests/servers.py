@@ -83,6 +83,19 @@ def legal_moves(http: httpx.Client, game: str, token: str) -> list[str]:
     return moves
 
 
+def finish_game(http: httpx.Client, game: str, tokens: dict[int, str]) -> None:
+    """Play `game` to its end with its seats' tokens, each seat's first legal move."""
+    for _ in range(2000):
+        summary = http.get(f"/games/{game}", headers=bearer(tokens[0])).json()
+        if summary["outcome"] is not None:
+            return
+        seat = summary["to_act"][0]
+        move = legal_moves(http, game, tokens[seat])[0]
+        done = http.post(f"/games/{game}/moves", json={"move": move}, headers=bearer(tokens[seat]))
+        assert done.status_code in (200, 201), done.text
+    raise AssertionError(f"{game} did not finish in 2,000 decisions")
+
+
 def served_sqlite(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[str]:
     """A module fixture's body: `skald serve` of a new SQLite store in a temporary folder
     called `name`, yielding its base URL until the module's tests are done."""

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.servers import bearer, legal_moves, served_sqlite
+from tests.servers import bearer, finish_game, served_sqlite
 
 
 @pytest.fixture(scope="module")
@@ -304,11 +304,17 @@ def test_a_finished_table_s_scores_stay_unknown_until_its_duplicate_round_is_ove
             for name, token in players.items()
         }
         first = seats["Ann"]["game"]
-        _finish(http, first, {s["seat"]: s["token"] for s in seats.values() if s["game"] == first})
+        finish_game(
+            http, first, {s["seat"]: s["token"] for s in seats.values() if s["game"] == first}
+        )
         outsider = next(name for name, s in seats.items() if s["game"] != first)
         taken = http.post(f"/tournaments/{tid}/results", headers=bearer(players[outsider]))
         assert taken.status_code == 200, taken.text
         assert taken.json()["events"] == []
+        [waiting] = taken.json()["waiting"]  # what is public: table 1 is over
+        assert waiting["game"] == first
+        assert waiting["playing"] == [3 - waiting["table"]]  # the other of the two tables
+        assert "scores" not in waiting["message"]
         reads = [
             http.get(f"/tournaments/{tid}").text,
             http.get(f"/tournaments/{tid}/standings").text,
@@ -330,16 +336,3 @@ def _paired_duplicate_round(http: httpx.Client) -> dict[str, Any]:
     )
     assert paired.status_code == 201, paired.text
     return created
-
-
-def _finish(http: httpx.Client, game: str, tokens: dict[int, str]) -> None:
-    """Play `game` to its end with its seats' tokens, each seat's first legal move."""
-    for _ in range(2000):
-        summary = http.get(f"/games/{game}", headers=bearer(tokens[0])).json()
-        if summary["outcome"] is not None:
-            return
-        seat = summary["to_act"][0]
-        move = legal_moves(http, game, tokens[seat])[0]
-        done = http.post(f"/games/{game}/moves", json={"move": move}, headers=bearer(tokens[seat]))
-        assert done.status_code in (200, 201), done.text
-    raise AssertionError(f"{game} did not finish in 2,000 decisions")

@@ -228,3 +228,31 @@ def test_a_tournament_name_with_a_control_character_is_refused_shown_escaped(
     assert "\x07" not in str(refused.value)
     assert "'Cup\\x1b[31m\\x07'" in str(refused.value)
     assert tournaments.listing(10, 0) == []
+
+
+def test_cli_says_which_finished_tables_wait_for_their_duplicate_round(tmp_path: object) -> None:
+    """`skald tournament result` takes a duplicate round's results in together; a table
+    that finished first is named on stderr as waiting, and nothing is printed or written."""
+    runner = CliRunner()
+    url = f"sqlite:///{tmp_path}/d.db"
+    db = ["--db", url]
+    options = ["--rounds", "1", "--table-size", "2", "--format", "duplicate", *db]
+    made = runner.invoke(
+        app, ["tournament", "new", "toy", "--players", "Ann,Bob,Cid,Dag", *options]
+    )
+    assert made.exit_code == 0, made.output
+    tid = made.stdout.strip()
+    paired = runner.invoke(app, ["tournament", "pair", tid, *db])
+    first = msgspec.json.decode(paired.stdout.splitlines()[0])["game"]
+    store = EventStore(url)
+    try:
+        play_out(Table(Engine(store)), first, random_bot, random.Random(1))
+    finally:
+        store.dispose()
+    taken = runner.invoke(app, ["tournament", "result", tid, *db])
+    assert taken.exit_code == 0, taken.output
+    assert taken.stdout == ""
+    assert taken.stderr == (
+        "waiting: round 1, table 1 has finished; a duplicate round's results are taken in "
+        "together, once table 2 has finished too\n"
+    )

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from skald.api.main import create_app
 from tests.browser_support import chromium, screenshot_folder, served_skald, windows
-from tests.servers import Server
+from tests.servers import Server, finish_game
 from tests.test_web import Recorder
 
 
@@ -183,7 +183,8 @@ def test_a_duplicate_round_in_play_offers_no_watch_link(
     window: Callable[[str], Any], server: Server
 ) -> None:
     """Its games are read only by their own seats until the round is over: a spectator
-    sees each table as sealed, a player its own seat only; once over, watch links."""
+    sees each table as sealed, a player its own seat only; a finished table's result waits
+    for the round (the desk says so); once over, watch links."""
     made = httpx.post(
         f"{server.base}/tournaments",
         json={
@@ -204,6 +205,23 @@ def test_a_duplicate_round_in_play_offers_no_watch_link(
     ann.wait_for_selector("#rounds a.my-seat")
     assert ann.locator("#rounds a.my-seat").count() == 1
     assert ann.locator("#rounds a.watch").count() == 0
+    # Ann's table finishes first: the organiser's desk takes nothing in, and says why
+    seats = {
+        p["name"]: _post(server, f"/tournaments/{tid}/tables/mine", p["token"])
+        for p in made["players"]
+    }
+    mine = seats["Ann"]["game"]
+    with httpx.Client(base_url=server.base, timeout=60) as http:
+        finish_game(
+            http, mine, {s["seat"]: s["token"] for s in seats.values() if s["game"] == mine}
+        )
+    desk = window(f"/tournaments/{tid}/page#token={organiser}")
+    desk.wait_for_selector("#desk:not([hidden])")
+    desk.click("#results")
+    desk.wait_for_function("() => document.querySelector('#info').textContent.includes('taken in')")
+    told = desk.inner_text("#info")
+    assert "0 results taken in. Round 1, table " in told, told
+    assert "has finished; a duplicate round's results are taken in together, once table " in told
     _post(server, f"/tournaments/{tid}/autoplay", organiser, {"bots": "random", "bot_seed": 1})
     _post(server, f"/tournaments/{tid}/results", organiser)
     spectator.reload()

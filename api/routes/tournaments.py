@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+import msgspec
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
@@ -32,13 +33,13 @@ from skald.api.tournament_schemas import (
     CreatedOut,
     DisputeIn,
     EventOut,
-    EventsOut,
     ImportIn,
     MeOut,
     MyTableOut,
     NewTournament,
     PairedOut,
     PlayerIn,
+    ResultsOut,
     SettledOut,
     SettleIn,
     StandingsOut,
@@ -280,14 +281,24 @@ async def autoplay(
 
 @router.post(
     "/{tournament_id}/results",
-    response_model=EventsOut,
+    response_model=ResultsOut,
     responses={**errors(401, 404, 409, 422), **BROKEN},
 )
 async def results(caller: MemberDep, services: ServicesDep) -> MsgspecJSON:
     """Take in the finished games' results (chain verified; audit verdict once revealed);
-    the organiser or any player may ask."""
-    taken = await offload(tournament_desk(services).collect, caller.tournament)
-    return MsgspecJSON({"events": taken})
+    the organiser or any player may ask. A duplicate round's results are taken in together
+    once all its tables have finished: `waiting` lists its finished tables meanwhile."""
+
+    def work() -> MsgspecJSON:
+        desk = tournament_desk(services)
+        taken = desk.collect(caller.tournament)
+        waiting = [
+            {**msgspec.structs.asdict(w), "message": w.words()}
+            for w in desk.waiting(caller.tournament)
+        ]
+        return MsgspecJSON({"events": taken, "waiting": waiting})
+
+    return await offload(work)
 
 
 @router.get(

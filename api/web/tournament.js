@@ -316,7 +316,9 @@
     $("after").addEventListener("change", () => drawStandings().catch((error) => say(error.message)));
     if (organiser()) {
       $("pair").addEventListener("click", pair);
-      $("results").addEventListener("click", () => act(null, "results", undefined, (taken) => `${taken.events.length} result${taken.events.length === 1 ? "" : "s"} taken in.`));
+      $("results").addEventListener("click", () => act(null, "results", undefined, (taken) =>
+        [`${taken.events.length} result${taken.events.length === 1 ? "" : "s"} taken in.`,
+          ...(taken.waiting || []).map((w) => `${w.message[0].toUpperCase()}${w.message.slice(1)}.`)].join(" ")));
       $("autoplay").addEventListener("click", () => act(null, "autoplay", { bots: "greedy" }, (played) => `The bots played ${played.games.length} game${played.games.length === 1 ? "" : "s"}; take in the results.`));
       $("register").addEventListener("submit", async (event) => {
         const name = $("register-name").value.trim();

@@ -118,6 +118,25 @@ class GameDesk(Protocol):
     def audit(self, game_id: str, viewer: Viewer) -> AuditLike: ...
 
 
+class WaitingTable(msgspec.Struct, frozen=True, kw_only=True):
+    """A duplicate round's table whose game is over and whose result waits for the
+    round's other tables (`playing`: the tables still playing)."""
+
+    round: int
+    table: int
+    game: str
+    playing: tuple[int, ...]
+
+    def words(self) -> str:
+        """`round 1, table 1 has finished; its result is taken in once table 2 has too`."""
+        tables = ", ".join(map(str, self.playing))
+        other = f"table {tables} has" if len(self.playing) == 1 else f"tables {tables} have"
+        return (
+            f"round {self.round}, table {self.table} has finished; a duplicate round's "
+            f"results are taken in together, once {other} finished too"
+        )
+
+
 def utc_now() -> datetime:
     """The default clock."""
     return datetime.now(UTC)
@@ -386,6 +405,23 @@ class Tournaments:
         if batch:
             self._append(tournament, state, [(event, SYSTEM) for event in batch])
         return batch
+
+    def waiting(self, tournament: str) -> list[WaitingTable]:
+        """The tables of duplicate rounds whose game has finished but whose result waits,
+        untaken, until every table of the round has finished (see `collect`)."""
+        state = self.state(tournament)
+        found: list[WaitingTable] = []
+        for paired in state.rounds:
+            if paired.deal is None or all(t.result is not None for t in paired.tables):
+                continue
+            over = [(t, self._games.summary(t.game).outcome is not None) for t in paired.tables]
+            playing = tuple(t.table for t, done in over if not done)
+            found += [
+                WaitingTable(round=paired.round, table=t.table, game=t.game, playing=playing)
+                for t, done in over
+                if done and t.result is None and playing
+            ]
+        return found
 
     def _result(self, paired: RoundState, table: TableState, outcome: Outcome) -> ResultRecorded:
         report = self._games.verify(table.game)
