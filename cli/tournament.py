@@ -220,7 +220,8 @@ def result(tournament: TournamentId, db: DbOption = None) -> None:
     results are taken in together once all its tables have finished; a finished table
     that waits is said on stderr."""
     desk = _desk(db)[0]
-    for event in desk.collect(tournament):
+    taken = desk.take_in(tournament)
+    for event in taken.events:
         shown = _taken(event)
         print_json(shown)
         if shown["held"]:
@@ -231,7 +232,7 @@ def result(tournament: TournamentId, db: DbOption = None) -> None:
                 f"(skald tournament dispute settle {tournament} {event.game} ...)",
                 err=True,
             )
-    for waiting in desk.waiting(tournament):
+    for waiting in taken.waiting:
         echo(f"waiting: {waiting.words()}", err=True)
 
 

@@ -89,7 +89,7 @@ def test_a_duplicate_round_s_results_wait_until_the_round_is_over(
     play_out(table, first, random_bot, random.Random(1))
     assert tournaments.collect(tid) == []
     assert all(t.result is None for t in tournaments.state(tid).rounds[0].tables)
-    [waiting] = tournaments.waiting(tid)
+    [waiting] = tournaments.take_in(tid).waiting
     assert (waiting.round, waiting.table, waiting.game, waiting.playing) == (1, 1, first, (2,))
     assert waiting.words() == (
         "round 1, table 1 has finished; a duplicate round's results are taken in together, "
@@ -97,7 +97,7 @@ def test_a_duplicate_round_s_results_wait_until_the_round_is_over(
     )
     play_out(table, second, random_bot, random.Random(2))
     recorded = tournaments.collect(tid)
-    assert tournaments.waiting(tid) == []
+    assert tournaments.take_in(tid).waiting == []
     assert sorted(event.game for event in recorded) == sorted((first, second))
     assert all(event.verdict for event in recorded)  # the audits are revealed with them
 

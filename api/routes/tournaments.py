@@ -290,13 +290,9 @@ async def results(caller: MemberDep, services: ServicesDep) -> MsgspecJSON:
     once all its tables have finished: `waiting` lists its finished tables meanwhile."""
 
     def work() -> MsgspecJSON:
-        desk = tournament_desk(services)
-        taken = desk.collect(caller.tournament)
-        waiting = [
-            {**msgspec.structs.asdict(w), "message": w.words()}
-            for w in desk.waiting(caller.tournament)
-        ]
-        return MsgspecJSON({"events": taken, "waiting": waiting})
+        taken = tournament_desk(services).take_in(caller.tournament)
+        waiting = [{**msgspec.structs.asdict(w), "message": w.words()} for w in taken.waiting]
+        return MsgspecJSON({"events": taken.events, "waiting": waiting})
 
     return await offload(work)
 

@@ -137,6 +137,23 @@ class WaitingTable(msgspec.Struct, frozen=True, kw_only=True):
         )
 
 
+class TakenIn(msgspec.Struct, frozen=True, kw_only=True):
+    """What taking results in did: the events appended, and the tables still waiting."""
+
+    events: list[ResultRecorded | AuditAttached]
+    waiting: list[WaitingTable]
+
+
+def _waiting(paired: RoundState, finished: Mapping[str, Outcome | None]) -> list[WaitingTable]:
+    """A duplicate round's finished tables without a result while others still play."""
+    playing = tuple(t.table for t in paired.tables if finished[t.game] is None)
+    return [
+        WaitingTable(round=paired.round, table=t.table, game=t.game, playing=playing)
+        for t in paired.tables
+        if finished[t.game] is not None and t.result is None
+    ]
+
+
 def utc_now() -> datetime:
     """The default clock."""
     return datetime.now(UTC)
@@ -378,15 +395,24 @@ class Tournaments:
         )
 
     def collect(self, tournament: str) -> list[ResultRecorded | AuditAttached]:
+        """Take in every finished game's result, checked, and any verdict now revealed
+        (`take_in`'s events)."""
+        return self.take_in(tournament).events
+
+    def take_in(self, tournament: str) -> TakenIn:
         """Take in every finished game's result, checked, and any verdict now revealed. A
         duplicate round's results wait until every table of the round has finished: the
         stream is public, and one table's scores tell the others about their shared deal
-        (core/tournament/seclusion.py keeps the games themselves apart meanwhile)."""
+        (core/tournament/seclusion.py keeps the games themselves apart meanwhile); its
+        finished tables are listed as `waiting` meanwhile, read with the same outcomes."""
         state = self.state(tournament)
         batch: list[ResultRecorded | AuditAttached] = []
+        waiting: list[WaitingTable] = []
         for paired in state.rounds:
             finished = {t.game: self._games.summary(t.game).outcome for t in paired.tables}
             revealed = paired.deal is None or all(o is not None for o in finished.values())
+            if not revealed:
+                waiting += _waiting(paired, finished)
             for table in paired.tables:
                 outcome = finished[table.game]
                 if table.result is None and outcome is not None and revealed:
@@ -404,24 +430,7 @@ class Tournaments:
                         )
         if batch:
             self._append(tournament, state, [(event, SYSTEM) for event in batch])
-        return batch
-
-    def waiting(self, tournament: str) -> list[WaitingTable]:
-        """The tables of duplicate rounds whose game has finished but whose result waits,
-        untaken, until every table of the round has finished (see `collect`)."""
-        state = self.state(tournament)
-        found: list[WaitingTable] = []
-        for paired in state.rounds:
-            if paired.deal is None or all(t.result is not None for t in paired.tables):
-                continue
-            over = [(t, self._games.summary(t.game).outcome is not None) for t in paired.tables]
-            playing = tuple(t.table for t, done in over if not done)
-            found += [
-                WaitingTable(round=paired.round, table=t.table, game=t.game, playing=playing)
-                for t, done in over
-                if done and t.result is None and playing
-            ]
-        return found
+        return TakenIn(events=batch, waiting=waiting)
 
     def _result(self, paired: RoundState, table: TableState, outcome: Outcome) -> ResultRecorded:
         report = self._games.verify(table.game)
