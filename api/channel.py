@@ -72,7 +72,7 @@ from skald.core.history.streams import notes_id
 from skald.core.kernel import ENTROPY_PREFIX
 from skald.core.store import describe_db_error
 from skald.events.viewer import Viewer
-from skald.projections.table import NotHeld, Update
+from skald.projections.table import NotHeld, Table, Update
 
 log = logging.getLogger(__name__)
 HELLO_SECONDS = 10.0  # a channel that says nothing is closed after this long
@@ -191,8 +191,8 @@ class Frames:
     """The update frames of a process: each built and encoded once per viewer and seq had,
     whatever the number of channels that share them (see `Watch`)."""
 
-    def __init__(self, services: Services) -> None:
-        self.table = services.table
+    def __init__(self, table: Table) -> None:
+        self.table = table
 
     def frame(
         self, game_id: str, viewer: Viewer, after: int | None, held: bool = False
@@ -468,7 +468,7 @@ class Watches:
 
     def __init__(self, services: Services) -> None:
         self.services = services
-        self.frames = Frames(services)
+        self.frames = Frames(services.table)
         self._games: dict[str, Watch] = {}
 
     def join(self, channel: Channel) -> None:

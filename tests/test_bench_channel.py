@@ -3,8 +3,12 @@ the same run, measured against a real server (short and bounded: 1 s per measure
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 import msgspec
 
+from skald.api.bench_work import decision_work
 from tests.cli_support import skald
 
 
@@ -27,3 +31,24 @@ def test_the_channel_part_measures_decisions_frames_and_open_channels() -> None:
     assert figures["ws.memory.20"]["baseline"] == "ws.memory.0"
     assert "KiB per open channel" in figures["ws.memory.20"]["note"]
     assert {"ws.memory.1", "ws.memory.20", "ws.idle_cpu.20"} <= set(figures)
+    # The engine's work of a decision, timed in process, beside REST's server CPU per decision:
+    # it is part of what the server spends per channel decision, the rest its sockets.
+    work = figures["ws.work.sqlite.2"]
+    assert work["baseline"] == "http.move.server_cpu.sqlite.2"
+    assert work["value"] > 0
+    assert work["baseline_value"] > 0
+    channel_ms = float(work["note"].split("the channel spends ")[1].split(" ms")[0])
+    sockets_ms = float(work["note"].split(", so ")[1].split(" ms")[0])
+    assert abs(channel_ms - work["value"] - sockets_ms) < 0.002
+
+
+def test_decision_work_plays_whole_decisions_through_the_channel_s_frames(
+    tmp_path: Path,
+) -> None:
+    per_decision, decisions = decision_work(f"sqlite:///{tmp_path}/work.db", 0.5, "hagar", 3)
+    assert decisions > 10
+    assert 0 < per_decision < 0.5
+    # The decisions were made, not only timed: the store holds every one of their events.
+    with sqlite3.connect(tmp_path / "work.db") as db:
+        ((stored,),) = db.execute("SELECT count(*) FROM events").fetchall()
+    assert stored > decisions
