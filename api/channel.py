@@ -200,7 +200,7 @@ class Frames:
         """The frame taking `viewer` from seq `after` to the engine's copy of the game
         (read from the store just before), or None when it is not past `after` (`held`:
         from what the process holds alone, else NotHeld; see `Table.update`)."""
-        update = self.table.update(game_id, viewer, after, held)
+        update = self.table.update(game_id, viewer, after, held, present=True)
         if update is None:
             return None
         return Frame(update.seq, encode_update(update), update.outcome is not None)
@@ -238,6 +238,7 @@ class Channel:
         self.websocket = websocket
         self.caller = caller
         self.after = after
+        self.due = True  # its first update is due, even at the seq it resumes after
         self.notes = notes  # the digest of the notes its viewer was told of; None: not followed
         self._direct = direct_sender(websocket.scope)
         self._writing = False  # the writer is sending what was pushed
@@ -349,7 +350,7 @@ class Watch:
         """The channels behind the head seen, by viewer and seq had."""
         groups: Groups = {}
         for channel in self.channels:
-            if channel.after is None or channel.after < self.seen:
+            if channel.due or channel.after is None or channel.after < self.seen:
                 groups.setdefault((channel.caller.viewer, channel.after), []).append(channel)
         return groups
 
@@ -362,7 +363,7 @@ class Watch:
             for channel in members:
                 if channel.after != after or channel not in self.channels:
                     continue  # it moved on (or left) while this frame was built
-                channel.after = frame.seq
+                channel.after, channel.due = frame.seq, False
                 if frame.over and channel.notes is None:  # done; one following notes stays
                     channel.push_frame(frame, (1000, "the game is over"))
                     self.channels.discard(channel)

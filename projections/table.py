@@ -615,21 +615,30 @@ class Table:
         return self._engine.load(game_id).version
 
     def update(
-        self, game_id: str, viewer: Viewer, after: int | None, held: bool = False
+        self,
+        game_id: str,
+        viewer: Viewer,
+        after: int | None,
+        held: bool = False,
+        present: bool = False,
     ) -> Update | None:
         """What `viewer` needs now that the game is past seq `after` (None: it has nothing
         yet; the update then carries no events, only the state now), or None when the game
         is not past `after`, from the engine's copy of the game (read from the store just
         before, by `head` or a decision). `held`: from what this process holds alone, no
         store read (the copy, and the events of its own decision): NotHeld when that is not
-        enough. Built afresh each time: the live channel asks once per viewer and head."""
+        enough. `present`: an update also when the game is at `after` (no events, the state
+        now: a channel resuming at the head still gets its first frame). Built afresh each
+        time: the live channel asks once per viewer and head."""
         if held:
             state = self._engine.cached(game_id)
             if state is None:
                 raise NotHeld(game_id)
         else:
             state = self._engine.peek(game_id)
-        if after is not None and state.version <= after:
+        if after is not None and (
+            state.version < after or (state.version == after and not present)
+        ):
             return None
         return self._update(game_id, state, viewer, after, held)
 
@@ -637,7 +646,7 @@ class Table:
         self, game_id: str, state: GameState, viewer: Viewer, after: int | None, held: bool
     ) -> Update:
         envelopes: list[Envelope[Any]] = []
-        if after is not None:
+        if after is not None and after < state.version:
             recent = self._recent(game_id, state, after)
             if recent is None and held:
                 raise NotHeld(game_id)

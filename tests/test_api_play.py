@@ -211,6 +211,38 @@ def test_a_channel_resumes_after_a_reconnect(base: str) -> None:
     assert resumed["receipt"]["head"] == resumed["events"][-1]["hash"]
 
 
+def test_a_channel_resuming_at_the_head_is_told_where_the_game_is(base: str) -> None:
+    """A client that reconnects with `after` at the head gets its update all the same (the
+    turn, its legal moves, its view; no events), and on a finished game the outcome and
+    the close: a review found a welcome and then silence, for ever on a finished game."""
+    game = new_game(base)
+    tokens = [seat["token"] for seat in game["seats"]]
+    with channel(base, game["id"], tokens[0]) as (ann, _):
+        had = frame(ann)
+    with channel(base, game["id"], tokens[0], after=had["seq"]) as (ann, _):
+        resumed = frame(ann)
+        assert resumed["type"] == "update"
+        assert (resumed["seq"], resumed["events"]) == (had["seq"], [])
+        assert resumed["legal"], "Ann is to act"
+        assert resumed["legal"] == had["legal"]
+        assert resumed["view"] == had["view"]
+    rnd = random.Random(5)
+    while (now := summary(base, game["id"]))["outcome"] is None:
+        auth = {"Authorization": f"Bearer {tokens[now['to_act'][0]]}"}
+        moves = httpx.get(f"{base}/games/{game['id']}/legal", headers=auth).json()["moves"]
+        answer = httpx.post(
+            f"{base}/games/{game['id']}/moves",
+            json={"move": rnd.choice(moves), "expected_seq": now["seq"]},
+            headers=auth,
+        )
+        assert answer.status_code == 201, answer.text
+    with channel(base, game["id"], tokens[1], after=now["seq"]) as (bob, _):
+        last = frame(bob)
+        assert (last["seq"], last["events"]) == (now["seq"], [])
+        assert last["outcome"] == now["outcome"]
+        assert close_code(bob) == 1000
+
+
 def test_bad_messages_get_an_error_frame_and_write_nothing(base: str) -> None:
     game = new_game(base)
     tokens = [seat["token"] for seat in game["seats"]]
