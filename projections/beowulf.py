@@ -28,7 +28,7 @@ from skald.core.beowulf.data import (
     tile,
     tile_face,
 )
-from skald.core.beowulf.printed import ability_name, faces_words
+from skald.core.beowulf.printed import ability_name, faces_words, supply_words
 from skald.core.beowulf.state import BeowulfState, Placed
 from skald.core.refusal import player_name
 from skald.events.envelope import Envelope
@@ -170,10 +170,10 @@ def render(current: BeowulfView, players: Sequence[str]) -> str:
     lines = [_title(current, labels), *_grid(current), _legend(current, labels)]
     width = max(map(len, labels), default=0)
     for seat, label in zip(current.seats, labels, strict=True):
-        supply = " ".join(f"{KIND_LETTERS[k]}{n}" for k, n in seat.supply.items())
         backs = ", ".join(ROMAN[a] for a in seat.hand_backs) or "none"
         hand = f"{len(seat.hand_backs)} tiles" if seat.hand is None else faces_words(seat.hand)
         marker = ">" if seat.seat in current.to_act else " "
+        supply = supply_words(seat.supply)
         lines.append(
             f"{marker} {label:<{width}} {seat.points:>4} saga points  supply {supply}"
             f"  hand {hand or '(empty)'} (backs {backs})"

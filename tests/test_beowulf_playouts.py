@@ -69,5 +69,8 @@ def test_render_shows_board_legend_hand_and_scores() -> None:
     assert "green (Bob) to play" in text
     assert "50 saga points" in text
     own = faces_words([tile_face(t) for t in game.state.hands[0]])
-    assert f"  brown (Ann)   50 saga points  supply W0 T2 C3 D4  hand {own} (backs I, I)" in text
+    assert (
+        "  brown (Ann)   50 saga points  supply Beowulf 0, Thanes 2, Castles 3, Drakkars 4"
+        f"  hand {own} (backs I, I)" in text
+    )
     assert render(view(game.state, SPECTATOR), players).count("2 tiles") == 2

@@ -372,7 +372,7 @@ def test_beowulf_finished_replayed_and_audited(context: Any, server: Server, sho
     final = seq_of(server, game_id)
     for page in (ann, bob, spectator):
         wait_seq(page, final)
-    spectator.wait_for_selector("#status:has-text('game over')")
+    spectator.wait_for_selector("#status:has-text('The game is over')")
     spectator.locator("#board").screenshot(path=shots / "beowulf-4-over-spectator.png")
     print(f"the last {clicks} decisions were clicked")
 

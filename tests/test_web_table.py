@@ -18,9 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 
 from skald.core.rules import get_rules
+from skald.events.common import GameFinished, Outcome
+from skald.projections.narrative import Narrator
 from tests.browser_support import CHROMIUM, ONLY_LOOPBACK, chromium, screenshot_folder, served_skald
 from tests.cli_support import skald
 from tests.servers import Server
@@ -152,7 +155,7 @@ class Table:
         shown = self.page.wait_for_function(
             """seq => {
               const drawn = Number(document.getElementById('legal').dataset.seq || 0);
-              const over = document.getElementById('status').textContent.includes('game over');
+              const over = document.getElementById('status').textContent.includes('game is over');
               return drawn > seq ? drawn : over ? -1 : 0;
             }""",
             arg=seq,
@@ -260,11 +263,11 @@ def beowulf_act(server: Server, game_id: str, referee: str) -> int:
     return int(api(server, referee, f"/games/{game_id}/view")["state"]["act"])
 
 
-def outcome_words(outcome: dict[str, Any], players: list[str]) -> str:
-    """How the table page states an outcome (its status line)."""
-    winners = ", ".join(players[seat] for seat in outcome["ranking"][0])
-    scores = ", ".join(str(score) for score in outcome["scores"])
-    return f"game over ({outcome['termination']}): {winners} won; scores {scores}"
+def outcome_words(game: str, outcome: dict[str, Any], players: list[str]) -> str:
+    """How the table page states an outcome (its status line): the log's sentence for the
+    end, in the game's words (names with their scores, the end's reason said, no codes)."""
+    ended = GameFinished(outcome=msgspec.convert(outcome, Outcome))
+    return Narrator(game, players).sentence(ended)
 
 
 def undo_and_redo(table: Table, seq: int) -> int:
@@ -365,7 +368,7 @@ def test_a_whole_beowulf_game_on_two_phones_and_a_desktop(
         assert code == 0, err
         shown = json.loads(out)
         assert shown["outcome"] == summary["outcome"]
-        words = outcome_words(summary["outcome"], players)
+        words = outcome_words("beowulf", summary["outcome"], players)
         for table in (ann, bob, spectator):
             table.page.wait_for_selector(f"#status:has-text('{words}')")
             assert table.page.locator("#legal button.move").count() == 0

@@ -37,6 +37,7 @@ from skald.events.viewer import Viewer
 from skald.projections.boards import board_svg
 from skald.projections.export.model import SECTION_ENDS
 from skald.projections.export.readable import final_position
+from skald.projections.narrative import Narrator
 from skald.projections.registry import views_for
 from skald.projections.table import Table
 
@@ -206,6 +207,17 @@ def lines_of(
     return described
 
 
+def legal_in_words(table: Table, game_id: str, seat: int) -> dict[str, object]:
+    """`legal_answer`, with `words`: each move whose notation names a thing by its code
+    (Beowulf's `0#`), in the game's words (`play Throat C2`), for the move's button."""
+    answer = legal_answer(table, game_id, seat)
+    summary = table.summary(game_id)
+    said = Narrator(summary.game, summary.players).common.move_words
+    moves: list[str] = answer["moves"]  # type: ignore[assignment]
+    answer["words"] = {move: words for move in moves if (words := said(move)) != move}
+    return answer
+
+
 @router.get(
     "/games/{game_id}/table", responses=errors(401, 403, 404, 422), openapi_extra=OPTIONAL_TOKEN
 )
@@ -240,7 +252,7 @@ def shown(
             "lines": None
             if from_seq is None
             else lines_of(table, caller.game_id, viewer, from_seq, upto),
-            "legal": legal_answer(table, caller.game_id, seat)
+            "legal": legal_in_words(table, caller.game_id, seat)
             if legal and seat is not None
             else None,
         }

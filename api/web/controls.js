@@ -26,7 +26,7 @@ const SkaldControls = (() => {
   async function send(route, body, done) {
     const ctx = mine.context();
     if (mine.busy || mine.seq === null) return false;
-    mine.busy = route === "moves" ? body.move : route;
+    mine.busy = route === "moves" ? named(body.move) : route;
     paint();
     ctx.say(`Sending: ${mine.busy}…`, "info");
     let accepted = false;
@@ -49,7 +49,8 @@ const SkaldControls = (() => {
     return accepted;
   }
 
-  const play = (move) => send("moves", { move }, `Played: ${move}`);
+  const named = (move) => (mine.label ? mine.label(move) : move);
+  const play = (move) => send("moves", { move }, `Played: ${named(move)}`);
 
   function takeBack(route) {
     const answer = mine.answer && mine.answer[route];
@@ -65,7 +66,7 @@ const SkaldControls = (() => {
   // A move's button: its words (the page's `label`: places by their printed names), the
   // notation it sends as its tooltip.
   function moveItem(move) {
-    const label = mine.label ? mine.label(move) : move;
+    const label = named(move);
     const button = el("button", { type: "button", class: "move", onclick: () => play(move) }, label);
     if (label !== move) button.title = move;
     return el("li", { "data-move": move }, button);

@@ -10,7 +10,7 @@
   const paging = { offset: 0, next: null };
 
   function stateOf(summary) {
-    if (summary.outcome) return `finished (${summary.outcome.termination})`;
+    if (summary.outcome) return `finished: ${(summary.outcome.ranking[0] || []).map((seat) => summary.players[seat]).join(", ")} won`;
     if (!summary.to_act.length) return "waiting";
     return `${summary.to_act.map((seat) => summary.players[seat]).join(", ")} to act`;
   }

@@ -307,8 +307,11 @@
     }
     if (state.partial) parts.push(state.partial);
     if (state.outcome) {
-      const o = state.outcome;
-      parts.push(`game over (${o.termination}): ${names(o.ranking[0] || [])} won; scores ${o.scores.join(", ")}`);
+      // The log's last line tells the end in the game's words (who won, how, with the
+      // scores named); before the log has it, the winners.
+      const lines = state.log.lines;
+      const last = lines.length ? lines[lines.length - 1] : null;
+      parts.push(last && last.seq === state.latest ? last.text : `The game is over: ${names(state.outcome.ranking[0] || [])} won.`);
     } else if (state.toAct.length) {
       const you = state.seat !== null && state.toAct.includes(state.seat) ? " (you)" : "";
       parts.push(`${names(state.toAct)} to act${you}`);
@@ -615,7 +618,11 @@
     $("jump").addEventListener("submit", (event) => { event.preventDefault(); goTo(Number($("jump-seq").value) || 1); });
     $("autoplay").addEventListener("click", toggleAutoplay);
     controls.start(() => ({ base, say, refresh, decide }));
-    controls.naming((move) => move.split(" ").map((word) => placeNames.get(word) || word).join(" "));
+    // A move in words: the service's (a tile by its printed name), else places by name.
+    controls.naming((move) => {
+      const said = state.legalAnswer && state.legalAnswer.words && state.legalAnswer.words[move];
+      return said || move.split(" ").map((word) => placeNames.get(word) || word).join(" ");
+    });
     $("open-audit").addEventListener("click", openAudit);
     notes.start(notesContext);
     await refreshAll();

@@ -68,3 +68,12 @@ def _printed(value: int, ability: str | None, treasure: int) -> str:
     if ability == "treasure":
         return f"{number} Treasure ({treasure})"
     return f"{number} {ability_name(ability)}"
+
+
+SUPPLY_NAMES = {"beowulf": "Beowulf", "thane": "Thanes", "castle": "Castles", "drakkar": "Drakkars"}
+
+
+def supply_words(supply: dict[str, int]) -> str:
+    """A seat's figures still to place, each by its name: `Beowulf 1, Thanes 2, Castles 3,
+    Drakkars 4` (letters alone read like the board's squares: `C3`, `D4`)."""
+    return ", ".join(f"{SUPPLY_NAMES.get(kind, kind)} {count}" for kind, count in supply.items())

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from skald.core.beowulf.printed import face_words
+from skald.core.beowulf.printed import face_words, supply_words
 from skald.projections.boards.svg import circle, document, group, rect, side_panel, text, title
 
 CELL = 56
 MARGIN = 28
-PANEL = 260
+PANEL = 300
 OWNER_FILL = {"brown": "#8b5a2b", "green": "#2e7d32", "gray": "#757575", "blue": "#1565c0"}
 KIND_LETTER = {"beowulf": "B", "thane": "T", "castle": "C", "drakkar": "D"}
 ROMAN = {1: "I", 2: "II", 3: "III"}
@@ -106,9 +106,6 @@ def _seats(view: dict[str, Any], left: float, players: tuple[str, ...]) -> list[
     for seat in view["seats"]:
         acting = seat["seat"] in view["to_act"]
         fill = OWNER_FILL.get(seat["colour"], "#000")
-        supply = " ".join(
-            f"{KIND_LETTER[k]}{n}" for k, n in seat["supply"].items() if k in KIND_LETTER
-        )
         backs = " ".join(ROMAN.get(a, "?") for a in seat["hand_backs"]) or "none"
         if seat["hand"] is None:
             hand = f"hand: {len(seat['hand_backs'])} tiles (backs {backs})"
@@ -127,7 +124,13 @@ def _seats(view: dict[str, Any], left: float, players: tuple[str, ...]) -> list[
                         text_anchor="start",
                         font_weight="bold" if acting else "normal",
                     ),
-                    text(left + 20, y + 25, f"supply {supply}", 12, text_anchor="start"),
+                    text(
+                        left + 20,
+                        y + 25,
+                        f"supply: {supply_words(seat['supply'])}",
+                        11,
+                        text_anchor="start",
+                    ),
                     text(left + 20, y + 43, hand, 12, text_anchor="start", class_="hand"),
                 ],
                 class_="seat",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from skald.core.beowulf.data import COLOURS, ROMAN
-from skald.core.beowulf.printed import ability_name, signed, tile_words, tiles_words
+from skald.core.beowulf.printed import ability_name, face_words, signed, tile_words, tiles_words
 from skald.events.beowulf import (
     AbilityDeclined,
     AbilityOffered,
@@ -62,6 +62,11 @@ class BeowulfNarrator:
         """`Ann (brown)`."""
         colour = COLOURS[seat] if seat < len(COLOURS) else ""
         return f"{self.name(seat)} ({colour})" if colour else self.name(seat)
+
+    def move_words(self, move: str) -> str:
+        """A move in notation with its tiles as printed: `play 0# C2` -> `play Throat C2`,
+        `cash +1$3` -> `cash +1 Treasure (3)`; squares and verbs stay as they are."""
+        return " ".join(face_words(word) for word in move.split(" "))
 
     def deed(self, event: Any, seat: int) -> bool:
         """Whether `event` is `seat`'s doing (the game deals, offers, scores and begins
