@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from skald.core.beast.data import contracts
 from skald.core.beowulf.printed import tile_words
 from skald.core.hagar.data import board_data, pieces
 from skald.events.beowulf import TileDrawn
@@ -111,3 +112,14 @@ def test_the_readable_golden_exports_speak_the_games_words(game: str, suffix: st
     words = re.sub(r"<[^>]+>", " ", words)  # the HTML's own markup
     assert not [m.group(0) for m in INTERNAL_WORDS.finditer(words)]
     assert "A game of " in words  # the deal and the moves are told
+
+
+def test_the_beast_contract_is_named_by_its_title() -> None:
+    """`The contract is The Great Cleansing.`, as the card reads, not its id with spaces
+    (`great cleansing`, found by a review)."""
+    record = played("beast")
+    players = record.engine.load(record.game_id).players
+    told = Narrator("beast", players).tell(full_log("beast"))
+    setup = next(line for line in told if "The contract is" in line)
+    titles = {contract.title for contract in contracts().values()}
+    assert any(f"The contract is {title}." in setup for title in titles), setup

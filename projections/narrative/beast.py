@@ -294,8 +294,9 @@ class BeastNarrator:
             ]
         )
         first = " It is a first game." if event.first_time else ""
+        title = contract.title if contract is not None else event.contract.replace("-", " ")
         return (
-            f"The contract is {event.contract.replace('-', ' ')}. {self.seat(0)} plays the "
+            f"The contract is {title}. {self.seat(0)} plays the "
             f"Beast {event.beast}; the hunters are {hunters}.{first}"
         )
 
