@@ -187,8 +187,9 @@ def undo_event(state: GameState, seat: int) -> DecisionUndone:
         )
     if not state.undo:
         raise IllegalMove(
-            "nothing to undo: no decision since the game began or since the last "
-            "draw, roll or card shown (those cannot be taken back)"
+            "nothing to undo: no decision since the game began or since something hidden "
+            "was drawn or shown (a draw, a roll, or a tile or card played from a hand: "
+            "those cannot be taken back)"
         )
     author = state.undo[-1].seat
     check_undo_policy(state, seat, author, "undo")

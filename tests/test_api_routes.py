@@ -22,8 +22,9 @@ from skald.core.signing import load_receipt, signature_valid
 from skald.core.store import seat_tokens
 
 NOTHING_TO_UNDO = (
-    "nothing to undo: no decision since the game began or since the last draw, roll or "
-    "card shown (those cannot be taken back)"
+    "nothing to undo: no decision since the game began or since something hidden was drawn "
+    "or shown (a draw, a roll, or a tile or card played from a hand: those cannot be taken "
+    "back)"
 )
 NOTHING_TO_REDO = "nothing to redo: no decision was undone since the last move"
 
