@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import os
 import select
 import signal
@@ -235,11 +236,27 @@ def command(*args: Any, target: typer.Typer | None = None, **kwargs: Any) -> Cal
                 _in_command = False  # Ctrl-C from here on: _on_sigint ends the process
                 _close_stores(failed)  # each command closes the stores it opened
 
-        (target or app).command(*args, **kwargs)(wrapper)
+        listed = {"short_help": _first_paragraph(function.__doc__ or ""), **kwargs}
+        (target or app).command(*args, **listed)(wrapper)
         return function
 
     return decorate
 
+
+def _first_paragraph(doc: str) -> str:
+    """A command's line in `skald --help`: its docstring's first paragraph on one line
+    (typer keeps a docstring's line breaks there, which broke sentences mid-way)."""
+    return " ".join(inspect.cleandoc(doc).split("\n\n")[0].split())
+
+
+def _flag_type(option: typer.core.TyperOption, ctx: Any) -> str | None:
+    """An option's value type in help (`<str>`, `<int>`), none for a flag: `--json
+    <bool>` read as if the flag took a value (`--reproducible true` is refused)."""
+    return None if option.is_flag else _value_type(option, ctx)
+
+
+_value_type = typer.core.TyperOption.display_type_rich
+typer.core.TyperOption.display_type_rich = _flag_type  # type: ignore[method-assign,assignment]
 
 _opened: list[EventStore] = []
 
