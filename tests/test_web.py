@@ -499,3 +499,28 @@ def test_hagar_board_in_the_browser(context: Any, server: Server, shots: Path) -
         seq = played(server, game_id, seq)
         wait_seq(spectator, seq)
     spectator.locator("#board").screenshot(path=shots / "hagar-1-spectator.png")
+
+
+def test_a_bad_link_says_what_to_do_and_offers_no_game(
+    context: Any, server: Server, shots: Path
+) -> None:
+    """A link whose token is not the game's, or whose game does not exist, gets the
+    service's words and what to do, and none of the game's controls (a review found
+    replay buttons, Download and Open the audit around the red message)."""
+    game = create(server, "beowulf", ["Ann", "Bob"])
+    cases = [
+        (f"/play/{game['id']}#token=notatoken", "Ask whoever set up the game for your seat's"),
+        ("/play/0123456789abcdef", "Check the link, or find the game in the lobby."),
+    ]
+    for link, advice in cases:
+        page = context.new_page()
+        page.goto(link)
+        page.wait_for_selector("body[data-refused='true']")
+        said = page.inner_text("#message")
+        assert advice in said, said
+        assert ".." not in said, said
+        for control in ("#replay", "#board", "#open-audit", "#viewer"):
+            assert not page.locator(control).is_visible(), control
+        assert page.locator("#message").is_visible()
+        page.screenshot(path=shots / f"bad-link-{len(advice)}.png")
+        page.close()

@@ -582,6 +582,23 @@
     $("viewer").disabled = choices.length < 2;
   }
 
+  // A link the service refuses (a token not of this game, no such game): what went wrong
+  // and what to do, and none of the game's controls (there is no game here to drive).
+  function refused(error) {
+    for (const node of document.querySelectorAll("main > *, .board-area > *, header label")) node.hidden = true;
+    $("message").closest(".board-area").hidden = false;
+    $("message").hidden = false;
+    $("title").textContent = "this link opens no game";
+    const next = {
+      401: "Ask whoever set up the game for your seat's link again.",
+      403: "This table opens to you once its round is over.",
+      404: "Check the link, or find the game in the lobby.",
+    }[error.status];
+    const said = error.message.replace(/\.$/, "").replace(/^./, (first) => first.toUpperCase());
+    say(next ? `${said}. ${next}` : error.message);
+    document.body.dataset.refused = "true";
+  }
+
   async function start() {
     try {
       const view = await json(`${base}/view`);
@@ -604,7 +621,7 @@
       $("game-id").textContent = `game ${gameId}`;
       document.title = `${Skald.gameName(view.game)} · ${view.viewer} · Skald`;
     } catch (error) {
-      return say(error.message);
+      return refused(error);
     }
     viewerChoices();
     $("viewer").addEventListener("change", () => { state.lookAs = $("viewer").value || null; refresh(); });
