@@ -232,6 +232,32 @@ ROLE_WORDS = {
     "spectator": "a spectator",
 }
 """A viewer's role (`role_of`) in words."""
+
+
+def role_words(viewer: str, role: str) -> str:
+    """Whose eyes a view is through: `the hunters' side`; a viewer who is not the referee
+    but sees as one (the game is over under reveal=end) is told why."""
+    if role == "referee" and viewer != "referee":
+        return "the game is over: everything is shown"
+    return ROLE_WORDS.get(role, role)
+
+
+def side_lines(
+    aside: str | None, pool: Sequence[str] | None, pack: Sequence[str] | None
+) -> list[str]:
+    """What the viewer holds apart from the hands (a view's `aside`, `pool`, `pack`): the
+    card set aside for it after the draft, the cards its side drafted and has still to
+    assign, its draft pack."""
+    lines = []
+    if aside:
+        lines.append(f"set aside for you after the draft: {aside}")
+    if pool:
+        lines.append(f"drafted, to assign to your hunters: {', '.join(pool)}")
+    if pack is not None:
+        lines.append(f"your draft pack: {', '.join(pack) or '(empty)'}")
+    return lines
+
+
 WINNER_WORDS = {"beast": "the Beast won", "hunters": "the hunters won"}
 
 
@@ -248,7 +274,7 @@ def render_view(view: BeastView, players: Sequence[str]) -> str:
     lines = [
         f"Beast - {contracts()[view.contract].title} on {board.title}; "
         f"{phase_words(view.phase, view.day)}; seen by {view.viewer} "
-        f"({ROLE_WORDS.get(view.role, view.role)})"
+        f"({role_words(view.viewer, view.role)})"
     ]
     header = "    " + "".join(f"{chr(65 + c):<14}" for c in range(board.cols))
     lines.append(header)
@@ -290,12 +316,7 @@ def render_view(view: BeastView, players: Sequence[str]) -> str:
         f"items: {_listed(view.item_row, '')}; talents: {_listed(view.talent_row, '')}; "
         f"discard: {_listed(view.discard, '')}"
     )
-    if view.aside:
-        lines.append(f"set aside for you after the draft: {view.aside}")
-    if view.pool:
-        lines.append(f"drafted, to assign to your hunters: {', '.join(view.pool)}")
-    if view.pack is not None:
-        lines.append(f"your draft pack: {', '.join(view.pack) or '(empty)'}")
+    lines += side_lines(view.aside, view.pool, view.pack)
     lines += [_frame_words(frame) for frame in view.frames]
     if view.window:
         lines.append(f"the {view.window.replace('_', ' ')} may be answered by a reaction")

@@ -12,10 +12,12 @@ everyone once the table reveals the game after its end.
 from __future__ import annotations
 
 import itertools
+import textwrap
 from typing import Any
 
 from skald.core.beast.board import Board
 from skald.core.beast.data import boards
+from skald.projections.beast import role_words, side_lines
 from skald.projections.boards.svg import (
     circle,
     document,
@@ -31,6 +33,7 @@ from skald.projections.narrative.common import plural
 CELL = 110
 MARGIN = 30
 PANEL = 270
+PANEL_CHARS = 40  # a side panel line's characters at most (12 px text in PANEL)
 HABITAT_FILL = {
     "settlement": "#f3e5ab",
     "forest": "#a5d6a7",
@@ -245,11 +248,17 @@ def _zones(board: Board, view: dict[str, Any]) -> list[str]:
     return out
 
 
-def _panel(view: dict[str, Any], left: float) -> list[str]:
+def _panel(view: dict[str, Any]) -> list[str]:
+    """The side panel's lines: the day, the viewer, the hands, what the viewer holds
+    apart from them, the key."""
     lines = [
         f"Day {view['day']} · {view['phase']}",
         f"viewing as {view['viewer']}"
-        + (f" ({view['role']})" if view["role"] != view["viewer"] else ""),
+        + (
+            f" ({role_words(view['viewer'], view['role'])})"
+            if view["role"] != view["viewer"]
+            else ""
+        ),
         f"Beast: last seen {view['standee']}, {view['active_count']} hidden steps",
     ]
     if view["winner"]:
@@ -265,10 +274,14 @@ def _panel(view: dict[str, Any], left: float) -> list[str]:
             lines.append(f"  hand: {plural(hand['action_count'], 'card')}")
         if hand["extras"]:
             lines.append("  items: " + ", ".join(hand["extras"]))
-    if view.get("pack"):
-        lines.append("draft pack: " + ", ".join(view["pack"]))
+    for held in side_lines(view.get("aside"), view.get("pool"), view.get("pack")):
+        lines += textwrap.wrap(held, PANEL_CHARS, subsequent_indent="  ")
     lines.append("key: f farmer n noble s sheep o boar r bear")
     lines.append("~n trails · T watchtower · B? standee")
+    return lines
+
+
+def _panel_texts(lines: list[str], left: float) -> list[str]:
     return [
         text(left, MARGIN + 8 + i * 18, entry, 12, text_anchor="start", class_="panel-line")
         for i, entry in enumerate(lines)
@@ -284,7 +297,8 @@ def beast_svg(view: dict[str, Any]) -> str:
     board = boards()[view["map"]]
     habitats = dict(board.habitat) | {loc: h for loc, h in view["habitats"]}
     width = MARGIN * 2 + board.cols * CELL + PANEL
-    height = max(MARGIN * 2 + board.rows * CELL, 60 + 18 * (8 + 3 * len(view["hands"])))
+    panel = _panel(view)
+    height = max(MARGIN * 2 + board.rows * CELL, MARGIN + 8 + 18 * len(panel) + 20)
     children = [
         *_locations(board, habitats),
         *_borders(board),
@@ -293,6 +307,6 @@ def beast_svg(view: dict[str, Any]) -> str:
         *_markers(view),
         *_hunters(view),
         *_beast(view),
-        side_panel(_panel(view, MARGIN * 2 + board.cols * CELL)),
+        side_panel(_panel_texts(panel, MARGIN * 2 + board.cols * CELL)),
     ]
     return document(width, height, f"Beast map {board.title}, as {view['viewer']}", children)
