@@ -9,10 +9,11 @@ for the collector's cards the view holds: the viewer's own, or all after the fea
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from skald.core.hagar.board import board
-from skald.projections.boards.hagar_layout import HEIGHT, WIDTH, positions
+from skald.projections.boards.hagar_layout import HEIGHT, WIDTH, label_positions, positions
 from skald.projections.boards.svg import (
     circle,
     document,
@@ -28,6 +29,7 @@ from skald.projections.narrative.common import plural
 from skald.projections.narrative.hagar import place_words
 
 PANEL = 300
+MAP_FILL = "#f1f8e9"
 KIND_FILL = {
     "home": "#90caf9",
     "harbour": "#4fc3f7",
@@ -60,6 +62,16 @@ def _space_title(name: str, kind: str, marks: str) -> str:
     return f"{name} ({words})"
 
 
+@functools.cache
+def _labelled() -> tuple[tuple[str, str, float], ...]:
+    """The spaces drawn with their names (cities, homes, the camp): space, name, radius."""
+    return tuple(
+        (space.id, place_words(space.id), KIND_RADIUS[space.kind])
+        for space in board().data.spaces
+        if space.kind in ("city", "home", "camp")
+    )
+
+
 def _spaces(loot: dict[str, int]) -> list[str]:
     graph, at = board(), positions()
     out = []
@@ -77,12 +89,30 @@ def _spaces(loot: dict[str, int]) -> list[str]:
             parts.append(text(x, y, "⚡", 10))
         if space.crossroads:
             parts.append(text(x, y, "+", 12, font_weight="bold"))
-        if space.kind in ("city", "home", "camp"):
-            parts.append(text(x, y + radius + 9, name, 11, font_weight="bold"))
         if space.id in loot:
             parts.append(text(x, y, loot[space.id], 11, font_weight="bold", class_="loot-count"))
         out.append(group(parts, class_="place", data_at=space.id))
     return out
+
+
+def _names() -> list[str]:
+    """The names of the cities, homes and camp, over every space and lane (a halo of the
+    map's colour keeps a name readable where a lane passes under it), each placed where
+    it covers the fewest spaces (`label_positions`)."""
+    labels = label_positions(_labelled())
+    return [
+        text(
+            *labels[space],
+            name,
+            11,
+            font_weight="bold",
+            class_="place-name",
+            stroke=MAP_FILL,
+            stroke_width=3,
+            paint_order="stroke",
+        )
+        for space, name, _radius in _labelled()
+    ]
 
 
 PHASE_WORDS = {
@@ -194,9 +224,10 @@ def hagar_svg(view: dict[str, Any], players: tuple[str, ...] = ()) -> str:
     roadside = dict(view["roadside"])
     loot.update({space: count for space, count in roadside.items() if count})
     children = [
-        rect(0, 0, WIDTH, HEIGHT, fill="#f1f8e9"),
+        rect(0, 0, WIDTH, HEIGHT, fill=MAP_FILL),
         *_links(),
         *_spaces(loot),
+        *_names(),
         *_vikings(view, players),
         side_panel(_panel(view, players, WIDTH + 10)),
     ]

@@ -90,3 +90,67 @@ def _spread(at: dict[str, tuple[float, float]], free: list[str]) -> None:
 def hash_angle(a: str, b: str) -> float:
     """A stable angle for two names (not Python's salted hash)."""
     return (sum(map(ord, a)) * 7 + sum(map(ord, b)) * 13) % 360 * math.pi / 180
+
+
+LABEL_CHAR = 6.6  # the width of a label's character at 11 px bold, about
+LABEL_HEIGHT = 13.0
+LABEL_GAP = 10.0  # between a space's circle and its label
+SPACE_RADIUS = 16.0  # the largest space's radius: what a label keeps clear of
+
+
+@functools.cache
+def label_positions(labels: tuple[tuple[str, str, float], ...]) -> dict[str, tuple[float, float]]:
+    """Where each named space's label goes (`labels`: space, its label, its radius): the
+    centre of the first of below, above, right or left of its circle that covers the
+    fewest other spaces and labels placed before it (the map's relaxation puts seas and
+    roads close to the cities; a label under one was half hidden)."""
+    at = positions()
+    placed: list[tuple[float, float, float, float]] = []
+    chosen: dict[str, tuple[float, float]] = {}
+    for space, label, radius in labels:
+        x, y = at[space]
+        half = len(label) * LABEL_CHAR / 2
+        reach = radius + LABEL_GAP
+        candidates = [
+            (x, y + reach),
+            (x, y - reach),
+            (x + radius + 4 + half, y),
+            (x - radius - 4 - half, y),
+            (x, y + reach + 12),
+            (x, y - reach - 12),
+        ]
+        best = min(
+            candidates,
+            key=lambda c: _covered(_box(c, half), space, at, placed) * 10 + candidates.index(c),
+        )
+        chosen[space] = best
+        placed.append(_box(best, half))
+    return chosen
+
+
+def _box(centre: tuple[float, float], half: float) -> tuple[float, float, float, float]:
+    x, y = centre
+    return (x - half, y - LABEL_HEIGHT / 2, x + half, y + LABEL_HEIGHT / 2)
+
+
+def _covered(
+    box: tuple[float, float, float, float],
+    own: str,
+    at: dict[str, tuple[float, float]],
+    placed: list[tuple[float, float, float, float]],
+) -> int:
+    """How many other spaces (as circles of SPACE_RADIUS) and placed labels `box` touches,
+    and whether it leaves the drawing."""
+    left, top, right, bottom = box
+    touched = sum(
+        1
+        for space, (x, y) in at.items()
+        if space != own
+        and left - SPACE_RADIUS / 2 < x < right + SPACE_RADIUS / 2
+        and top - SPACE_RADIUS / 2 < y < bottom + SPACE_RADIUS / 2
+    )
+    touched += sum(
+        1 for (l2, t2, r2, b2) in placed if left < r2 and l2 < right and top < b2 and t2 < bottom
+    )
+    outside = left < 0 or top < 0 or right > WIDTH or bottom > HEIGHT
+    return touched + (5 if outside else 0)
