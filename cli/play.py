@@ -15,6 +15,7 @@ from skald.core.seats import check_player_names
 from skald.core.secrecy import COMMIT, REVEAL, entropy_commitment
 from skald.events.envelope import Envelope
 from skald.projections.describe import describe_line
+from skald.projections.narrative.common import termination_words
 from skald.projections.table import Table, TableView
 
 IdArg = Annotated[str, typer.Argument(help="The game id printed by `skald new`.")]
@@ -105,7 +106,7 @@ def render_table_view(table: Table, shown: TableView) -> str:
             + ", ".join(f"{shown.players[s]} ({shown.outcome.scores[s]})" for s in group)
             for place, group in enumerate(shown.outcome.ranking, start=1)
         )
-        lines.append(f"game over ({shown.outcome.termination}): {ranking}")
+        lines.append(f"game over ({termination_words(shown.outcome.termination)}): {ranking}")
     elif shown.to_act and not shown.partial:
         lines.append("to act: " + ", ".join(shown.players[s] for s in shown.to_act))
     lines.append(table.render(shown))
