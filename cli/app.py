@@ -236,7 +236,8 @@ def command(*args: Any, target: typer.Typer | None = None, **kwargs: Any) -> Cal
                 _in_command = False  # Ctrl-C from here on: _on_sigint ends the process
                 _close_stores(failed)  # each command closes the stores it opened
 
-        listed = {"short_help": _first_paragraph(function.__doc__ or ""), **kwargs}
+        said = kwargs.get("help") or function.__doc__ or ""  # a help= given wins, as in typer
+        listed = {"short_help": _first_paragraph(said), **kwargs}
         (target or app).command(*args, **listed)(wrapper)
         return function
 

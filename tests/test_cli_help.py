@@ -34,5 +34,6 @@ def test_every_command_is_listed_on_one_line() -> None:
     assert len(panel) > 10, lines
     broken = [line for line in panel if not re.match(r"│ [a-z-]+\s{2,}\S", line)]
     assert not broken, "a command's summary went on to a second line"
+    assert not [line for line in panel if "_HELP" in line], "a help constant's name leaked"
     show = next(line for line in panel if line.startswith("│ show "))
     assert "after the game under reveal=end, everything)." in show, show
