@@ -151,13 +151,22 @@ def possible(
 
 @command("legal")
 def legal(game_id: IdArg, as_: SeatOption, json: JsonFlag = False, db: DbOption = None) -> None:
-    """List the seat's legal moves in the game's notation."""
+    """List the seat's legal moves in the game's notation, each with the words the log says
+    it in where they differ (`play 0# B1  (play Throat B1)`); `skald move` takes either."""
     table = open_table(db, create=False)
     moves = table.legal(game_id, table.seat(game_id, as_))
     if json:
         print_json(moves)
+    elif not moves:
+        echo("(no legal moves: not this seat's turn)")
     else:
-        echo("\n".join(moves) if moves else "(no legal moves: not this seat's turn)")
+        said = table.move_words(game_id)
+        width = max(map(len, moves))
+        echo("\n".join(_with_words(move, said(move), width) for move in moves))
+
+
+def _with_words(move: str, words: str, width: int) -> str:
+    return move if words == move else f"{move:<{width}}  ({words})"
 
 
 def _print_appended(table: Table, game_id: str, as_: str, envelopes: list[Envelope[Any]]) -> None:
@@ -172,7 +181,9 @@ def _print_appended(table: Table, game_id: str, as_: str, envelopes: list[Envelo
 @command("move")
 def move(
     game_id: IdArg,
-    notation: Annotated[str, typer.Argument(help="The move, in notation.")],
+    notation: Annotated[
+        str, typer.Argument(help="The move, in notation or in the words skald legal shows.")
+    ],
     as_: SeatOption,
     expect: ExpectOption = None,
     db: DbOption = None,

@@ -31,7 +31,7 @@ from skald.core.engine import (
     to_act,
     to_envelope,
 )
-from skald.core.errors import Forbidden, IllegalMove, SkaldError
+from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, SkaldError
 from skald.core.importer import ImportResult, import_text
 from skald.core.kernel import (
     Move,
@@ -538,10 +538,16 @@ class Table:
     def move(
         self, game_id: str, seat: int, notation: str, expected_seq: int | None = None
     ) -> list[Envelope[Any]]:
-        """Play a move for `seat`; returns the appended events as that seat sees them."""
-        return self._as_seat(
-            game_id, seat, self._engine.execute(game_id, seat, notation, expected_seq)
-        )
+        """Play a move for `seat` (in notation, or in the words its legal moves are said
+        in); returns the appended events as that seat sees them."""
+        try:
+            appended = self._engine.execute(game_id, seat, notation, expected_seq)
+        except InvalidNotation:
+            meant = self._meant(game_id, seat, notation)
+            if meant is None:
+                raise
+            appended = self._engine.execute(game_id, seat, meant, expected_seq)
+        return self._as_seat(game_id, seat, appended)
 
     def undo(self, game_id: str, seat: int, expected_seq: int | None = None) -> list[Envelope[Any]]:
         """Undo the last decision for `seat`."""
@@ -590,10 +596,33 @@ class Table:
         self, game_id: str, seat: int, action: str, notation: str | None, expected_seq: int | None
     ) -> Acted:
         requests: dict[str, Request] = {"move": Move(notation), "undo": Undo(), "redo": Redo()}
-        acted = self._engine.act(game_id, seat, requests[action], expected_seq)
+        try:
+            acted = self._engine.act(game_id, seat, requests[action], expected_seq)
+        except InvalidNotation:
+            meant = self._meant(game_id, seat, notation) if action == "move" else None
+            if meant is None:
+                raise
+            acted = self._engine.act(game_id, seat, Move(meant), expected_seq)
         base = acted.envelopes[0].seq - 1
         self._appended.put((game_id, acted.state.version), (base, acted.envelopes))
         return acted
+
+    def move_words(self, game_id: str) -> Callable[[str], str]:
+        """How the game's log says a move in notation: `play 0# C2` -> `play Throat C2`,
+        `start fjord-west` -> `start Hägar's fjord (west)`."""
+        summary = self.summary(game_id)
+        return Narrator(summary.game, summary.players).common.move_words
+
+    def _meant(self, game_id: str, seat: int, said: object) -> str | None:
+        """The legal move of `seat` said in the words `said` (as the table page's buttons
+        and the log say it), if exactly one is: a move may be sent as it is read. Only
+        asked once the notation failed to parse, so a decision in notation costs nothing
+        more; the seat's own legal moves are all it reads."""
+        if not isinstance(said, str):
+            return None
+        words = self.move_words(game_id)
+        meant = [move for move in self.legal(game_id, seat) if words(move) == said.strip()]
+        return meant[0] if len(meant) == 1 else None
 
     def cached_head(self, game_id: str) -> int | None:
         """The seq of the engine's copy of the game, if it holds one (no I/O)."""

@@ -5,14 +5,17 @@ move as printed, for its button; the narrative's `chose “…”` lines say it 
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
 from skald.projections.narrative import Narrator
+from tests.cli_support import skald
 from tests.servers import bearer, legal_moves, serving
 
 CODED = re.compile(r"[+-]?\d+[a-z#$]")  # a face with an ability or treasure code: `0#`, `-2d`
@@ -63,3 +66,32 @@ def test_the_table_read_gives_each_coded_move_its_words(base: str) -> None:
             )
             assert moved.status_code == 201, moved.text
         assert coded_seen, "no move with a coded tile came up: the check saw nothing"
+
+
+def test_a_move_may_be_sent_in_its_words(base: str, tmp_path: Path) -> None:
+    """`skald legal` lists each move with its words where they differ, and a move is taken
+    in those words too, by the CLI and by the REST route (the review: `skald move
+    "start Hägar's fjord (east)"` was refused); words that are no legal move get the
+    notation's own refusal, and nothing is written."""
+    db = f"sqlite:///{tmp_path / 'words.db'}"
+    code, out, err = skald("new", "hagar", "--players", "Ann,Bob", "--db", db)
+    assert code == 0, err
+    game_id = out.strip()
+    code, listed, err = skald("legal", game_id, "--as", "Ann", "--db", db)
+    assert code == 0, err
+    assert re.search(r"^start fjord-west +\(start Hägar's fjord \(west\)\)$", listed, re.M)
+    code, out, err = skald("move", game_id, "start Hägar's fjord (west)", "--as", "Ann", "--db", db)
+    assert code == 0, err
+    seq = json.loads(skald("show", game_id, "--json", "--db", db)[1])["seq"]
+    code, out, err = skald("move", game_id, "start Hägar's castle", "--as", "Bob", "--db", db)
+    assert code == 3, (out, err)
+    assert "Hägar's castle" in err
+    assert json.loads(skald("show", game_id, "--json", "--db", db)[1])["seq"] == seq
+    with httpx.Client(base_url=base, timeout=10) as http:
+        created = http.post("/games", json={"game": "hagar", "players": ["Ann", "Bob"]}).json()
+        answer = http.post(
+            f"/games/{created['id']}/moves",
+            json={"move": "start Hägar's fjord (east)"},
+            headers=bearer(created["seats"][0]["token"]),
+        )
+        assert answer.status_code == 201, answer.text

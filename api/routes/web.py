@@ -37,7 +37,6 @@ from skald.events.viewer import Viewer
 from skald.projections.boards import board_svg
 from skald.projections.export.model import SECTION_ENDS
 from skald.projections.export.readable import final_position
-from skald.projections.narrative import Narrator
 from skald.projections.registry import views_for
 from skald.projections.table import Table
 
@@ -211,8 +210,7 @@ def legal_in_words(table: Table, game_id: str, seat: int) -> dict[str, object]:
     """`legal_answer`, with `words`: each move whose notation names a thing by its code
     (Beowulf's `0#`), in the game's words (`play Throat C2`), for the move's button."""
     answer = legal_answer(table, game_id, seat)
-    summary = table.summary(game_id)
-    said = Narrator(summary.game, summary.players).common.move_words
+    said = table.move_words(game_id)
     moves: list[str] = answer["moves"]  # type: ignore[assignment]
     answer["words"] = {move: words for move in moves if (words := said(move)) != move}
     return answer
