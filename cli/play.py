@@ -15,7 +15,7 @@ from skald.core.seats import check_player_names
 from skald.core.secrecy import COMMIT, REVEAL, entropy_commitment
 from skald.events.envelope import Envelope
 from skald.projections.describe import describe_line
-from skald.projections.narrative.common import termination_words
+from skald.projections.narrative import end_sentence
 from skald.projections.table import Table, TableView
 
 IdArg = Annotated[str, typer.Argument(help="The game id printed by `skald new`.")]
@@ -101,12 +101,7 @@ def render_table_view(table: Table, shown: TableView) -> str:
     if shown.partial:
         lines.append(shown.partial)
     if shown.outcome is not None:
-        ranking = "; ".join(
-            f"{place}. "
-            + ", ".join(f"{shown.players[s]} ({shown.outcome.scores[s]})" for s in group)
-            for place, group in enumerate(shown.outcome.ranking, start=1)
-        )
-        lines.append(f"game over ({termination_words(shown.outcome.termination)}): {ranking}")
+        lines.append(end_sentence(shown.game, shown.players, shown.outcome))
     elif shown.to_act and not shown.partial:
         lines.append("to act: " + ", ".join(shown.players[s] for s in shown.to_act))
     lines.append(table.render(shown))

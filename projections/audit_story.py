@@ -6,8 +6,8 @@ of the ids its evidence section shows."""
 from __future__ import annotations
 
 from skald.projections.audit import AuditReport
-from skald.projections.narrative import Narrator
-from skald.projections.narrative.common import outcome_words, plural, termination_words
+from skald.projections.narrative import Narrator, end_sentence
+from skald.projections.narrative.common import plural
 from skald.projections.narrative.legend import legend
 
 
@@ -58,11 +58,7 @@ def answers(report: AuditReport) -> list[str]:
         detail = f" ({finding.detail})" if finding.detail else ""
         said.append(f"At seq {finding.seq}: {finding.rule}{detail}.")
     if report.outcome is not None:
-        names = cast(report)
-        said.append(
-            f"Result ({termination_words(report.outcome.termination)}): "
-            f"{outcome_words(report.outcome, lambda seat: names[seat])}."
-        )
+        said.append(end_sentence(report.game, report.players, report.outcome))
     return said
 
 

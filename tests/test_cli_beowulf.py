@@ -126,7 +126,7 @@ def test_demo_plays_a_game_and_replays_it_from_the_log(tmp_path: Path) -> None:
     out = run(tmp_path, "demo", "--players", "2", "--seed", "demo-test")
     assert re.search(r"(Ann|Bob)'s (Beowulf|Thane|Heorot Castle|Drakkar) on [A-F]\d scored", out)
     assert "beowulf." not in out
-    assert "game over (the game was played to its end)" in out
+    assert "The game is over (the game was played to its end)" in out
     assert "(completed)" not in out
     assert out.rstrip().endswith("events)")
     assert "verify: chain intact" in out

@@ -22,8 +22,8 @@ import msgspec
 import pytest
 
 from skald.core.rules import get_rules
-from skald.events.common import GameFinished, Outcome
-from skald.projections.narrative import Narrator
+from skald.events.common import Outcome
+from skald.projections.narrative import end_sentence
 from tests.browser_support import CHROMIUM, ONLY_LOOPBACK, chromium, screenshot_folder, served_skald
 from tests.cli_support import skald
 from tests.servers import Server
@@ -266,8 +266,7 @@ def beowulf_act(server: Server, game_id: str, referee: str) -> int:
 def outcome_words(game: str, outcome: dict[str, Any], players: list[str]) -> str:
     """How the table page states an outcome (its status line): the log's sentence for the
     end, in the game's words (names with their scores, the end's reason said, no codes)."""
-    ended = GameFinished(outcome=msgspec.convert(outcome, Outcome))
-    return Narrator(game, players).sentence(ended)
+    return end_sentence(game, players, msgspec.convert(outcome, Outcome))
 
 
 def undo_and_redo(table: Table, seq: int) -> int:

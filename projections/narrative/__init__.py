@@ -25,7 +25,9 @@ from skald.events.common import (
     DecisionUndone,
     EntropyAdded,
     EntropyCommitted,
+    GameFinished,
     MoveMade,
+    Outcome,
 )
 from skald.events.envelope import SYSTEM, Envelope
 from skald.projections.narrative.common import CommonNarrator, humane
@@ -124,6 +126,13 @@ class Narrator:
     def tell(self, envelopes: Iterable[Envelope[Any]]) -> list[str]:
         """One sentence per envelope, in order."""
         return [self.sentence(envelope.event) for envelope in envelopes]
+
+
+def end_sentence(game: str, players: Sequence[str], outcome: Outcome) -> str:
+    """How the game ended, as its log's last line says it: `The game is over (the last day
+    passed): The hunters win.`, `The game is over (the game was played to its end): Bob
+    first (142); Ann second (97).` (the status line, `skald show`, the audit)."""
+    return Narrator(game, players).sentence(GameFinished(outcome=outcome))
 
 
 def narrate(envelopes: Iterable[Envelope[Any]], players: Sequence[str], game: str) -> list[str]:
