@@ -17,6 +17,7 @@ from typing import Any
 
 from skald.core.beast.board import Board
 from skald.core.beast.data import boards
+from skald.core.beast.decide import phase_words
 from skald.projections.beast import role_words, side_lines
 from skald.projections.boards.svg import (
     circle,
@@ -252,14 +253,14 @@ def _panel(view: dict[str, Any]) -> list[str]:
     """The side panel's lines: the day, the viewer, the hands, what the viewer holds
     apart from them, the key."""
     lines = [
-        f"Day {view['day']} · {view['phase']}",
+        _first_up(phase_words(view["phase"], view["day"])),
         f"viewing as {view['viewer']}"
         + (
             f" ({role_words(view['viewer'], view['role'])})"
             if view["role"] != view["viewer"]
             else ""
         ),
-        f"Beast: last seen {view['standee']}, {view['active_count']} hidden steps",
+        f"Beast: last seen {view['standee']}, {plural(view['active_count'], 'hidden step')}",
     ]
     if view["winner"]:
         lines.append(f"winner: {view['winner']}")
@@ -274,11 +275,21 @@ def _panel(view: dict[str, Any]) -> list[str]:
             lines.append(f"  hand: {plural(hand['action_count'], 'card')}")
         if hand["extras"]:
             lines.append("  items: " + ", ".join(hand["extras"]))
-    for held in side_lines(view.get("aside"), view.get("pool"), view.get("pack")):
-        lines += textwrap.wrap(held, PANEL_CHARS, subsequent_indent="  ")
+    lines += side_lines(view.get("aside"), view.get("pool"), view.get("pack"))
     lines.append("key: f farmer n noble s sheep o boar r bear")
     lines.append("~n trails · T watchtower · B? standee")
-    return lines
+    return [part for entry in lines for part in _wrapped(entry)]
+
+
+def _first_up(words: str) -> str:
+    """`the Beast's first move` -> `The Beast's first move`."""
+    return words[:1].upper() + words[1:]
+
+
+def _wrapped(entry: str) -> list[str]:
+    """A panel line in pieces that fit the panel, the later ones indented under it."""
+    indent = " " * (len(entry) - len(entry.lstrip()) + 2)
+    return textwrap.wrap(entry, PANEL_CHARS, subsequent_indent=indent) or [entry]
 
 
 def _panel_texts(lines: list[str], left: float) -> list[str]:

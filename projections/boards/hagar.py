@@ -10,6 +10,7 @@ for the collector's cards the view holds: the viewer's own, or all after the fea
 from __future__ import annotations
 
 import functools
+import textwrap
 from typing import Any
 
 from skald.core.hagar.board import board
@@ -29,6 +30,7 @@ from skald.projections.narrative.common import plural
 from skald.projections.narrative.hagar import place_words
 
 PANEL = 300
+PANEL_CHARS = 44  # a side panel line's characters at most (12 px text in PANEL)
 MAP_FILL = "#f1f8e9"
 KIND_FILL = {
     "home": "#90caf9",
@@ -135,15 +137,30 @@ def _who(seat: int, players: tuple[str, ...]) -> str:
     return players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
 
 
+def _side_by_side(vikings: list[dict[str, Any]], key: str, step: float) -> dict[int, float]:
+    """Each seat's sideways shift among the pieces sharing its space (`key`: where a
+    piece is): side by side, centred on the space, so none hides another (three Vikings
+    at one fjord hid the first)."""
+    sharing: dict[str, list[int]] = {}
+    for viking in vikings:
+        sharing.setdefault(viking[key], []).append(viking["seat"])
+    return {
+        seat: (i - (len(seats) - 1) / 2) * step
+        for seats in sharing.values()
+        for i, seat in enumerate(seats)
+    }
+
+
 def _vikings(view: dict[str, Any], players: tuple[str, ...]) -> list[str]:
     at = positions()
     out = []
-    for viking in view["vikings"]:
-        if viking["ship"] not in at:
-            continue  # not started from a home harbour yet
+    afloat = [v for v in view["vikings"] if v["ship"] in at]
+    ship_shift = _side_by_side(afloat, "ship", 26)
+    foot_shift = _side_by_side([v for v in afloat if not v["aboard"]], "at", 18)
+    for viking in afloat:  # one not started from a home harbour yet is not drawn
         seat, colour = viking["seat"], seat_colour(viking["seat"])
         sx, sy = at[viking["ship"]]
-        offset = 6 * seat
+        offset = ship_shift[seat]
         out.append(
             group(
                 [
@@ -158,7 +175,7 @@ def _vikings(view: dict[str, Any], players: tuple[str, ...]) -> list[str]:
         )
         vx, vy = (sx + offset, sy - 4) if viking["aboard"] else at.get(viking["at"], (sx, sy))
         if not viking["aboard"]:
-            vx, vy = vx + offset - 6, vy - 14
+            vx, vy = vx + foot_shift[seat], vy - 14
         where = (
             f"aboard at {place_words(viking['ship'])}"
             if viking["aboard"]
@@ -210,11 +227,18 @@ def _panel(view: dict[str, Any], players: tuple[str, ...], left: float) -> list[
                 lines.append((f"  {_who(holding['seat'], players)} {field}: {pieces}", "#333"))
     lines.append((f"camp chests {view['camp_chests']} · fate deck {view['deck']}", "#000"))
     if view.get("result"):
-        scores = ", ".join(str(s) for s in view["result"]["scores"])
+        scores = ", ".join(
+            f"{_who(seat, players)} {score}" for seat, score in enumerate(view["result"]["scores"])
+        )
         lines.append((f"feast scores: {scores}", "#000"))
+    wrapped = [
+        (part, colour)
+        for entry, colour in lines
+        for part in textwrap.wrap(entry, PANEL_CHARS, subsequent_indent="      ") or [entry]
+    ]
     return [
         text(left, 24 + i * 18, entry, 12, text_anchor="start", fill=colour, class_="panel-line")
-        for i, (entry, colour) in enumerate(lines)
+        for i, (entry, colour) in enumerate(wrapped)
     ]
 
 

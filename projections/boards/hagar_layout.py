@@ -96,13 +96,15 @@ LABEL_CHAR = 6.6  # the width of a label's character at 11 px bold, about
 LABEL_HEIGHT = 13.0
 LABEL_GAP = 10.0  # between a space's circle and its label
 SPACE_RADIUS = 16.0  # the largest space's radius: what a label keeps clear of
+PIECES_HALF = 40.0  # half the width of four Vikings or ships side by side on one space
 
 
 @functools.cache
 def label_positions(labels: tuple[tuple[str, str, float], ...]) -> dict[str, tuple[float, float]]:
     """Where each named space's label goes (`labels`: space, its label, its radius): the
-    centre of the first of below, above, right or left of its circle that covers the
-    fewest other spaces and labels placed before it (the map's relaxation puts seas and
+    centre of the first of below, above, right or left of its circle (or further out) that
+    covers the fewest other spaces and labels placed before it, and where its own pieces
+    stand (the map's relaxation puts seas and
     roads close to the cities; a label under one was half hidden)."""
     at = positions()
     placed: list[tuple[float, float, float, float]] = []
@@ -118,6 +120,8 @@ def label_positions(labels: tuple[tuple[str, str, float], ...]) -> dict[str, tup
             (x - radius - 4 - half, y),
             (x, y + reach + 12),
             (x, y - reach - 12),
+            (x + PIECES_HALF + 4 + half, y),  # beyond its pieces
+            (x - PIECES_HALF - 4 - half, y),
         ]
         best = min(
             candidates,
@@ -140,7 +144,8 @@ def _covered(
     placed: list[tuple[float, float, float, float]],
 ) -> int:
     """How many other spaces (as circles of SPACE_RADIUS) and placed labels `box` touches,
-    and whether it leaves the drawing."""
+    whether it covers where its own space's pieces stand, and whether it leaves the
+    drawing."""
     left, top, right, bottom = box
     touched = sum(
         1
@@ -152,5 +157,9 @@ def _covered(
     touched += sum(
         1 for (l2, t2, r2, b2) in placed if left < r2 and l2 < right and top < b2 and t2 < bottom
     )
+    x, y = at[own]  # where its own pieces stand: Vikings on foot above it, ships below
+    crowded = (
+        left < x + PIECES_HALF and x - PIECES_HALF < right and top < y + 16 and y - 24 < bottom
+    )
     outside = left < 0 or top < 0 or right > WIDTH or bottom > HEIGHT
-    return touched + (5 if outside else 0)
+    return 3 * touched + crowded + (15 if outside else 0)
