@@ -46,8 +46,8 @@ def test_beowulf_board_marks_every_square_and_hides_other_hands(table: Table) ->
     bob_svg = board_svg("beowulf", table.show(game_id, bob).state)
     assert ann_hand not in bob_svg
     assert f"hand: {len(state.seats[0].hand)} tiles" in bob_svg
-    assert "pile:" not in bob_svg
-    assert "pile:" in board_svg("beowulf", table.show(game_id, REFEREE).state)
+    assert "pile, top first:" not in bob_svg
+    assert "pile, top first:" in board_svg("beowulf", table.show(game_id, REFEREE).state)
     # Each seat by its player's name, its colour beside it (the panel said only "brown")
     named = board_svg("beowulf", ann_view.state, ["Ann", "Bob"])
     colours = [seat.colour for seat in state.seats]

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from skald.core.beowulf.printed import face_words, supply_words
+from skald.core.beowulf.printed import face_words, signed, supply_words
 from skald.projections.boards.svg import circle, document, group, rect, side_panel, text, title
 
 CELL = 56
 MARGIN = 28
 PANEL = 300
+PILE_SHOWN = 4  # the pile's tiles the referee's panel names, top first
 OWNER_FILL = {"brown": "#8b5a2b", "green": "#2e7d32", "gray": "#757575", "blue": "#1565c0"}
 KIND_LETTER = {"beowulf": "B", "thane": "T", "castle": "C", "drakkar": "D"}
 ROMAN = {1: "I", 2: "II", 3: "III"}
@@ -43,22 +44,44 @@ def _cells(view: dict[str, Any]) -> list[str]:
 
 
 def _tile(tile: dict[str, Any], origin: dict[str, tuple[int, int]]) -> str:
+    """A placed tile as printed: its value large, its ability's name small beneath (the
+    Throat by its name alone); its tooltip says it whole (`B2: +2 Beer`)."""
     x, y = origin[tile["at"]]
     ability = tile["ability"]
-    label = f"{tile['at']}: tile {tile['face']}" + (
-        f" ({ability.replace('_', ' ')})" if ability else ""
-    )
-    fill = "#5d4037" if ability == "throat" else "#ffe082"
-    colour = "#ffcc80" if ability == "throat" else "#3e2723"
-    return group(
-        [
-            title(label),
-            rect(x + 4, y + 4, CELL - 8, CELL - 8, rx=6, fill=fill, stroke="#6d4c41"),
-            text(x + CELL / 2, y + CELL / 2, tile["face"], 15, fill=colour, font_weight="bold"),
-        ],
-        class_="tile",
-        data_at=tile["at"],
-    )
+    throat = ability == "throat"
+    fill = "#5d4037" if throat else "#ffe082"
+    colour = "#ffcc80" if throat else "#3e2723"
+    cx, cy = x + CELL / 2, y + CELL / 2
+    parts = [
+        title(f"{tile['at']}: {face_words(tile['face'])}"),
+        rect(x + 4, y + 4, CELL - 8, CELL - 8, rx=6, fill=fill, stroke="#6d4c41"),
+    ]
+    if throat:
+        parts.append(text(cx, cy, "Throat", 11, fill=colour, font_weight="bold"))
+    else:
+        named = _ability_lines(face_words(tile["face"]))
+        top = cy - 6 * len(named)
+        parts.append(text(cx, top, signed(tile["value"]), 15, fill=colour, font_weight="bold"))
+        parts += [
+            text(cx, top + 13 + 9 * i, words, 8, fill=colour) for i, words in enumerate(named)
+        ]
+    return group(parts, class_="tile", data_at=tile["at"])
+
+
+def _pile_line(pile: list[str]) -> str:
+    """The referee's look at the pile, top first, its first tiles as printed."""
+    shown = ", ".join(face_words(face) for face in pile[:PILE_SHOWN])
+    return f"pile, top first: {shown}" + (", …" if len(pile) > PILE_SHOWN else "")
+
+
+def _ability_lines(printed: str) -> list[str]:
+    """The ability of a printed face in at most two short lines: `+2 Royal Dragon Horn`
+    -> [`Royal Dragon`, `Horn`]; none for a plain value."""
+    words = printed.split(" ")[1:]
+    if len(words) <= 1 or len(" ".join(words)) <= 11:
+        return [" ".join(words)] if words else []
+    cut = max(1, len(words) // 2 + (len(words) % 2))
+    return [" ".join(words[:cut]), " ".join(words[cut:])]
 
 
 def _figure(figure: dict[str, Any], origin: dict[str, tuple[int, int]]) -> str:
@@ -140,7 +163,13 @@ def _seats(view: dict[str, Any], left: float, players: tuple[str, ...]) -> list[
         y += 64
     if view.get("pile"):
         out.append(
-            text(left, y + 4, "pile: " + " ".join(view["pile"][:12]), 11, text_anchor="start")
+            text(
+                left,
+                y + 4,
+                _pile_line(view["pile"]),
+                11,
+                text_anchor="start",
+            )
         )
     return out
 
