@@ -25,6 +25,7 @@ from skald.core.hagar.data import pieces
 from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
 from skald.projections.narrative.common import listing, plural
+from skald.projections.narrative.hagar import FATE_CARDS
 from skald.projections.registry import redacted_log, views_for
 
 
@@ -156,7 +157,8 @@ def _hagar(possible: Any, players: Sequence[str]) -> str:
             + values
         )
     lines += _hagar_whereabouts(possible, players)
-    cards = ", ".join(f"{kind} ×{n}" for kind, n in possible.fate.cards) or "none"
+    cards = ", ".join(f"{FATE_CARDS.get(kind, kind)} ×{n}" for kind, n in possible.fate.cards)
+    cards = cards or "none"
     lines.append(f"  the fate deck ({possible.fate.size} cards, in any order): {cards}")
     if not possible.exact:
         lines.append(

@@ -74,6 +74,19 @@ FATE_NAMES = {
 }
 
 
+FATE_CARDS = {
+    "dragon": "dragon",
+    "odin": "Odin",
+    "arrow": "arrow",
+    "mead": "mead hall",
+    "thor": "Thor",
+    "healer": "healer",
+    "heavy": "heavy loot",
+    "road": "good road",
+}
+"""The fate cards by name, as a list of the deck names them (`mead hall ×3`)."""
+
+
 @functools.cache
 def _places() -> dict[str, tuple[str, str]]:
     return {space.id: (space.name, space.kind) for space in board_data().spaces}
