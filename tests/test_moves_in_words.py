@@ -36,6 +36,13 @@ def test_beowulf_moves_say_tiles_as_printed() -> None:
     assert said("play +3 C3") == "play +3 C3"
 
 
+def test_beast_steps_say_their_direction() -> None:
+    said = Narrator("beast", ("Ann", "Bob")).common.move_words
+    assert said("step X") == "step nowhere (No Movement)"  # the review: `X` said nothing
+    assert said("Wolf1 step W") == "Wolf1 step west"
+    assert said("play Step Lightly") == "play Step Lightly"  # a card's name as it is
+
+
 def test_the_table_read_gives_each_coded_move_its_words(base: str) -> None:
     with httpx.Client(base_url=base, timeout=10) as http:
         created = http.post("/games", json={"game": "beowulf", "players": ["Ann", "Bob"]})

@@ -167,6 +167,16 @@ def summon_words(summon: str) -> str:
     return f"{stem} {summon[len(stem) :]}" if stem != summon else summon
 
 
+STEP_WORDS = {
+    "N": "north",
+    "E": "east",
+    "S": "south",
+    "W": "west",
+    "X": "nowhere (No Movement)",
+}
+"""A step's direction in the notation, in words."""
+
+
 class BeastNarrator:
     """Sentences for Beast's events, for one reader; keeps the cast and the card resolving."""
 
@@ -191,6 +201,16 @@ class BeastNarrator:
         """`Ann (the Beast)`, `Bob (hunter)`."""
         role = "the Beast" if seat == 0 else "hunter"
         return f"{self.seat(seat)} ({role})"
+
+    def move_words(self, move: str) -> str:
+        """A move in notation with its step's direction in words: `step N` -> `step north`,
+        `Wolf1 step W` -> `Wolf1 step west`, the Beast's `step X` -> `step nowhere (No
+        Movement)`; every other word as it is (cards and places are named already)."""
+        words = move.split(" ")
+        for i in range(1, len(words)):
+            if words[i - 1] == "step" and words[i] in STEP_WORDS:
+                words[i] = STEP_WORDS[words[i]]
+        return " ".join(words)
 
     def deed(self, event: Any, seat: int) -> bool:
         """Whether `event` is `seat`'s doing: its seat's or its character's (the hand it
