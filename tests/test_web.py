@@ -524,3 +524,22 @@ def test_a_bad_link_says_what_to_do_and_offers_no_game(
         assert page.locator("#message").is_visible()
         page.screenshot(path=shots / f"bad-link-{len(advice)}.png")
         page.close()
+
+
+def test_a_shared_link_to_a_position_that_is_not_there_says_so(
+    context: Any, server: Server
+) -> None:
+    """A link naming a variation the viewer has not, or a seq past the game's, says so and
+    shows the game as it is (found by a review: the page showed the last position with no
+    word)."""
+    game = create(server, "beowulf", ["Ann", "Bob"])
+    for query, said in (
+        ("?variation=v99", "This game has no variation “v99” that you may see"),
+        ("?at=99999", "This link names seq 99999, but the game is at seq"),
+    ):
+        page = context.new_page()
+        page.goto(f"/play/{game['id']}{query}")
+        page.wait_for_selector("#board svg")
+        page.wait_for_selector(f"#message:has-text('{said}')")
+        assert page.locator("#replay").is_visible()
+        page.close()

@@ -81,8 +81,12 @@
     notes.update(annotated.annotations, branches.variations);
     state.notesLoaded = true;
     if (state.variation) {
-      state.variation = branches.variations.find((v) => v.id === state.variation.id) || null;
-      if (!state.variation) state.vat = null;
+      const wanted = state.variation.id;
+      state.variation = branches.variations.find((v) => v.id === wanted) || null;
+      if (!state.variation) {
+        state.vat = null;
+        say(`This game has no variation “${wanted}” that you may see: showing the game itself.`, "info");
+      }
       else if (state.vat !== null && state.vat >= state.variation.seq) state.vat = null;
     }
   }
@@ -617,6 +621,9 @@
         state.variation = { id: asked.get("variation"), seq: askedAt || 1, lines: [] };
         state.vat = askedAt;
       } else if (askedAt !== null && askedAt < state.latest) state.at = askedAt;
+      else if (askedAt !== null && askedAt > state.latest) {
+        say(`This link names seq ${askedAt}, but the game is at seq ${state.latest}: showing where it is now.`, "info");
+      }
       $("title").textContent = Skald.gameName(view.game);
       $("game-id").textContent = `game ${gameId}`;
       document.title = `${Skald.gameName(view.game)} · ${view.viewer} · Skald`;
