@@ -32,8 +32,8 @@ from skald.projections.export.model import (
     short_id,
     started,
 )
-from skald.projections.export.text import result_of, tags
-from skald.projections.narrative import Narrator
+from skald.projections.export.text import tags
+from skald.projections.narrative import Narrator, end_sentence
 
 CLEARING = ("beowulf.tiles_betrayed", "beowulf.figure_scored")
 """Events at a section's end that take pieces off the board (drawn before them)."""
@@ -208,5 +208,13 @@ def blocks(
         for block in walker.stream(bundle.id, bundle.game_events, 0)
         if block.kind != "board" or block.svg
     ]
-    found.append(Block(kind="result", depth=0, text=result_of(bundle)))
+    found.append(Block(kind="result", depth=0, text=_result_words(bundle)))
     return found
+
+
+def _result_words(bundle: Bundle) -> str:
+    """The readable export's last line: how the game ended as its log says it (the text
+    export's Result tag keeps its machine form: imports check it)."""
+    if bundle.outcome is None:
+        return "the game is not over"
+    return end_sentence(bundle.game, bundle.players, bundle.outcome)

@@ -42,6 +42,13 @@ COVERS = (
 )
 
 
+def _coded(sentence: str) -> str:
+    """`sentence`, escaped, with each `command` in it set as code (not shown with its
+    backticks)."""
+    parts = escape(sentence).split("`")
+    return "".join(f"<code>{part}</code>" if i % 2 else part for i, part in enumerate(parts))
+
+
 def record_html(jsonl: str) -> str:
     """The embedded record: the jsonl export's lines as a JSON array of strings."""
     lines = jsonl.split("\n")
@@ -68,8 +75,8 @@ def verdict_html(head: Receipt | None, kept: tuple[Receipt, ...]) -> str:
             f"<code>{escape(other)}</code>" for other in others
         )
     return (
-        f'<p id="skald-verdict" role="status">{escape(NOT_CHECKED)}</p>'
-        f'<p class="skald-key">{key} {escape(COVERS)}</p>'
+        f'<p id="skald-verdict" role="status">{_coded(NOT_CHECKED)}</p>'
+        f'<p class="skald-key">{key} {_coded(COVERS)}</p>'
     )
 
 
