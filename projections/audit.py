@@ -52,11 +52,12 @@ class AuditEvent(msgspec.Struct, frozen=True, kw_only=True):
 
     seq: int
     recorded_at: datetime
-    actor: str
+    actor: str  # whose decision appended it (a player's name, or system)
     kind: str
     text: str
     hidden_values: int
     random: bool
+    credit: str = ""  # who it is told as done by, as the log says it: `Ann (the Beast)`, `the game`
 
 
 class Learned(msgspec.Struct, frozen=True, kw_only=True):
@@ -228,18 +229,22 @@ def _audit_events(
 ) -> tuple[AuditEvent, ...]:
     """Every event with its sentence, told from the first event on."""
     narrator = Narrator(game, players)
-    return tuple(
-        AuditEvent(
-            seq=envelope.seq,
-            recorded_at=envelope.recorded_at,
-            actor=_player(players, envelope.actor),
-            kind=event_tag(envelope.event),
-            text=narrator.sentence(envelope.event),
-            hidden_values=sum(1 for _ in secrets_in(envelope.event)),
-            random=_is_chance(envelope.event),
+    told = []
+    for envelope in envelopes:
+        credit = narrator.credit(envelope)  # before the sentence moves the narrator on
+        told.append(
+            AuditEvent(
+                seq=envelope.seq,
+                recorded_at=envelope.recorded_at,
+                actor=_player(players, envelope.actor),
+                kind=event_tag(envelope.event),
+                text=narrator.sentence(envelope.event),
+                hidden_values=sum(1 for _ in secrets_in(envelope.event)),
+                random=_is_chance(envelope.event),
+                credit=credit,
+            )
         )
-        for envelope in envelopes
-    )
+    return tuple(told)
 
 
 def _is_chance(event: Any) -> bool:

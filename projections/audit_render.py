@@ -94,7 +94,7 @@ def checks(report: AuditReport) -> list[Check]:
 
 _MD_SPECIAL = str.maketrans(
     {
-        **{char: "\\" + char for char in "\\`*_[]()|!#~"},
+        **{char: "\\" + char for char in "\\`*_[]|#~"},  # ( ) ! link nothing without [ ]
         "<": "&lt;",
         ">": "&gt;",
         "&": "&amp;",
@@ -132,9 +132,10 @@ def _markdown(report: AuditReport) -> str:
             for item in seat.learned
         ] or ["- nothing hidden"]
         lines.append("")
-    lines += ["## Events, hidden values revealed", "", "| seq | actor | event |", "|---|---|---|"]
+    lines += ["## Events, hidden values revealed", "", "| seq | by | event |", "|---|---|---|"]
     lines += [
-        f"| {e.seq} | {_md(e.actor)} | {_md(e.text)}{' 🎲' if e.random else ''} |" for e in r.events
+        f"| {e.seq} | {_md(e.credit or e.actor)} | {_md(e.text)}{' 🎲' if e.random else ''} |"
+        for e in r.events
     ]
     lines += ["", "## Evidence", "", "### Anomalies", ""]
     lines += [
@@ -239,7 +240,7 @@ def _html(report: AuditReport) -> str:
     )
     legend = _rows(("id", "face"), evidence_legend(r), "The evidence names its values as printed.")
     events = "".join(
-        f"<tr><td>{e.seq}</td><td>{_e(e.actor)}</td><td>{_e(e.text)}"
+        f"<tr><td>{e.seq}</td><td>{_e(e.credit or e.actor)}</td><td>{_e(e.text)}"
         f"{' <span class=random title=random>(random)</span>' if e.random else ''}</td></tr>"
         for e in r.events
     )
@@ -253,7 +254,7 @@ def _html(report: AuditReport) -> str:
         "<h2>What each seat knew, and when</h2>"
         + (f'<p class="bad">{_e(knowledge_note(r))}</p>' if r.knowledge_until else "")
         + f"{knowledge}"
-        "<h2>Events, hidden values revealed</h2><table><thead><tr><th>seq</th><th>actor</th>"
+        "<h2>Events, hidden values revealed</h2><table><thead><tr><th>seq</th><th>by</th>"
         f"<th>event</th></tr></thead><tbody>{events}</tbody></table>"
         f'<h2 id="evidence">Evidence</h2><h3>Anomalies</h3>{anomalies}<h3>Checks</h3>'
         f"<ul>{check_items}</ul><h3>Undo and redo</h3>{undos}"
