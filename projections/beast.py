@@ -299,29 +299,7 @@ def render_view(view: BeastView, players: Sequence[str]) -> str:
         + (f"; actual {view.beast_location}" if view.beast_location else "")
         + (f"; movement cards {', '.join(map(step_words, view.active))}" if view.active else "")
     )
-    for index, hand in enumerate(view.hands):
-        lines.append(_hand_line(index, hand, view, players))
-    if view.summons:
-        summons = ", ".join(f"{summon_words(n)} at {loc}" for n, loc in view.summons)
-        lines.append(f"summons: {summons}")
-    if view.traps:
-        lines.append(
-            "traps: "
-            + ", ".join(
-                f"{t.zone}" + (f" ({t.card}, {t.habitat})" if t.card else " (face down)")
-                for t in view.traps
-            )
-        )
-    lines.append(
-        f"items: {_listed(view.item_row, '')}; talents: {_listed(view.talent_row, '')}; "
-        f"discard: {_listed(view.discard, '')}"
-    )
-    lines += side_lines(view.aside, view.pool, view.pack)
-    lines += [_frame_words(frame) for frame in view.frames]
-    if view.window:
-        lines.append(f"the {view.window.replace('_', ' ')} may be answered by a reaction")
-    if view.stats:
-        lines.append("so far: " + ", ".join(_stat_words(name, count) for name, count in view.stats))
+    lines += table_lines(view, players)
     if view.winner:
         lines.append(WINNER_WORDS.get(view.winner, view.winner))
     else:
@@ -383,6 +361,36 @@ def _stat_words(name: str, count: int) -> str:
     """`5 locations transformed`; a tally this table does not know, by its name."""
     one, many = STAT_WORDS.get(name, (name.replace("_", " "), ""))
     return plural(count, one, many or None)
+
+
+def table_lines(view: BeastView, players: Sequence[str]) -> list[str]:
+    """Everything on the table but the map, in words: each character's hand line
+    (indented), the summons, the traps, the rows and the discard, what the viewer holds
+    apart, the cards resolving, a reaction's window, the game's tallies (`skald show` and
+    the drawn board's panel alike)."""
+    lines = [_hand_line(index, hand, view, players) for index, hand in enumerate(view.hands)]
+    if view.summons:
+        summons = ", ".join(f"{summon_words(n)} at {loc}" for n, loc in view.summons)
+        lines.append(f"summons: {summons}")
+    if view.traps:
+        lines.append(
+            "traps: "
+            + ", ".join(
+                f"{t.zone}" + (f" ({t.card}, {t.habitat})" if t.card else " (face down)")
+                for t in view.traps
+            )
+        )
+    lines.append(
+        f"items: {_listed(view.item_row, '')}; talents: {_listed(view.talent_row, '')}; "
+        f"discard: {_listed(view.discard, '')}"
+    )
+    lines += side_lines(view.aside, view.pool, view.pack)
+    lines += [_frame_words(frame) for frame in view.frames]
+    if view.window:
+        lines.append(f"the {view.window.replace('_', ' ')} may be answered by a reaction")
+    if view.stats:
+        lines.append("so far: " + ", ".join(_stat_words(name, count) for name, count in view.stats))
+    return lines
 
 
 def _hand_line(index: int, hand: HandView, view: BeastView, players: Sequence[str]) -> str:

@@ -22,7 +22,7 @@ from skald.projections.boards.hagar import hagar_svg
 
 _DRAWERS: dict[str, Callable[[dict[str, Any], tuple[str, ...]], str]] = {
     "beowulf": beowulf_svg,
-    "beast": lambda view, _players: beast_svg(view),
+    "beast": beast_svg,
     "hagar": hagar_svg,
 }
 

@@ -15,10 +15,12 @@ import itertools
 import textwrap
 from typing import Any
 
+import msgspec
+
 from skald.core.beast.board import Board
 from skald.core.beast.data import boards
 from skald.core.beast.decide import phase_words
-from skald.projections.beast import role_words, side_lines
+from skald.projections.beast import WINNER_WORDS, BeastView, role_words, table_lines
 from skald.projections.boards.svg import (
     circle,
     document,
@@ -33,7 +35,7 @@ from skald.projections.narrative.common import plural
 
 CELL = 110
 MARGIN = 30
-PANEL = 270
+PANEL = 310
 PANEL_CHARS = 40  # a side panel line's characters at most (12 px text in PANEL)
 HABITAT_FILL = {
     "settlement": "#f3e5ab",
@@ -249,7 +251,7 @@ def _zones(board: Board, view: dict[str, Any]) -> list[str]:
     return out
 
 
-def _panel(view: dict[str, Any]) -> list[str]:
+def _panel(view: dict[str, Any], players: tuple[str, ...]) -> list[str]:
     """The side panel's lines: the day, the viewer, the hands, what the viewer holds
     apart from them, the key."""
     lines = [
@@ -263,19 +265,8 @@ def _panel(view: dict[str, Any]) -> list[str]:
         f"Beast: last seen {view['standee']}, {plural(view['active_count'], 'hidden step')}",
     ]
     if view["winner"]:
-        lines.append(f"winner: {view['winner']}")
-    for index, hand in enumerate(view["hands"]):
-        role = "Beast" if index == 0 else "hunter"
-        lines.append(
-            f"{hand['character']} ({role}) {hand['health'] - hand['wounds']}/{hand['health']} hp"
-        )
-        if hand["actions"] is not None:
-            lines.append("  hand: " + (", ".join(hand["actions"]) or "(empty)"))
-        else:
-            lines.append(f"  hand: {plural(hand['action_count'], 'card')}")
-        if hand["extras"]:
-            lines.append("  items: " + ", ".join(hand["extras"]))
-    lines += side_lines(view.get("aside"), view.get("pool"), view.get("pack"))
+        lines.append(WINNER_WORDS.get(view["winner"], view["winner"]))
+    lines += table_lines(msgspec.convert(view, BeastView), players)
     lines.append("key: f farmer n noble s sheep o boar r bear")
     lines.append("~n trails · T watchtower · B? standee")
     return [part for entry in lines for part in _wrapped(entry)]
@@ -293,13 +284,21 @@ def _wrapped(entry: str) -> list[str]:
 
 
 def _panel_texts(lines: list[str], left: float) -> list[str]:
+    """The panel's lines, each indented by its leading spaces (SVG text drops them)."""
     return [
-        text(left, MARGIN + 8 + i * 18, entry, 12, text_anchor="start", class_="panel-line")
+        text(
+            left + 5 * (len(entry) - len(entry.lstrip())),
+            MARGIN + 8 + i * 18,
+            entry.strip(),
+            12,
+            text_anchor="start",
+            class_="panel-line",
+        )
         for i, entry in enumerate(lines)
     ]
 
 
-def beast_svg(view: dict[str, Any]) -> str:
+def beast_svg(view: dict[str, Any], players: tuple[str, ...] = ()) -> str:
     """The map and the table around it as `view` shows them."""
     if not view["map"]:
         return document(
@@ -308,7 +307,7 @@ def beast_svg(view: dict[str, Any]) -> str:
     board = boards()[view["map"]]
     habitats = dict(board.habitat) | {loc: h for loc, h in view["habitats"]}
     width = MARGIN * 2 + board.cols * CELL + PANEL
-    panel = _panel(view)
+    panel = _panel(view, players)
     height = max(MARGIN * 2 + board.rows * CELL, MARGIN + 8 + 18 * len(panel) + 20)
     children = [
         *_locations(board, habitats),
