@@ -151,7 +151,7 @@ def test_views_show_only_the_viewers_own_loot() -> None:
     assert referee.deck_order is not None
     assert len(referee.deck_order) == 33
     text = render(mine, ("Ann", "Bob"))
-    assert "on foot at FR road 1" in text
+    assert "on foot at French road 1" in text
     assert "fr-1" not in text
     assert f"Ann's loot: carried 1. {pieces()[3].name} ({pieces()[3].value})" in text
     assert "Byzantine treasure chest" not in text  # Bob's cargo, face down for Ann

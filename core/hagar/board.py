@@ -79,9 +79,28 @@ def board() -> Board:
 KIND_WORDS = {"sea": "sea", "road": "road", "harbour": "harbour"}
 
 
+REGION_WORDS = {
+    "en": "English",
+    "fr": "French",
+    "es": "Spanish",
+    "ce": "Rhineland",
+    "de": "German",
+    "al": "Alpine",
+    "it": "Italian",
+    "pl": "Polish",
+    "ru": "Russian",
+    "ua": "Ukrainian",
+    "by": "Byzantine",
+    "med": "Mediterranean",
+    "skag": "Skagerrak",
+}
+"""The regions of the unnamed spaces in words (`de-3` is `German road 3`); a region not
+here is its name capitalised (`baltic-4`: `Baltic sea 4`)."""
+
+
 def place_name(space: str) -> str:
     """A place as the board prints it (`Hamburg harbour`, `Hägar's fjord (east)`), an
-    unnamed sea or road space by its region and number (`Baltic sea 4`, `DE road 1`)."""
+    unnamed sea or road space by its region and number (`Baltic sea 4`, `German road 1`)."""
     known = board().spaces.get(space)
     name, kind = (known.name, known.kind) if known is not None else ("", "")
     if name:
@@ -89,7 +108,7 @@ def place_name(space: str) -> str:
     region, _, number = space.rpartition("-")
     if not region:
         return f"{space.title()} ({KIND_WORDS.get(kind, kind)})"
-    region = region.upper() if len(region) <= 2 else region.replace("-", " ").title()
+    region = REGION_WORDS.get(region, region.replace("-", " ").title())
     return f"{region} {KIND_WORDS.get(kind, kind)} {number}".strip()
 
 
