@@ -31,6 +31,7 @@ from skald.projections.boards.svg import (
     text,
     title,
 )
+from skald.projections.narrative.beast import summon_words
 from skald.projections.narrative.common import plural
 
 CELL = 110
@@ -139,7 +140,9 @@ def _markers(view: dict[str, Any]) -> list[str]:
         )
     for name, location in view["summons"]:
         x, y = _origin(location)
-        out.append(text(x + CELL / 2, y + 30, name, 10, fill="#4a148c", class_="summon"))
+        out.append(
+            text(x + CELL / 2, y + 30, summon_words(name), 10, fill="#4a148c", class_="summon")
+        )
     return out
 
 

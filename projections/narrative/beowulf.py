@@ -12,7 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from skald.core.beowulf.data import COLOURS, ROMAN
-from skald.core.beowulf.printed import ability_name, face_words, signed, tile_words, tiles_words
+from skald.core.beowulf.printed import (
+    MINUS,
+    ability_name,
+    face_words,
+    signed,
+    tile_words,
+    tiles_words,
+)
 from skald.events.beowulf import (
     AbilityDeclined,
     AbilityOffered,
@@ -140,7 +147,7 @@ class BeowulfNarrator:
                 figure = f"{self.name(seat)}'s {FIGURE_NAMES.get(kind, kind)} on {at}"
                 summed = signed(total)
                 return (
-                    f"{figure} scored {plural(event.points, 'saga point')} "
+                    f"{figure} scored {plural(event.points, 'saga point').replace('-', MINUS)} "
                     f"({summed} × {plural(diamonds, 'diamond')})."
                 )
             case ActEnded(act=act, reason=reason, next_seat=next_seat):
