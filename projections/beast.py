@@ -302,8 +302,8 @@ def render_view(view: BeastView, players: Sequence[str]) -> str:
     lines += table_lines(view, players)
     if view.winner:
         lines.append(WINNER_WORDS.get(view.winner, view.winner))
-    else:
-        lines.append(f"to act: {view.acting or 'everyone, drafting'}")
+    elif view.acting:  # else several act at once (the draft): the header names them
+        lines.append(f"to act: {view.acting}")
     return "\n".join(lines)
 
 
@@ -405,10 +405,11 @@ def _hand_line(index: int, hand: HandView, view: BeastView, players: Sequence[st
     elif hand.location is None:
         where = "hidden location"
     else:
-        where = hand.location or "(not placed)"
+        where = hand.location
     extra = "talents" if index == BEAST else "items"
+    at = f"at {where}" if where else "not placed yet"
     return (
-        f"  {hand.character} ({player_name(players, hand.seat)}) at {where}: "
+        f"  {hand.character} ({player_name(players, hand.seat)}) {at}: "
         f"{hand.wounds}/{hand.health} wounds, {plural(hand.grudges, 'grudge')}, "
         f"{plural(hand.powers, 'power')}; actions: {cards}; "
         f"abilities: {_listed(hand.abilities, '')}; {extra}: {extras}"
