@@ -54,7 +54,9 @@ def test_lightning_on_land_draws_a_card_before_walking() -> None:
     state = with_deck("road", [on_foot("fr-1", "paris-port"), aboard("fjord-east")])
     assert "draw" in legal(state)
     assert not any(m.startswith("walk") for m in legal(state))
-    with pytest.raises(IllegalMove, match=r"may not walk to French road 2 .*'draw' a fate card first"):
+    with pytest.raises(
+        IllegalMove, match=r"may not walk to French road 2 .*'draw' a fate card first"
+    ):
         play(state, "walk fr-2")
     state, events = play(state, "draw")
     drawn = events[0]
