@@ -19,6 +19,7 @@ import msgspec
 
 from skald.projections.audit import AuditReport, Learned
 from skald.projections.audit_story import answers, cast, evidence_legend
+from skald.projections.narrative.common import GAME_TITLES
 
 FORMATS = ("md", "json", "html")
 
@@ -112,7 +113,7 @@ def _md(text: object) -> str:
 def _markdown(report: AuditReport) -> str:
     r = report
     lines = [
-        f"# Audit of {_md(r.game)} game {_md(r.id)}",
+        f"# Audit of the {_md(GAME_TITLES.get(r.game, r.game))} game {_md(r.id)}",
         "",
         f"Players: {_md(', '.join(cast(r)))}",
         "",
@@ -208,7 +209,7 @@ def knowledge_note(report: AuditReport) -> str:
 
 def _html(report: AuditReport) -> str:
     r = report
-    title = f"Audit of {r.game} game {r.id}"
+    title = f"Audit of the {GAME_TITLES.get(r.game, r.game)} game {r.id}"
     check_items = "".join(
         f'<li><b>{_e(c.label)}</b>: <span class="{"ok" if c.ok else "bad"}">{_e(c.text)}'
         f"</span></li>"

@@ -417,4 +417,4 @@ def test_audit_is_for_the_referee_until_the_game_ends(tmp_path: Path) -> None:
     assert page.headers["content-type"].startswith("text/html")
     assert "clean" in page.text
     markdown = client.get(f"/games/{game}/audit?format=md", headers=referee)
-    assert markdown.text.startswith("# Audit of beowulf")
+    assert markdown.text.startswith("# Audit of the Beowulf game")

@@ -71,7 +71,7 @@ def test_readers_work_on_a_store_in_a_read_only_folder(tmp_path: Path) -> None:
         ("show", game_id): f"beowulf {game_id} at seq 5",
         ("log", game_id): "    1  ",
         ("replay", game_id, "--to", "3"): "    1  ",
-        ("audit", game_id): f"# Audit of beowulf game {game_id}",
+        ("audit", game_id): f"# Audit of the Beowulf game {game_id}",
         ("export", game_id): "% skald text 1",
         ("export", game_id, "--format", "jsonl"): '{"format":"skald-history"',
         ("receipt", game_id): '{"stream":"' + game_id,

@@ -202,7 +202,7 @@ def test_audit_output_is_written(store: tuple[str, str], tmp_path: Path) -> None
     target = tmp_path / "a.md"
     code, _out, err = skald("audit", game_id, "-o", str(target), "--db", db)
     assert code in (0, 1), err  # the verdict of a game in progress
-    assert target.read_text(encoding="utf-8").startswith(f"# Audit of beowulf game {game_id}")
+    assert target.read_text(encoding="utf-8").startswith(f"# Audit of the Beowulf game {game_id}")
 
 
 def test_a_missing_input_folder_is_named(store: tuple[str, str], tmp_path: Path) -> None:
