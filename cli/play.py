@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from skald.cli.app import AsOption, DbOption, JsonFlag, command, echo, open_table, print_json
+from skald.core.codec import event_tag
 from skald.core.errors import InvalidOption
 from skald.core.kernel import ENTROPY_PREFIX
 from skald.core.rules import game_names
@@ -15,6 +16,8 @@ from skald.core.seats import check_player_names
 from skald.core.secrecy import COMMIT, REVEAL, entropy_commitment
 from skald.events.envelope import Envelope
 from skald.projections.describe import describe_line
+from skald.projections.export.model import SECTION_ENDS
+from skald.projections.export.readable import final_position
 from skald.projections.narrative import end_sentence
 from skald.projections.table import Table, TableView
 
@@ -119,11 +122,18 @@ def show(
     """Show the game as one viewer sees it (default: spectator; after the game under
     reveal=end, everything)."""
     table = open_table(db, create=False)
-    shown = table.show_revealed(game_id, table.viewer(game_id, as_), at)
+    viewer = table.viewer(game_id, as_)
+    shown = table.show_revealed(game_id, viewer, at)
     if json:
         print_json(shown)
-    else:
-        echo(render_table_view(table, shown))
+        return
+    echo(render_table_view(table, shown))
+    if shown.outcome is not None and at is None:
+        recent = table.log(game_id, viewer, max(1, shown.seq - 60))
+        ends = [env.seq for env in recent if event_tag(env.event) in SECTION_ENDS]
+        # Beowulf's last scoring clears the board: say where it still stands
+        if ends and (last := final_position(recent, ends[-1])) < ends[-1]:
+            echo(f"(the last scoring cleared the board: --at {last} shows it as it stood)")
 
 
 @command("possible")

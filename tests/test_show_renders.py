@@ -115,3 +115,15 @@ def test_beast_tallies_are_said_in_words(tmp_path: Path) -> None:
         # pattern had refused)
         assert words in {forms[int(count) != 1] for forms in STAT_WORDS.values()}, tally
     assert "locations transformed" in tallies or "location transformed" in tallies, tallies
+
+
+def test_a_finished_beowulf_game_points_to_its_last_position(tmp_path: Path) -> None:
+    """Act III's scoring clears the board, so the end shows it empty (found by a review:
+    nothing said where the last position was); show names the seq that has it."""
+    db, game_id, _ = _played(tmp_path, "beowulf", "2")
+    text = _shown(db, game_id)
+    pointer = re.search(r"the last scoring cleared the board: --at (\d+) shows it", text)
+    assert pointer, text
+    code, before, err = skald("show", game_id, "--at", pointer[1], "--json", "--db", db)
+    assert code == 0, err
+    assert json.loads(before)["state"]["figures"], "the figures still stand there"

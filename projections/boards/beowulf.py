@@ -129,7 +129,7 @@ def _seats(view: dict[str, Any], left: float, players: tuple[str, ...]) -> list[
     for seat in view["seats"]:
         acting = seat["seat"] in view["to_act"]
         fill = OWNER_FILL.get(seat["colour"], "#000")
-        backs = " ".join(ROMAN.get(a, "?") for a in seat["hand_backs"]) or "none"
+        backs = ", ".join(ROMAN.get(a, "?") for a in seat["hand_backs"]) or "none"
         if seat["hand"] is None:
             hand = f"hand: {len(seat['hand_backs'])} tiles (backs {backs})"
         else:
