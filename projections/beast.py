@@ -287,7 +287,8 @@ def render_view(view: BeastView, players: Sequence[str]) -> str:
             )
         lines.append(f"{row + 1:>2}  " + "".join(cells).rstrip())
     lines.append(
-        "key: S settlement F forest W swamp C cave * centre; b last known Beast, "
+        "key: S settlement F forest W swamp C cave * centre, ~~ no location (off the map); "
+        "b last known Beast, "
         "B Beast (actual), ~n trails, T watchtower, f/n farmer/noble, s/o/r "
         "sheep/boar/bear, hunters by initials"
     )
