@@ -198,9 +198,10 @@ class Frames:
         self, game_id: str, viewer: Viewer, after: int | None, held: bool = False
     ) -> Frame | None:
         """The frame taking `viewer` from seq `after` to the engine's copy of the game
-        (read from the store just before), or None when it is not past `after` (`held`:
-        from what the process holds alone, else NotHeld; see `Table.update`)."""
-        update = self.table.update(game_id, viewer, after, held, present=True)
+        (read from the store just before; at `after` itself, a frame with no events), or
+        None when that copy is behind `after` (`held`: from what the process holds alone,
+        else NotHeld; see `Table.update`)."""
+        update = self.table.update(game_id, viewer, after, held)
         if update is None:
             return None
         return Frame(update.seq, encode_update(update), update.outcome is not None)

@@ -129,10 +129,10 @@ def show(
         return
     echo(render_table_view(table, shown))
     if shown.outcome is not None and at is None:
-        recent = table.log(game_id, viewer, max(1, shown.seq - 60))
-        ends = [env.seq for env in recent if event_tag(env.event) in SECTION_ENDS]
+        logged = table.log(game_id, viewer)  # the whole scoring, however long, is in it
+        ends = [env.seq for env in logged if event_tag(env.event) in SECTION_ENDS]
         # Beowulf's last scoring clears the board: say where it still stands
-        if ends and (last := final_position(recent, ends[-1])) < ends[-1]:
+        if ends and (last := final_position(logged, ends[-1])) < ends[-1]:
             echo(f"(the last scoring cleared the board: --at {last} shows it as it stood)")
 
 
@@ -165,13 +165,9 @@ def legal(game_id: IdArg, as_: SeatOption, json: JsonFlag = False, db: DbOption 
     elif not moves:
         echo("(no legal moves: not this seat's turn)")
     else:
-        said = table.move_words(game_id)
+        worded = table.moves_in_words(game_id, moves)
         width = max(map(len, moves))
-        echo("\n".join(_with_words(move, said(move), width) for move in moves))
-
-
-def _with_words(move: str, words: str, width: int) -> str:
-    return move if words == move else f"{move:<{width}}  ({words})"
+        echo("\n".join(f"{m:<{width}}  ({worded[m]})" if m in worded else m for m in moves))
 
 
 def _print_appended(table: Table, game_id: str, as_: str, envelopes: list[Envelope[Any]]) -> None:

@@ -539,15 +539,9 @@ class Table:
         self, game_id: str, seat: int, notation: str, expected_seq: int | None = None
     ) -> list[Envelope[Any]]:
         """Play a move for `seat` (in notation, or in the words its legal moves are said
-        in); returns the appended events as that seat sees them."""
-        try:
-            appended = self._engine.execute(game_id, seat, notation, expected_seq)
-        except InvalidNotation:
-            meant = self._meant(game_id, seat, notation)
-            if meant is None:
-                raise
-            appended = self._engine.execute(game_id, seat, meant, expected_seq)
-        return self._as_seat(game_id, seat, appended)
+        in, as `act` takes it); returns the appended events as that seat sees them."""
+        acted = self._act(game_id, seat, "move", notation, expected_seq)
+        return self._as_seat(game_id, seat, acted.envelopes)
 
     def undo(self, game_id: str, seat: int, expected_seq: int | None = None) -> list[Envelope[Any]]:
         """Undo the last decision for `seat`."""
@@ -607,11 +601,13 @@ class Table:
         self._appended.put((game_id, acted.state.version), (base, acted.envelopes))
         return acted
 
-    def move_words(self, game_id: str) -> Callable[[str], str]:
-        """How the game's log says a move in notation: `play 0# C2` -> `play Throat C2`,
-        `start fjord-west` -> `start Hägar's fjord (west)`."""
+    def moves_in_words(self, game_id: str, moves: Sequence[str]) -> dict[str, str]:
+        """Each of `moves` whose words, as the game's log says it, are not its notation:
+        `play 0# C2` -> `play Throat C2`, `start fjord-west` -> `start Hägar's fjord
+        (west)` (the table page's buttons, `skald legal`, a move sent in words)."""
         summary = self.summary(game_id)
-        return Narrator(summary.game, summary.players).common.move_words
+        said = Narrator(summary.game, summary.players).common.move_words
+        return {move: words for move in moves if (words := said(move)) != move}
 
     def _meant(self, game_id: str, seat: int, said: object) -> str | None:
         """The legal move of `seat` said in the words `said` (as the table page's buttons
@@ -620,8 +616,8 @@ class Table:
         more; the seat's own legal moves are all it reads."""
         if not isinstance(said, str):
             return None
-        words = self.move_words(game_id)
-        meant = [move for move in self.legal(game_id, seat) if words(move) == said.strip()]
+        worded = self.moves_in_words(game_id, self.legal(game_id, seat))
+        meant = [move for move, words in worded.items() if words == said.strip()]
         return meant[0] if len(meant) == 1 else None
 
     def cached_head(self, game_id: str) -> int | None:
@@ -644,30 +640,23 @@ class Table:
         return self._engine.load(game_id).version
 
     def update(
-        self,
-        game_id: str,
-        viewer: Viewer,
-        after: int | None,
-        held: bool = False,
-        present: bool = False,
+        self, game_id: str, viewer: Viewer, after: int | None, held: bool = False
     ) -> Update | None:
-        """What `viewer` needs now that the game is past seq `after` (None: it has nothing
-        yet; the update then carries no events, only the state now), or None when the game
-        is not past `after`, from the engine's copy of the game (read from the store just
-        before, by `head` or a decision). `held`: from what this process holds alone, no
-        store read (the copy, and the events of its own decision): NotHeld when that is not
-        enough. `present`: an update also when the game is at `after` (no events, the state
-        now: a channel resuming at the head still gets its first frame). Built afresh each
-        time: the live channel asks once per viewer and head."""
+        """What `viewer` needs now that the game is at or past seq `after` (None: it has
+        nothing yet; the update then carries no events, only the state now; at `after`
+        itself it carries none either: a channel resuming at the head still gets its
+        first frame), or None when the game is behind `after`, from the engine's copy of
+        the game (read from the store just before, by `head` or a decision). `held`: from
+        what this process holds alone, no store read (the copy, and the events of its own
+        decision): NotHeld when that is not enough. Built afresh each time: the live
+        channel asks once per viewer and head."""
         if held:
             state = self._engine.cached(game_id)
             if state is None:
                 raise NotHeld(game_id)
         else:
             state = self._engine.peek(game_id)
-        if after is not None and (
-            state.version < after or (state.version == after and not present)
-        ):
+        if after is not None and state.version < after:
             return None
         return self._update(game_id, state, viewer, after, held)
 

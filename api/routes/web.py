@@ -210,9 +210,7 @@ def legal_in_words(table: Table, game_id: str, seat: int) -> dict[str, object]:
     """`legal_answer`, with `words`: each move whose notation names a thing by its code
     (Beowulf's `0#`), in the game's words (`play Throat C2`), for the move's button."""
     answer = legal_answer(table, game_id, seat)
-    said = table.move_words(game_id)
-    moves: list[str] = answer["moves"]  # type: ignore[assignment]
-    answer["words"] = {move: words for move in moves if (words := said(move)) != move}
+    answer["words"] = table.moves_in_words(game_id, answer["moves"])  # type: ignore[arg-type]
     return answer
 
 
