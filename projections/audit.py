@@ -57,7 +57,7 @@ class AuditEvent(msgspec.Struct, frozen=True, kw_only=True):
     text: str
     hidden_values: int
     random: bool
-    credit: str = ""  # who it is told as done by, as the log says it: `Ann (the Beast)`, `the game`
+    credit: str  # who it is told as done by, as the log says it: `Ann (the Beast)`, `the game`
 
 
 class Learned(msgspec.Struct, frozen=True, kw_only=True):

@@ -135,7 +135,7 @@ def _markdown(report: AuditReport) -> str:
         lines.append("")
     lines += ["## Events, hidden values revealed", "", "| seq | by | event |", "|---|---|---|"]
     lines += [
-        f"| {e.seq} | {_md(e.credit or e.actor)} | {_md(e.text)}{' 🎲' if e.random else ''} |"
+        f"| {e.seq} | {_md(e.credit)} | {_md(e.text)}{' 🎲' if e.random else ''} |"
         for e in r.events
     ]
     lines += ["", "## Evidence", "", "### Anomalies", ""]
@@ -241,7 +241,7 @@ def _html(report: AuditReport) -> str:
     )
     legend = _rows(("id", "face"), evidence_legend(r), "The evidence names its values as printed.")
     events = "".join(
-        f"<tr><td>{e.seq}</td><td>{_e(e.credit or e.actor)}</td><td>{_e(e.text)}"
+        f"<tr><td>{e.seq}</td><td>{_e(e.credit)}</td><td>{_e(e.text)}"
         f"{' <span class=random title=random>(random)</span>' if e.random else ''}</td></tr>"
         for e in r.events
     )
