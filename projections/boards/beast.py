@@ -12,7 +12,6 @@ everyone once the table reveals the game after its end.
 from __future__ import annotations
 
 import itertools
-import textwrap
 from typing import Any
 
 import msgspec
@@ -26,10 +25,12 @@ from skald.projections.boards.svg import (
     document,
     group,
     line,
+    panel_line,
     rect,
     side_panel,
     text,
     title,
+    wrapped,
 )
 from skald.projections.narrative.beast import summon_words
 from skald.projections.narrative.common import plural
@@ -272,33 +273,12 @@ def _panel(view: dict[str, Any], players: tuple[str, ...]) -> list[str]:
     lines += table_lines(msgspec.convert(view, BeastView), players)
     lines.append("key: f farmer n noble s sheep o boar r bear")
     lines.append("~n trails · T watchtower · B? standee")
-    return [part for entry in lines for part in _wrapped(entry)]
+    return [part for entry in lines for part in wrapped(entry, PANEL_CHARS)]
 
 
 def _first_up(words: str) -> str:
     """`the Beast's first move` -> `The Beast's first move`."""
     return words[:1].upper() + words[1:]
-
-
-def _wrapped(entry: str) -> list[str]:
-    """A panel line in pieces that fit the panel, the later ones indented under it."""
-    indent = " " * (len(entry) - len(entry.lstrip()) + 2)
-    return textwrap.wrap(entry, PANEL_CHARS, subsequent_indent=indent) or [entry]
-
-
-def _panel_texts(lines: list[str], left: float) -> list[str]:
-    """The panel's lines, each indented by its leading spaces (SVG text drops them)."""
-    return [
-        text(
-            left + 5 * (len(entry) - len(entry.lstrip())),
-            MARGIN + 8 + i * 18,
-            entry.strip(),
-            12,
-            text_anchor="start",
-            class_="panel-line",
-        )
-        for i, entry in enumerate(lines)
-    ]
 
 
 def beast_svg(view: dict[str, Any], players: tuple[str, ...] = ()) -> str:
@@ -320,6 +300,11 @@ def beast_svg(view: dict[str, Any], players: tuple[str, ...] = ()) -> str:
         *_markers(view),
         *_hunters(view),
         *_beast(view),
-        side_panel(_panel_texts(panel, MARGIN * 2 + board.cols * CELL)),
+        side_panel(
+            [
+                panel_line(MARGIN * 2 + board.cols * CELL, MARGIN + 8 + i * 18, entry)
+                for i, entry in enumerate(panel)
+            ]
+        ),
     ]
     return document(width, height, f"Beast map {board.title}, as {view['viewer']}", children)

@@ -10,7 +10,6 @@ for the collector's cards the view holds: the viewer's own, or all after the fea
 from __future__ import annotations
 
 import functools
-import textwrap
 from typing import Any
 
 from skald.core.hagar.board import board
@@ -20,11 +19,13 @@ from skald.projections.boards.svg import (
     document,
     group,
     line,
+    panel_line,
     rect,
     seat_colour,
     side_panel,
     text,
     title,
+    wrapped,
 )
 from skald.projections.narrative.common import plural
 from skald.projections.narrative.hagar import place_words
@@ -231,14 +232,10 @@ def _panel(view: dict[str, Any], players: tuple[str, ...], left: float) -> list[
             f"{_who(seat, players)} {score}" for seat, score in enumerate(view["result"]["scores"])
         )
         lines.append((f"feast scores: {scores}", "#000"))
-    wrapped = [
-        (part, colour)
-        for entry, colour in lines
-        for part in textwrap.wrap(entry, PANEL_CHARS, subsequent_indent="      ") or [entry]
-    ]
+    fitted = [(part, colour) for entry, colour in lines for part in wrapped(entry, PANEL_CHARS)]
     return [
-        text(left, 24 + i * 18, entry, 12, text_anchor="start", fill=colour, class_="panel-line")
-        for i, (entry, colour) in enumerate(wrapped)
+        panel_line(left, 24 + i * 18, entry, fill=colour)
+        for i, (entry, colour) in enumerate(fitted)
     ]
 
 

@@ -102,10 +102,10 @@ PIECES_HALF = 40.0  # half the width of four Vikings or ships side by side on on
 @functools.cache
 def label_positions(labels: tuple[tuple[str, str, float], ...]) -> dict[str, tuple[float, float]]:
     """Where each named space's label goes (`labels`: space, its label, its radius): the
-    centre of the first of below, above, right or left of its circle (or further out) that
-    covers the fewest other spaces and labels placed before it, and where its own pieces
-    stand (the map's relaxation puts seas and
-    roads close to the cities; a label under one was half hidden)."""
+    centre of the first of below, above, right or left of its circle (or further out)
+    that covers the fewest other spaces, labels placed before it and the spot where its
+    own pieces stand (the map's relaxation puts seas and roads close to the cities; a
+    label under one was half hidden)."""
     at = positions()
     placed: list[tuple[float, float, float, float]] = []
     chosen: dict[str, tuple[float, float]] = {}
@@ -123,10 +123,10 @@ def label_positions(labels: tuple[tuple[str, str, float], ...]) -> dict[str, tup
             (x + PIECES_HALF + 4 + half, y),  # beyond its pieces
             (x - PIECES_HALF - 4 - half, y),
         ]
-        best = min(
-            candidates,
-            key=lambda c: _covered(_box(c, half), space, at, placed) * 10 + candidates.index(c),
-        )
+        costs = [
+            _covered(_box(c, half), space, at, placed) * 10 + i for i, c in enumerate(candidates)
+        ]
+        best = candidates[costs.index(min(costs))]
         chosen[space] = best
         placed.append(_box(best, half))
     return chosen

@@ -7,6 +7,7 @@ a face read from a view can never inject markup. Elements a page may make clicka
 
 from __future__ import annotations
 
+import textwrap
 from html import escape
 
 # One colour per seat, in seat order (Beowulf's figure colours first).
@@ -62,6 +63,25 @@ def side_panel(children: list[str]) -> str:
     """The panel drawn beside a board's places (seats, counts, the round): one group
     marked `data-panel="side"`, which a narrow page shows under the places instead."""
     return group(children, class_="panel", data_panel="side")
+
+
+INDENT = 5  # px per leading space of a panel line
+
+
+def wrapped(entry: str, chars: int) -> list[str]:
+    """A side panel's line in pieces of at most `chars` characters (whole words), the
+    later ones indented under it."""
+    indent = " " * (len(entry) - len(entry.lstrip()) + 2)
+    return textwrap.wrap(entry, chars, subsequent_indent=indent) or [entry]
+
+
+def panel_line(left: float, y: float, entry: str, **extra: object) -> str:
+    """One side panel line from (left, y), 12 px, indented by its leading spaces (SVG
+    text drops them)."""
+    indent = INDENT * (len(entry) - len(entry.lstrip()))
+    return text(
+        left + indent, y, entry.strip(), 12, text_anchor="start", class_="panel-line", **extra
+    )
 
 
 def title(content: object) -> str:
