@@ -6,6 +6,7 @@ because the game is over is told why, not shown as `spectator (referee)`."""
 from __future__ import annotations
 
 import random
+import re
 
 from skald.core.engine import Engine
 from skald.core.store import EventStore
@@ -34,8 +35,11 @@ def test_the_hunters_drafted_cards_are_on_their_board_only() -> None:
     pool = bob.state.pool
     assert pool
     drawn = board_svg("beast", bob.state, bob.players)
-    assert "drafted, to assign to your hunters:" in drawn
-    assert all(card in drawn for card in pool), (pool, drawn)
+    # the panel's lines as one text: a long line wraps between words, so a card's name
+    # may go on over two lines (`Dark` / `Dealings`)
+    panel = " ".join(re.findall(r'class="panel-line"[^>]*>([^<]*)</text>', drawn))
+    assert "drafted, to assign to your hunters:" in panel
+    assert all(card in panel for card in pool), (pool, panel)
     for viewer in (seat_viewer(0, "Ann"), SPECTATOR):
         other = table.show(game_id, viewer)
         assert "drafted, to assign" not in board_svg("beast", other.state, other.players)
