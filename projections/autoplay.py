@@ -19,9 +19,9 @@ import msgspec
 
 from skald.events.common import Outcome
 from skald.projections.beast import BeastView
-from skald.projections.beowulf import BeowulfView
+from skald.projections.beowulf.bot import greedy_beowulf
+from skald.projections.beowulf.view import BeowulfView
 from skald.projections.greedy_beast import greedy_beast
-from skald.projections.greedy_beowulf import greedy_beowulf
 from skald.projections.greedy_hagar import greedy_hagar
 from skald.projections.hagar import HagarView
 from skald.projections.table import Table

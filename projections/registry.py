@@ -87,7 +87,7 @@ def redacted_log(envelopes: Sequence[Envelope[Any]], viewer: Viewer) -> list[Env
 _Factory = Callable[[], GameViews]
 _VIEWS: dict[str, _Factory] = {}
 BUILTIN_VIEWS = {
-    "beowulf": "skald.projections.beowulf",
+    "beowulf": "skald.projections.beowulf.view",
     "beast": "skald.projections.beast",
     "hagar": "skald.projections.hagar",
 }

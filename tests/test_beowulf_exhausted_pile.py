@@ -33,7 +33,7 @@ from skald.core.engine import Engine
 from skald.core.store import EventStore
 from skald.events.beowulf import TurnBegan
 from skald.events.viewer import seat_viewer
-from skald.projections.beowulf_knowledge import BeowulfFold, _Knowledge, _Slot, sample
+from skald.projections.beowulf.knowledge import BeowulfFold, _Knowledge, _Slot, sample
 from skald.projections.registry import redacted_log
 
 ANN = seat_viewer(0, "Ann")

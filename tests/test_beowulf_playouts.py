@@ -11,7 +11,7 @@ from skald.core.beowulf.printed import faces_words
 from skald.core.beowulf.rules import BeowulfRules
 from skald.events.beowulf import ActEnded, FigureScored, TreasureCashed
 from skald.events.viewer import REFEREE, SPECTATOR, seat_viewer
-from skald.projections.beowulf import render, view
+from skald.projections.beowulf.view import render, view
 from skald.projections.registry import views_for
 from tests.beowulf_support import Game, random_playout
 

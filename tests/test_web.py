@@ -22,7 +22,7 @@ from skald.core.access import TokenStore
 from skald.core.engine import Engine
 from skald.core.store import EventStore
 from skald.events.viewer import REFEREE
-from skald.projections.boards.beowulf import hand_line
+from skald.projections.beowulf.board import hand_line
 from skald.projections.table import Table
 from tests.browser_support import CHROMIUM, chromium, local_context, screenshot_folder, served_skald
 from tests.servers import Server

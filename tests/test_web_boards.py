@@ -9,8 +9,8 @@ import pytest
 
 from skald.core.errors import NotFound
 from skald.events.viewer import REFEREE, SPECTATOR, seat_viewer
+from skald.projections.beowulf.board import hand_line
 from skald.projections.boards import board_svg
-from skald.projections.boards.beowulf import hand_line
 from skald.projections.table import Table
 
 SVG = "{http://www.w3.org/2000/svg}"

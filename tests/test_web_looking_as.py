@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from skald.api.main import create_app
-from skald.projections.boards.beowulf import hand_line
+from skald.projections.beowulf.board import hand_line
 from tests.servers import free_port, running, skald_command
 
 

@@ -1,7 +1,7 @@
 """The rules state of a Beowulf game (rulebook "Setup", "Play", "Beginning Acts II and III").
 
 The state holds everything, hidden parts included (hands, the pile's order): it is the
-referee's truth. What a viewer may see is cut out by `projections.beowulf`; the initial
+referee's truth. What a viewer may see is cut out by `projections.beowulf.view`; the initial
 state is built by `setup`.
 Phases: `setup` (before the first act), `refill` (seats below two tiles choose, in turn
 order from the act's first player, whether to refill), `play`, `between` (an act just

@@ -33,7 +33,7 @@ from skald.events.envelope import SYSTEM, Envelope
 from skald.projections.narrative.common import CommonNarrator, humane
 
 GAME_NARRATORS = {
-    "beowulf": "skald.projections.narrative.beowulf",
+    "beowulf": "skald.projections.beowulf.narrative",
     "beast": "skald.projections.narrative.beast",
     "hagar": "skald.projections.narrative.hagar",
 }

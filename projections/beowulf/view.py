@@ -33,8 +33,8 @@ from skald.core.beowulf.state import BeowulfState, Placed
 from skald.core.refusal import player_name
 from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
-from skald.projections import beowulf_knowledge
-from skald.projections.beowulf_knowledge import BeowulfPossible
+from skald.projections.beowulf import knowledge as beowulf_knowledge
+from skald.projections.beowulf.knowledge import BeowulfPossible
 from skald.projections.registry import register_views
 
 OWNER_LETTERS = {"brown": "b", "green": "g", "gray": "y", "blue": "l"}

@@ -73,7 +73,7 @@ from skald.events.beowulf import (
 from skald.events.common import DecisionRedone, DecisionUndone, GameCreated, MoveMade
 from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
-from skald.projections import beowulf_counsel as counsel_count
+from skald.projections.beowulf import counsel as counsel_count
 
 NO_PLAYER_COULD_PLAY = "no player could play"
 GOOD_COUNSEL = "good_counsel"

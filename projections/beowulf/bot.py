@@ -15,7 +15,7 @@ import re
 from skald.core.beowulf.board import Geometry
 from skald.core.beowulf.data import CODE_ABILITIES
 from skald.core.beowulf.scoring import BoardTile, score_figures
-from skald.projections.beowulf import BeowulfView
+from skald.projections.beowulf.view import BeowulfView
 
 FACE = re.compile(r"([+-]?\d+)([a-z#]?)(?:\$(\d+))?(?:@\w+)?")
 
