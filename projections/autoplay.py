@@ -18,12 +18,12 @@ from typing import Any
 import msgspec
 
 from skald.events.common import Outcome
-from skald.projections.beast import BeastView
+from skald.projections.beast.bot import greedy_beast
+from skald.projections.beast.view import BeastView
 from skald.projections.beowulf.bot import greedy_beowulf
 from skald.projections.beowulf.view import BeowulfView
-from skald.projections.greedy_beast import greedy_beast
-from skald.projections.greedy_hagar import greedy_hagar
-from skald.projections.hagar import HagarView
+from skald.projections.hagar.bot import greedy_hagar
+from skald.projections.hagar.view import HagarView
 from skald.projections.table import Table
 
 Bot = Callable[[Any, list[str], random.Random], str]

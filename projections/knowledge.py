@@ -24,8 +24,8 @@ from skald.core.hagar.board import board
 from skald.core.hagar.data import pieces
 from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
+from skald.projections.hagar.narrative import FATE_CARDS
 from skald.projections.narrative.common import listing, plural
-from skald.projections.narrative.hagar import FATE_CARDS
 from skald.projections.registry import redacted_log, views_for
 
 
@@ -308,7 +308,7 @@ def _beast_groups(possible: Any, players: Sequence[str]) -> list[str]:
 
 def _beast_bound(bound: Any, possible: Any, players: Sequence[str]) -> str:
     """A group's bound in words: `of them, Varja's action cards (1): none of Haste, at
-    least 1 of Avarice` (projections.beast_bounds)."""
+    least 1 of Avarice` (projections.beast.knowledge.bounds)."""
     held = [
         (h.place, n) for h in possible.holdings if (n := sum(t in h.cards for t in bound.tokens))
     ]

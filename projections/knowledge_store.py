@@ -23,7 +23,7 @@ depends on (their source joins the version key), and offer `settle(viewer)` when
 lazily (Beast's holds the envelopes fed until `possible` is asked: the cache settles the
 fold it is about to store, projections/knowledge_cache.py). Hägar's and Beowulf's folds
 are small; Beast's is the replay since the path filter's last reveal and the filter's last
-run (projections/beast_stored.py). A store that refuses a write (read-only evidence, a
+run (projections/beast/knowledge/stored.py). A store that refuses a write (read-only evidence, a
 full disk, a writer holding the lock) only logs: the cache is never needed.
 """
 

@@ -88,8 +88,8 @@ _Factory = Callable[[], GameViews]
 _VIEWS: dict[str, _Factory] = {}
 BUILTIN_VIEWS = {
     "beowulf": "skald.projections.beowulf.view",
-    "beast": "skald.projections.beast",
-    "hagar": "skald.projections.hagar",
+    "beast": "skald.projections.beast.view",
+    "hagar": "skald.projections.hagar.view",
 }
 
 

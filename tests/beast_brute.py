@@ -1,5 +1,5 @@
 """Pen and paper for a Beast viewer's items and talents: every hidden history its redacted
-log allows, enumerated, to check `possible` (projections/beast_knowledge.py) against.
+log allows, enumerated, to check `possible` (projections/beast/knowledge/possible.py) against.
 
 A world is where every item and talent the viewer has seen by name lies (a hand, a deck,
 a discard, a row, a played card), each other card being a blank of its kind (a card the

@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 
 from skald.core.beast.data import boards, card_index, pieces, side_of
-from skald.projections.beast import BeastView
-from skald.projections.greedy_beast import greedy_beast
+from skald.projections.beast.bot import greedy_beast
+from skald.projections.beast.view import BeastView
 
 
 def _score(view: BeastView, move: str) -> float:

@@ -1,6 +1,6 @@
 """Measures how greedy Hägar games end (issue 24): `python -m tests.hagar_endgame [GAMES]`.
 
-Greedy bots (projections/greedy_hagar.py) play every seat straight through the rules, each
+Greedy bots (projections/hagar/bot.py) play every seat straight through the rules, each
 seeing its own view; game k at each table size uses seed `endgame/k`. Per player count it
 prints how the games ended, the rounds they took, the rounds played after the last piece
 came home, and each seat's share of the wins (a shared first place counts its share).
@@ -19,7 +19,7 @@ from skald.core.rules import get_rules
 from skald.events.common import GameCreated, Outcome
 from skald.events.secret import seal
 from skald.events.viewer import seat_viewer
-from skald.projections.greedy_hagar import greedy_hagar
+from skald.projections.hagar.bot import greedy_hagar
 from skald.projections.registry import views_for
 
 NAMES = ("Ann", "Bob", "Cid", "Dag", "Eir", "Fro")

@@ -15,8 +15,8 @@ from skald.core.beowulf.printed import tile_words
 from skald.core.importer import read_jsonl
 from skald.projections.audit import AuditReport, build_audit
 from skald.projections.audit_render import render_audit
+from skald.projections.hagar.narrative import loot_words
 from skald.projections.narrative import INTERNAL_WORDS
-from skald.projections.narrative.hagar import loot_words
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "audit"
 EXPECTED = json.loads((FIXTURES / "expected.json").read_text())

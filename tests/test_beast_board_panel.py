@@ -11,7 +11,7 @@ import re
 from skald.core.engine import Engine
 from skald.core.store import EventStore
 from skald.events.viewer import SPECTATOR, seat_viewer
-from skald.projections.beast import role_words
+from skald.projections.beast.view import role_words
 from skald.projections.boards import board_svg
 from skald.projections.table import Table
 

@@ -1,5 +1,5 @@
-"""The Beast viewer's groups with their bounds (projections/beast_groups.py,
-projections/beast_bounds.py) against pen and paper: small random positions, a few cards
+"""The Beast viewer's groups with their bounds (projections/beast/knowledge/groups.py,
+projections/beast/knowledge/bounds.py) against pen and paper: small random positions, a few cards
 in a few places, some of them known only by group, and a few moves the viewer sees only
 in part (an unseen card leaving a place, a seen card leaving one). Every hidden history is
 enumerated by hand (which item left, at each unseen move) and gives the worlds the log
@@ -25,8 +25,8 @@ from typing import Any
 
 import pytest
 
-from skald.projections.beast_bounds import CAP, Bound, dealt, spread_any
-from skald.projections.beast_groups import Group, is_token, joined, pick_token, trimmed
+from skald.projections.beast.knowledge.bounds import CAP, Bound, dealt, spread_any
+from skald.projections.beast.knowledge.groups import Group, is_token, joined, pick_token, trimmed
 from tests.test_beast_knowledge import P_VALUE, chi_square_p
 
 PLACES = ("hand", "there", "yonder", "gone")

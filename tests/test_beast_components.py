@@ -31,7 +31,7 @@ from skald.events.beast import (
     TrapCard,
 )
 from skald.events.viewer import SPECTATOR, Viewer
-from skald.projections.beast import beast_view
+from skald.projections.beast.view import beast_view
 from tests.test_beast_secrecy import public_log
 from tests.test_beast_support import BeastGame, day_one
 

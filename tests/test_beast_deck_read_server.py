@@ -29,7 +29,7 @@ act first):
 What the model says (`GET /games/ID/possible` as the attacker): the attacker cannot place
 any unseen card of the kind (no groups), every unseen card of the kind sits on one of its
 tokens (the deck's 21 and the other side's face-down one), and a variation's world deals
-those cards over those tokens uniformly at random (projections/beast_knowledge.py). So
+those cards over those tokens uniformly at random (projections/beast/knowledge/possible.py). So
 in one variation a given unseen card is among the row's three with probability 3/U (U =
 22 unseen cards of the kind), and over 150 variations the real face-down card shows
 X ~ Binomial(150, 3/U) times, about 20. The test asserts an exact two-sided binomial test

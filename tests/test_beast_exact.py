@@ -11,10 +11,10 @@ each on a seeded playout (tests/test_beast_knowledge.py `playout`):
 - the draft picks the viewer did not see, when the cards gone from a pack it saw went to
   more than one hand: the viewer knows those hands hold exactly those cards; the model
   let any unplaced card be there (and those cards be anywhere) until it kept them as a
-  group (projections/beast_groups.py), kept as the day goes on;
+  group (projections/beast/knowledge/groups.py), kept as the day goes on;
 - an unseen card leaving a hand whose seen card or second group meets a group reaching
   beyond it: no answer made of disjoint groups is exact there; the merged group's bounds
-  (projections/beast_bounds.py) are, and `possible`'s per-place lists with them.
+  (projections/beast/knowledge/bounds.py) are, and `possible`'s per-place lists with them.
 """
 
 from __future__ import annotations
@@ -43,11 +43,11 @@ from skald.events.beast import (
 from skald.events.common import DecisionRedone, DecisionUndone, MoveMade
 from skald.events.secret import redact
 from skald.events.viewer import SPECTATOR, Viewer
-from skald.projections.beast import beast_view
-from skald.projections.beast_bounds import Bound, spread
-from skald.projections.beast_groups import Group, is_token, joined
-from skald.projections.beast_knowledge import BeastFold, BeastKnowledgeFold, places
-from skald.projections.beast_shadow import Reader
+from skald.projections.beast.knowledge.bounds import Bound, spread
+from skald.projections.beast.knowledge.groups import Group, is_token, joined
+from skald.projections.beast.knowledge.possible import BeastFold, BeastKnowledgeFold, places
+from skald.projections.beast.knowledge.shadow import Reader
+from skald.projections.beast.view import beast_view
 from skald.projections.knowledge import describe_possible
 from skald.projections.knowledge_store import fold_codec
 from tests.test_beast_knowledge import (
@@ -393,7 +393,7 @@ def test_an_undone_last_pick_takes_its_token_back_to_the_pack_and_a_redo_brings_
 
 
 def test_a_stored_fold_keeps_its_groups() -> None:
-    """The fold kept in the store (projections/beast_stored.py) carries the groups, its
+    """The fold kept in the store (projections/beast/knowledge/stored.py) carries the groups, its
     undo snapshots' too: read back at the first DayBegan, then read on to the end of the
     first day's first hunter play of a group card, it answers what the log from seq 1
     does."""
@@ -417,7 +417,7 @@ def test_a_stored_fold_keeps_its_groups() -> None:
 def test_a_stored_fold_keeps_its_groups_bounds_and_a_group_stored_before_them_loads() -> None:
     """A group's bounds are stored with it (the fold's snapshots too) and read back as
     they were; a group stored before bounds existed loads with none (its stored fold is
-    folded again anyway: projections.beast_bounds is in the version key, `CODE`)."""
+    folded again anyway: projections.beast.knowledge.bounds is in the version key, `CODE`)."""
     log, day = drafted()
     reader = Reader(BEAST_EYES).read(redact(e, BEAST_EYES) for e in log[:day])
     first, *rest = reader.groups
@@ -429,7 +429,7 @@ def test_a_stored_fold_keeps_its_groups_bounds_and_a_group_stored_before_them_lo
     back = codec.decode(codec.encode(fold))
     assert back == fold
     assert back.possible(BEAST_EYES).groups[0].bounds == (bound,)
-    assert "skald.projections.beast_bounds" in BeastKnowledgeFold.CODE
+    assert "skald.projections.beast.knowledge.bounds" in BeastKnowledgeFold.CODE
     older = msgspec.json.encode({"tokens": first.tokens, "cards": first.cards})
     assert msgspec.json.decode(older, type=Group) == replace(first, bounds=())
 
@@ -516,7 +516,7 @@ def test_a_card_leaving_a_hand_with_two_constraints_leaves_exactly_the_deduction
     held: tuple[str, ...], groups: tuple[Group, ...], wider: set[tuple[str, str]]
 ) -> None:
     """The smallest cases where the merge `joined` makes was wider than the viewer's
-    deduction, now exact through its bounds (projections/beast_bounds.py). A hand holds
+    deduction, now exact through its bounds (projections/beast/knowledge/bounds.py). A hand holds
     two cards and one of them leaves it unseen ("gone"); the groups' other tokens lie
     elsewhere ("?2" "there", "?4" "yonder").
 

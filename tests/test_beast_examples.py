@@ -23,7 +23,7 @@ from typing import Any
 
 from skald.events.beast import BeastRevealed, Damaged, HunterMoved, Searched, Step, TrailsPlaced
 from skald.events.viewer import Viewer
-from skald.projections.beast import beast_view
+from skald.projections.beast.view import beast_view
 from tests.test_beast_support import BeastGame, opening
 
 SEED = "rulebook-example"

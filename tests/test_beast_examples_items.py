@@ -38,7 +38,7 @@ from skald.events.beast import (
     WatchtowerPlaced,
 )
 from skald.events.viewer import Viewer
-from skald.projections.beast import beast_view
+from skald.projections.beast.view import beast_view
 from tests.test_beast_examples import play
 from tests.test_beast_support import BeastGame, opening
 

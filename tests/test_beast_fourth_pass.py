@@ -23,7 +23,7 @@ from skald.core.beast.data import (
 from skald.core.beast.state import BEAST, Piece
 from skald.core.errors import InvalidOption
 from skald.events.beast import Damaged, Killed
-from skald.projections.beast import beast_view, render_view
+from skald.projections.beast.view import beast_view, render_view
 from tests.test_beast_examples import hunted, play
 from tests.test_beast_examples_items import HUNTERS, RUSH, drafted, idle_until_night
 from tests.test_beast_support import NAMES, BeastGame, day_one

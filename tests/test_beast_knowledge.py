@@ -1,4 +1,4 @@
-"""What a Beast seat can know: `possible` and `sample` (projections/beast_knowledge.py)
+"""What a Beast seat can know: `possible` and `sample` (projections/beast/knowledge/possible.py)
 through the Beast views, from each viewer's own redacted log.
 
 - soundness: the real hidden state is among `possible` (the Beast's location and its
@@ -45,12 +45,12 @@ from skald.events.envelope import Envelope
 from skald.events.secret import redact, seal
 from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections import knowledge_cache
-from skald.projections.beast import beast_view, perturb_hidden
-from skald.projections.beast_bounds import spread_any
-from skald.projections.beast_groups import is_token
-from skald.projections.beast_knowledge import BeastFold, BeastPossible, places
-from skald.projections.beast_path_graph import PathGraph
-from skald.projections.greedy_beast import greedy_beast
+from skald.projections.beast.bot import greedy_beast
+from skald.projections.beast.knowledge.bounds import spread_any
+from skald.projections.beast.knowledge.groups import is_token
+from skald.projections.beast.knowledge.path_graph import PathGraph
+from skald.projections.beast.knowledge.possible import BeastFold, BeastPossible, places
+from skald.projections.beast.view import beast_view, perturb_hidden
 from skald.projections.knowledge_cache import possible_at
 from skald.projections.knowledge_store import Found, fold_codec
 from skald.projections.registry import views_for
@@ -750,7 +750,7 @@ def test_possible_read_on_from_a_stored_fold_is_the_possible_from_seq_one(
     players: int, seed: int, greedy: bool, limit: int
 ) -> None:
     """What a process that kept nothing answers (projections/knowledge_store.py,
-    projections/beast_stored.py): every call after the first reads on, with nothing kept in
+    projections/beast/knowledge/stored.py): every call after the first reads on, with nothing kept in
     memory, from the fold an earlier call left in the store (the replay since the path
     filter's last reveal and the filter's last run, encoded, checked to round-trip, decoded
     typed), and leaves there the last grid fold it passed. At about 20 stops spread over

@@ -27,7 +27,7 @@ from skald.core.beast.state import BEAST, BeastState
 from skald.core.errors import IllegalMove
 from skald.events.beast import CardDiscarded, CardPlayed, Step, TrailsPlaced
 from skald.events.viewer import Viewer
-from skald.projections.beast import beast_view
+from skald.projections.beast.view import beast_view
 from skald.projections.table import Table
 from tests.conftest import engine_of
 from tests.test_beast_secrecy import public_log

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from skald.events.viewer import Viewer
-from skald.projections.beast import beast_view, render_view
+from skald.projections.beast.view import beast_view, render_view
 from tests.test_beast_scenarios import rushed
 from tests.test_beast_support import NAMES
 

@@ -28,7 +28,7 @@ from skald.core.beast.setup import HUNTER_SEATS
 from skald.events.beast import CardDiscardedFaceDown, CardGained, DeckShuffled
 from skald.events.secret import redact
 from skald.events.viewer import Viewer
-from skald.projections.beast_knowledge import BeastFold
+from skald.projections.beast.knowledge.possible import BeastFold
 from tests.beast_brute import Brute, model_worlds
 from tests.test_beast_knowledge import created
 from tests.test_beast_support import RULES, BeastGame

@@ -11,7 +11,7 @@ from skald.core.rules import get_rules
 from skald.core.state import fold
 from skald.events.beast import BeastMoved, BeastRevealed
 from skald.events.viewer import seat_viewer
-from skald.projections.beast import beast_view, render_view
+from skald.projections.beast.view import beast_view, render_view
 
 LOG = Path(__file__).resolve().parent.parent / "fixtures" / "audit" / "beast_clean.jsonl"
 

@@ -30,7 +30,7 @@ from skald.events.beast import (
 )
 from skald.events.secret import canonical, redact
 from skald.events.viewer import Viewer
-from skald.projections.beast import beast_view
+from skald.projections.beast.view import beast_view
 from tests.test_beast_support import BeastGame, day_one
 
 HUNTERS = Viewer("hunters", frozenset({1, 2}))

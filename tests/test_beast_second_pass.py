@@ -16,7 +16,7 @@ from skald.core.beast.data import Effect, cards, characters, check_base_damage
 from skald.core.beast.state import BEAST, Summon
 from skald.events.beast import CardAssigned, Damaged, SummonPlaced, WatchtowerPlaced
 from skald.events.viewer import seat_viewer
-from skald.projections.beast import beast_view
+from skald.projections.beast.view import beast_view
 from tests.test_beast_support import BeastGame, day_one
 
 TOWERS = ("A1", "A2", "A3", "B1", "B2", "E5")

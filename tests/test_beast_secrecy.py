@@ -4,7 +4,7 @@ Non-interference: two games that differ only in the Beast's hidden path, with th
 public consequences, give the hunters identical views, legal moves and redacted logs
 (commitments differ by construction, so they are compared as placeholders). The Beast
 never sees a trap's card or habitat before it triggers. (That views and legal commands
-ignore any hidden state, `perturb_hidden` in projections/beast.py, is the conformance
+ignore any hidden state, `perturb_hidden` in projections/beast/view.py, is the conformance
 suite's.)
 """
 
@@ -20,7 +20,7 @@ from skald.events.beast import BeastMoved, CardDrafted, CardPlayed, PackDealt, T
 from skald.events.common import MoveMade
 from skald.events.secret import Secret, canonical, redact
 from skald.events.viewer import SPECTATOR, Viewer
-from skald.projections.beast import beast_view, render_view
+from skald.projections.beast.view import beast_view, render_view
 from tests.test_beast_support import NAMES, day_one, random_game
 
 RULES = get_rules("beast")

@@ -1,6 +1,6 @@
 """Hägar's `possible` is exact (issue 23), and its `sample` uniform over hidden histories.
 
-The model (projections/hagar_groups.py) against brute force, on small worlds: places hold
+The model (projections/hagar/groups.py) against brute force, on small worlds: places hold
 ordered tokens; one or two deals (each in a uniformly random order) and some pieces the
 viewer knows; then moves as the fold makes them: a piece of a place's reach leaves it for
 another place, the others keeping their order, unseen (any of them, each as likely) or
@@ -38,9 +38,9 @@ from skald.events.envelope import Envelope
 from skald.events.hagar import CityPlundered, LootRobbed, VikingBoarded
 from skald.events.secret import seal
 from skald.events.viewer import seat_viewer
-from skald.projections import hagar_groups
-from skald.projections.hagar_groups import Groups
-from skald.projections.hagar_knowledge import Spot
+from skald.projections.hagar import groups as hagar_groups
+from skald.projections.hagar.groups import Groups
+from skald.projections.hagar.knowledge import Spot
 from skald.projections.knowledge import describe_possible
 from skald.projections.registry import redacted_log, views_for
 from tests.test_hagar_support import RULES, created

@@ -10,8 +10,8 @@ from skald.core.engine import Engine
 from skald.core.store import EventStore
 from skald.events.viewer import SPECTATOR
 from skald.projections.boards import board_svg
-from skald.projections.boards.hagar import _labelled
-from skald.projections.boards.hagar_layout import (
+from skald.projections.hagar.board import _labelled
+from skald.projections.hagar.layout import (
     HEIGHT,
     LABEL_CHAR,
     LABEL_HEIGHT,

@@ -3,7 +3,7 @@
 An ambush at sea reaches the victim's ship's cargo and the pieces in his hands, and draws
 one of them face down ("he draws them face down"). Everyone sees which field lost a piece
 (the card's counts are public), but until rules version 5 `LootRobbed` did not say, and
-the knowledge fold (projections/hagar_knowledge.py), which reads only the redacted log,
+the knowledge fold (projections/hagar/knowledge.py), which reads only the redacted log,
 took the piece from the hands: where it really left the ship, `possible` described the
 victim's card with a piece too many on the ship and one too few in hand, and the real
 state was not among its worlds. From version 5 the event carries `from_cargo` in public,
@@ -41,8 +41,8 @@ from skald.events.hagar import (
 )
 from skald.events.secret import seal
 from skald.events.viewer import seat_viewer
+from skald.projections.hagar.narrative import loot_words, narrator
 from skald.projections.knowledge import describe_possible
-from skald.projections.narrative.hagar import loot_words, narrator
 from skald.projections.registry import redacted_log, views_for
 from tests.test_hagar_exact import enveloped
 from tests.test_hagar_support import RULES, created

@@ -15,7 +15,7 @@ from skald.core.hagar.data import cards, chests, pieces, sticks
 from skald.core.hagar.state import Leg
 from skald.core.rules import get_rules
 from skald.events.viewer import REFEREE, SPECTATOR, seat_viewer
-from skald.projections.hagar import render, view
+from skald.projections.hagar.view import render, view
 from skald.projections.registry import views_for
 from tests.test_hagar_support import RULES, aboard, on_foot, play, random_playout, table
 

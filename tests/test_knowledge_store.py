@@ -25,7 +25,7 @@ from skald.core.store import EventStore, knowledge_checkpoints
 from skald.events.envelope import Envelope
 from skald.events.viewer import SPECTATOR, Viewer, seat_viewer
 from skald.projections import knowledge_cache
-from skald.projections.beast_stored import StoredBeastFold, depths
+from skald.projections.beast.knowledge.stored import StoredBeastFold, depths
 from skald.projections.knowledge import possible_for
 from skald.projections.knowledge_cache import CHECKPOINT_EVERY, possible_at
 from skald.projections.knowledge_store import fold_codec, kept_knowledge, viewer_key

@@ -20,9 +20,9 @@ from skald.events.beowulf import TileDrawn
 from skald.events.envelope import Envelope
 from skald.events.secret import redact
 from skald.events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
+from skald.projections.hagar.narrative import loot_words, place_words
 from skald.projections.narrative import INTERNAL_WORDS, Narrator
 from skald.projections.narrative.common import humane
-from skald.projections.narrative.hagar import loot_words, place_words
 from tests.test_conformance import doctor_hidden, full_log, played
 
 GAMES = ("beowulf", "beast", "hagar")

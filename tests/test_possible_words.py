@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from skald.projections.narrative.hagar import FATE_CARDS
+from skald.projections.hagar.narrative import FATE_CARDS
 from tests.cli_support import skald
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from skald.core.hagar.board import board
-from skald.projections.beast import STAT_WORDS
+from skald.projections.beast.view import STAT_WORDS
 from tests.cli_support import skald
 
 INTERNAL = re.compile(

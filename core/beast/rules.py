@@ -76,7 +76,7 @@ onto the common discard (`NightReset.discarded`, hand by hand). Every view shows
 discard by name, so the table sees them; the log did not say them, and a viewer's replay
 kept them as unseen cards (issue 23). Older logs replay as before.
 
-Secrecy: views cut the state per viewer (projections/beast.py); the log is redacted
+Secrecy: views cut the state per viewer (projections/beast/view.py); the log is redacted
 generically. When the game ends with movement cards still face down, they are shown
 (BeastRevealed game_end).
 """

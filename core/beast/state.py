@@ -1,7 +1,7 @@
 """The Beast rules state: one frozen Struct, rebuilt by `evolve` from the events.
 
 The state is the referee's: it holds the Beast's actual location and hidden cards. What
-each viewer may see is cut out of it by projections/beast.py. Hands are indexed: 0 is the
+each viewer may see is cut out of it by projections/beast/view.py. Hands are indexed: 0 is the
 Beast, 1.. the hunters; `seat` on each hand says which player controls it.
 """
 

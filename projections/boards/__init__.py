@@ -16,9 +16,9 @@ from typing import Any
 import msgspec
 
 from skald.core.errors import NotFound
+from skald.projections.beast.board import beast_svg
 from skald.projections.beowulf.board import beowulf_svg
-from skald.projections.boards.beast import beast_svg
-from skald.projections.boards.hagar import hagar_svg
+from skald.projections.hagar.board import hagar_svg
 
 _DRAWERS: dict[str, Callable[[dict[str, Any], tuple[str, ...]], str]] = {
     "beowulf": beowulf_svg,

@@ -34,8 +34,8 @@ from skald.projections.narrative.common import CommonNarrator, humane
 
 GAME_NARRATORS = {
     "beowulf": "skald.projections.beowulf.narrative",
-    "beast": "skald.projections.narrative.beast",
-    "hagar": "skald.projections.narrative.hagar",
+    "beast": "skald.projections.beast.narrative",
+    "hagar": "skald.projections.hagar.narrative",
 }
 
 

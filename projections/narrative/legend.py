@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from skald.core.beowulf.data import catalog
 from skald.core.beowulf.printed import tile_words
 from skald.core.hagar.data import cards, pieces
-from skald.projections.narrative.hagar import fate_words, loot_words
+from skald.projections.hagar.narrative import fate_words, loot_words
 
 TILE_ID = re.compile(r"\bI{1,3}\d\d\b")
 FATE_KINDS = ("hagar.fate_shuffled", "hagar.fate_drawn", "hagar.arrow_shot", "hagar.arrows_healed")

@@ -1,10 +1,10 @@
 """A Beast viewer's fold as data, to keep in the store (projections/knowledge_store.py): the
-replay of its redacted log (projections.beast_shadow.Reader) and the path filter's last run
-(projections.beast_paths.PathFilter), typed msgspec data, small and quick to read back.
+replay of its redacted log (projections.beast.knowledge.shadow.Reader) and the path filter's last run
+(projections.beast.knowledge.paths.PathFilter), typed msgspec data, small and quick to read back.
 
 It holds what reading on needs and nothing else, all of it built from the viewer's
 redacted log alone:
-- the replay: its shadow, tokens, draft, groups (projections.beast_groups) and the
+- the replay: its shadow, tokens, draft, groups (projections.beast.knowledge.groups) and the
   timeline since the reveal the path filter begins from (a run is cut at every reveal:
   beast_paths), with the shadow before and after each event on it; a state is stored as
   the fields it changed from the one before it (the replay's states share the rest),
@@ -53,11 +53,11 @@ from skald.events.common import (
     MoveMade,
 )
 from skald.events.viewer import Viewer
-from skald.projections.beast_folds import Draft
-from skald.projections.beast_groups import Group
-from skald.projections.beast_path_graph import Zones
-from skald.projections.beast_paths import Anchor, Entry, PathFilter, _Node, _Plan
-from skald.projections.beast_shadow import Reader, _Snapshot
+from skald.projections.beast.knowledge.folds import Draft
+from skald.projections.beast.knowledge.groups import Group
+from skald.projections.beast.knowledge.path_graph import Zones
+from skald.projections.beast.knowledge.paths import Anchor, Entry, PathFilter, _Node, _Plan
+from skald.projections.beast.knowledge.shadow import Reader, _Snapshot
 
 T = TypeVar("T")
 FIELDS = tuple(f.name for f in msgspec.structs.fields(BeastState))

@@ -1,5 +1,5 @@
 """What each public event tells a viewer about the hidden Beast's path (for
-projections.beast_paths): one small function per event type, each a question to the
+projections.beast.knowledge.paths): one small function per event type, each a question to the
 engine about the public state with one path filled in.
 
 - a face-down movement card: every step `mechanics.destinations` allows;
@@ -38,7 +38,7 @@ from skald.events.beast import (
     TrailsPlaced,
     ZoneDisclosed,
 )
-from skald.projections.beast_paths import Entry, PathFilter, overlay
+from skald.projections.beast.knowledge.paths import Entry, PathFilter, overlay
 
 
 def _laid(paths: PathFilter, entry: Entry) -> None:

@@ -3,7 +3,7 @@
 Computed from the viewer's redacted log only (`possible`). The log is folded through the
 game's own reducer (`core.hagar.evolve`, with the engine's undo and redo) over a state
 whose loot pieces are *tokens*: each face-down place holds a token, and the tokens'
-pieces are tracked by groups and arrangements (projections/hagar_groups.py): every piece
+pieces are tracked by groups and arrangements (projections/hagar/groups.py): every piece
 belongs to one group, and in each arrangement every token holds a piece of one group, in
 an order nobody (outside the group's history) can tell. At the deal every stack place is
 one token of one group holding all the loose loot; the chests at the camp are face up.
@@ -78,7 +78,7 @@ from skald.events.hagar import (
 )
 from skald.events.secret import Secret
 from skald.events.viewer import Viewer
-from skald.projections.hagar_groups import Groups, StoredGroups
+from skald.projections.hagar.groups import Groups, StoredGroups
 
 FIELDS = ("carried", "cargo", "home")
 FIELD_WORDS = {"carried": "carried", "cargo": "on his ship", "home": "at home"}
@@ -283,7 +283,7 @@ class HagarFold:
         )
 
     Stored = StoredHagarFold
-    CODE = ("skald.projections.hagar_groups",)
+    CODE = ("skald.projections.hagar.groups",)
 
     def __eq__(self, other: object) -> bool:
         return (

@@ -35,7 +35,7 @@ reveal's generation (`Anchor`: where the Beast was shown and the zones of its ca
 drops what came before it (`cut`): a reveal is an undo barrier, and what the plan says
 after it reads only what comes after it, so the steps before it can never be taken again.
 A later run begins from that anchor instead of from the reveal before, so what a run keeps
-(and what projections/beast_stored.py stores) is the stretch since the last reveal.
+(and what projections/beast/knowledge/stored.py stores) is the stretch since the last reveal.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ from skald.core.beast.mechanics import (
 from skald.core.beast.state import BEAST, BeastState, Frame
 from skald.core.beast.supply import TRAIL_TOKENS
 from skald.events.beast import BeastMoved, BeastRevealed, EffectProgressed, Step, TrailsPlaced
-from skald.projections.beast_path_graph import PathGraph, PathNode, Zones
+from skald.projections.beast.knowledge.path_graph import PathGraph, PathNode, Zones
 
 replace = msgspec.structs.replace
 LIMITS = tuple(MOVEMENT_DECK.values())
@@ -427,8 +427,8 @@ class PathFilter:
 
     def observe(self, entry: Entry) -> None:
         """Keep the paths consistent with one event (the public checks are in
-        projections.beast_clues, called from here by event type)."""
-        from skald.projections.beast_clues import CLUES
+        projections.beast.knowledge.clues, called from here by event type)."""
+        from skald.projections.beast.knowledge.clues import CLUES
 
         clue = CLUES.get(type(entry.event))
         if clue is not None:

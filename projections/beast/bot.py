@@ -14,7 +14,7 @@ from functools import cache
 
 from skald.core.beast.board import Board
 from skald.core.beast.data import boards, pieces, side_of
-from skald.projections.beast import BeastView
+from skald.projections.beast.view import BeastView
 
 FAR = 99
 

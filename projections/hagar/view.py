@@ -24,16 +24,16 @@ from skald.events.common import Outcome
 from skald.events.envelope import Envelope
 from skald.events.hagar import CrossroadsReached, DirectionsAnnounced, SticksThrown
 from skald.events.viewer import Viewer
-from skald.projections import hagar_knowledge
-from skald.projections.hagar_knowledge import HagarPossible
-from skald.projections.narrative.common import listing, outcome_words, plural
-from skald.projections.narrative.hagar import (
+from skald.projections.hagar import knowledge as hagar_knowledge
+from skald.projections.hagar.knowledge import HagarPossible
+from skald.projections.hagar.narrative import (
     FATE_NAMES,
     HagarNarrator,
     loot_words,
     narrator,
     place_words,
 )
+from skald.projections.narrative.common import listing, outcome_words, plural
 from skald.projections.registry import register_views
 
 

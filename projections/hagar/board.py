@@ -13,7 +13,6 @@ import functools
 from typing import Any
 
 from skald.core.hagar.board import board
-from skald.projections.boards.hagar_layout import HEIGHT, WIDTH, label_positions, positions
 from skald.projections.boards.svg import (
     circle,
     document,
@@ -27,8 +26,9 @@ from skald.projections.boards.svg import (
     title,
     wrapped,
 )
+from skald.projections.hagar.layout import HEIGHT, WIDTH, label_positions, positions
+from skald.projections.hagar.narrative import place_words
 from skald.projections.narrative.common import plural
-from skald.projections.narrative.hagar import place_words
 
 PANEL = 300
 PANEL_CHARS = 44  # a side panel line's characters at most (12 px text in PANEL)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 from skald.core.hagar.board import board
-from skald.projections.hagar import HagarView, VikingView
+from skald.projections.hagar.view import HagarView, VikingView
 
 FAR = 1000
 SHIP_HOLDS = 3

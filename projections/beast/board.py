@@ -19,7 +19,8 @@ import msgspec
 from skald.core.beast.board import Board
 from skald.core.beast.data import boards
 from skald.core.beast.decide import phase_words
-from skald.projections.beast import WINNER_WORDS, BeastView, role_words, table_lines
+from skald.projections.beast.narrative import summon_words
+from skald.projections.beast.view import WINNER_WORDS, BeastView, role_words, table_lines
 from skald.projections.boards.svg import (
     circle,
     document,
@@ -32,7 +33,6 @@ from skald.projections.boards.svg import (
     title,
     wrapped,
 )
-from skald.projections.narrative.beast import summon_words
 from skald.projections.narrative.common import plural
 
 CELL = 110

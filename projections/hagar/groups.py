@@ -28,7 +28,7 @@ the events, checked against brute-force enumeration in tests/test_hagar_exact.py
   seen piece may have left, and the piece is then known. The reach is what the log says
   the piece may have come from: one field of a Viking's card (a robbery at sea names it
   from rules version 5; before, the fold took the ship's cargo and the hands as one reach,
-  the gap projections/hagar_knowledge.py describes).
+  the gap projections/hagar/knowledge.py describes).
 
 The weights count hidden histories (every deal as likely, every unseen choice among the
 tokens of a reach as likely: the ambush draw is one, the rules' only other hidden

@@ -28,9 +28,9 @@ from skald.core.refusal import player_name
 from skald.events.beast import Step
 from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
-from skald.projections import beast_knowledge
-from skald.projections.beast_knowledge import BeastPossible
-from skald.projections.narrative.beast import EFFECT_WORDS, step_words, summon_words
+from skald.projections.beast.knowledge import possible as beast_knowledge
+from skald.projections.beast.knowledge.possible import BeastPossible
+from skald.projections.beast.narrative import EFFECT_WORDS, step_words, summon_words
 from skald.projections.narrative.common import listing, plural
 from skald.projections.registry import register_views
 
@@ -500,5 +500,5 @@ class BeastViews:
     def sample(
         self, state: BeastState, possible: BeastPossible, viewer: Viewer, rnd: random.Random
     ) -> BeastState:
-        """A world drawn uniformly from `possible` (projections/beast_knowledge.py)."""
+        """A world drawn uniformly from `possible` (projections/beast/knowledge/possible.py)."""
         return beast_knowledge.sample(state, possible, viewer, rnd)
