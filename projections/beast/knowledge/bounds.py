@@ -1,5 +1,5 @@
 """Bounds: the overlapping constraints that make a Beast viewer's groups of unseen cards
-exact (projections.beast.knowledge.groups), and the small search that answers what they allow.
+exact (`groups`), and the small search that answers what they allow.
 
 A group says that its tokens hold every card of its cards, the rest of them being cards
 in no group. A `Bound` inside a group narrows it: its tokens hold none of its `barred`

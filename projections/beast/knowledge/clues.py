@@ -1,5 +1,5 @@
 """What each public event tells a viewer about the hidden Beast's path (for
-projections.beast.knowledge.paths): one small function per event type, each a question to the
+`paths`): one small function per event type, each a question to the
 engine about the public state with one path filled in.
 
 - a face-down movement card: every step `mechanics.destinations` allows;

@@ -1,4 +1,4 @@
-"""The folds of a Beast viewer's replay (projections.beast.knowledge.shadow) that need a value the
+"""The folds of a Beast viewer's replay (`shadow`) that need a value the
 viewer could not see: one small function per event type, each filling the unseen value
 with a token ("?7") or a seen card the viewer knows is there, so the reducer moves it as
 it moves the real card, or folding the event by hand where the reducer would need the
@@ -99,7 +99,7 @@ def _taken(reader: Reader, state: BeastState, hand: int, field: str) -> tuple[Be
     """An unseen card leaves a hidden hand: a token of it. Any card of the hand may be the
     one (a flee's face-down discard is the fleeing side's choice, a loot is random), so a
     seen card is not claimed still there: the hand's seen cards, its tokens and the card
-    gone are one group (projections.beast.knowledge.groups `joined`), which keeps that the seen cards
+    gone are one group (`groups.joined`), which keeps that the seen cards
     are among them, in the hand or gone."""
     held: tuple[str, ...] = getattr(state.hands[hand], field)
     held, reader.groups = joined(held, reader.groups, reader.named_token)
@@ -109,7 +109,7 @@ def _taken(reader: Reader, state: BeastState, hand: int, field: str) -> tuple[Be
 
 def _expose(reader: Reader, state: BeastState, hand: int, name: str) -> BeastState:
     """A seen card comes out of a hand the viewer cannot see: it was one of its tokens (one
-    of its group's, if it is a group's card: projections.beast.knowledge.groups)."""
+    of its group's, if it is a group's card: `groups`)."""
     if name not in card_index() or kind_of(name) == "ability":
         return state
     field = "actions" if kind_of(name) == "action" else "extras"
@@ -137,7 +137,7 @@ def _remove_from_deck(
     reader: Reader, state: BeastState, deck: str, names: tuple[str, ...]
 ) -> BeastState:
     """Seen cards taken from a face-down deck: each was one of its tokens (its group's if
-    it is a group's card: projections.beast.knowledge.groups `pick_token`)."""
+    it is a group's card: `groups.pick_token`)."""
     pile = list(getattr(state, f"{deck}_deck"))
     for name in names:
         if name in pile:
@@ -173,7 +173,7 @@ def _card_set_aside(reader: Reader, state: BeastState, event: CardSetAside) -> B
 
 def _swap_in(reader: Reader, held: tuple[str, ...], name: str) -> tuple[str, ...]:
     """A seen card leaves a place the viewer cannot see into: it was one of its tokens,
-    one of its group's if it is a group's card (projections.beast.knowledge.groups `pick_token`)."""
+    one of its group's if it is a group's card (`groups.pick_token`)."""
     if name in held or not any(is_token(c) for c in held):
         return held
     token, reader.groups = pick_token(held, name, reader.groups)
@@ -212,7 +212,7 @@ def _without_one(cards_: tuple[str, ...], name: str) -> tuple[str, ...]:
 def _recall(reader: Reader, state: BeastState, pack: int, now: tuple[str, ...]) -> BeastState:
     """The viewer sees `pack` again (or it is empty): the cards gone from it since it last
     saw it are the unseen picks, their tokens those cards in some order (a group,
-    projections.beast.knowledge.groups, named where they all went to one place)."""
+    `groups`, named where they all went to one place)."""
     draft = reader.draft
     picks = dict(draft.picks).get(pack, ())
     reader.draft = replace(draft, picks=tuple(x for x in draft.picks if x[0] != pack))

@@ -1,5 +1,5 @@
 """Groups of unseen cards (action cards, items, talents) a Beast viewer knows the names
-of, not the places: a set of tokens of its shadow (projections.beast.knowledge.shadow) that
+of, not the places: a set of tokens of its shadow (`shadow`) that
 together hold every card of a set of cards, their other cards (as many as the tokens
 beyond those cards) being any unseen cards in no group.
 
@@ -31,7 +31,7 @@ cards as the place did, in any order. The merge of the place's groups, its seen 
 its other tokens into one group says that all those cards lie among those tokens; what it
 loses, where two constraints meet and one reaches out of the place (a seen card, or a
 group wholly in the place, beside a group with a token elsewhere; two groups that each
-reach out), the merged group keeps as bounds (projections.beast.knowledge.bounds: each former
+reach out), the merged group keeps as bounds (`bounds`: each former
 group's tokens elsewhere hold none of the merged group's other cards, and at least as
 many of their own as the place could not hold). No answer made of groups that share no
 token is exact there; the merged group with its bounds is: its worlds are those the log
@@ -40,7 +40,7 @@ small random positions against every hidden history). Where the log leaves sever
 readings (a later move meeting a bound on part of a place, a seen card that tokens in
 different bounds may each have held, a card in no group leaving a place holding tokens of
 two groups with room) the group keeps each as an alternative (`Group.ways`, see
-projections.beast.knowledge.bounds.normal), exact up to `WAYS` of them. It stays wider, never
+`bounds.normal`), exact up to `WAYS` of them. It stays wider, never
 narrower, past that many, and where a group is dropped (above).
 """
 
@@ -72,7 +72,7 @@ replace = msgspec.structs.replace
 class Group(msgspec.Struct, frozen=True):
     """Unseen cards (`tokens`) that hold every card of `cards` (no more than the tokens),
     the rest of them being any unseen cards in no group, as its `bounds` allow
-    (projections.beast.knowledge.bounds: tokens of it that hold none of some of its cards, and at
+    (`bounds`: tokens of it that hold none of some of its cards, and at
     least so many of others)."""
 
     tokens: tuple[str, ...]
@@ -131,7 +131,7 @@ def joined(
     cards become tokens (`fresh` gives one per name) and every token of it joins one
     group with them, with the groups its tokens were in, bounded as each of those was
     (nothing changes when `held` is all tokens in no group, or all of one group's but for
-    that group's bounds on some of them: projections.beast.knowledge.bounds `mixed`)."""
+    that group's bounds on some of them: `bounds.mixed`)."""
     of = grouped(groups)
     touched = {id(of[c]): of[c] for c in held if c in of}
     names = tuple(c for c in held if not is_token(c))

@@ -1,6 +1,6 @@
 """The Beast's hidden paths as data (what `possible` carries for `sample`), the share of
 paths ending on each location, and a uniform draw of one path: backward sampling over
-the generations projections.beast.knowledge.paths builds, each parent drawn by the number of
+the generations `paths` builds, each parent drawn by the number of
 consistent paths it stands for.
 """
 

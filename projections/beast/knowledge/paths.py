@@ -427,7 +427,7 @@ class PathFilter:
 
     def observe(self, entry: Entry) -> None:
         """Keep the paths consistent with one event (the public checks are in
-        projections.beast.knowledge.clues, called from here by event type)."""
+        `clues`, called from here by event type)."""
         from skald.projections.beast.knowledge.clues import CLUES
 
         clue = CLUES.get(type(entry.event))

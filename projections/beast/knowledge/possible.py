@@ -1,15 +1,15 @@
 """What one viewer of a Beast game can know (`possible`) and one world it cannot tell from
 the real one (`sample`): the information-set contract of projections/registry.py.
 
-`possible` reads only the viewer's redacted log (projections.beast.knowledge.shadow replays it):
+`possible` reads only the viewer's redacted log (`shadow` replays it):
 - for a viewer who does not see the Beast (the hunters, spectators): every location the
   Beast can be on now, with the share of consistent hidden paths ending there
-  (projections.beast.knowledge.paths: trails and their order, reveals, failed searches, zones told,
+  (`paths`: trails and their order, reveals, failed searches, zones told,
   watchtowers, the movement rules and the movement cards by count);
 - every place it cannot see into (the Beast's hand and talents, the set-aside card, the
   hunters' hands, items and traps for the Beast, other seats' draft packs, the face-down
   decks and discards), each with the cards known to lie there and a token per unseen card;
-- the groups of unseen cards it knows by name, not by place (projections.beast.knowledge.groups:
+- the groups of unseen cards it knows by name, not by place (`groups`:
   draft picks it did not see, taken by several hands from a pack whose cards it knew; a
   hand's seen items or talents and the one it discarded face down):
   each a set of tokens that hold every card of a set of cards, in some order, the rest of
@@ -26,7 +26,7 @@ the real one (`sample`): the information-set contract of projections/registry.py
 `sample` is uniform over the consistent worlds: the Beast's path uniformly over every
 consistent path (forward filtering, backward sampling); each group's cards dealt onto as
 many of its tokens uniformly at random, drawn again while a bound rejects the draw
-(projections.beast.knowledge.bounds `dealt`: uniform over the placements the bounds allow, token
+(`bounds.dealt`: uniform over the placements the bounds allow, token
 by token); the other unseen cards by a uniformly random assignment of the cards the
 viewer cannot place to the other unseen places (the trap cards first, among the unseen
 trap items), every face-down deck in a random order, each trap's habitat uniformly among
@@ -158,7 +158,7 @@ def possible(log: Sequence[Any], viewer: Viewer) -> BeastPossible:
 
 
 class BeastFold:
-    """A viewer's replay kept to be read on (projections.knowledge_cache): `advanced`
+    """A viewer's replay kept to be read on (projections.knowledge.cache): `advanced`
     reads more of the viewer's redacted log into a copy and resumes the path filter from
     the last run (its plan unchanged up to where it resumes), so the result is the very
     `possible` of the whole log read from seq 1. Its `possible` is worked out when first
@@ -191,21 +191,21 @@ class BeastKnowledgeFold:
     `possible` is asked, since the path filter resumes per batch, not per envelope. Copies
     share the (never changed) `BeastFold` under them, so copying costs nothing.
 
-    It is kept in the store (projections/knowledge_store.py) as projections.beast.knowledge.stored
+    It is kept in the store (projections/knowledge/store.py) as `stored`
     lays it out, once `settle` has read what it holds; it counts the engine's undo and
     redo depths as it is fed, so only the replay's undo snapshots the table can still take
     back are stored."""
 
     Stored = StoredBeastFold
     CODE = (
-        "skald.projections.beast.knowledge.stored",
-        "skald.projections.beast.knowledge.shadow",
-        "skald.projections.beast.knowledge.folds",
-        "skald.projections.beast.knowledge.groups",
-        "skald.projections.beast.knowledge.bounds",
-        "skald.projections.beast.knowledge.paths",
-        "skald.projections.beast.knowledge.clues",
-        "skald.projections.beast.knowledge.path_graph",
+        "skald.`stored`",
+        "skald.`shadow`",
+        "skald.`folds`",
+        "skald.`groups`",
+        "skald.`bounds`",
+        "skald.`paths`",
+        "skald.`clues`",
+        "skald.`path_graph`",
         "skald.events.beast",
     )
     """The modules whose code the stored folds depend on besides this one (their source is
@@ -250,7 +250,7 @@ class BeastKnowledgeFold:
         self.possible(viewer)
 
     def stored(self) -> StoredBeastFold:
-        """The fold as data (projections.beast.knowledge.stored), once settled."""
+        """The fold as data (`stored`), once settled."""
         if self._held:
             raise ValueError("a Beast fold is stored once it has read what it holds")
         if self._stored is None:
@@ -266,7 +266,7 @@ class BeastKnowledgeFold:
 
     def __eq__(self, other: object) -> bool:
         """The same fold as far as reading on goes: the same stored data (the check a fold
-        read back passes before it is stored: projections/knowledge_store.py)."""
+        read back passes before it is stored: projections/knowledge/store.py)."""
         if not isinstance(other, BeastKnowledgeFold):
             return NotImplemented
         if self._held or other._held:  # not settled: only the very same fold
@@ -325,7 +325,7 @@ def _may_hold(
     unseen: dict[str, tuple[str, ...]],
 ) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Every card each hidden place holds in some world: its seen cards, each group's
-    cards where its bounds let one lie (projections.beast.knowledge.bounds `spread`, exact), and the
+    cards where its bounds let one lie (`bounds.spread`, exact), and the
     cards in no group of each kind where a token of that kind may hold one (a trap item on
     an item token only while there are more of them than trap tokens to fill)."""
     place_of = {c: h.place for h in holdings for c in h.cards if c in kinds}

@@ -1,5 +1,5 @@
 """A Beast viewer's replay of its own redacted log: the *shadow*, the rules state as that
-viewer can rebuild it (for `projections.beast.knowledge.possible`).
+viewer can rebuild it (for `possible`).
 
 The log is replayed into a *shadow*: the rules state as the viewer can rebuild it. Every
 card the viewer could not see is a token ("?1", "?2", ...) of a known kind, moved by the
@@ -9,7 +9,7 @@ Beast took from the open row, the known cards of a reshuffled discard). A seen c
 that may have left a hidden place unseen (a pick from a pack the viewer saw, a card of
 the pool or of a hand given, looted or discarded face down, a card taken from a deck
 holding known cards) becomes a token of a group, the place's cards, which keeps that
-they are among its tokens (projections.beast.knowledge.groups), so the model never claims more
+they are among its tokens (`groups`), so the model never claims more
 than the viewer knows; a seen trap item of a hand that sets a trap face down is let go
 (it becomes a token again, any unseen item).
 The draft is remembered as on paper: when a pack comes back to the viewer (or the draft
@@ -20,7 +20,7 @@ exactly those cards, in an order the viewer cannot tell (the hunter player's poo
 out unseen, likewise). The groups are kept through the day (a group's card seen leaving
 a hand was one of its tokens there). A trap's habitat excludes every habitat of a
 location where the Beast was revealed in its zone without setting it off. The Beast's
-hidden path is deduced by `projections.beast.knowledge.paths` from the timeline this replay keeps.
+hidden path is deduced by `paths` from the timeline this replay keeps.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ class Reader:
         self.kinds: dict[str, str] = {}
         self.excluded: dict[str, frozenset[str]] = {}
         self.draft = Draft()
-        self.groups: tuple[Group, ...] = ()  # projections.beast.knowledge.groups
+        self.groups: tuple[Group, ...] = ()  # `groups`
         self.issued = 0
         self.previous: Any = None
         self.revealed = ""  # a reveal whose traps are still being set off

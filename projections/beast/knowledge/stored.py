@@ -1,10 +1,10 @@
-"""A Beast viewer's fold as data, to keep in the store (projections/knowledge_store.py): the
-replay of its redacted log (projections.beast.knowledge.shadow.Reader) and the path filter's last run
-(projections.beast.knowledge.paths.PathFilter), typed msgspec data, small and quick to read back.
+"""A Beast viewer's fold as data, to keep in the store (projections/knowledge/store.py): the
+replay of its redacted log (`shadow.Reader`) and the path filter's last run
+(`paths.PathFilter`), typed msgspec data, small and quick to read back.
 
 It holds what reading on needs and nothing else, all of it built from the viewer's
 redacted log alone:
-- the replay: its shadow, tokens, draft, groups (projections.beast.knowledge.groups) and the
+- the replay: its shadow, tokens, draft, groups (`groups`) and the
   timeline since the reveal the path filter begins from (a run is cut at every reveal:
   beast_paths), with the shadow before and after each event on it; a state is stored as
   the fields it changed from the one before it (the replay's states share the rest),
