@@ -22,7 +22,7 @@ from skald.core.engine import Engine
 from skald.core.errors import InvalidNotation, NotFound
 from skald.core.provenance import partial_words
 from skald.core.store import EventStore
-from skald.projections.audit_render import FORMATS, render_audit
+from skald.projections.audit.render import FORMATS, render_audit
 from skald.projections.export.facade import HistoryImport, is_history_export
 from skald.projections.table import Table
 

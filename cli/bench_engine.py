@@ -22,7 +22,7 @@ import typer
 from skald.cli.app import command
 from skald.core.engine import Engine
 from skald.core.store import EventStore, StoredRecord
-from skald.projections.autoplay import autoplay
+from skald.projections.bots.autoplay import autoplay
 from skald.projections.table import Table
 
 

@@ -4,11 +4,11 @@ For a position with hidden history, each beside the cold view of the same positi
 fresh table with an empty state cache, the view a seat's client asks for first):
 - `possible.<game>`: `GET /games/ID/possible`'s work (`Table.possible`) as a seat's client
   pays it: it asked at the previous decision, so a game whose views keep a fold
-  (projections/knowledge_cache.py: every game here) reads on from there; a game without one reads
+  (projections/knowledge/cache.py: every game here) reads on from there; a game without one reads
   its whole redacted log;
 - `possible.<game>.full`: the same request from a process that kept nothing (the CLI, a
   restarted or second server): it reads on from the fold an earlier request left in the
-  store (projections/knowledge_store.py); what the process held is let go before the
+  store (projections/knowledge/store.py); what the process held is let go before the
   request is timed, as a fresh process holds nothing;
 - `possible.<game>.first`: the same request with nothing kept anywhere (the first time
   any process asks for that viewer: the log read from seq 1, and the fold it passed left
@@ -39,8 +39,8 @@ from skald.api.bench import Figure, figure
 from skald.core.engine import Engine
 from skald.core.store import EventStore, knowledge_checkpoints, snapshots
 from skald.events.common import MoveMade
-from skald.projections import knowledge_cache
-from skald.projections.knowledge_store import fold_codec
+from skald.projections.knowledge import cache as knowledge_cache
+from skald.projections.knowledge.store import fold_codec
 from skald.projections.registry import views_for
 from skald.projections.table import Table
 

@@ -13,7 +13,7 @@ import typer
 
 from skald.cli.app import DbOption, command, echo, open_store, print_json
 from skald.core.engine import Engine
-from skald.projections.autoplay import BOTS, AutoplayResult, autoplay_many
+from skald.projections.bots.autoplay import BOTS, AutoplayResult, autoplay_many
 from skald.projections.table import Table
 
 

@@ -10,8 +10,8 @@ import typer
 from skald.cli.app import DbOption, command, echo, open_table
 from skald.cli.play import render_table_view
 from skald.events.viewer import SPECTATOR
-from skald.projections.autoplay import autoplay as play_with_bots
-from skald.projections.describe import describe_line
+from skald.projections.bots.autoplay import autoplay as play_with_bots
+from skald.projections.narrative.describe import describe_line
 
 
 @command("demo")

@@ -24,9 +24,9 @@ from skald.core.errors import InvalidNotation, InvalidOption, NotFound
 from skald.core.importer import end_line
 from skald.core.signing import load_receipt
 from skald.events.common import GameFinished, MoveMade
-from skald.projections.describe import describe_line
 from skald.projections.export.verify_skald import verify as verify_export
 from skald.projections.export.verify_skald import words as verdict_words
+from skald.projections.narrative.describe import describe_line
 
 # The script `skald verifier` prints: the module `verify --file` runs, shipped as source.
 REFERENCE_VERIFIER = importlib.resources.files("skald.projections.export") / "verify_skald.py"

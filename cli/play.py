@@ -15,10 +15,10 @@ from skald.core.rules import game_names
 from skald.core.seats import check_player_names
 from skald.core.secrecy import COMMIT, REVEAL, entropy_commitment
 from skald.events.envelope import Envelope
-from skald.projections.describe import describe_line
 from skald.projections.export.model import SECTION_ENDS
 from skald.projections.export.readable import final_position
 from skald.projections.narrative import end_sentence
+from skald.projections.narrative.describe import describe_line
 from skald.projections.table import Table, TableView
 
 IdArg = Annotated[str, typer.Argument(help="The game id printed by `skald new`.")]

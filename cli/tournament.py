@@ -34,9 +34,9 @@ from skald.core.store import EventStore
 from skald.core.tournament.desk import DEFAULT_TABLE_SIZE, Tournaments
 from skald.core.tournament.state import fold, held_because
 from skald.events.tournament import FORMATS, TIEBREAKS, AuditAttached, ResultRecorded
-from skald.projections.autoplay import BOTS, bot_named
-from skald.projections.standings import play_round, standings
-from skald.projections.standings_export import (
+from skald.projections.bots.autoplay import BOTS, bot_named
+from skald.projections.table import Table
+from skald.projections.tournament.export import (
     EXPORT_FORMATS,
     export_csv,
     export_html,
@@ -44,7 +44,7 @@ from skald.projections.standings_export import (
     export_md,
     standings_text,
 )
-from skald.projections.table import Table
+from skald.projections.tournament.standings import play_round, standings
 
 tournament_app = typer.Typer(
     name="tournament",

@@ -32,7 +32,7 @@ own (`core/checkpoint.py`), not inside a commit.
 Snapshots (`snapshots` table, see `core/snapshots.py`) sit beside the streams: a cache of
 folded states keyed by stream, seq and the code version that folded them; never read by
 the audit or the chain verification. So do viewers' information sets
-(`knowledge_checkpoints`, see `projections/knowledge_store.py`), keyed also by viewer.
+(`knowledge_checkpoints`, see `projections/knowledge/store.py`), keyed also by viewer.
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ snapshots = sa.Table(
     sa.Column("state", sa.LargeBinary, nullable=False),
 )
 
-# A viewer's information set folded up to `seq` (projections/knowledge_store.py): a cache
+# A viewer's information set folded up to `seq` (projections/knowledge/store.py): a cache
 # like `snapshots`, one line of checkpoints per (stream, viewer), never read by the audit.
 knowledge_checkpoints = sa.Table(
     "knowledge_checkpoints",
@@ -1006,7 +1006,7 @@ class EventStore:
         with self._driver(write=True) as cursor:
             cursor.execute(self._sql.drop_snapshot, (stream, version_key, seq))
 
-    # -- information sets (a cache; projections/knowledge_store.py decides what goes in) --
+    # -- information sets (a cache; projections/knowledge/store.py decides what goes in) --
 
     def knowledge_checkpoint(
         self, stream: str, viewer: str, version_key: str, at: int

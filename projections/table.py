@@ -56,11 +56,11 @@ from skald.events.common import Outcome
 from skald.events.envelope import Envelope
 from skald.events.secret import redact
 from skald.events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
-from skald.projections.audit import AuditReport, build_audit
+from skald.projections.audit.report import AuditReport, build_audit
 from skald.projections.export.facade import Histories
-from skald.projections.knowledge import describe_possible
-from skald.projections.knowledge_cache import possible_at
-from skald.projections.knowledge_store import kept_knowledge
+from skald.projections.knowledge.cache import possible_at
+from skald.projections.knowledge.possible import describe_possible
+from skald.projections.knowledge.store import kept_knowledge
 from skald.projections.narrative import Narrated, Narrator
 from skald.projections.registry import views_for
 

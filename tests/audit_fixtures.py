@@ -27,7 +27,7 @@ from skald.core.store import EventStore
 from skald.events.envelope import Envelope
 from skald.events.secret import seal
 from skald.events.viewer import REFEREE
-from skald.projections.autoplay import autoplay
+from skald.projections.bots.autoplay import autoplay
 from skald.projections.table import Table
 from tests.forgery import forge, jsonl, rehash
 

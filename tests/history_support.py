@@ -10,7 +10,7 @@ from skald.core.kernel import to_act
 from skald.core.rules import get_rules
 from skald.events.history import COLOURS, GLYPHS
 from skald.events.viewer import REFEREE, Viewer, seat_viewer
-from skald.projections.autoplay import autoplay
+from skald.projections.bots.autoplay import autoplay
 from skald.projections.export.facade import Histories
 from skald.projections.table import Table
 

@@ -13,7 +13,7 @@ import pytest
 
 from skald.core.engine import Engine
 from skald.core.store import EventStore
-from skald.projections.autoplay import autoplay
+from skald.projections.bots.autoplay import autoplay
 from skald.projections.table import Table
 from tests.cli_support import skald
 from tests.servers import serving

@@ -18,7 +18,7 @@ from skald.core.signing import Signer
 from skald.core.store import EventStore, events
 from skald.events.secret import seal
 from skald.events.viewer import REFEREE, SPECTATOR, seat_viewer
-from skald.projections.audit_render import render_audit
+from skald.projections.audit.render import render_audit
 from skald.projections.table import Table
 from tests.conftest import engine_of
 from tests.forgery import forge, jsonl, write_back

@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from skald.cli.main import app
 from skald.core.importer import end_line, read_jsonl, read_jsonl_unchecked
-from skald.projections.audit import build_audit
-from skald.projections.audit_render import render_audit
+from skald.projections.audit.render import render_audit
+from skald.projections.audit.report import build_audit
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "audit"
 EXPECTED = json.loads((FIXTURES / "expected.json").read_text())

@@ -9,7 +9,7 @@ from skald.core.engine import Engine
 from skald.core.rules import game_names, get_rules
 from skald.core.store import EventStore
 from skald.events.viewer import SPECTATOR
-from skald.projections.autoplay import autoplay
+from skald.projections.bots.autoplay import autoplay
 from skald.projections.table import Table
 
 GAMES = [name for name in game_names() if name != "toy"]

@@ -14,7 +14,7 @@ import pytest
 
 from skald.core.engine import Engine
 from skald.core.store import EventStore
-from skald.projections.autoplay import autoplay
+from skald.projections.bots.autoplay import autoplay
 from skald.projections.table import Table
 from tests.conftest import engine_of
 from tests.forgery import forge, write_back

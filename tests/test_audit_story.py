@@ -13,8 +13,8 @@ import pytest
 
 from skald.core.beowulf.printed import tile_words
 from skald.core.importer import read_jsonl
-from skald.projections.audit import AuditReport, build_audit
-from skald.projections.audit_render import render_audit
+from skald.projections.audit.render import render_audit
+from skald.projections.audit.report import AuditReport, build_audit
 from skald.projections.hagar.narrative import loot_words
 from skald.projections.narrative import INTERNAL_WORDS
 

@@ -51,7 +51,7 @@ def test_the_beast_may_undo_a_hidden_step_but_not_once_trails_were_checked(table
 
 
 def test_everyone_sees_everything_once_the_game_is_over(table: Table) -> None:
-    from skald.projections.autoplay import autoplay
+    from skald.projections.bots.autoplay import autoplay
 
     result = autoplay(table, "beast", 2, seed="over")
     assert result.outcome is not None

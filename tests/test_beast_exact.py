@@ -48,8 +48,8 @@ from skald.projections.beast.knowledge.groups import Group, is_token, joined
 from skald.projections.beast.knowledge.possible import BeastFold, BeastKnowledgeFold, places
 from skald.projections.beast.knowledge.shadow import Reader
 from skald.projections.beast.view import beast_view
-from skald.projections.knowledge import describe_possible
-from skald.projections.knowledge_store import fold_codec
+from skald.projections.knowledge.possible import describe_possible
+from skald.projections.knowledge.store import fold_codec
 from tests.test_beast_knowledge import (
     P_VALUE,
     VIEWS,

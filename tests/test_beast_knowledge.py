@@ -44,15 +44,15 @@ from skald.events.common import GameCreated
 from skald.events.envelope import Envelope
 from skald.events.secret import redact, seal
 from skald.events.viewer import SPECTATOR, Viewer
-from skald.projections import knowledge_cache
 from skald.projections.beast.bot import greedy_beast
 from skald.projections.beast.knowledge.bounds import spread_any
 from skald.projections.beast.knowledge.groups import is_token
 from skald.projections.beast.knowledge.path_graph import PathGraph
 from skald.projections.beast.knowledge.possible import BeastFold, BeastPossible, places
 from skald.projections.beast.view import beast_view, perturb_hidden
-from skald.projections.knowledge_cache import possible_at
-from skald.projections.knowledge_store import Found, fold_codec
+from skald.projections.knowledge import cache as knowledge_cache
+from skald.projections.knowledge.cache import possible_at
+from skald.projections.knowledge.store import Found, fold_codec
 from skald.projections.registry import views_for
 from tests.test_beast_examples import SEED as SEED_FIRST
 from tests.test_beast_examples import day_one, hunted, play
@@ -666,7 +666,7 @@ READ_ON = [
 def test_possible_read_on_from_a_kept_fold_is_the_possible_from_seq_one(
     players: int, seed: int, greedy: bool, limit: int
 ) -> None:
-    """What projections/knowledge_cache.py answers: a viewer's fold read on in random
+    """What projections/knowledge/cache.py answers: a viewer's fold read on in random
     strides of 1-12 events (the path filter resumed from its last run wherever its plan
     still agrees) is, at about 20 stops spread over the game and at the last, the very
     `possible` read from seq 1: every hidden place and token, every share, the whole path
@@ -697,7 +697,7 @@ def test_possible_read_on_from_a_kept_fold_is_the_possible_from_seq_one(
 
 
 class _Shelf:
-    """Beast folds kept as projections/knowledge_store.py keeps them, without a database:
+    """Beast folds kept as projections/knowledge/store.py keeps them, without a database:
     encoded by the game's codec, checked to round-trip before they are kept, decoded typed
     when read (`possible_at`'s `kept`)."""
 
@@ -749,13 +749,14 @@ def enveloped(log: list[Any]) -> list[Envelope[Any]]:
 def test_possible_read_on_from_a_stored_fold_is_the_possible_from_seq_one(
     players: int, seed: int, greedy: bool, limit: int
 ) -> None:
-    """What a process that kept nothing answers (projections/knowledge_store.py,
-    projections/beast/knowledge/stored.py): every call after the first reads on, with nothing kept in
-    memory, from the fold an earlier call left in the store (the replay since the path
-    filter's last reveal and the filter's last run, encoded, checked to round-trip, decoded
-    typed), and leaves there the last grid fold it passed. At about 20 stops spread over
-    the game and at the last, for the hunters, the Beast, one hunter and a spectator, it is
-    the very `possible` read from seq 1; so is the stored fold itself, asked at its own seq."""
+    """What a process that kept nothing answers (projections/knowledge/store.py,
+    projections/beast/knowledge/stored.py): every call after the first reads on, with
+    nothing kept in memory, from the fold an earlier call left in the store (the replay
+    since the path filter's last reveal and the filter's last run, encoded, checked to
+    round-trip, decoded typed), and leaves there the last grid fold it passed. At about 20
+    stops spread over the game and at the last, for the hunters, the Beast, one hunter and a
+    spectator, it is the very `possible` read from seq 1; so is the stored fold itself,
+    asked at its own seq."""
     log = enveloped(playout(players, seed, greedy, limit))
     rnd = random.Random(seed)
     every = max(1, len(log) // 20)

@@ -65,7 +65,7 @@ from skald.events.secret import Secret, redact
 from skald.events.viewer import seat_viewer
 from skald.projections.beowulf import knowledge as beowulf_knowledge
 from skald.projections.beowulf.knowledge import BeowulfFold, _Knowledge, _Slot
-from skald.projections.knowledge import describe_possible
+from skald.projections.knowledge.possible import describe_possible
 from skald.projections.registry import redacted_log
 from tests.test_information_sets import beowulf_member, chi_square_critical
 

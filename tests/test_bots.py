@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 from skald.cli.main import app
 from skald.core.beast.legal import to_act
 from skald.events.viewer import seat_viewer
-from skald.projections.autoplay import BOTS, autoplay, bot_named, greedy_bot, random_bot
 from skald.projections.beast.view import beast_view, perturb_hidden
+from skald.projections.bots.autoplay import BOTS, autoplay, bot_named, greedy_bot, random_bot
 from skald.projections.table import Table
 from tests.conftest import engine_of
 

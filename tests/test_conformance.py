@@ -44,7 +44,7 @@ from skald.events.common import GameCreated, MoveMade
 from skald.events.envelope import Envelope
 from skald.events.secret import Secret, redact, seal, secrets_in
 from skald.events.viewer import SPECTATOR, Viewer, seat_viewer
-from skald.projections.autoplay import BOTS, Bot, random_bot
+from skald.projections.bots.autoplay import BOTS, Bot, random_bot
 from skald.projections.registry import views_for
 from tests.beast_transformer import transforming_beast
 from tests.forgery import forge

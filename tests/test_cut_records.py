@@ -27,9 +27,9 @@ from skald.core.signing import open_signer
 from skald.core.store import EventStore
 from skald.core.tournament.desk import Tournaments
 from skald.events.viewer import REFEREE, seat_viewer
-from skald.projections.autoplay import play_out, random_bot
-from skald.projections.standings_export import export_jsonl
+from skald.projections.bots.autoplay import play_out, random_bot
 from skald.projections.table import Table
+from skald.projections.tournament.export import export_jsonl
 from tests.forgery import copy_games, jsonl
 
 

@@ -1,5 +1,5 @@
 """A table of a duplicate round replayed by a ruling: a fresh deal, never the round's, and
-how it is scored (core/tournament/desk.py `_replay`, projections/standings.py).
+how it is scored (core/tournament/desk.py `_replay`, projections/tournament/standings.py).
 
 Its seats have played the round's deal, and once the round is over every table's play
 opens, so the replay deals something new. Its result counts in the standings like any
@@ -29,9 +29,9 @@ from skald.events.tournament import (
     TournamentCreated,
 )
 from skald.events.viewer import REFEREE
-from skald.projections.autoplay import play_out, random_bot
-from skald.projections.standings import standings
+from skald.projections.bots.autoplay import play_out, random_bot
 from skald.projections.table import Table
+from skald.projections.tournament.standings import standings
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dag", "Eir", "Fay"]
 

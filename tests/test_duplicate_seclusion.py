@@ -30,7 +30,7 @@ from websockets.sync.client import connect
 from skald.core.engine import Engine
 from skald.core.store import EventStore
 from skald.core.tournament.access import issue_one
-from skald.projections.autoplay import play_out, random_bot
+from skald.projections.bots.autoplay import play_out, random_bot
 from skald.projections.table import Table
 from tests.conftest import fresh_store_url
 from tests.servers import bearer, free_port, running, skald_command

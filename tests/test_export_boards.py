@@ -20,7 +20,7 @@ from skald.core.history.locations import places
 from skald.core.store import EventStore
 from skald.events.common import MoveMade
 from skald.events.viewer import REFEREE
-from skald.projections.autoplay import autoplay
+from skald.projections.bots.autoplay import autoplay
 from skald.projections.table import Table
 from tests.browser_support import chromium
 

@@ -10,7 +10,7 @@ import pytest
 from skald.core.engine import Engine
 from skald.core.store import EventStore
 from skald.events.viewer import REFEREE
-from skald.projections.autoplay import autoplay
+from skald.projections.bots.autoplay import autoplay
 from skald.projections.table import Table
 
 playwright_api = pytest.importorskip("playwright.sync_api")

@@ -41,7 +41,7 @@ from skald.events.viewer import seat_viewer
 from skald.projections.hagar import groups as hagar_groups
 from skald.projections.hagar.groups import Groups
 from skald.projections.hagar.knowledge import Spot
-from skald.projections.knowledge import describe_possible
+from skald.projections.knowledge.possible import describe_possible
 from skald.projections.registry import redacted_log, views_for
 from tests.test_hagar_support import RULES, created
 from tests.test_information_sets import (

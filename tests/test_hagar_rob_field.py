@@ -42,7 +42,7 @@ from skald.events.hagar import (
 from skald.events.secret import seal
 from skald.events.viewer import seat_viewer
 from skald.projections.hagar.narrative import loot_words, narrator
-from skald.projections.knowledge import describe_possible
+from skald.projections.knowledge.possible import describe_possible
 from skald.projections.registry import redacted_log, views_for
 from tests.test_hagar_exact import enveloped
 from tests.test_hagar_support import RULES, created

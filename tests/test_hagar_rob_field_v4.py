@@ -35,7 +35,7 @@ from skald.core.state import fold
 from skald.core.store import EventStore
 from skald.events.hagar import LootRobbed
 from skald.events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
-from skald.projections.audit import build_audit
+from skald.projections.audit.report import build_audit
 from skald.projections.registry import redacted_log, views_for
 from skald.projections.table import Table
 

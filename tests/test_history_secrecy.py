@@ -16,7 +16,7 @@ from skald.core.errors import InvalidOption
 from skald.core.store import EventStore
 from skald.events.secret import secrets_in
 from skald.events.viewer import REFEREE, seat_viewer
-from skald.projections.autoplay import autoplay
+from skald.projections.bots.autoplay import autoplay
 from skald.projections.registry import views_for
 from skald.projections.table import Table
 from tests.history_support import GAMES, annotated_game

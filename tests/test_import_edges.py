@@ -18,7 +18,7 @@ from skald.core.errors import IllegalMove, InvalidNotation
 from skald.core.importer import import_text, read_jsonl
 from skald.core.store import EventStore
 from skald.events.viewer import REFEREE
-from skald.projections.autoplay import autoplay
+from skald.projections.bots.autoplay import autoplay
 from skald.projections.table import Table
 from tests.conftest import engine_of
 from tests.forgery import jsonl, rehash

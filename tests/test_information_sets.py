@@ -54,8 +54,8 @@ from skald.events.common import GameCreated
 from skald.events.envelope import Envelope
 from skald.events.secret import Secret, seal
 from skald.events.viewer import SPECTATOR, Viewer, seat_viewer
-from skald.projections.autoplay import greedy_bot
 from skald.projections.beowulf.knowledge import unseen_tiles
+from skald.projections.bots.autoplay import greedy_bot
 from skald.projections.registry import redacted_log, views_for
 
 GAMES = ["beowulf", "hagar", "toy", pytest.param("beast", marks=pytest.mark.slow)]

@@ -25,7 +25,7 @@ import pytest
 
 from skald.core.rules import get_rules
 from skald.events.viewer import Viewer
-from skald.projections.knowledge_cache import CHECKPOINT_EVERY
+from skald.projections.knowledge.cache import CHECKPOINT_EVERY
 from skald.projections.registry import redacted_log, views_for
 from tests.test_information_sets import (
     MEMBERS,

@@ -1,4 +1,4 @@
-"""Beast's `possible` read on from a kept fold (projections/knowledge_cache.py) answers what
+"""Beast's `possible` read on from a kept fold (projections/knowledge/cache.py) answers what
 the whole redacted log read from seq 1 answers: forward, back to an earlier `at`, for each
 viewer apart, and after the stream under a kept fold was replaced."""
 
@@ -13,9 +13,9 @@ from skald.core.engine import Engine
 from skald.core.store import EventStore
 from skald.events.envelope import Envelope
 from skald.events.viewer import SPECTATOR, Viewer
-from skald.projections import knowledge_cache
-from skald.projections.knowledge import possible_for
-from skald.projections.knowledge_cache import possible_at
+from skald.projections.knowledge import cache as knowledge_cache
+from skald.projections.knowledge.cache import possible_at
+from skald.projections.knowledge.possible import possible_for
 from skald.projections.table import Table
 
 

@@ -1,4 +1,4 @@
-"""`possible` kept per game and viewer (`projections.knowledge_cache`) is the cold fold.
+"""`possible` kept per game and viewer (`projections.knowledge.cache`) is the cold fold.
 
 Over random and greedy playouts of 6-player Hägar and of 2- and 4-player Beowulf, for
 every viewer (each seat, a spectator), the answer going on from a kept checkpoint equals
@@ -22,9 +22,9 @@ import pytest
 
 from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
-from skald.projections import knowledge_cache
-from skald.projections.knowledge import possible_for
-from skald.projections.knowledge_cache import CHECKPOINT_EVERY, possible_at
+from skald.projections.knowledge import cache as knowledge_cache
+from skald.projections.knowledge.cache import CHECKPOINT_EVERY, possible_at
+from skald.projections.knowledge.possible import possible_for
 from skald.projections.table import Table
 from tests.test_information_sets import Playout, playout, viewers
 

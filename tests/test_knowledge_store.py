@@ -1,4 +1,4 @@
-"""Information sets kept in the store (projections/knowledge_store.py), on SQLite and a real
+"""Information sets kept in the store (projections/knowledge/store.py), on SQLite and a real
 PostgreSQL server: a process that kept nothing reads on from the nearest stored fold and
 answers what the whole redacted log folded from seq 1 answers; a stored fold is used only
 when it belongs to this chain, this code and this viewer, and a store that cannot hold
@@ -24,11 +24,11 @@ from skald.core.state import fold
 from skald.core.store import EventStore, knowledge_checkpoints
 from skald.events.envelope import Envelope
 from skald.events.viewer import SPECTATOR, Viewer, seat_viewer
-from skald.projections import knowledge_cache
 from skald.projections.beast.knowledge.stored import StoredBeastFold, depths
-from skald.projections.knowledge import possible_for
-from skald.projections.knowledge_cache import CHECKPOINT_EVERY, possible_at
-from skald.projections.knowledge_store import fold_codec, kept_knowledge, viewer_key
+from skald.projections.knowledge import cache as knowledge_cache
+from skald.projections.knowledge.cache import CHECKPOINT_EVERY, possible_at
+from skald.projections.knowledge.possible import possible_for
+from skald.projections.knowledge.store import fold_codec, kept_knowledge, viewer_key
 from skald.projections.table import Table
 
 GAMES = (("hagar", 6), ("beowulf", 2), ("beast", 4))

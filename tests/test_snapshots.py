@@ -18,7 +18,7 @@ from skald.core.rules import get_rules
 from skald.core.state import fold
 from skald.core.store import EventStore
 from skald.events.common import MoveMade
-from skald.projections.autoplay import autoplay
+from skald.projections.bots.autoplay import autoplay
 from skald.projections.table import Table
 
 

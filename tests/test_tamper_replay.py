@@ -28,8 +28,8 @@ from skald.core.engine import Engine
 from skald.core.store import EventStore
 from skald.events.envelope import Envelope
 from skald.events.secret import Secret, seal
-from skald.projections.audit import build_audit
-from skald.projections.autoplay import autoplay
+from skald.projections.audit.report import build_audit
+from skald.projections.bots.autoplay import autoplay
 from skald.projections.table import Table
 from tests.cli_support import one_line, skald
 from tests.forgery import forge, write_back
@@ -109,7 +109,7 @@ class Played:
         store.dispose()
 
     def audit_of_the_store(self) -> Any:
-        """The audit report built from the stored rows (`projections.audit.build_audit`)."""
+        """The audit report built from the stored rows (`projections.audit.report.build_audit`)."""
         store = EventStore(self.db)
         try:
             envelopes = Engine(store).envelopes(self.id)

@@ -19,8 +19,8 @@ from skald.cli.main import app as cli_app
 from skald.core.engine import Engine
 from skald.core.store import EventStore
 from skald.core.tournament.desk import Tournaments
-from skald.projections.standings import standings
 from skald.projections.table import Table
+from skald.projections.tournament.standings import standings
 from tests.conftest import BACKENDS, _pg_or_skip, fresh_store_url
 from tests.forgery import copy_games
 from tests.servers import bearer, free_port, running, skald_command

@@ -21,11 +21,11 @@ from skald.core.store import EventStore
 from skald.core.tournament.desk import Tournaments
 from skald.core.tournament.state import TournamentState
 from skald.events.viewer import REFEREE
-from skald.projections.autoplay import play_out, random_bot
-from skald.projections.crosstable import crosstable, crosstable_md
-from skald.projections.standings import standings
-from skald.projections.standings_export import export_csv, export_html, export_md
+from skald.projections.bots.autoplay import play_out, random_bot
 from skald.projections.table import Table
+from skald.projections.tournament.crosstable import crosstable, crosstable_md
+from skald.projections.tournament.export import export_csv, export_html, export_md
+from skald.projections.tournament.standings import standings
 
 GOLDEN = Path(__file__).parent.parent / "fixtures" / "tournament" / "crosstable_swiss9.md"
 PLAYERS = ["Ann", "Bob", "Cid", "Dag", "Eir", "Fro", "Gun", "Hel", "Ivo"]

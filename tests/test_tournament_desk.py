@@ -16,10 +16,10 @@ from skald.core.errors import Forbidden, IllegalMove, InvalidOption, NotFound
 from skald.core.store import EventStore
 from skald.core.tournament.desk import Tournaments
 from skald.events.viewer import REFEREE, SPECTATOR
-from skald.projections.autoplay import play_out, random_bot
-from skald.projections.standings import standings
-from skald.projections.standings_export import export_jsonl
+from skald.projections.bots.autoplay import play_out, random_bot
 from skald.projections.table import Table
+from skald.projections.tournament.export import export_jsonl
+from skald.projections.tournament.standings import standings
 from tests.conftest import engine_of
 from tests.forgery import copy_games, flip_the_winner
 

@@ -21,9 +21,9 @@ from skald.core.errors import IllegalMove
 from skald.core.store import EventStore
 from skald.core.tournament.desk import Tournaments
 from skald.events.tournament import ResultRecorded
-from skald.projections.autoplay import play_out, random_bot
-from skald.projections.standings_export import export_jsonl
+from skald.projections.bots.autoplay import play_out, random_bot
 from skald.projections.table import Table
+from skald.projections.tournament.export import export_jsonl
 from tests.cli_support import one_line, skald
 from tests.forgery import copy_games, forge, rehash, write_back
 

@@ -17,7 +17,7 @@ from skald.core.engine import Engine
 from skald.core.store import EventStore
 from skald.core.tournament.desk import Tournaments
 from skald.core.tournament.pairing import History, circle, round_robin
-from skald.projections.autoplay import play_out, random_bot
+from skald.projections.bots.autoplay import play_out, random_bot
 from skald.projections.table import Table
 from tests.cli_support import skald
 

@@ -21,10 +21,10 @@ from skald.core.store import EventStore
 from skald.core.tournament.desk import Tournaments
 from skald.core.tournament.stream import BrokenChain
 from skald.events.viewer import REFEREE
-from skald.projections.autoplay import play_out, random_bot
-from skald.projections.standings import standings
-from skald.projections.standings_export import csv_cell, export_csv, export_md
+from skald.projections.bots.autoplay import play_out, random_bot
 from skald.projections.table import Table
+from skald.projections.tournament.export import csv_cell, export_csv, export_md
+from skald.projections.tournament.standings import standings
 from tests.conftest import engine_of
 from tests.forgery import flip_the_winner, tamper_first_result
 

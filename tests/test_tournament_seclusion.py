@@ -24,7 +24,7 @@ from skald.core.store import EventStore
 from skald.core.tournament.desk import Tournaments
 from skald.core.tournament.seclusion import require_readable, sealed_round
 from skald.events.viewer import REFEREE, SPECTATOR, seat_viewer
-from skald.projections.autoplay import play_out, random_bot
+from skald.projections.bots.autoplay import play_out, random_bot
 from skald.projections.table import Table
 from tests.forgery import tamper_first_result
 

@@ -17,9 +17,9 @@ from skald.core.engine import Engine
 from skald.core.signing import fingerprint, open_signer
 from skald.core.store import EventStore
 from skald.core.tournament.desk import Tournaments
-from skald.projections.autoplay import play_out, random_bot
-from skald.projections.standings_export import export_jsonl
+from skald.projections.bots.autoplay import play_out, random_bot
 from skald.projections.table import Table
+from skald.projections.tournament.export import export_jsonl
 from tests.forgery import copy_games
 
 

@@ -18,7 +18,7 @@ from skald.events.tournament import (
     TournamentCreated,
     TournamentEvent,
 )
-from skald.projections.standings import Rating, standings
+from skald.projections.tournament.standings import Rating, standings
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "tournament"
 

@@ -18,7 +18,7 @@ from skald.core.engine import Engine
 from skald.core.store import EventStore
 from skald.core.tournament.access import issue_one
 from skald.core.tournament.desk import Tournaments
-from skald.projections.autoplay import play_out, random_bot
+from skald.projections.bots.autoplay import play_out, random_bot
 from skald.projections.table import Table
 from tests.cli_support import one_line, skald
 from tests.forgery import tamper_first_result

@@ -14,7 +14,7 @@ from skald.core.engine import Engine
 from skald.core.importer import import_text
 from skald.core.store import EventStore
 from skald.events.viewer import REFEREE
-from skald.projections.autoplay import play_out, random_bot
+from skald.projections.bots.autoplay import play_out, random_bot
 from skald.projections.table import Table
 from tests.browser_support import CHROMIUM, chromium, local_context
 from tests.forgery import jsonl

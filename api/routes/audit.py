@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 from skald.api.deps import OPTIONAL_TOKEN, GameId, ReadDep
 from skald.api.responses import MsgspecJSON, errors
 from skald.api.schemas import AuditOut, ChainOut, ReceiptOut
-from skald.projections.audit_render import render_audit
+from skald.projections.audit.render import render_audit
 
 router = APIRouter(prefix="/games/{game_id}", tags=["audit"])
 

@@ -54,9 +54,9 @@ from skald.core.tournament.access import issue_one
 from skald.core.tournament.desk import MAX_ROUNDS
 from skald.core.tournament.state import fold
 from skald.events.tournament import RULINGS
-from skald.projections.autoplay import BOTS, bot_named
-from skald.projections.standings import play_round, standings, summary
-from skald.projections.standings_export import export_csv, export_html, export_jsonl, export_md
+from skald.projections.bots.autoplay import BOTS, bot_named
+from skald.projections.tournament.export import export_csv, export_html, export_jsonl, export_md
+from skald.projections.tournament.standings import play_round, standings, summary
 
 router = APIRouter(prefix="/tournaments", tags=["tournaments"])
 

@@ -9,7 +9,7 @@ seq `at`, with three changes:
 - when the author could not see everything (a seat while the game runs, or under
   reveal=referee), everything that seat may not see is drawn afresh from the seed by the
   game's `sample` over the author's information set (`possible`, computed from the
-  parent's log redacted for the author: `projections/knowledge.py`), and the variation
+  parent's log redacted for the author: `projections/knowledge/possible.py`), and the variation
   says `hypothetical`. That draw depends only on what the author saw, never on the real
   hidden values, so playing the variation tells the seat nothing it could not see.
   Variations stored before information sets (`worlds=""`) replay with the draw they were

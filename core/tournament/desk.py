@@ -26,7 +26,7 @@ Decisions where the issue was silent:
   seed), never the round's: its seats have played that one, and every table's play opens
   once the round is over. Its result counts in the standings like any table's; the seat
   comparison, which compares tables that played one deal, leaves it out and says so
-  (projections/standings.py `seat_comparison`).
+  (projections/tournament/standings.py `seat_comparison`).
 - Swiss games with a tournament seed get seed SEED/rROUND/tTABLE, mixed with each game's
   own key (the tournament seed orders pairings, it never fixes a deal).
 - A result whose chain fails or whose audit finds anomalies is held (counts nothing) until

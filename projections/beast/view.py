@@ -494,7 +494,7 @@ class BeastViews:
         return beast_knowledge.possible(log, viewer)
 
     def knowledge_fold(self) -> beast_knowledge.BeastKnowledgeFold:
-        """`possible` as a fold to read on from (projections/knowledge_cache.py)."""
+        """`possible` as a fold to read on from (projections/knowledge/cache.py)."""
         return beast_knowledge.BeastKnowledgeFold()
 
     def sample(

@@ -1,7 +1,7 @@
 """Beowulf's hidden hand places: which can hold a Good Counsel tile and which another tile,
-counted exactly (the worlds of `beowulf_knowledge`, told apart only by these two classes).
+counted exactly (the worlds of `knowledge`, told apart only by these two classes).
 
-What the log says of the hidden places (`beowulf_knowledge`): some can only be Good
+What the log says of the hidden places (`knowledge`): some can only be Good
 Counsel (their seat passed), some cannot be (the one place that let a seat act), and at
 most one clause "at least one of these places is not Good Counsel" (a turn began with the
 pile exhausted and several places could be the tile that let a seat act). The unseen

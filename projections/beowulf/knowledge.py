@@ -24,7 +24,7 @@ one of the hidden places (all but the Good-Counsel-only ones) is not Good Counse
 place alone is flagged (`not_good_counsel`); several make a clause (`in_clause`), which
 `possible` carries as `not_all_good_counsel` where it says more than each place alone.
 
-What `possible` says of each place is exact (`beowulf_counsel`): counting each act's
+What `possible` says of each place is exact (`counsel`): counting each act's
 unseen Good Counsel tiles and others against the places that must be one or cannot be
 one, and the clause, a place is flagged Good-Counsel-only or not-Good-Counsel exactly
 when no consistent world gives it the other kind (a seat that passed holding an act's
@@ -177,7 +177,7 @@ class _Slot(msgspec.Struct, kw_only=True):
 
 
 class StoredBeowulfFold(msgspec.Struct, frozen=True, array_like=True):
-    """A `BeowulfFold` as data, for the store (projections/knowledge_store.py): the
+    """A `BeowulfFold` as data, for the store (projections/knowledge/store.py): the
     knowledge, its decisions' events as the store writes events (JSON), and the public
     state as the engine's snapshots store a state (core/snapshots.py)."""
 
@@ -284,7 +284,7 @@ def _known(secret: Any) -> Any:
 
 class BeowulfFold:
     """The information set folded one redacted envelope at a time (`feed`), so a cache can
-    keep it at a seq and go on from there (`copy`; `projections.knowledge_cache`)."""
+    keep it at a seq and go on from there (`copy`; `projections.knowledge.cache`)."""
 
     def __init__(self) -> None:
         self.k = _Knowledge(0)
@@ -320,7 +320,7 @@ class BeowulfFold:
         return isinstance(other, BeowulfFold) and (self.k, self.public) == (other.k, other.public)
 
     def stored(self) -> StoredBeowulfFold:
-        """The fold as data, to keep in the store (projections/knowledge_store.py)."""
+        """The fold as data, to keep in the store (projections/knowledge/store.py)."""
         k, encode = self.k, msgspec.json.encode
         return StoredBeowulfFold(
             seats=k.seats,
@@ -544,7 +544,7 @@ def _must(slot: _Slot | Place) -> str | None:
 
 
 def _places(k: _Knowledge, unseen: dict[int, list[str]]) -> dict[tuple[int, int], Place]:
-    """Every place of every hand, its flags exact (`beowulf_counsel`): a place is
+    """Every place of every hand, its flags exact (`counsel`): a place is
     Good-Counsel-only when no world gives it another tile (and the act has one unseen),
     cannot be Good Counsel when no world gives it one (and the act has one unseen)."""
     places = {
@@ -610,7 +610,7 @@ def _candidates(slot: Place, unseen: dict[int, list[str]]) -> list[str]:
 
 ATTEMPTS = 200
 """How many draws `sample` rejects (for breaking a clause) before it builds a world by
-the clause places' classes instead (`beowulf_counsel.pattern`)."""
+the clause places' classes instead (`counsel.pattern`)."""
 
 
 def sample(
@@ -626,7 +626,7 @@ def sample(
     with the chance that all its places are Good Counsel; with the shipped tiles no clause
     of two places binds, so none is ever rejected) the deal is built instead: the clause
     places' classes chosen with the weight of the deals each choice leaves, then tiles
-    within the classes, uniform as well (`beowulf_counsel.pattern`). Reads of `state` only
+    within the classes, uniform as well (`counsel.pattern`). Reads of `state` only
     what `viewer` sees: its own hands and the public part."""
     if viewer.referee:
         return state
@@ -665,7 +665,7 @@ def _by_weight(
     rnd: random.Random,
 ) -> list[str | None]:
     """The places' classes with each clause's places chosen by the weight of the deals
-    each choice leaves (`beowulf_counsel.pattern`, over the hidden places only)."""
+    each choice leaves (`counsel.pattern`, over the hidden places only)."""
     hidden = [n for n, (_, _, place) in enumerate(places) if place.tile is None]
     at = {n: index for index, n in enumerate(hidden)}
     constraints = [counsel_count.Hidden(places[n][2].act, musts[n], False) for n in hidden]

@@ -62,7 +62,7 @@ from skald.projections.export.markup import marked_board
 from skald.projections.export.model import Bundle
 from skald.projections.export.occasion import occasion
 from skald.projections.export.text import MAGIC, result_text, write_text
-from skald.projections.knowledge import believer
+from skald.projections.knowledge.possible import believer
 from skald.projections.registry import views_for
 
 Effective = Callable[[GameState, Viewer], Viewer]

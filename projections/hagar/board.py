@@ -1,6 +1,6 @@
 """Hägar's map as SVG, drawn from one viewer's `HagarView` (as builtins).
 
-Spaces at the positions of `hagar_layout` (homes, harbours, cities with their loot
+Spaces at the positions of `layout` (homes, harbours, cities with their loot
 counts, the camp, seas with storms and crossroads, roads), sea lanes and roads, each
 Viking (on foot or aboard) and his ship in his seat's colour, and beside the map each
 Viking's public counts (carried, on the ship, at home, arrows). Loot faces appear only

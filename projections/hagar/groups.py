@@ -61,7 +61,7 @@ becomes (once per hidden history: twice when two histories lead there)."""
 
 
 class StoredGroups(msgspec.Struct, frozen=True, array_like=True):
-    """`Groups` as data, for a fold kept in the store (projections/knowledge_store.py)."""
+    """`Groups` as data, for a fold kept in the store (projections/knowledge/store.py)."""
 
     of: dict[int, int]
     pieces: dict[int, set[int]]

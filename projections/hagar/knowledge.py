@@ -23,7 +23,7 @@ This is exact: the worlds `possible` describes are those some hidden history con
 with the viewer's log leads to, and each hidden piece's values are exactly those it has
 in one of them (the per-piece union over the arrangements: each arrangement holds every
 order of every group's pieces, so no matching is needed). `exact` is False only past the
-bound on arrangements (`hagar_groups.LIMIT`, never reached in the playouts we test), where
+bound on arrangements (`groups.LIMIT`, never reached in the playouts we test), where
 the groups being mixed are merged: wider than the log allows, never narrower. A robbery
 at sea reaches the victim's ship and his hands, and the table sees which of the two lost
 a piece (the view's counts): from rules version 5 `LootRobbed.from_cargo` says so and the
@@ -265,7 +265,7 @@ class _TokenRules:
 
 class HagarFold:
     """The information set folded one redacted envelope at a time (`feed`), so a cache can
-    keep it at a seq and go on from there (`copy`; `projections.knowledge_cache`): the
+    keep it at a seq and go on from there (`copy`; `projections.knowledge.cache`): the
     token state of the engine's fold (with its undo and redo) and the groups."""
 
     def __init__(self) -> None:
@@ -293,7 +293,7 @@ class HagarFold:
         )
 
     def stored(self) -> StoredHagarFold:
-        """The fold as data, to keep in the store (projections/knowledge_store.py)."""
+        """The fold as data, to keep in the store (projections/knowledge/store.py)."""
         state = None if self.state is None else _state_codec().encode(self.state)
         return StoredHagarFold(self.groups.stored(), state)
 

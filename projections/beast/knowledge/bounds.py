@@ -22,7 +22,7 @@ bounds they share are kept (sound, and wider).
 A seen card leaving a place was a token of its group there the bounds let hold it
 (`picked`: the bounds containing it lose it and the card). Where tokens there in
 different bounds may each have been it, the log does not say which: each is kept as an
-alternative (beast_groups `_fitting`: that token and the one taken exchanged). A
+alternative (groups `_fitting`: that token and the one taken exchanged). A
 token gone without the viewer knowing which card it held (a night naming a hand's cards)
 takes one from the `least` of each bound it was in (`cleared`).
 

@@ -3,7 +3,7 @@
 engine about the public state with one path filled in.
 
 - a face-down movement card: every step `mechanics.destinations` allows;
-- trails: exactly the trails the engine would place (`beast_paths.PathFilter.trailed`);
+- trails: exactly the trails the engine would place (`paths.PathFilter.trailed`);
 - a reveal: the path is shown, the deduction starts again;
 - a failed search: not there; a zone told (divine): in that zone;
 - a card of the Beast's with a habitat prerequisite: on that habitat;

@@ -98,7 +98,7 @@ def is_token(name: str) -> bool:
 
 
 def bounded(tokens: tuple[str, ...], cards: tuple[str, ...], ways: Ways) -> Group:
-    """The group whose worlds are those any of `ways` allows (beast_bounds `normal`)."""
+    """The group whose worlds are those any of `ways` allows (bounds `normal`)."""
     shared, rest = normal(tokens, cards, ways)
     return Group(tokens, cards, shared, rest)
 

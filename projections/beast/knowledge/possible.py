@@ -14,7 +14,7 @@ the real one (`sample`): the information-set contract of projections/registry.py
   hand's seen items or talents and the one it discarded face down):
   each a set of tokens that hold every card of a set of cards, in some order, the rest of
   them (if more) any unseen cards in no group, as its bounds allow (projections.
-  beast_bounds: tokens of it that hold none of some of its cards and at least so many of
+  bounds: tokens of it that hold none of some of its cards and at least so many of
   others, what merging groups would lose);
 - per hidden place, every card it holds in some consistent world (`may_hold`: an exact
   search over each group's placements, the cards in no group wherever a token of their

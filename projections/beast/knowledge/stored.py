@@ -6,7 +6,7 @@ It holds what reading on needs and nothing else, all of it built from the viewer
 redacted log alone:
 - the replay: its shadow, tokens, draft, groups (`groups`) and the
   timeline since the reveal the path filter begins from (a run is cut at every reveal:
-  beast_paths), with the shadow before and after each event on it; a state is stored as
+  paths), with the shadow before and after each event on it; a state is stored as
   the fields it changed from the one before it (the replay's states share the rest),
   each hand and card in play once;
 - of the replay's undo snapshots, only those the table can still take back: the engine
@@ -119,7 +119,7 @@ class StoredState(msgspec.Struct, frozen=True, array_like=True, gc=False):
 
 
 class StoredEntry(msgspec.Struct, frozen=True, array_like=True, gc=False, omit_defaults=True):
-    """A timeline entry (beast_paths.Entry), its shadows as state indices (-1: none)."""
+    """A timeline entry (paths.Entry), its shadows as state indices (-1: none)."""
 
     kind: str
     before: int = -1
@@ -131,7 +131,7 @@ class StoredEntry(msgspec.Struct, frozen=True, array_like=True, gc=False, omit_d
 
 
 class StoredSnapshot(msgspec.Struct, frozen=True, array_like=True, gc=False):
-    """One of the replay's undo snapshots (beast_shadow._Snapshot), its shadow by index."""
+    """One of the replay's undo snapshots (shadow._Snapshot), its shadow by index."""
 
     shadow: int
     previous: BeastEvent | None
@@ -196,7 +196,7 @@ class StoredFilter(msgspec.Struct, frozen=True, array_like=True, gc=False):
 
 
 class StoredReader(msgspec.Struct, frozen=True, array_like=True, gc=False):
-    """The replay (beast_shadow.Reader), its undo snapshots only those still live."""
+    """The replay (shadow.Reader), its undo snapshots only those still live."""
 
     viewer: Viewer
     shadow: int

@@ -18,7 +18,7 @@ that viewer are dropped and the log is folded from seq 1. It holds only what the
 viewer's redacted log holds. A game without `knowledge_fold` is folded whole each time.
 
 A process that has kept nothing for the viewer (the CLI, another server, a restart) goes
-on from the nearest fold kept in the store (projections/knowledge_store.py), checked the
+on from the nearest fold kept in the store (projections/knowledge/store.py), checked the
 same way, and leaves there the last grid checkpoint it folded past unless the store holds
 it already: one write per `CHECKPOINT_EVERY` seqs per viewer, so the first request after
 a restart folds at most that many events. A fold that reads lazily (Beast's: `settle`)
@@ -38,7 +38,7 @@ import msgspec
 from skald.events.envelope import Envelope
 from skald.events.secret import redact
 from skald.events.viewer import Viewer
-from skald.projections.knowledge_store import KeptKnowledge
+from skald.projections.knowledge.store import KeptKnowledge
 from skald.projections.registry import KnowledgeFold, redacted_log, views_for
 
 CHECKPOINT_EVERY = 50
@@ -122,7 +122,7 @@ def possible_at(
 ) -> Any:
     """The game's `possible` for `viewer` after `seq` of `stream`, from the viewer's
     redacted log, going on from the nearest checkpoint kept for it: in this process, else
-    in the store (`kept`, projections/knowledge_store.py), which then gets the last
+    in the store (`kept`, projections/knowledge/store.py), which then gets the last
     checkpoint on the `CHECKPOINT_EVERY` grid this call folded past."""
     views = views_for(game)
     begin: Callable[[], KnowledgeFold] | None = getattr(views, "knowledge_fold", None)

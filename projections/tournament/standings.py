@@ -23,7 +23,7 @@ lets bots play the open games of the current round (CLI and API `autoplay`).
 were). Callers read a stored tournament with `Tournaments.state` / `envelopes`, which check
 its chain on every read, so a stream that fails the check is refused, never shown.
 
-Exports (jsonl, csv, md, html, the terminal's text) are in projections/standings_export.py.
+Exports (jsonl, csv, md, html, the terminal's text) are in projections/tournament/export.py.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from skald.core.tournament.desk import Tournaments, plural
 from skald.core.tournament.standing import Played, places, played, ranked, tallies
 from skald.core.tournament.state import TournamentState
 from skald.events.common import Outcome
-from skald.projections.autoplay import Bot, play_out
+from skald.projections.bots.autoplay import Bot, play_out
 from skald.projections.table import Table
 
 BEAST = "beast"

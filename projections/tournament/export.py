@@ -1,8 +1,8 @@
 """The exports of a tournament's standings.
 
 Exports: `jsonl` is the stream itself (one envelope per line, what `import` reads back);
-`csv`, `md` and `html` are the standings table with the crosstable (projections/
-crosstable.py; md and html add the rounds with each table's placings; csv has one number
+`csv`, `md` and `html` are the standings table with the crosstable (`crosstable`;
+md and html add the rounds with each table's placings; csv has one number
 per column: points, each tie-break, each rating's mu, sigma and ordinal, and per round
 the table, place and points). Every value
 from the stream is escaped for its format: html with `html.escape`; md with a backslash
@@ -29,15 +29,15 @@ from skald.core.tournament.desk import plural
 from skald.core.tournament.state import TournamentState
 from skald.core.tournament.stream import end_mark
 from skald.events.envelope import Envelope
-from skald.projections.crosstable import (
+from skald.projections.export.markdown import escape_markdown
+from skald.projections.tournament.crosstable import (
     crosstable,
     crosstable_columns,
     crosstable_html,
     crosstable_md,
     placings_words,
 )
-from skald.projections.export.markdown import escape_markdown
-from skald.projections.standings import Rating, Standings, table_status
+from skald.projections.tournament.standings import Rating, Standings, table_status
 
 EXPORT_FORMATS = ("jsonl", "csv", "md", "html")
 

@@ -42,7 +42,7 @@ from skald.events.common import (
 from skald.events.envelope import Envelope
 from skald.events.secret import Secret, redact, secrets_in
 from skald.events.viewer import seat_viewer
-from skald.projections.audit_shown import Shown, parts
+from skald.projections.audit.shown import Shown, parts
 from skald.projections.narrative import Narrator
 from skald.projections.narrative.legend import face
 

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 import msgspec
 
-from skald.projections.audit import AuditReport, Learned
-from skald.projections.audit_story import answers, cast, evidence_legend
+from skald.projections.audit.report import AuditReport, Learned
+from skald.projections.audit.story import answers, cast, evidence_legend
 from skald.projections.narrative.common import GAME_TITLES
 
 FORMATS = ("md", "json", "html")

@@ -5,7 +5,7 @@ of the ids its evidence section shows."""
 
 from __future__ import annotations
 
-from skald.projections.audit import AuditReport
+from skald.projections.audit.report import AuditReport
 from skald.projections.narrative import Narrator, end_sentence
 from skald.projections.narrative.common import plural
 from skald.projections.narrative.legend import legend

@@ -1,7 +1,7 @@
 """Information sets kept in the store, so a process that never folded a game (the CLI, a
 second server, a restarted one) reads on from the nearest one instead of from seq 1.
 
-`projections.knowledge_cache` keeps a viewer's fold in memory; this module keeps some of
+`projections.knowledge.cache` keeps a viewer's fold in memory; this module keeps some of
 them beside the stream (`knowledge_checkpoints`, core/store.py), as the engine keeps its
 snapshots (core/snapshots.py), and trusts one only on the same three conditions:
 
@@ -21,7 +21,7 @@ never reads another's. A game's fold offers `stored()`, `from_stored(...)` and i
 `Stored` layout (`StoredFold`), and may name in `CODE` the other modules its folding
 depends on (their source joins the version key), and offer `settle(viewer)` when it reads
 lazily (Beast's holds the envelopes fed until `possible` is asked: the cache settles the
-fold it is about to store, projections/knowledge_cache.py). Hägar's and Beowulf's folds
+fold it is about to store, projections/knowledge/cache.py). Hägar's and Beowulf's folds
 are small; Beast's is the replay since the path filter's last reveal and the filter's last
 run (projections/beast/knowledge/stored.py). A store that refuses a write (read-only evidence, a
 full disk, a writer holding the lock) only logs: the cache is never needed.
