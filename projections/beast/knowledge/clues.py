@@ -3,7 +3,7 @@
 engine about the public state with one path filled in.
 
 - a face-down movement card: every step `mechanics.destinations` allows;
-- trails: exactly the trails the engine would place (`paths.PathFilter.trailed`);
+- trails: exactly the trails the engine would place (`paths.Paths.trailed`);
 - a reveal: the path is shown, the deduction starts again;
 - a failed search: not there; a zone told (divine): in that zone;
 - a card of the Beast's with a habitat prerequisite: on that habitat;
@@ -38,39 +38,39 @@ from skald.events.beast import (
     TrailsPlaced,
     ZoneDisclosed,
 )
-from skald.projections.beast.knowledge.paths import Entry, PathFilter, overlay
+from skald.projections.beast.knowledge.timeline import Entry, Paths, overlay
 
 
-def _laid(paths: PathFilter, entry: Entry) -> None:
+def _laid(paths: Paths, entry: Entry) -> None:
     # the timeline is only kept for viewers the Beast's cards are hidden from
     assert entry.before is not None
     paths.laid_card(entry.before)
 
 
-def _trails(paths: PathFilter, entry: Entry) -> None:
+def _trails(paths: Paths, entry: Entry) -> None:
     paths.trailed(entry)
 
 
-def _revealed(paths: PathFilter, entry: Entry) -> None:
+def _revealed(paths: Paths, entry: Entry) -> None:
     shown = entry.event.cards
     match = next((n for n in paths.nodes if n.active == shown), None)
     zones = match.zones if match else (paths.nodes[0].zones if paths.nodes else ())
     paths.reset(entry.event.location, zones)
 
 
-def _searched(paths: PathFilter, entry: Entry) -> None:
+def _searched(paths: Paths, entry: Entry) -> None:
     where = entry.event.location
     if not entry.event.found and entry.before is not None and entry.before.hidden:
         paths.keep(lambda n: n.location != where)
 
 
-def _zone(paths: PathFilter, entry: Entry) -> None:
+def _zone(paths: Paths, entry: Entry) -> None:
     assert entry.before is not None
     board, told = entry.before.board, entry.event.zones
     paths.keep(lambda n: tuple(board.zone_names[z] for z in board.zones_of(n.location)) == told)
 
 
-def _played(paths: PathFilter, entry: Entry) -> None:
+def _played(paths: Paths, entry: Entry) -> None:
     event, before = entry.event, entry.before
     assert before is not None
     if (
@@ -88,7 +88,7 @@ def _beast_card(state: BeastState) -> bool:
     return bool(state.frames) and state.frames[-1].hand == BEAST
 
 
-def _summoned(paths: PathFilter, entry: Entry) -> None:
+def _summoned(paths: Paths, entry: Entry) -> None:
     before, where = entry.before, entry.event.location
     assert before is not None
     if not _beast_card(before):
@@ -102,7 +102,7 @@ def _summoned(paths: PathFilter, entry: Entry) -> None:
     paths.keep(reaches)
 
 
-def _transformed(paths: PathFilter, entry: Entry) -> None:
+def _transformed(paths: Paths, entry: Entry) -> None:
     before, event = entry.before, entry.event
     assert before is not None
     if not _beast_card(before) or not before.hidden:
@@ -130,7 +130,7 @@ def _transformed_from(state: BeastState, frame: Frame, reach: int) -> tuple[str,
     return transformable(state, within_bound(state, frame, near))
 
 
-def _bare(paths: PathFilter, entry: Entry) -> None:
+def _bare(paths: Paths, entry: Entry) -> None:
     before, event = entry.before, entry.event
     assert before is not None
     if entry.rule != "bare" or not event.done or not _beast_card(before) or not before.hidden:
@@ -155,7 +155,7 @@ def _nothing_but_progress(state: BeastState, index: int) -> bool:
     return effect.op != "transform" or not _transformed_from(state, frame, effect.range)
 
 
-CLUES: dict[type, Callable[[PathFilter, Entry], None]] = {
+CLUES: dict[type, Callable[[Paths, Entry], None]] = {
     BeastMoved: _laid,
     TrailsPlaced: _trails,
     BeastRevealed: _revealed,

@@ -56,28 +56,13 @@ from skald.core.beast.mechanics import (
 from skald.core.beast.state import BEAST, BeastState, Frame
 from skald.core.beast.supply import TRAIL_TOKENS
 from skald.events.beast import BeastMoved, BeastRevealed, EffectProgressed, Step, TrailsPlaced
+from skald.projections.beast.knowledge.clues import CLUES
 from skald.projections.beast.knowledge.path_graph import PathGraph, PathNode, Zones
+from skald.projections.beast.knowledge.timeline import LIMITS, Entry, Node, overlay
 
 replace = msgspec.structs.replace
-LIMITS = tuple(MOVEMENT_DECK.values())
 SAVE_EVERY = 8  # clocks between the states a later run may resume from
 FLEE = Frame(hand=BEAST, card="", slot="flee", effects=(), mode="seq", pending=(), zones=())
-
-
-class Entry(NamedTuple):
-    """One step of the viewer's replay: an engine mark ("mark", "undo", "redo") or a rules
-    event with the shadow before and after it and, for trails, the rule that placed them
-    ("hunter" with its location, "tower", "beast", or "" when not known) and every
-    location that rule could have looked at; an effect's end that is its decision's only
-    event has the rule "bare" (a skip, or an effect that did nothing)."""
-
-    kind: str
-    before: BeastState | None = None
-    event: Any = None
-    after: BeastState | None = None
-    rule: str = ""
-    where: str = ""
-    reach: frozenset[str] | None = None
 
 
 class Anchor(NamedTuple):
@@ -88,69 +73,6 @@ class Anchor(NamedTuple):
     entry: Entry
     location: str
     zones: Zones
-
-
-class _Node:
-    """One merged node while filtering (internal; never changed once in a generation)."""
-
-    __slots__ = (
-        "active",
-        "counts",
-        "current",
-        "location",
-        "parents",
-        "paths",
-        "trailed",
-        "untrailed",
-        "zones",
-    )
-
-    def __init__(
-        self,
-        location: str,
-        active: tuple[Step, ...],
-        trailed: tuple[int, ...],
-        zones: Zones,
-        untrailed: tuple[str, ...] = (),
-        counts: tuple[int, ...] = (0,) * len(LIMITS),
-        current: tuple[str, ...] = (),
-    ) -> None:
-        self.location = location
-        self.active = active
-        self.trailed = trailed
-        self.zones = zones
-        self.untrailed = untrailed
-        self.counts = counts
-        self.current = current
-        self.paths = 1.0
-        self.parents: tuple[tuple[int, str], ...] = ()
-
-    def but(self, **changes: Any) -> _Node:
-        """A copy with some fields changed."""
-        get = changes.get
-        return _Node(
-            get("location", self.location),
-            get("active", self.active),
-            get("trailed", self.trailed),
-            get("zones", self.zones),
-            get("untrailed", self.untrailed),
-            get("counts", self.counts),
-            get("current", self.current),
-        )
-
-
-def overlay(shadow: BeastState, node: _Node) -> BeastState:
-    """The public state with one path filled in."""
-    zones = iter(node.zones)
-    frames = tuple(replace(f, zones=next(zones)) if f.hand == BEAST else f for f in shadow.frames)
-    beast = replace(shadow.hands[BEAST], location=node.location)
-    return replace(
-        shadow,
-        hands=(beast, *shadow.hands[1:]),
-        active=node.active,
-        trailed=node.trailed,
-        frames=frames,
-    )
 
 
 def beast_zones(state: BeastState) -> Zones:
@@ -267,7 +189,7 @@ class PathFilter:
         self.timeline = timeline
         self.plan = _Plan(timeline)
         self.clock = 0
-        self.history: list[list[_Node]] = []
+        self.history: list[list[Node]] = []
         self.laid: list[str] = []
         self.trails: list[tuple[str, ...]] = []
         self.marks: list[tuple[Any, ...]] = []
@@ -277,12 +199,12 @@ class PathFilter:
         # check and the caps the step looked up (what a later plan must agree on)
         self.looked: list[tuple[set[str], set[str], set[str]] | None] = []
         self.looking: tuple[set[str], set[str], set[str]] = (set(), set(), set())
-        self.converted: dict[int, tuple[list[_Node], tuple[PathNode, ...]]] = {}
+        self.converted: dict[int, tuple[list[Node], tuple[PathNode, ...]]] = {}
         self.anchored: tuple[int, Anchor, int] | None = None  # (clock, anchor, marks then)
         self.begin = self._resume(previous) if previous is not None else 0
 
     @property
-    def nodes(self) -> list[_Node]:
+    def nodes(self) -> list[Node]:
         """The current generation."""
         return self.history[-1]
 
@@ -385,14 +307,14 @@ class PathFilter:
 
     def reset(self, location: str, zones: Zones) -> None:
         """The Beast is seen: one path, no card."""
-        self.history = [[_Node(location, (), (), zones)]]
+        self.history = [[Node(location, (), (), zones)]]
         self.laid, self.trails = [""], [()]
 
     def _next(
-        self, children: list[tuple[int, str, _Node]], laid: str, trails: tuple[str, ...] = ()
+        self, children: list[tuple[int, str, Node]], laid: str, trails: tuple[str, ...] = ()
     ) -> None:
         """A new generation from (parent index, direction, child), merged by key."""
-        merged: dict[tuple[object, ...], _Node] = {}
+        merged: dict[tuple[object, ...], Node] = {}
         parents = self.nodes
         for parent, direction, child in children:
             key = self._key(child)
@@ -407,7 +329,7 @@ class PathFilter:
         self.laid.append(laid)
         self.trails.append(trails)
 
-    def _key(self, node: _Node) -> tuple[object, ...]:
+    def _key(self, node: Node) -> tuple[object, ...]:
         """What the rest of the log can still tell apart (`untrailed` and `current` keep
         only the locations a later check may look at: see `_within_reach`)."""
         current = frozenset(self._before_check(node.current))
@@ -419,7 +341,7 @@ class PathFilter:
         self.looking[0].update(locations)
         return locations if reach is None else tuple(loc for loc in locations if loc in reach)
 
-    def keep(self, consistent: Callable[[_Node], bool]) -> None:
+    def keep(self, consistent: Callable[[Node], bool]) -> None:
         """Drop the paths that contradict an observation."""
         self.history[-1] = [node for node in self.nodes if consistent(node)]
 
@@ -428,8 +350,6 @@ class PathFilter:
     def observe(self, entry: Entry) -> None:
         """Keep the paths consistent with one event (the public checks are in
         `clues`, called from here by event type)."""
-        from skald.projections.beast.knowledge.clues import CLUES
-
         clue = CLUES.get(type(entry.event))
         if clue is not None:
             clue(self, entry)
@@ -437,7 +357,7 @@ class PathFilter:
     def laid_card(self, shadow: BeastState) -> None:
         """A face-down movement card: every legal step from every node."""
         steps: dict[tuple[object, ...], list[str]] = {}
-        children: list[tuple[int, str, _Node]] = []
+        children: list[tuple[int, str, Node]] = []
         top = shadow.frames[-1] if shadow.frames and shadow.frames[-1].hand == BEAST else None
         caps = None if self.plan.ordered[self.clock] else self.plan.caps.get(self.clock)
         for index, node in enumerate(self.nodes):
@@ -461,7 +381,7 @@ class PathFilter:
                     if direction == "X"
                     else shadow.board.roads[node.location][direction]
                 )
-                child = _Node(
+                child = Node(
                     there,
                     (*node.active, Step(direction, there)),
                     node.trailed,
@@ -503,7 +423,7 @@ class PathFilter:
         expected: dict[tuple[object, ...], tuple[str, ...] | None] = {}
         ordered = self.plan.ordered[self.clock]
         reach = entry.reach
-        children: list[tuple[int, str, _Node]] = []
+        children: list[tuple[int, str, Node]] = []
         for index, node in enumerate(self.nodes):
             if due is not None:
                 memo: tuple[object, ...] = (
@@ -547,7 +467,7 @@ class PathFilter:
         ):
             return
         narrowed: dict[tuple[object, ...], Zones] = {}
-        changed: list[tuple[int, str, _Node]] = []
+        changed: list[tuple[int, str, Node]] = []
         for index, node in enumerate(self.nodes):
             if len(now) < len(was):
                 zones = node.zones[: len(now)]
@@ -616,7 +536,7 @@ def _cards_in_play_at_reveal(entry: Entry) -> bool | None:
     return bool(beast_zones(after))
 
 
-def _due(entry: Entry) -> Callable[[BeastState, _Node], set[int]] | None:
+def _due(entry: Entry) -> Callable[[BeastState, Node], set[int]] | None:
     """The engine's rule for the trails of this check, if the replay knows it."""
     from skald.core.beast.mechanics import _untrailed
 

@@ -55,7 +55,8 @@ from skald.events.viewer import Viewer
 from skald.projections.beast.knowledge.clues import CLUES
 from skald.projections.beast.knowledge.folds import FOLDS, Draft
 from skald.projections.beast.knowledge.groups import Group, is_token, settled
-from skald.projections.beast.knowledge.paths import Entry, PathFilter
+from skald.projections.beast.knowledge.paths import PathFilter
+from skald.projections.beast.knowledge.timeline import Entry
 
 replace = msgspec.structs.replace
 TRAP_CHAIN = (TrapTriggered, Damaged, Killed, BeastRestored)

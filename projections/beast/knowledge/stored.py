@@ -56,8 +56,9 @@ from skald.events.viewer import Viewer
 from skald.projections.beast.knowledge.folds import Draft
 from skald.projections.beast.knowledge.groups import Group
 from skald.projections.beast.knowledge.path_graph import Zones
-from skald.projections.beast.knowledge.paths import Anchor, Entry, PathFilter, _Node, _Plan
+from skald.projections.beast.knowledge.paths import Anchor, PathFilter, _Plan
 from skald.projections.beast.knowledge.shadow import Reader, _Snapshot
+from skald.projections.beast.knowledge.timeline import Entry, Node
 
 T = TypeVar("T")
 FIELDS = tuple(f.name for f in msgspec.structs.fields(BeastState))
@@ -119,7 +120,7 @@ class StoredState(msgspec.Struct, frozen=True, array_like=True, gc=False):
 
 
 class StoredEntry(msgspec.Struct, frozen=True, array_like=True, gc=False, omit_defaults=True):
-    """A timeline entry (paths.Entry), its shadows as state indices (-1: none)."""
+    """A timeline entry (timeline.Entry), its shadows as state indices (-1: none)."""
 
     kind: str
     before: int = -1
@@ -393,7 +394,7 @@ class _Writer:
             self.cards.append(Shared(ref, keep, active[keep:]))
         return known
 
-    def _node(self, node: _Node) -> StoredNode:
+    def _node(self, node: Node) -> StoredNode:
         return StoredNode(
             node.location,
             self.card_sequence(node.active),
@@ -634,7 +635,7 @@ def _filter(data: StoredFilter, timeline: list[Entry]) -> PathFilter:
     cards = _sequences(data.cards, lambda step: step)
     nodes = []
     for row in data.nodes:
-        node = _Node(
+        node = Node(
             row.location,
             cards[row.active],
             row.trailed,
