@@ -45,7 +45,8 @@ from skald.events.secret import redact
 from skald.events.viewer import SPECTATOR, Viewer
 from skald.projections.beast.knowledge.bounds import Bound, spread
 from skald.projections.beast.knowledge.groups import Group, is_token, joined
-from skald.projections.beast.knowledge.possible import BeastFold, BeastKnowledgeFold, places
+from skald.projections.beast.knowledge.places import places
+from skald.projections.beast.knowledge.possible import BeastFold, BeastKnowledgeFold
 from skald.projections.beast.knowledge.shadow import Reader
 from skald.projections.beast.view import beast_view
 from skald.projections.knowledge.possible import describe_possible

@@ -48,7 +48,8 @@ from skald.projections.beast.bot import greedy_beast
 from skald.projections.beast.knowledge.bounds import spread_any
 from skald.projections.beast.knowledge.groups import is_token
 from skald.projections.beast.knowledge.path_graph import PathGraph
-from skald.projections.beast.knowledge.possible import BeastFold, BeastPossible, places
+from skald.projections.beast.knowledge.places import places
+from skald.projections.beast.knowledge.possible import BeastFold, BeastPossible
 from skald.projections.beast.view import beast_view, perturb_hidden
 from skald.projections.knowledge import cache as knowledge_cache
 from skald.projections.knowledge.cache import possible_at

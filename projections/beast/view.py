@@ -31,6 +31,7 @@ from skald.events.viewer import Viewer
 from skald.projections.beast.knowledge import possible as beast_knowledge
 from skald.projections.beast.knowledge.possible import BeastPossible
 from skald.projections.beast.narrative import EFFECT_WORDS, step_words, summon_words
+from skald.projections.beast.role import role_of
 from skald.projections.narrative.common import listing, plural
 from skald.projections.registry import register_views
 
@@ -105,17 +106,6 @@ class BeastView(msgspec.Struct, frozen=True, kw_only=True):
     winner: str
     pool_count: int = 0
     pool: tuple[str, ...] | None = None
-
-
-def role_of(state: BeastState, viewer: Viewer) -> str:
-    """referee, beast, hunters or spectator."""
-    if viewer.referee:
-        return "referee"
-    if state.hands and state.beast.seat in viewer.seats:
-        return "beast"
-    if not viewer.seats.isdisjoint(state.hunter_seats):
-        return "hunters"
-    return "spectator"
 
 
 def _hand(state: BeastState, index: int, role: str) -> HandView:

@@ -9,6 +9,8 @@ can know"). Read from the top down:
   places, and the overlapping constraints between them;
 - `paths`, `clues` and `path_graph`: where the hidden Beast may be (the hunters'
   pen-and-paper deduction as a filter over paths), what each public event tells about
-  them, and the paths as data;
+  them, and the paths as data; `timeline` below both (the replay's entries, the paths'
+  nodes, what a clue may do to the filter);
+- `places`: every place a card can lie, by name (below the groups and `possible`);
 - `stored`: a viewer's fold as data, kept in the store so a later position goes on from it.
 """

@@ -8,7 +8,7 @@ card's name (a face-down discard, a trap being played, set, resolved or set off)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -48,16 +48,16 @@ from skald.events.beast import (
     TrapSet,
     TrapTriggered,
 )
+from skald.events.secret import Secret
+from skald.events.viewer import Viewer
 from skald.projections.beast.knowledge.groups import (
+    Group,
     is_token,
     joined,
     pick_token,
     recalled,
     trap_token,
 )
-
-if TYPE_CHECKING:
-    from skald.projections.beast.knowledge.shadow import Reader
 
 replace = msgspec.structs.replace
 
@@ -80,6 +80,41 @@ class Draft(msgspec.Struct, frozen=True):
         before = dict(self.picks).get(pack, ())
         picks = [x for x in self.picks if x[0] != pack]
         return replace(self, picks=(*picks, (pack, (*before, (into, token)))))
+
+
+class Reader(Protocol):
+    """What a fold reads and changes of the viewer's replay (`shadow.Reader`): its viewer
+    and what it may see, the draft it remembers, its groups and tokens."""
+
+    viewer: Viewer
+    kinds: dict[str, str]
+    excluded: dict[str, frozenset[str]]
+    draft: Draft
+    groups: tuple[Group, ...]
+    revealed: str
+
+    def sees(self, secret: Secret[Any] | None) -> bool:
+        """The viewer may read this hidden value."""
+
+    @property
+    def beast_eyes(self) -> bool:
+        """The viewer sees the Beast's side."""
+
+    @property
+    def hunter_eyes(self) -> bool:
+        """The viewer sees the hunters' side."""
+
+    def token(self, kind: str) -> str:
+        """A fresh unseen card of `kind`."""
+
+    def named_token(self, name: str) -> str:
+        """A fresh unseen card of the kind of card `name`."""
+
+    def let_go(self, held: tuple[str, ...], keep: Callable[[str], bool] = ...) -> tuple[str, ...]:
+        """`held` with its seen cards turned back into tokens (except those `keep` keeps)."""
+
+    def filled(self, event: Any, **values: Any) -> Any:
+        """`event` with its unseen Secrets carrying `values`."""
 
 
 # -- the folds that need the unseen values (one per event type) ------------------------

@@ -63,6 +63,7 @@ from skald.projections.beast.knowledge.bounds import (
     spread,
     swapped,
 )
+from skald.projections.beast.knowledge.places import places
 
 Ways = tuple[tuple[Bound, ...], ...]
 
@@ -243,8 +244,6 @@ def recalled(
 def settled(state: BeastState, groups: tuple[Group, ...]) -> tuple[BeastState, tuple[Group, ...]]:
     """The groups after the shadow changed to `state` (see the module docstring), and the
     shadow with the groups that are all their cards and lie in one place named there."""
-    from skald.projections.beast.knowledge.possible import places
-
     where: dict[str, str] = {}
     named: set[str] = set()
     for place, held in places(state).items():

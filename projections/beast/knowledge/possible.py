@@ -53,12 +53,12 @@ from skald.events.viewer import Viewer
 from skald.projections.beast.knowledge.bounds import dealt, spread_any
 from skald.projections.beast.knowledge.groups import Group, is_token
 from skald.projections.beast.knowledge.path_graph import PathGraph, draw_path, locations
+from skald.projections.beast.knowledge.places import DECK_PLACES, places
 from skald.projections.beast.knowledge.shadow import Reader
 from skald.projections.beast.knowledge.stored import StoredBeastFold, depths, restored, stored
+from skald.projections.beast.role import role_of
 
 replace = msgspec.structs.replace
-DECK_PLACES = ("action_deck", "item_deck", "talent_deck", "item_discard", "talent_discard")
-UNPLAYED = ("copy", "upgrade", "start", "flee")  # frames that hold no card of their own
 
 
 class Holding(msgspec.Struct, frozen=True):
@@ -104,26 +104,6 @@ class BeastPossible(msgspec.Struct, frozen=True, kw_only=True):
 # -- places ----------------------------------------------------------------------------
 
 
-def places(state: BeastState) -> dict[str, tuple[str, ...]]:
-    """Every place a card can lie, with its cards (a frame: the card being resolved)."""
-    found: dict[str, tuple[str, ...]] = {}
-    for index, hand in enumerate(state.hands):
-        found[f"actions/{index}"] = hand.actions
-        found[f"extras/{index}"] = hand.extras
-    for seat, pack in enumerate(state.packs):
-        found[f"pack/{seat}"] = pack
-    found["aside"] = (state.aside,) if state.aside else ()
-    found["pool"] = state.pool
-    for name in (*DECK_PLACES, "item_row", "talent_row", "discard"):
-        found[name] = getattr(state, name)
-    for index, (_, trap) in enumerate(state.traps):
-        found[f"trap/{index}"] = (trap.card, trap.habitat)
-    for index, frame in enumerate(state.frames):
-        if frame.slot not in UNPLAYED and frame.card:
-            found[f"frame/{index}"] = (frame.card,)
-    return found
-
-
 def hidden_places(state: BeastState, viewer: Viewer) -> tuple[str, ...]:
     """The places `viewer` cannot see into (`state` is the viewer's shadow)."""
     if viewer.referee or not state.hands:
@@ -140,13 +120,6 @@ def hidden_places(state: BeastState, viewer: Viewer) -> tuple[str, ...]:
         hidden += [f"frame/{i}" for i, f in enumerate(state.frames) if is_token(f.card)]
     hidden += [f"pack/{seat}" for seat in range(len(state.packs)) if seat not in viewer.seats]
     return tuple(hidden)
-
-
-def role_name(state: BeastState, viewer: Viewer) -> str:
-    """referee, beast, hunters or spectator (as projections.beast.view says)."""
-    from skald.projections.beast.view import role_of
-
-    return role_of(state, viewer)
 
 
 # -- possible --------------------------------------------------------------------------
@@ -302,7 +275,7 @@ def known_to(reader: Reader) -> BeastPossible:
     kinds = {t: reader.kinds[t] for t in tokens}
     return BeastPossible(
         viewer=viewer.name,
-        role=role_name(shadow, viewer),
+        role=role_of(shadow, viewer),
         beast=tuple(locations(graph).items()) if graph is not None else None,
         holdings=holdings,
         tokens=tuple(kinds.items()),
@@ -351,10 +324,10 @@ def _may_hold(
         for card in _cards_of(holding):
             if card in kinds:
                 shared.setdefault(card, set()).add(holding.place)
-    for places in shared.values():
-        if len(places) > 1:
-            both = set().union(*(found[place] for place in places))
-            for place in places:
+    for sharing in shared.values():
+        if len(sharing) > 1:
+            both = set().union(*(found[place] for place in sharing))
+            for place in sharing:
                 found[place] = set(both)
     order = {name: index for index, name in enumerate(card_index())}
     return tuple(
