@@ -83,6 +83,13 @@ class Rules(Protocol[S, C]):
         also keeps a snapshot where it changes, so a replay to the start of any chapter
         folds only that chapter's events."""
 
+    def places(self, state: S) -> frozenset[str] | None:
+        """Every place an annotation's markup may name at this state (a Beowulf cell, a
+        Beast location, a Hägar space); None for a game without a board to name."""
+
+    def team(self, state: S, seat: int) -> frozenset[int]:
+        """The seats that share `seat`'s private notes (those that share its hand)."""
+
 
 def plays(rules: Rules, version: str) -> bool:
     """Whether this build derives `version` of `rules` (the current one or an older one it
@@ -118,6 +125,14 @@ class BaseRules(Rules[S, C]):
     def chapter(self, state: S) -> int:
         """No chapters unless a game says otherwise."""
         return 0
+
+    def places(self, state: S) -> frozenset[str] | None:
+        """No board to name unless a game says otherwise."""
+        return None
+
+    def team(self, state: S, seat: int) -> frozenset[int]:
+        """A seat's notes are its own unless a game says otherwise."""
+        return frozenset({seat})
 
 
 _REGISTRY: dict[str, Callable[[], Rules]] = {}

@@ -171,6 +171,15 @@ class BeastRules(BaseRules[BeastState, Command]):
         """The day."""
         return state.day
 
+    def places(self, state: BeastState) -> frozenset[str]:
+        """The locations of the chosen map (none before the set-up chooses one)."""
+        return frozenset(state.board.locations) if state.map else frozenset()
+
+    def team(self, state: BeastState, seat: int) -> frozenset[int]:
+        """The hunters share their hands, so they share notes; the Beast is alone."""
+        hunters = frozenset(state.hunter_seats)
+        return hunters if seat in hunters else frozenset({seat})
+
     def hide_move(
         self, state: BeastState, seat: int, command: Command, rng: Rng
     ) -> Secret[str] | None:

@@ -49,7 +49,7 @@ from skald.core.beowulf import legal, scoring, setup
 from skald.core.beowulf.commands import Command, format_command, parse_command
 from skald.core.beowulf.decide import decide
 from skald.core.beowulf.evolve import evolve
-from skald.core.beowulf.state import BeowulfState
+from skald.core.beowulf.state import BeowulfState, geometry
 from skald.core.rng import Rng
 from skald.core.rules import BaseRules, register
 from skald.events.base import Event
@@ -112,3 +112,8 @@ class BeowulfRules(BaseRules[BeowulfState, Command]):
     def chapter(self, state: BeowulfState) -> int:
         """The act (0 before Act I)."""
         return state.act
+
+    def places(self, state: BeowulfState) -> frozenset[str]:
+        """The cells of the board of the act (`C3`)."""
+        grid = geometry(state)
+        return frozenset(grid.name(index) for index in range(grid.size))

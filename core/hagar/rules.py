@@ -62,6 +62,7 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from skald.core.hagar import legal, scoring, setup
+from skald.core.hagar.board import board
 from skald.core.hagar.commands import Command, Force, Jettison, format_command, parse
 from skald.core.hagar.decide import decide
 from skald.core.hagar.evolve import evolve
@@ -135,6 +136,10 @@ class HagarRules(BaseRules[HagarState, Command]):
     def chapter(self, state: HagarState) -> int:
         """The rounds played."""
         return state.rounds
+
+    def places(self, state: HagarState) -> frozenset[str]:
+        """The board's space ids (`paris`)."""
+        return frozenset(board().spaces)
 
     def hide_move(
         self, state: HagarState, seat: int, command: Command, rng: Rng

@@ -1,4 +1,5 @@
-"""What each game lets markup name, and who shares a seat's private notes.
+"""What each game lets markup name, and who shares a seat's private notes, as each game's
+rules say (`Rules.places`, `Rules.team`).
 
 Markup names cells of the Beowulf board (`C3`, within the board of the act at the anchor)
 and map locations of Beast (`A1`-style locations of the chosen map) and Hägar (space ids
@@ -11,22 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from skald.core.errors import InvalidNotation
+from skald.core.rules import get_rules
 
 
 def places(game: str, rules_state: Any) -> frozenset[str] | None:
     """Every name markup may use at this state (None: the game has no known board)."""
-    if game == "beowulf":
-        from skald.core.beowulf.state import geometry
-
-        grid = geometry(rules_state)
-        return frozenset(grid.name(index) for index in range(grid.size))
-    if game == "beast":  # before the set-up no map is chosen: nothing to mark yet
-        return frozenset(rules_state.board.locations) if rules_state.map else frozenset()
-    if game == "hagar":
-        from skald.core.hagar.board import board
-
-        return frozenset(board().spaces)
-    return None
+    return get_rules(game).places(rules_state)
 
 
 def check_place(game: str, rules_state: Any, name: str) -> None:
@@ -39,8 +30,4 @@ def check_place(game: str, rules_state: Any, name: str) -> None:
 
 def team(game: str, rules_state: Any, seat: int) -> frozenset[int]:
     """The seats that share `seat`'s private notes."""
-    if game == "beast":
-        hunters = frozenset(rules_state.hunter_seats)
-        if seat in hunters:
-            return hunters
-    return frozenset({seat})
+    return get_rules(game).team(rules_state, seat)
