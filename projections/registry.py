@@ -26,6 +26,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import Any, Protocol
 
 from skald.core.errors import NotFound
@@ -65,6 +66,10 @@ class GameViews(Protocol):
         `viewer` the same view and the same legal moves as `state`."""
 
 
+# A game's views may also offer `describe(possible, players) -> str`: what could be true as
+# lines a player reads (`knowledge.possible.describe_possible`; without it, every field).
+
+
 class KnowledgeFold(Protocol):
     """A game's `possible` as a fold over the viewer's redacted log (mutable while fed)."""
 
@@ -86,11 +91,14 @@ def redacted_log(envelopes: Sequence[Envelope[Any]], viewer: Viewer) -> list[Env
 
 _Factory = Callable[[], GameViews]
 _VIEWS: dict[str, _Factory] = {}
-BUILTIN_VIEWS = {
-    "beowulf": "skald.projections.beowulf.view",
-    "beast": "skald.projections.beast.view",
-    "hagar": "skald.projections.hagar.view",
+READING_SIDES = {
+    "beowulf": "skald.projections.beowulf",
+    "beast": "skald.projections.beast",
+    "hagar": "skald.projections.hagar",
 }
+"""Each built-in game's reading-side package: `view` (which registers the views),
+`narrative`, `board`, `bot` and the rest, each found by name (`game_part`), so nothing
+shared imports a game's module."""
 
 
 def register_views(name: str) -> Callable[[_Factory], _Factory]:
@@ -105,9 +113,30 @@ def register_views(name: str) -> Callable[[_Factory], _Factory]:
 
 def views_for(game: str) -> GameViews:
     """The views registered for `game`."""
-    if game not in _VIEWS and game in BUILTIN_VIEWS:
-        importlib.import_module(BUILTIN_VIEWS[game])
+    if game not in _VIEWS and game in READING_SIDES:
+        importlib.import_module(f"{READING_SIDES[game]}.view")
     try:
         return _VIEWS[game]()
     except KeyError:
         raise NotFound(f"no views for game {game!r}") from None
+
+
+def game_part(game: str, part: str) -> ModuleType | None:
+    """The module `part` (`narrative`, `board`, `bot`) of a built-in game's reading side,
+    or None where the game has none (a game registered from elsewhere, such as the
+    tests' toy game, has only its views)."""
+    package = READING_SIDES.get(game)
+    if package is None:
+        return None
+    name = f"{package}.{part}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as missing:
+        if missing.name != name:
+            raise
+        return None
+
+
+def view_names() -> set[str]:
+    """The games whose views are registered or built in."""
+    return {*_VIEWS, *READING_SIDES}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from skald.core.beast.data import boards, card_index, pieces, side_of
-from skald.projections.beast.bot import greedy_beast
+from skald.projections.beast.bot import choose as greedy_beast
 from skald.projections.beast.view import BeastView
 
 

@@ -19,7 +19,7 @@ from skald.core.rules import get_rules
 from skald.events.common import GameCreated, Outcome
 from skald.events.secret import seal
 from skald.events.viewer import seat_viewer
-from skald.projections.hagar.bot import greedy_hagar
+from skald.projections.hagar.bot import choose as greedy_hagar
 from skald.projections.registry import views_for
 
 NAMES = ("Ann", "Bob", "Cid", "Dag", "Eir", "Fro")

@@ -44,7 +44,7 @@ from skald.events.common import GameCreated
 from skald.events.envelope import Envelope
 from skald.events.secret import redact, seal
 from skald.events.viewer import SPECTATOR, Viewer
-from skald.projections.beast.bot import greedy_beast
+from skald.projections.beast.bot import choose as greedy_beast
 from skald.projections.beast.knowledge.bounds import spread_any
 from skald.projections.beast.knowledge.groups import is_token
 from skald.projections.beast.knowledge.path_graph import PathGraph

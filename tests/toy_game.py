@@ -220,6 +220,11 @@ class ToyViews:
     ) -> ToyState:
         return toy_sample(state, possible, viewer, rnd)
 
+    def describe(self, possible: ToyPossible, players: Sequence[str]) -> str:
+        hands = ", ".join(f"{players[s]} holds {n}" for s, n in possible.hands)
+        cards = " ".join(map(str, possible.unseen))
+        return f"cards not seen: {cards}; {hands or 'no other hand'}; deck {possible.deck}"
+
     def perturb_hidden(self, state: ToyState, viewer: Viewer, rnd: random.Random) -> ToyState:
         """The deck reordered, and the cards of hands `viewer` cannot see traded with it."""
         if viewer.referee:

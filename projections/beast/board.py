@@ -281,7 +281,7 @@ def _first_up(words: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def beast_svg(view: dict[str, Any], players: tuple[str, ...] = ()) -> str:
+def draw(view: dict[str, Any], players: tuple[str, ...] = ()) -> str:
     """The map and the table around it as `view` shows them."""
     if not view["map"]:
         return document(

@@ -18,6 +18,9 @@ from skald.projections.beast.view import BeastView
 
 FAR = 99
 
+VIEW = BeastView
+"""The view this bot reads (`bots.autoplay` picks the bot for a view by it)."""
+
 
 @cache
 def _distances(map_name: str, start: str) -> dict[str, int]:
@@ -165,7 +168,7 @@ def _common_score(view: BeastView, move: str) -> float:
     return scores.get(head, 0)
 
 
-def greedy_beast(view: BeastView, legal: list[str], rnd: random.Random) -> str:
+def choose(view: BeastView, legal: list[str], rnd: random.Random) -> str:
     """The legal move with the best one-move score for the seat's side."""
     score = _beast_score if view.role == "beast" else _hunter_score
     best = max(score(view, move) for move in legal)

@@ -28,6 +28,7 @@ from skald.core.refusal import player_name
 from skald.events.beast import Step
 from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
+from skald.projections.beast import possible_words
 from skald.projections.beast.knowledge import possible as beast_knowledge
 from skald.projections.beast.knowledge.possible import BeastPossible
 from skald.projections.beast.narrative import EFFECT_WORDS, step_words, summon_words
@@ -492,3 +493,7 @@ class BeastViews:
     ) -> BeastState:
         """A world drawn uniformly from `possible` (projections/beast/knowledge/possible.py)."""
         return beast_knowledge.sample(state, possible, viewer, rnd)
+
+    def describe(self, possible: Any, players: Sequence[str]) -> str:
+        """What could be true, as lines a player reads (`possible_words`)."""
+        return possible_words.describe(possible, players)

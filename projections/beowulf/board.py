@@ -183,7 +183,7 @@ def _who(seat: dict[str, Any], players: tuple[str, ...]) -> str:
     return str(seat["colour"])
 
 
-def beowulf_svg(view: dict[str, Any], players: tuple[str, ...] = ()) -> str:
+def draw(view: dict[str, Any], players: tuple[str, ...] = ()) -> str:
     """The board and the seats as `view` shows them."""
     rows, cols = max(view["rows"], 1), max(view["cols"], 1)
     if view["act"] == 0:

@@ -19,6 +19,9 @@ from skald.projections.beowulf.view import BeowulfView
 
 FACE = re.compile(r"([+-]?\d+)([a-z#]?)(?:\$(\d+))?(?:@\w+)?")
 
+VIEW = BeowulfView
+"""The view this bot reads (`bots.autoplay` picks the bot for a view by it)."""
+
 
 def _tile(face: str) -> BoardTile:
     match = FACE.fullmatch(face)
@@ -81,7 +84,7 @@ def _score(view: BeowulfView, geometry: Geometry, move: str, me: str) -> float:
     return _margin(view, geometry, tiles, figures, me)
 
 
-def greedy_beowulf(view: BeowulfView, legal: list[str], rnd: random.Random) -> str:
+def choose(view: BeowulfView, legal: list[str], rnd: random.Random) -> str:
     """The legal move leading to the best public margin."""
     seat = view.to_act[0] if view.to_act else 0
     me = view.seats[seat].colour

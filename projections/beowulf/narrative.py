@@ -9,9 +9,10 @@ Seats are shown by name, with their colour beside their sentences and in the cas
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from skald.core.beowulf.data import COLOURS, ROMAN
+from skald.core.beowulf.data import COLOURS, ROMAN, catalog
 from skald.core.beowulf.printed import (
     MINUS,
     ability_name,
@@ -165,3 +166,22 @@ GAME_EVENTS = (TilesDealt, AbilityOffered, TurnBegan, FigureScored)
 def narrator(players: tuple[str, ...]) -> BeowulfNarrator:
     """The Beowulf narrator for a table."""
     return BeowulfNarrator(players)
+
+
+TILE_ID = re.compile(r"\bI{1,3}\d\d\b")
+
+
+def face(value: str) -> str:
+    """A tile id as printed (the audit's evidence names tiles by id)."""
+    return tile_words(value) if value in catalog() else value
+
+
+def legend_entries(kind: str, value: str) -> dict[str, str]:
+    """`tile ID` and its face for every tile id in a recorded value (`kind` is the event's
+    tag: every Beowulf value names tiles alike)."""
+    del kind
+    return {
+        f"tile {tile_id}": tile_words(tile_id)
+        for tile_id in TILE_ID.findall(value)
+        if tile_id in catalog()
+    }

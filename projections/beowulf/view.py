@@ -34,6 +34,7 @@ from skald.core.refusal import player_name
 from skald.events.envelope import Envelope
 from skald.events.viewer import Viewer
 from skald.projections.beowulf import knowledge as beowulf_knowledge
+from skald.projections.beowulf import possible_words
 from skald.projections.beowulf.knowledge import BeowulfPossible
 from skald.projections.registry import register_views
 
@@ -277,6 +278,10 @@ class BeowulfViews:
     ) -> BeowulfState:
         """A world uniform over the consistent deals (`beowulf_knowledge.sample`)."""
         return beowulf_knowledge.sample(state, possible, viewer, rnd)
+
+    def describe(self, possible: Any, players: Sequence[str]) -> str:
+        """What could be true, as lines a player reads (`possible_words`)."""
+        return possible_words.describe(possible, players)
 
 
 @register_views("beowulf")

@@ -10,28 +10,20 @@ them clickable.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
 from skald.core.errors import NotFound
-from skald.projections.beast.board import beast_svg
-from skald.projections.beowulf.board import beowulf_svg
-from skald.projections.hagar.board import hagar_svg
-
-_DRAWERS: dict[str, Callable[[dict[str, Any], tuple[str, ...]], str]] = {
-    "beowulf": beowulf_svg,
-    "beast": beast_svg,
-    "hagar": hagar_svg,
-}
+from skald.projections.registry import game_part
 
 
 def board_svg(game: str, view_state: Any, players: Sequence[str] = ()) -> str:
     """The board of `game` as `view_state` (one viewer's projection) shows it."""
-    try:
-        draw = _DRAWERS[game]
-    except KeyError:
-        raise NotFound(f"no board drawing for game {game!r}") from None
+    board = game_part(game, "board")  # projections/<game>/board.py: draw(view, players)
+    if board is None:
+        raise NotFound(f"no board drawing for game {game!r}")
     view = view_state if isinstance(view_state, dict) else msgspec.to_builtins(view_state)
-    return draw(view, tuple(players))
+    drawn: str = board.draw(view, tuple(players))
+    return drawn

@@ -5,12 +5,13 @@ answers with one of them; it never touches the engine's full state. Bot choices 
 their own seeded `random.Random`, so an autoplay run is reproducible from its seeds.
 
 Levels (`BOTS`, picked by name with `bot_named`): `random` picks uniformly; `greedy` scores
-each legal move with a one-move heuristic of its game (projections/greedy_*.py) from the
+each legal move with a one-move heuristic of its game (projections/<game>/bot.py) from the
 seat's own view, and plays the random bot's choice in a game it has no heuristic for.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -18,12 +19,7 @@ from typing import Any
 import msgspec
 
 from skald.events.common import Outcome
-from skald.projections.beast.bot import greedy_beast
-from skald.projections.beast.view import BeastView
-from skald.projections.beowulf.bot import greedy_beowulf
-from skald.projections.beowulf.view import BeowulfView
-from skald.projections.hagar.bot import greedy_hagar
-from skald.projections.hagar.view import HagarView
+from skald.projections.registry import READING_SIDES, game_part
 from skald.projections.table import Table
 
 Bot = Callable[[Any, list[str], random.Random], str]
@@ -46,13 +42,22 @@ def random_bot(view: Any, legal: list[str], rnd: random.Random) -> str:
 
 def greedy_bot(view: Any, legal: list[str], rnd: random.Random) -> str:
     """The best legal move by the game's one-move heuristic (random where there is none)."""
-    if isinstance(view, BeastView):
-        return greedy_beast(view, legal, rnd)
-    if isinstance(view, HagarView):
-        return greedy_hagar(view, legal, rnd)
-    if isinstance(view, BeowulfView):
-        return greedy_beowulf(view, legal, rnd)
-    return random_bot(view, legal, rnd)
+    heuristic = _heuristics().get(type(view))
+    if heuristic is None:
+        return random_bot(view, legal, rnd)
+    return heuristic(view, legal, rnd)
+
+
+@functools.cache
+def _heuristics() -> dict[type, Bot]:
+    """Each game's greedy heuristic (`projections/<game>/bot.py`: `choose`), by the view
+    it reads (`VIEW`)."""
+    found: dict[type, Bot] = {}
+    for game in READING_SIDES:
+        bot = game_part(game, "bot")
+        if bot is not None:
+            found[bot.VIEW] = bot.choose
+    return found
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}

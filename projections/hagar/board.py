@@ -239,7 +239,7 @@ def _panel(view: dict[str, Any], players: tuple[str, ...], left: float) -> list[
     ]
 
 
-def hagar_svg(view: dict[str, Any], players: tuple[str, ...] = ()) -> str:
+def draw(view: dict[str, Any], players: tuple[str, ...] = ()) -> str:
     """The map and the Vikings' counts as `view` shows them."""
     loot = {city["city"]: city["loot"] for city in view["cities"]}
     roadside = dict(view["roadside"])

@@ -19,6 +19,9 @@ from skald.projections.hagar.view import HagarView, VikingView
 FAR = 1000
 SHIP_HOLDS = 3
 
+VIEW = HagarView
+"""The view this bot reads (`bots.autoplay` picks the bot for a view by it)."""
+
 
 def _land(space: str, target: str) -> int:
     return 0 if space == target else board().distances("walk", target).get(space, FAR)
@@ -135,7 +138,7 @@ def _score(view: HagarView, move: str) -> float:
     return 0
 
 
-def greedy_hagar(view: HagarView, legal: list[str], rnd: random.Random) -> str:
+def choose(view: HagarView, legal: list[str], rnd: random.Random) -> str:
     """The legal move leading to the best-scored position."""
     scores = {move: _score(view, move) for move in legal}
     best = max(scores.values())

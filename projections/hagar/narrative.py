@@ -58,6 +58,7 @@ from skald.events.hagar import (
     VikingWalked,
 )
 from skald.projections.narrative.common import known, listing, outcome_words, plural, seat_deed
+from skald.projections.narrative.legend import numbers_in
 
 COLOUR_WORDS = ("brown", "green", "gray", "blue", "red", "purple")
 """The seats' colours in words, in the order the board draws them (`boards.svg`)."""
@@ -322,3 +323,19 @@ class HagarNarrator:
 def narrator(players: tuple[str, ...]) -> HagarNarrator:
     """The Hägar narrator for a table."""
     return HagarNarrator(players)
+
+
+FATE_KINDS = ("hagar.fate_shuffled", "hagar.fate_drawn", "hagar.arrow_shot", "hagar.arrows_healed")
+"""The events whose numbers are fate cards (every other number is a loot piece)."""
+
+
+def legend_entries(kind: str, value: str) -> dict[str, str]:
+    """`fate card N` or `loot piece N` and its face for every number in a recorded value."""
+    fate = kind in FATE_KINDS
+    entries: dict[str, str] = {}
+    for number in numbers_in(value):
+        if fate and 0 <= number < len(cards()):
+            entries[f"fate card {number}"] = fate_words(number)
+        elif not fate and 0 <= number < len(pieces()):
+            entries[f"loot piece {number}"] = loot_words(number)
+    return entries

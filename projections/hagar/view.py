@@ -25,6 +25,7 @@ from skald.events.envelope import Envelope
 from skald.events.hagar import CrossroadsReached, DirectionsAnnounced, SticksThrown
 from skald.events.viewer import Viewer
 from skald.projections.hagar import knowledge as hagar_knowledge
+from skald.projections.hagar import possible_words
 from skald.projections.hagar.knowledge import HagarPossible
 from skald.projections.hagar.narrative import (
     FATE_NAMES,
@@ -372,6 +373,10 @@ class HagarViews:
     ) -> HagarState:
         """A world uniform over those in `possible` (`hagar_knowledge.sample`)."""
         return hagar_knowledge.sample(state, possible, viewer, rnd)
+
+    def describe(self, possible: Any, players: Sequence[str]) -> str:
+        """What could be true, as lines a player reads (`possible_words`)."""
+        return possible_words.describe(possible, players)
 
 
 @register_views("hagar")

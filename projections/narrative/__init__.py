@@ -1,6 +1,6 @@
 """The narrative: one sentence per logged event, for one viewer, in the game's own words.
 
-Each game's projection side writes its sentences (`projections/narrative/<game>.py`); the
+Each game's projection side writes its sentences (`projections/<game>/narrative.py`); the
 sentences for the events every game shares (creation, entropy, undo, the end) are in
 `common.py`. A narrator reads the log *as redacted for its viewer* and nothing else, so a
 sentence can only show what that viewer may see: a hidden value it is not entitled to is
@@ -15,7 +15,6 @@ in the JSON log and the audit's evidence.
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple, Protocol
@@ -31,13 +30,7 @@ from skald.events.common import (
 )
 from skald.events.envelope import SYSTEM, Envelope
 from skald.projections.narrative.common import CommonNarrator, humane
-
-GAME_NARRATORS = {
-    "beowulf": "skald.projections.beowulf.narrative",
-    "beast": "skald.projections.beast.narrative",
-    "hagar": "skald.projections.hagar.narrative",
-}
-
+from skald.projections.registry import game_part
 
 THE_GAME = "the game"
 """Who a line the rules wrote (not a player's decision) is credited to."""
@@ -74,10 +67,8 @@ class Narrator:
 
     def __init__(self, game: str, players: Sequence[str]) -> None:
         self.players = tuple(players)
-        module = GAME_NARRATORS.get(game)
-        self.game: GameNarrator | None = (
-            importlib.import_module(module).narrator(self.players) if module else None
-        )
+        module = game_part(game, "narrative")  # projections/<game>/narrative.py
+        self.game: GameNarrator | None = module.narrator(self.players) if module else None
         self.common = CommonNarrator(
             game,
             self.players,

@@ -5,19 +5,14 @@ they show; the Beast's evidence names its cards and locations already)."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 
-from skald.core.beowulf.data import catalog
-from skald.core.beowulf.printed import tile_words
-from skald.core.hagar.data import cards, pieces
-from skald.projections.hagar.narrative import fate_words, loot_words
-
-TILE_ID = re.compile(r"\bI{1,3}\d\d\b")
-FATE_KINDS = ("hagar.fate_shuffled", "hagar.fate_drawn", "hagar.arrow_shot", "hagar.arrows_healed")
+from skald.projections.registry import game_part
 
 
-def _numbers(value: str) -> list[int]:
+def numbers_in(value: str) -> list[int]:
+    """Every integer in a recorded value (JSON), however deeply nested; none if it is not
+    JSON."""
     try:
         parsed = json.loads(value)
     except ValueError:
@@ -38,28 +33,24 @@ def _numbers(value: str) -> list[int]:
 
 
 def face(game: str, value: str) -> str:
-    """A value named by text as a person reads it (a Beowulf tile id as printed)."""
-    if game == "beowulf" and value in catalog():
-        return tile_words(value)
-    return value
+    """A value named by text as a person reads it (a Beowulf tile id as printed): the
+    game's narrative says it (`face(value)`), else the value as it is."""
+    module = game_part(game, "narrative")
+    told = getattr(module, "face", None)
+    return told(value) if told is not None else value
 
 
 def legend(game: str, evidence: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     """`(id, face)` for every id in `evidence` (pairs of event tag and recorded value),
-    sorted, each once."""
+    sorted, each once: the game's narrative names the ids each value holds
+    (`legend_entries(kind, value)`); a game whose evidence names its values already
+    (Beast) has none."""
+    module = game_part(game, "narrative")
+    entries_of = getattr(module, "legend_entries", None)
     entries: dict[str, str] = {}
-    for kind, value in evidence:
-        if game == "beowulf":
-            for tile_id in TILE_ID.findall(value):
-                if tile_id in catalog():
-                    entries[f"tile {tile_id}"] = tile_words(tile_id)
-        elif game == "hagar":
-            fate = kind in FATE_KINDS
-            for number in _numbers(value):
-                if fate and 0 <= number < len(cards()):
-                    entries[f"fate card {number}"] = fate_words(number)
-                elif not fate and 0 <= number < len(pieces()):
-                    entries[f"loot piece {number}"] = loot_words(number)
+    if entries_of is not None:
+        for kind, value in evidence:
+            entries.update(entries_of(kind, value))
     return sorted(entries.items(), key=lambda item: _order(item[0]))
 
 
