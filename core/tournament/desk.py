@@ -101,7 +101,7 @@ class AuditLike(Protocol):
 
 
 class GameDesk(Protocol):
-    """How the desk reaches games (projections/table.py `Table` is one)."""
+    """How the desk reaches games (projections/table/facade.py `Table` is one)."""
 
     def create(
         self,

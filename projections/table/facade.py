@@ -16,9 +16,8 @@ A game's creation time comes from the engine, which reads a stream's header once
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
-from datetime import datetime
 from typing import Any, TypeVar
 
 import msgspec
@@ -28,23 +27,21 @@ from skald.core.engine import (
     Acted,
     CorruptRecord,
     Engine,
-    to_act,
     to_envelope,
 )
-from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, SkaldError
+from skald.core.errors import Forbidden, InvalidNotation, SkaldError
 from skald.core.importer import ImportResult, import_text
 from skald.core.kernel import (
     Move,
     Redo,
     Request,
     Undo,
-    entropy_template,
     redo_event,
     undo_event,
 )
 from skald.core.memo import Memo
 from skald.core.provenance import PartialCopy, partial_words
-from skald.core.rules import game_names, get_rules
+from skald.core.rules import game_names
 from skald.core.seats import resolve_seat
 from skald.core.signing import Receipt, Signer, SigningKeyError
 from skald.core.sqlite_writers import NoWaiting
@@ -52,7 +49,6 @@ from skald.core.state import GameState, presenting
 from skald.core.store import StoredRecord, StreamInfo
 from skald.core.stream_check import verify_any
 from skald.core.tournament.desk import TABLE_ID_LIKE
-from skald.events.common import Outcome
 from skald.events.envelope import Envelope
 from skald.events.secret import redact
 from skald.events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
@@ -63,116 +59,27 @@ from skald.projections.knowledge.possible import describe_possible
 from skald.projections.knowledge.store import kept_knowledge
 from skald.projections.narrative import Narrated, Narrator
 from skald.projections.registry import views_for
+from skald.projections.table.answers import (
+    Decision,
+    GameListing,
+    GameSummary,
+    LegalNow,
+    NotHeld,
+    PossibleView,
+    TableView,
+    Turn,
+    Update,
+)
+from skald.projections.table.projected import (
+    effective_viewer,
+    legal_moves,
+    take_back,
+    update_for,
+    view_of,
+    waiting_seats,
+)
 
 log = logging.getLogger(__name__)
-
-
-class TableView(msgspec.Struct, frozen=True, kw_only=True):
-    """A game as one viewer sees it at one seq."""
-
-    id: str
-    game: str
-    seq: int
-    viewer: str
-    players: tuple[str, ...]
-    to_act: tuple[int, ...]
-    outcome: Outcome | None
-    state: Any
-    partial: str = ""
-    """For a partial copy, that it is one, in plain words (nobody is to act in it)."""
-
-
-class PossibleView(msgspec.Struct, frozen=True, kw_only=True):
-    """What could be true of everything one viewer cannot see, at one seq: the game's own
-    `possible` struct, and the same in the game's words (`text`)."""
-
-    id: str
-    game: str
-    seq: int
-    viewer: str
-    possible: Any
-    text: str
-
-
-class TakeBack(msgspec.Struct, frozen=True, kw_only=True):
-    """Whether a seat may undo (or redo) now, and if not, why: the refusal it would get."""
-
-    allowed: bool
-    reason: str | None = None
-
-
-class LegalNow(msgspec.Struct, frozen=True, kw_only=True):
-    """A seat's legal moves at the game's current seq, and whether it may undo or redo."""
-
-    seq: int
-    moves: list[str]
-    undo: TakeBack
-    redo: TakeBack
-
-
-class Turn(msgspec.Struct, frozen=True, kw_only=True):
-    """The public state of play: the seq, who may act, the outcome once over."""
-
-    seq: int
-    to_act: tuple[int, ...]
-    outcome: Outcome | None
-
-
-class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
-    """What anyone may know about a game: who plays, how far it is, whose turn, the end."""
-
-    id: str
-    game: str
-    players: tuple[str, ...]
-    seq: int
-    created_at: datetime
-    to_act: tuple[int, ...]
-    outcome: Outcome | None
-    partial: str = ""
-    """For a partial copy, that it is one, in plain words (nobody is to act in it)."""
-
-
-class Decision(msgspec.Struct, frozen=True, kw_only=True):
-    """A decision's answer, all a seat needs next: the events it appended as the seat sees
-    them, the new head, whose turn it is, the outcome, the seat's legal moves now and its
-    new view (so a client needs one request per decision)."""
-
-    seq: int
-    events: list[Envelope[Any]]
-    to_act: tuple[int, ...]
-    outcome: Outcome | None
-    legal: list[str]
-    view: TableView
-
-
-class Update(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="update"):
-    """What one viewer needs once a game moved on past the seq it had: the events since
-    (redacted for it), the new head, whose turn it is, the outcome, its seat's legal moves
-    (None for a viewer without a seat; empty when it is not to act), its view, and the
-    service's receipt for the head (None should signing fail). Encoded, it is the live
-    channel's update frame (`"type": "update"` first)."""
-
-    seq: int
-    events: list[Envelope[Any]]
-    to_act: tuple[int, ...]
-    outcome: Outcome | None
-    legal: list[str] | None
-    view: TableView
-    receipt: Receipt | None
-
-
-class NotHeld(LookupError):
-    """An update that needs the store, asked for from what the process holds alone."""
-
-
-class GameListing(msgspec.Struct, frozen=True, kw_only=True):
-    """One game in a list (read from the store's header row, no replay)."""
-
-    id: str
-    game: str
-    title: str
-    seq: int
-    created_at: datetime
 
 
 Marked = TypeVar("Marked", TableView, ChainReport, AuditReport)
@@ -256,7 +163,7 @@ class Table:
 
     def _to_act(self, game_id: str, state: GameState) -> tuple[int, ...]:
         """The seats to act: nobody in a partial copy (it can never be continued)."""
-        return () if self._engine.partial_copy(game_id) is not None else _waiting(state)
+        return () if self._engine.partial_copy(game_id) is not None else waiting_seats(state)
 
     def _partial(self, game_id: str) -> str:
         """For a partial copy, that it is one, in plain words; else empty."""
@@ -428,8 +335,8 @@ class Table:
         return LegalNow(
             seq=state.version,
             moves=self._legal(game_id, state, seat),
-            undo=_take_back(state, seat, undo_event),
-            redo=_take_back(state, seat, redo_event),
+            undo=take_back(state, seat, undo_event),
+            redo=take_back(state, seat, redo_event),
         )
 
     def _legal(self, game_id: str, state: GameState, seat: int) -> list[str]:
@@ -568,7 +475,7 @@ class Table:
         return Decision(
             seq=state.version,
             events=[redact(env, effective) for env in acted.envelopes],
-            to_act=_waiting(state),
+            to_act=waiting_seats(state),
             outcome=state.outcome,
             legal=self._legal(game_id, state, seat),
             view=self._view(game_id, state, viewer),
@@ -691,83 +598,3 @@ class Table:
         state = self._engine.peek(game_id)  # just appended: the cache holds it
         viewer = self._effective(state, seat_viewer(seat, state.players[seat]))
         return [redact(env, viewer) for env in envelopes]
-
-
-def effective_viewer(state: GameState, viewer: Viewer) -> Viewer:
-    """Who `viewer` is for what it is shown: after the game under reveal=end, one who sees
-    everything (the log, the board and the audit show what was hidden)."""
-    if state.outcome is not None and state.option("reveal", "end") == "end":
-        return Viewer(viewer.name, viewer.seats, referee=True)
-    return viewer
-
-
-def view_of(
-    game_id: str, state: GameState, viewer: Viewer, waiting: tuple[int, ...] | None = None
-) -> TableView:
-    """The game at `state` as `viewer` sees it (`waiting`: the seats to act, if known)."""
-    with presenting(state.version):
-        seen = views_for(state.game).view(state.rules, viewer)
-    return TableView(
-        id=game_id,
-        game=state.game,
-        seq=state.version,
-        viewer=viewer.name,
-        players=state.players,
-        to_act=_waiting(state) if waiting is None else waiting,
-        outcome=state.outcome,
-        state=seen,
-    )
-
-
-def legal_moves(state: GameState, seat: int) -> list[str]:
-    """A seat's legal moves at `state` in notation (empty when it is not to act)."""
-    rules = get_rules(state.game)
-    if seat not in to_act(rules, state):
-        return []
-    if state.awaiting_entropy:
-        return [entropy_template(state)]
-    with presenting(state.version):
-        return [rules.format(command) for command in rules.legal(state.rules, seat)]
-
-
-def update_for(
-    game_id: str,
-    state: GameState,
-    envelopes: list[Envelope[Any]],
-    viewer: Viewer,
-    legal: list[str] | None,
-    receipt: Receipt | None,
-    waiting: tuple[int, ...] | None = None,
-) -> Update:
-    """The update for `viewer` at `state`, with the full `envelopes` since its last seq
-    redacted for it, and its seat's `legal` moves (`legal_moves`, or None without a seat):
-    the one place an update is projected, so what it shows is what the viewer may see
-    (`waiting`: the seats to act, if known)."""
-    effective = effective_viewer(state, viewer)
-    waiting = _waiting(state) if waiting is None else waiting
-    return Update(
-        seq=state.version,
-        events=[redact(env, effective) for env in envelopes],
-        to_act=waiting,
-        outcome=state.outcome,
-        legal=legal,
-        view=view_of(game_id, state, effective, waiting),
-        receipt=receipt,
-    )
-
-
-def _take_back(state: GameState, seat: int, check: Callable[[GameState, int], object]) -> TakeBack:
-    """Whether `check` (the kernel's own undo or redo check) lets `seat` take it now; its
-    refusal's words are the reason (they name decisions and policies, never a hidden value)."""
-    if state.outcome is not None:
-        return TakeBack(allowed=False, reason="the game is over: nothing can be taken back")
-    try:
-        check(state, seat)
-    except (IllegalMove, Forbidden) as refusal:
-        return TakeBack(allowed=False, reason=str(refusal))
-    return TakeBack(allowed=True)
-
-
-def _waiting(state: GameState) -> tuple[int, ...]:
-    """The seats that may act now, in seat order."""
-    return tuple(sorted(to_act(get_rules(state.game), state)))
