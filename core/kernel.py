@@ -19,13 +19,16 @@ from typing import Any
 
 import msgspec
 
+from skald.core import identity
 from skald.core.errors import Forbidden, IllegalMove, InvalidNotation, InvalidOption
+from skald.core.identity import Signing
 from skald.core.refusal import named
 from skald.core.rng import Rng
 from skald.core.rules import Rules, plays, versions_played
 from skald.core.secrecy import COMMIT, ENTROPY_MIN_LENGTH, REVEAL, SCHEME, entropy_commitment
 from skald.core.state import GameState, created_state
 from skald.events.common import (
+    Author,
     DecisionRedone,
     DecisionUndone,
     EntropyAdded,
@@ -50,17 +53,26 @@ Batch = tuple[tuple[Any, str], ...]
 
 
 class Move(msgspec.Struct, frozen=True):
-    """A move: a command object or its notation (entropy is sent as notation too)."""
+    """A move: a command object or its notation (entropy is sent as notation too), with
+    who made it (`by`: None is the seat's player) and the seat's signature, if any."""
 
     command: Any
+    by: Author | None = None
+    signing: Signing | None = None
 
 
 class Undo(msgspec.Struct, frozen=True):
     """Take back the last decision."""
 
+    by: Author | None = None
+    signing: Signing | None = None
+
 
 class Redo(msgspec.Struct, frozen=True):
     """Re-apply the last undone decision."""
+
+    by: Author | None = None
+    signing: Signing | None = None
 
 
 Request = Move | Undo | Redo
@@ -125,6 +137,20 @@ def opening(rules: Rules, state: GameState) -> Batch:
 
 def derive(rules: Rules, state: GameState, seat: int, request: Request) -> Batch:
     """Every event `seat`'s request appends at `state`; raises the error play would give."""
+    batch = _derived(rules, state, seat, request)
+    if request.signing is None and request.by is None and not state.seat_keys:
+        return batch  # an unsigned decision by the seat's player at a table without keys
+    first, actor = batch[0]
+    text, rng = "", None
+    if request.signing is not None:
+        logged = request_of(first, state.scheme)
+        text = logged[1].command if logged is not None and isinstance(logged[1], Move) else ""
+        rng = state.rng(state.version + 1)
+    signed = identity.attach(state, seat, first, request.by, request.signing, rng, text)
+    return ((signed, actor), *batch[1:])
+
+
+def _derived(rules: Rules, state: GameState, seat: int, request: Request) -> Batch:
     if state.outcome is not None:
         raise IllegalMove(f"game {state.id} is over; nothing more can be played")
     check_rules_version(rules, state)
@@ -302,6 +328,8 @@ def request_of(event: Any, scheme: int) -> tuple[int, Request] | None:
     """The seat and request a logged decision event records (None: not a decision).
 
     Raises IllegalMove when a hidden move's notation was never revealed."""
+    by = getattr(event, "by", None)
+    signing = identity.signing_of(event)
     match event:
         case MoveMade(seat=seat, move=move, hidden_move=hidden):
             notation = (
@@ -311,14 +339,14 @@ def request_of(event: Any, scheme: int) -> tuple[int, Request] | None:
             )
             if notation is None:
                 raise IllegalMove("the move's notation is not revealed")
-            return seat, Move(notation)
+            return seat, Move(notation, by, signing)
         case DecisionUndone(seat=seat):
-            return seat, Undo()
+            return seat, Undo(by, signing)
         case DecisionRedone(seat=seat):
-            return seat, Redo()
+            return seat, Redo(by, signing)
         case EntropyCommitted(seat=seat, commitment=commitment):
-            return seat, Move(f"{ENTROPY_PREFIX}{COMMIT} {commitment}")
+            return seat, Move(f"{ENTROPY_PREFIX}{COMMIT} {commitment}", by, signing)
         case EntropyAdded(seat=seat, entropy=text):
             verb = f"{REVEAL} " if scheme >= 2 else ""
-            return seat, Move(f"{ENTROPY_PREFIX}{verb}{text}")
+            return seat, Move(f"{ENTROPY_PREFIX}{verb}{text}", by, signing)
     return None

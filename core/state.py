@@ -65,6 +65,9 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     outcome: Outcome | None = None
     entropy_commitments: tuple[tuple[int, str], ...] = ()
     entropy: tuple[tuple[int, str], ...] = ()
+    seat_keys: tuple[tuple[int, str], ...] = ()
+    """Each seat's own public key (hex), from its first signed decision on
+    (core/identity.py)."""
 
     def option(self, name: str, default: str) -> str:
         """A table option by name."""
@@ -167,6 +170,9 @@ def _fold_event(
     engine_event = _ENGINE_EVENTS.get(type(event))
     if engine_event is not None:
         changes = engine_event(state, event)
+        signed = getattr(event, "signed", None)
+        if signed is not None and signed.key:  # the seat registers its own key
+            changes["seat_keys"] = (*state.seat_keys, (event.seat, signed.key))
     else:  # the game's own event
         changes = {"rules": rules.evolve(state.rules, event)}
         if getattr(event, "barrier", False):

@@ -61,12 +61,41 @@ class GameCreated(Event, frozen=True, tag="skald.game_created"):
     seed_chosen: bool = False
 
 
+class Author(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Who made a decision for its seat. `player`: the seat's own player (the default, and
+    what a decision with no author recorded means); `bot`: a bot (`name`, its level) that
+    `started_by` set in the seat (`the organiser`, or the seat's player); `organiser`: the
+    tournament's organiser acting for the seat. Things the rules do (a shuffle, the next
+    turn) are the game's and carry no author: their envelope's actor is `system`."""
+
+    kind: str = "player"
+    name: str = ""
+    started_by: str = ""
+
+
+class SeatSigned(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A decision signed by its seat's own Ed25519 key (core/identity.py says the message).
+
+    `digest` is sha512 of the nonce and the decision's text, so the signature names the
+    move without showing it: the nonce of a hidden move is sealed like the move
+    (`sealed_nonce`), of a public one it is public (`nonce`). `key` is set on the seat's
+    first signed decision, which registers that key for the seat (signed by itself)."""
+
+    digest: str
+    signature: str
+    nonce: str = ""
+    sealed_nonce: Secret[str] | None = None
+    key: str = ""
+
+
 class MoveMade(Event, frozen=True, tag="skald.move_made"):
     """A seat made a decision; `move` is its notation, hidden in `hidden_move` when secret."""
 
     seat: int
     move: str | None = None
     hidden_move: Secret[str] | None = None
+    by: Author | None = None
+    signed: SeatSigned | None = None
 
 
 class EntropyCommitted(Event, frozen=True, tag="skald.entropy_committed"):
@@ -74,6 +103,8 @@ class EntropyCommitted(Event, frozen=True, tag="skald.entropy_committed"):
 
     seat: int
     commitment: str
+    by: Author | None = None
+    signed: SeatSigned | None = None
 
 
 class EntropyAdded(Event, frozen=True, tag="skald.entropy_added"):
@@ -83,6 +114,8 @@ class EntropyAdded(Event, frozen=True, tag="skald.entropy_added"):
     barrier = True
     seat: int
     entropy: str
+    by: Author | None = None
+    signed: SeatSigned | None = None
 
 
 class DecisionUndone(Event, frozen=True, tag="skald.decision_undone"):
@@ -90,12 +123,16 @@ class DecisionUndone(Event, frozen=True, tag="skald.decision_undone"):
 
     seat: int
     author: int
+    by: Author | None = None
+    signed: SeatSigned | None = None
 
 
 class DecisionRedone(Event, frozen=True, tag="skald.decision_redone"):
     """`seat` re-applied the decision it had undone."""
 
     seat: int
+    by: Author | None = None
+    signed: SeatSigned | None = None
 
 
 class GameFinished(Event, frozen=True, tag="skald.game_finished"):

@@ -56,6 +56,10 @@ class LegalNow(msgspec.Struct, frozen=True, kw_only=True):
     moves: list[str]
     undo: TakeBack
     redo: TakeBack
+    head: str = ""
+    """The chain hash at `seq`: what a seat that signs its decisions signs over."""
+    keys: tuple[tuple[int, str], ...] = ()
+    """Each seat's own public key (hex), for the seats that registered one."""
 
 
 class Turn(msgspec.Struct, frozen=True, kw_only=True):
@@ -64,6 +68,10 @@ class Turn(msgspec.Struct, frozen=True, kw_only=True):
     seq: int
     to_act: tuple[int, ...]
     outcome: Outcome | None
+    head: str = ""
+    """The chain hash at `seq`: what a seat that signs its decisions signs over."""
+    keys: tuple[tuple[int, str], ...] = ()
+    """Each seat's own public key (hex), for the seats that registered one."""
 
 
 class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -91,6 +99,10 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True):
     outcome: Outcome | None
     legal: list[str]
     view: TableView
+    head: str = ""
+    """The chain hash at `seq`: what a seat that signs its decisions signs over."""
+    keys: tuple[tuple[int, str], ...] = ()
+    """Each seat's own public key (hex), for the seats that registered one."""
 
 
 class Update(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="update"):
@@ -107,6 +119,10 @@ class Update(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="u
     legal: list[str] | None
     view: TableView
     receipt: Receipt | None
+    head: str = ""
+    """The chain hash at `seq`: what a seat that signs its decisions signs over."""
+    keys: tuple[tuple[int, str], ...] = ()
+    """Each seat's own public key (hex), for the seats that registered one."""
 
 
 class NotHeld(LookupError):

@@ -30,6 +30,7 @@ from skald.core.engine import (
     to_envelope,
 )
 from skald.core.errors import Forbidden, InvalidNotation, SkaldError
+from skald.core.identity import Signing
 from skald.core.importer import ImportResult, import_text
 from skald.core.kernel import (
     Move,
@@ -49,6 +50,7 @@ from skald.core.state import GameState, presenting
 from skald.core.store import StoredRecord, StreamInfo
 from skald.core.stream_check import verify_any
 from skald.core.tournament.desk import TABLE_ID_LIKE
+from skald.events.common import Author
 from skald.events.envelope import Envelope
 from skald.events.secret import redact
 from skald.events.viewer import REFEREE, SPECTATOR, Viewer, seat_viewer
@@ -206,7 +208,13 @@ class Table:
     def turn(self, game_id: str) -> Turn:
         """Whose decision it is now, without building anyone's view (public facts only)."""
         state = self._engine.load(game_id)
-        return Turn(seq=state.version, to_act=self._to_act(game_id, state), outcome=state.outcome)
+        return Turn(
+            seq=state.version,
+            to_act=self._to_act(game_id, state),
+            outcome=state.outcome,
+            head=state.last_hash,
+            keys=state.seat_keys,
+        )
 
     def partial_copy(self, game_id: str) -> PartialCopy | None:
         """The game's partial-copy mark (None: a whole game)."""
@@ -337,6 +345,8 @@ class Table:
             moves=self._legal(game_id, state, seat),
             undo=take_back(state, seat, undo_event),
             redo=take_back(state, seat, redo_event),
+            head=state.last_hash,
+            keys=state.seat_keys,
         )
 
     def _legal(self, game_id: str, state: GameState, seat: int) -> list[str]:
@@ -443,20 +453,43 @@ class Table:
         return import_text(self._engine, text, partial)
 
     def move(
-        self, game_id: str, seat: int, notation: str, expected_seq: int | None = None
+        self,
+        game_id: str,
+        seat: int,
+        notation: str,
+        expected_seq: int | None = None,
+        by: Author | None = None,
+        signing: Signing | None = None,
     ) -> list[Envelope[Any]]:
         """Play a move for `seat` (in notation, or in the words its legal moves are said
-        in, as `act` takes it); returns the appended events as that seat sees them."""
-        acted = self._act(game_id, seat, "move", notation, expected_seq)
+        in, as `act` takes it); returns the appended events as that seat sees them. `by`:
+        who made it (None: the seat's player); `signing`: the seat's own signature."""
+        acted = self._act(game_id, seat, "move", notation, expected_seq, by, signing)
         return self._as_seat(game_id, seat, acted.envelopes)
 
-    def undo(self, game_id: str, seat: int, expected_seq: int | None = None) -> list[Envelope[Any]]:
+    def undo(
+        self,
+        game_id: str,
+        seat: int,
+        expected_seq: int | None = None,
+        by: Author | None = None,
+        signing: Signing | None = None,
+    ) -> list[Envelope[Any]]:
         """Undo the last decision for `seat`."""
-        return self._as_seat(game_id, seat, self._engine.undo(game_id, seat, expected_seq))
+        acted = self._act(game_id, seat, "undo", None, expected_seq, by, signing)
+        return self._as_seat(game_id, seat, acted.envelopes)
 
-    def redo(self, game_id: str, seat: int, expected_seq: int | None = None) -> list[Envelope[Any]]:
+    def redo(
+        self,
+        game_id: str,
+        seat: int,
+        expected_seq: int | None = None,
+        by: Author | None = None,
+        signing: Signing | None = None,
+    ) -> list[Envelope[Any]]:
         """Redo the last undone decision for `seat`."""
-        return self._as_seat(game_id, seat, self._engine.redo(game_id, seat, expected_seq))
+        acted = self._act(game_id, seat, "redo", None, expected_seq, by, signing)
+        return self._as_seat(game_id, seat, acted.envelopes)
 
     def decide(
         self,
@@ -465,10 +498,12 @@ class Table:
         action: str,
         notation: str | None = None,
         expected_seq: int | None = None,
+        by: Author | None = None,
+        signing: Signing | None = None,
     ) -> Decision:
         """Make one decision (`action`: move with `notation`, undo or redo) and answer with
         everything the seat needs next, from the state the append produced (no reload)."""
-        acted = self._act(game_id, seat, action, notation, expected_seq)
+        acted = self._act(game_id, seat, action, notation, expected_seq, by, signing)
         state = acted.state
         viewer = seat_viewer(seat, state.players[seat])
         effective = self._effective(state, viewer)
@@ -479,6 +514,8 @@ class Table:
             outcome=state.outcome,
             legal=self._legal(game_id, state, seat),
             view=self._view(game_id, state, viewer),
+            head=state.last_hash,
+            keys=state.seat_keys,
         )
 
     def act(
@@ -488,22 +525,35 @@ class Table:
         action: str,
         notation: str | None = None,
         expected_seq: int | None = None,
+        by: Author | None = None,
+        signing: Signing | None = None,
     ) -> int:
         """Make one decision, as `decide` does, without projecting anything for anyone: the
         new seq. The viewers following the game then read what they need (`update`)."""
-        return self._act(game_id, seat, action, notation, expected_seq).state.version
+        return self._act(game_id, seat, action, notation, expected_seq, by, signing).state.version
 
     def _act(
-        self, game_id: str, seat: int, action: str, notation: str | None, expected_seq: int | None
+        self,
+        game_id: str,
+        seat: int,
+        action: str,
+        notation: str | None,
+        expected_seq: int | None,
+        by: Author | None = None,
+        signing: Signing | None = None,
     ) -> Acted:
-        requests: dict[str, Request] = {"move": Move(notation), "undo": Undo(), "redo": Redo()}
+        requests: dict[str, Request] = {
+            "move": Move(notation, by, signing),
+            "undo": Undo(by, signing),
+            "redo": Redo(by, signing),
+        }
         try:
             acted = self._engine.act(game_id, seat, requests[action], expected_seq)
         except InvalidNotation:
             meant = self._meant(game_id, seat, notation) if action == "move" else None
-            if meant is None:
+            if meant is None or signing is not None:  # a signed move names its notation
                 raise
-            acted = self._engine.act(game_id, seat, Move(meant), expected_seq)
+            acted = self._engine.act(game_id, seat, Move(meant, by), expected_seq)
         base = acted.envelopes[0].seq - 1
         self._appended.put((game_id, acted.state.version), (base, acted.envelopes))
         return acted

@@ -86,6 +86,8 @@ def update_for(
         legal=legal,
         view=view_of(game_id, state, effective, waiting),
         receipt=receipt,
+        head=state.last_hash,
+        keys=state.seat_keys,
     )
 
 
