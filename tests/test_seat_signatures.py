@@ -48,7 +48,8 @@ def test_a_seat_registers_its_key_with_its_first_signed_decision(table: Table) -
         for e in table.log(game, table.viewer(game, "referee"))
         if isinstance(e.event, MoveMade)
     )
-    assert marker.signed is not None and marker.signed.key == public_key(ann)
+    assert marker.signed is not None
+    assert marker.signed.key == public_key(ann)
     assert marker.by is None  # the seat's own player
     assert table.verify(game).ok
 
@@ -82,7 +83,8 @@ def test_a_bot_may_play_a_signing_seat_and_the_record_says_so(table: Table) -> N
         for e in table.log(game, table.viewer(game, "referee"))
         if isinstance(e.event, MoveMade)
     ]
-    assert last[-1].by == GREEDY and last[-1].signed is None
+    assert last[-1].by == GREEDY
+    assert last[-1].signed is None
     assert table.verify(game).ok
 
 
@@ -135,7 +137,8 @@ def test_a_hidden_moves_signature_shows_nothing_of_the_move(table: Table) -> Non
         if hidden:
             break
     marker = hidden[-1]
-    assert marker.signed is not None and marker.signed.sealed_nonce is not None
+    assert marker.signed is not None
+    assert marker.signed.sealed_nonce is not None
     assert marker.signed.nonce == ""
     outsiders = set(range(2)) - set(marker.hidden_move.audience)
     for seat in outsiders:
