@@ -42,6 +42,7 @@ from skald.events.common import (
 from skald.events.envelope import Envelope
 from skald.events.secret import Secret, redact, secrets_in
 from skald.events.viewer import seat_viewer
+from skald.projections.audit.authors import SeatAuthors, SignatureProblem, seat_authors
 from skald.projections.audit.shown import Shown, parts
 from skald.projections.narrative import Narrator
 from skald.projections.narrative.legend import face
@@ -123,6 +124,8 @@ class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
     knowledge_until: int | None = None
     partial: str = ""
     """For a partial copy, that it is one, in plain words (the audit covers what it holds)."""
+    authors: tuple[SeatAuthors, ...] = ()
+    """Each seat's decisions: how many its own key signed, who else made some."""
 
 
 def build_audit(
@@ -142,7 +145,8 @@ def build_audit(
     # A clean re-derivation folded every event already: only a log it stopped in (or did
     # not walk: older rules) can hold an event the replay refuses.
     refused = None if rederivation.clean else _replay_refusal(game, envelopes)
-    anomalies = _anomalies(chain, commitments, rederivation, refused)
+    authors, signature_problems = seat_authors(envelopes, players)
+    anomalies = _anomalies(chain, commitments, rederivation, refused, signature_problems)
     verdict = "anomalies" if anomalies else "unverifiable" if rederivation.unsupported else "clean"
     until = chain.bad_seq if not chain.ok else None
     vouched = [env for env in envelopes if until is None or env.seq < until]
@@ -174,6 +178,7 @@ def build_audit(
         events=_audit_events(envelopes, players, game),
         verdict=verdict,
         anomalies=anomalies,
+        authors=authors,
     )
 
 
@@ -302,6 +307,7 @@ def _anomalies(
     commitments: CommitmentCheck,
     rederivation: Rederivation,
     refused: Finding | None = None,
+    signatures: Sequence[SignatureProblem] = (),
 ) -> tuple[Finding, ...]:
     found: list[Finding] = []
     if not chain.ok and chain.bad_seq is not None:
@@ -319,6 +325,12 @@ def _anomalies(
         for seq in commitments.reused_salts
     ]
     found += rederivation.findings
+    seen = {finding.seq for finding in found}
+    found += [
+        Finding(seq=bad.seq, rule="a seat signature", detail=bad.problem)
+        for bad in signatures
+        if bad.seq not in seen  # the re-derivation's refusal says it already
+    ]
     if refused is not None:  # after the rule broken at its seq, if any: that says more
         found.append(refused)
     return tuple(sorted(found, key=lambda finding: finding.seq))

@@ -5,6 +5,7 @@ of the ids its evidence section shows."""
 
 from __future__ import annotations
 
+from skald.projections.audit.authors import authorship_lines
 from skald.projections.audit.report import AuditReport
 from skald.projections.narrative import Narrator, end_sentence
 from skald.projections.narrative.common import plural
@@ -54,6 +55,7 @@ def answers(report: AuditReport) -> list[str]:
             "table allowed; an undo stops at anything revealed, so nobody took back a "
             "revealed decision."
         )
+    said += authorship_lines(report.authors)
     for finding in report.anomalies:
         detail = f" ({finding.detail})" if finding.detail else ""
         said.append(f"At seq {finding.seq}: {finding.rule}{detail}.")

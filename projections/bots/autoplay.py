@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from skald.events.common import Outcome
+from skald.events.common import Author, Outcome
 from skald.projections.registry import READING_SIDES, game_part
 from skald.projections.table import Table
 
@@ -95,10 +95,23 @@ def autoplay(
     return play_out(table, game_id, bot, random.Random(bot_seed), max_decisions)
 
 
+def level_of(bot: Bot) -> str:
+    """The level's name of a bot (`greedy`), or the empty text for one of its own."""
+    return next((name for name, known in BOTS.items() if known is bot), "")
+
+
 def play_out(
-    table: Table, game_id: str, bot: Bot, rnd: random.Random, max_decisions: int = 100_000
+    table: Table,
+    game_id: str,
+    bot: Bot,
+    rnd: random.Random,
+    max_decisions: int = 100_000,
+    started_by: str = "",
 ) -> AutoplayResult:
-    """Let bots play an existing game to its end, each seeing only its own seat's view."""
+    """Let bots play an existing game to its end, each seeing only its own seat's view;
+    each decision says it is the bot's (`started_by`: who set the bots to play, in words,
+    such as `the organiser`)."""
+    by = Author(kind="bot", name=level_of(bot), started_by=started_by)
     for _ in range(max_decisions):
         current = table.turn(game_id)
         if current.outcome is not None or not current.to_act:
@@ -108,7 +121,7 @@ def play_out(
         legal = table.legal(game_id, seat)
         if not legal:
             break
-        table.move(game_id, seat, bot(own_view.state, legal, rnd))
+        table.move(game_id, seat, bot(own_view.state, legal, rnd), by=by)
     final = table.turn(game_id)
     return AutoplayResult(id=game_id, events=final.seq, outcome=final.outcome)
 

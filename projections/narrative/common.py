@@ -103,17 +103,35 @@ class CommonNarrator:
         """A seat's player name (`seat 5` for a seat outside the table)."""
         return self.players[seat] if 0 <= seat < len(self.players) else f"seat {seat}"
 
+    def doer(self, event: Any) -> str:
+        """Who made a decision, as a sentence begins: the seat's player (`Ann`), or who acted
+        for the seat (`The organiser's greedy bot`, `Ann's own greedy bot`, `The
+        organiser`)."""
+        by = getattr(event, "by", None)
+        if by is None or by.kind == "player":
+            return self.name(event.seat)
+        said = author_words(by, self.name(event.seat))
+        return said[:1].upper() + said[1:]
+
+    def for_seat(self, event: Any) -> str:
+        """` for Ann` after a decision someone else made in Ann's seat, else nothing."""
+        by = getattr(event, "by", None)
+        if by is None or by.kind == "player" or by.started_by == self.name(event.seat):
+            return ""
+        return f" for {self.name(event.seat)}"
+
     def say(self, event: Any) -> str | None:
         """The sentence for a shared event, or None when it is a game's own."""
         match event:
             case MoveMade(seat=seat, move=str() as move):
-                return f"{self.name(seat)} chose “{self.move_words(move)}”."
+                return f"{self.doer(event)} chose “{self.move_words(move)}”{self.for_seat(event)}."
             case MoveMade(seat=seat, hidden_move=hidden):
                 move = known(hidden)
                 if move is None:
-                    return f"{self.name(seat)} made a hidden decision."
+                    return f"{self.doer(event)} made a hidden decision{self.for_seat(event)}."
                 return (
-                    f"{self.name(seat)} chose “{self.move_words(move)}” (hidden from the others)."
+                    f"{self.doer(event)} chose “{self.move_words(move)}”{self.for_seat(event)}"
+                    " (hidden from the others)."
                 )
             case GameCreated():
                 return self._created(event)
@@ -122,10 +140,15 @@ class CommonNarrator:
             case EntropyAdded(seat=seat):
                 return f"{self.name(seat)}'s share of the luck was shown and mixed into the draws."
             case DecisionUndone(seat=seat, author=author):
-                whose = "their own" if seat == author else f"{self.name(author)}'s"
-                return f"{self.name(seat)} took back {whose} last decision."
+                whose = (
+                    "their own" if seat == author and event.by is None else f"{self.name(author)}'s"
+                )
+                return f"{self.doer(event)} took back {whose} last decision{self.for_seat(event)}."
             case DecisionRedone(seat=seat):
-                return f"{self.name(seat)} made again the decision that was taken back."
+                return (
+                    f"{self.doer(event)} made again the decision that was taken back"
+                    f"{self.for_seat(event)}."
+                )
             case GameFinished(outcome=outcome):
                 return (
                     f"The game is over ({termination_words(outcome.termination)}): "
@@ -144,3 +167,16 @@ class CommonNarrator:
         key = known(event.key) if event.key is not None else known(event.seed)
         return text + f"; its secret key is {'revealed' if key is not None else 'committed'}."
         return text
+
+
+def author_words(by: Any, player: str) -> str:
+    """Who acted for a seat, in words (`the organiser's greedy bot`, `Ann's own greedy
+    bot`, `the organiser`, `Ann`)."""
+    if by.kind == "bot":
+        level = f"{by.name} bot" if by.name else "bot"
+        if by.started_by == player:
+            return f"{player}'s own {level}"
+        return f"{by.started_by}'s {level}" if by.started_by else f"the {level}"
+    if by.kind == "organiser":
+        return "the organiser"
+    return player

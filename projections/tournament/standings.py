@@ -371,7 +371,8 @@ def play_round(
     its own seat's view (game k of the call: bot seed `{bot_seed}/{k}`)."""
     played_now = []
     for number, (round_number, table_number, game) in enumerate(desk.open_games(tournament)):
-        result = play_out(table, game, bot, random.Random(f"{bot_seed}/{number}"))
+        rnd = random.Random(f"{bot_seed}/{number}")
+        result = play_out(table, game, bot, rnd, started_by="the organiser")
         played_now.append(
             PlayedGame(
                 round=round_number,
