@@ -41,7 +41,6 @@ import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Protocol
 
 import msgspec
 
@@ -57,6 +56,7 @@ from skald.core.secrecy import sealed_key
 from skald.core.store import EventStore, StoredRecord, StreamInfo
 from skald.core.tournament import pairing, stream
 from skald.core.tournament.evidence import result_problem
+from skald.core.tournament.games import GameDesk as GameDesk  # also imported from here
 from skald.core.tournament.standing import ranked, tallies
 from skald.core.tournament.state import RoundState, TableState, TournamentState, evolve, fold
 from skald.events.common import Outcome
@@ -76,46 +76,10 @@ from skald.events.tournament import (
     TournamentCreated,
     TournamentEvent,
 )
-from skald.events.viewer import REFEREE, SPECTATOR, Viewer
+from skald.events.viewer import REFEREE, SPECTATOR
 
 DEFAULT_TABLE_SIZE = 4
 MAX_ROUNDS = 100
-
-
-class GameSummaryLike(Protocol):
-    """What the desk reads of a game's summary."""
-
-    @property
-    def players(self) -> tuple[str, ...]: ...
-    @property
-    def outcome(self) -> Outcome | None: ...
-
-
-class AuditLike(Protocol):
-    """What the desk reads of a game's audit."""
-
-    @property
-    def verdict(self) -> str: ...
-    @property
-    def seed(self) -> str | None: ...
-
-
-class GameDesk(Protocol):
-    """How the desk reaches games (projections/table.py `Table` is one)."""
-
-    def create(
-        self,
-        game: str,
-        players: Sequence[str],
-        seed: str | None = None,
-        options: Mapping[str, str] | None = None,
-        game_id: str | None = None,
-        deal: str | None = None,
-        reproducible: bool = False,
-    ) -> str: ...
-    def summary(self, game_id: str) -> GameSummaryLike: ...
-    def verify(self, game_id: str) -> ChainReport: ...
-    def audit(self, game_id: str, viewer: Viewer) -> AuditLike: ...
 
 
 class WaitingTable(msgspec.Struct, frozen=True, kw_only=True):

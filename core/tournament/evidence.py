@@ -13,16 +13,14 @@ verifies as a chain, but not as evidence: its games say otherwise.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from skald.core.errors import NotFound
+from skald.core.tournament.games import GameDesk
 from skald.core.tournament.state import RoundState, TournamentState, evolve, fold
 from skald.events.envelope import Envelope
 from skald.events.tournament import AuditAttached, ResultRecorded, TournamentEvent
 from skald.events.viewer import REFEREE, SPECTATOR
-
-if TYPE_CHECKING:
-    from skald.core.tournament.desk import GameDesk
 
 
 def result_problem(

@@ -39,7 +39,8 @@ from typing import Any
 import msgspec
 
 from skald.core.errors import CorruptRecord, Forbidden, NotFound
-from skald.core.tournament.desk import GameDesk, Tournaments
+from skald.core.tournament.desk import Tournaments
+from skald.core.tournament.games import GameDesk
 from skald.events.viewer import Viewer
 
 ROUND_GAME = re.compile(
