@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from skald.api.schemas import OptionText, PlayerName
-from skald.core.tournament.desk import MAX_ROUNDS
+from skald.core.tournament.registration import MAX_ROUNDS
 from skald.events.tournament import TIEBREAKS
 
 GameName = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f-\x9f]+$")]

@@ -19,27 +19,11 @@ from skald.api import bench_channel
 from skald.api.bench import Figure, http_figures, memory_figures
 from skald.cli import bench_figures as engine_figures
 from skald.cli.bench_knowledge import knowledge_figures
-from skald.cli.serve import BENCH_PARTS
-from skald.core.errors import InvalidOption, StoreError
+from skald.core.errors import StoreError
 from skald.core.store import metadata as store_metadata
 from skald.core.store import shown_url
 
-PARTS = BENCH_PARTS
 OWNED_MARK = "skald_bench_owned"
-
-
-def parse_parts(only: str | None) -> set[str] | None:
-    """The parts `--only` names (None: all); InvalidOption for a name that is not one."""
-    if only is None:
-        return None
-    parts = {part.strip() for part in only.split(",")}
-    unknown = sorted(parts - set(PARTS))
-    if unknown:
-        raise InvalidOption(
-            f"--only: unknown part(s) {', '.join(map(repr, unknown))}; "
-            f"valid parts: {', '.join(PARTS)}"
-        )
-    return parts
 
 
 def claim(url: str) -> None:

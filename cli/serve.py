@@ -19,14 +19,12 @@ from typing import IO, TYPE_CHECKING, Annotated
 import typer
 
 from skald.cli.app import DbOption, command, read_only_folder
+from skald.cli.bench_parts import BENCH_PARTS, parse_parts
 from skald.core.errors import SkaldError, StoreError
 from skald.core.store import DEFAULT_URL, sqlite_path
 
 if TYPE_CHECKING:
     from skald.api.bench import Figure
-
-BENCH_PARTS = ("engine", "long", "peer", "http", "memory", "knowledge", "channel")
-"""The parts of `skald bench`, in the order a run measures them (`--only`)."""
 
 UVICORN_STARTUP_FAILURE = 3  # uvicorn's exit code when its server did not start
 
@@ -189,7 +187,7 @@ def bench(
     ] = "1,100,1000",
 ) -> None:
     """Measure every figure beside its baseline in one run; print a table or JSON lines."""
-    from skald.cli.bench_run import parse_parts, run
+    from skald.cli.bench_run import run
 
     parts = parse_parts(only)
     counts = _counts("--memory-games", memory_games)

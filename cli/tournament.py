@@ -31,7 +31,8 @@ from skald.core.engine import Engine
 from skald.core.errors import InvalidNotation, InvalidOption, StoreError
 from skald.core.signing import Signer, SigningKeyError, open_signer
 from skald.core.store import EventStore
-from skald.core.tournament.desk import DEFAULT_TABLE_SIZE, Tournaments
+from skald.core.tournament.desk import Tournaments
+from skald.core.tournament.registration import DEFAULT_TABLE_SIZE
 from skald.core.tournament.state import fold, held_because
 from skald.events.tournament import FORMATS, TIEBREAKS, AuditAttached, ResultRecorded
 from skald.projections.bots.autoplay import BOTS, bot_named

@@ -1,5 +1,5 @@
 """A table of a duplicate round replayed by a ruling: a fresh deal, never the round's, and
-how it is scored (core/tournament/desk.py `_replay`, projections/tournament/standings.py).
+how it is scored (core/tournament/disputes.py `_replay`, projections/tournament/standings.py).
 
 Its seats have played the round's deal, and once the round is over every table's play
 opens, so the replay deals something new. Its result counts in the standings like any

@@ -155,7 +155,7 @@ def _dealt(events: list[dict[str, object]], seat: int) -> list[str]:
 
 def test_a_replayed_duplicate_table_is_not_the_deal_its_seats_have_played(base: str) -> None:
     """A ruling `replayed` on a duplicate round's table creates a new game for the same
-    seats that "deals the round's deal again" (core/tournament/desk.py `_replay`): the
+    seats that "deals the round's deal again" (core/tournament/disputes.py `_replay`): the
     same pile, in the same order. Its seats have played that very deal, so what they saw
     then is hidden from them now and they know it: Ann is dealt her opening hand again,
     every tile she drew at the table lies at the same place in the replay's pile (she

@@ -51,7 +51,7 @@ from skald.api.tournament_schemas import (
 )
 from skald.core.errors import InvalidOption
 from skald.core.tournament.access import issue_one
-from skald.core.tournament.desk import MAX_ROUNDS
+from skald.core.tournament.registration import MAX_ROUNDS
 from skald.core.tournament.state import fold
 from skald.events.tournament import RULINGS
 from skald.projections.bots.autoplay import BOTS, bot_named

@@ -4,21 +4,31 @@ A map side is written in maps.toml as a grid of habitat codes (S settlement, F f
 swamp, C cave, `*` the centre, `.` no location) with a zone letter per location and the
 roads that are blocked; roads run by compass direction between orthogonal neighbours.
 Location names are a column letter from A and a row number from 1 (A1 is the north-west
-corner). The centre belongs to every zone it borders.
+corner). The centre belongs to every zone it borders. `MapData` is a side as the file
+writes it (core/beast/data.py reads the file), `Board` its geometry derived.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING
 
 import msgspec
 
-if TYPE_CHECKING:
-    from skald.core.beast.data import MapData
-
 DIRECTIONS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 HABITAT_CODES = {"S": "settlement", "F": "forest", "W": "swamp", "C": "cave"}
+
+
+class MapData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A map side as written in maps.toml (read by core/beast/data.py)."""
+
+    name: str
+    title: str
+    grid: tuple[str, ...]
+    zones: tuple[str, ...]
+    zone_names: dict[str, str]
+    blocked: tuple[str, ...]
+    pieces: dict[str, tuple[str, ...]]
+    reconstructed: bool = False
 
 
 class Board(msgspec.Struct, frozen=True):

@@ -14,7 +14,7 @@ from typing import TypeVar
 
 import msgspec
 
-from skald.core.beast.board import Board, build_board
+from skald.core.beast.board import Board, MapData, build_board
 from skald.core.content import load_toml
 
 T = TypeVar("T")
@@ -206,19 +206,6 @@ class Piece(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     health: int
     grudges: int
     settler: bool
-
-
-class MapData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A map side as written in maps.toml."""
-
-    name: str
-    title: str
-    grid: tuple[str, ...]
-    zones: tuple[str, ...]
-    zone_names: dict[str, str]
-    blocked: tuple[str, ...]
-    pieces: dict[str, tuple[str, ...]]
-    reconstructed: bool = False
 
 
 class MapsFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -13,16 +13,29 @@ verifies as a chain, but not as evidence: its games say otherwise.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import msgspec
+
+from skald.core.chain import ChainReport
 from skald.core.errors import NotFound
+from skald.core.tournament.games import GameDesk
 from skald.core.tournament.state import RoundState, TournamentState, evolve, fold
 from skald.events.envelope import Envelope
 from skald.events.tournament import AuditAttached, ResultRecorded, TournamentEvent
 from skald.events.viewer import REFEREE, SPECTATOR
 
-if TYPE_CHECKING:
-    from skald.core.tournament.desk import GameDesk
+
+def with_evidence(
+    report: ChainReport, envelopes: Sequence[Envelope[TournamentEvent]], games: GameDesk
+) -> ChainReport:
+    """`report` of a chain, or, where it held, the first result its game contradicts."""
+    if not report.ok:
+        return report
+    problem = result_problem(envelopes, games)
+    if problem is None:
+        return report
+    return msgspec.structs.replace(report, ok=False, bad_seq=problem[0], reason=problem[1])
 
 
 def result_problem(

@@ -11,7 +11,7 @@ ability tile adds its offer and keeps the same seat to act) from the deal every 
 the round holds. Once every game that plays the round's deal (each table's first game)
 has an outcome, the round is open and the game reads as its table options say, like any
 other. A replay a ruling orders is not one of those games: it plays a fresh deal of its
-own, never the round's (core/tournament/desk.py `_replay`), so its public play tells
+own, never the round's (core/tournament/disputes.py `_replay`), so its public play tells
 nobody anything about the round's deal. It reads like any game, and a round that has
 opened stays open when a replay is ordered (what was readable, and may have been shared,
 does not close again).
@@ -39,13 +39,14 @@ from typing import Any
 import msgspec
 
 from skald.core.errors import CorruptRecord, Forbidden, NotFound
-from skald.core.tournament.desk import GameDesk, Tournaments
+from skald.core.tournament.desk import Tournaments
+from skald.core.tournament.games import GameDesk
 from skald.events.viewer import Viewer
 
 ROUND_GAME = re.compile(
     r"(?P<tournament>.+)\.r(?P<round>[1-9][0-9]{0,5})\.t[1-9][0-9]{0,5}(?:\.replay[1-9][0-9]{0,5})?"
 )
-"""The shape of the id the desk gives a round's game (core/tournament/desk.py `_new_game`)."""
+"""The shape of the id the desk gives a round's game (core/tournament/rounds.py `table_game_id`)."""
 
 
 class SealedRound(msgspec.Struct, frozen=True, kw_only=True):

@@ -49,7 +49,7 @@ from skald.core.sqlite_writers import NoWaiting
 from skald.core.state import GameState, presenting
 from skald.core.store import StoredRecord, StreamInfo
 from skald.core.stream_check import verify_any
-from skald.core.tournament.desk import TABLE_ID_LIKE
+from skald.core.tournament.rounds import TABLE_ID_LIKE
 from skald.events.common import Author
 from skald.events.envelope import Envelope
 from skald.events.secret import redact

@@ -25,7 +25,7 @@ import msgspec
 
 from skald.core.seats import printable
 from skald.core.signing import Signer
-from skald.core.tournament.desk import plural
+from skald.core.tournament.words import plural
 from skald.core.tournament.state import TournamentState
 from skald.core.tournament.stream import end_mark
 from skald.events.envelope import Envelope

@@ -11,7 +11,7 @@ with its uncertainty: mu, sigma and the conservative ordinal mu - 3 sigma.
 
 Duplicate rounds also compare seat by seat across tables (every table played the same
 deal): each seat's score against the mean of that seat over the round's tables. A table
-replayed by a ruling played a fresh deal of its own (core/tournament/desk.py `_replay`),
+replayed by a ruling played a fresh deal of its own (core/tournament/disputes.py `_replay`),
 which no other table played: its result counts in the standings, points, tie-breaks and
 ratings like any table's, but it is compared with nothing, so it is left out of its
 round's comparison (and of the means the others are compared with) and listed in `apart`.
@@ -36,7 +36,8 @@ import msgspec
 from openskill.models import BradleyTerryFull, BradleyTerryFullRating
 
 from skald.core.errors import InvalidOption
-from skald.core.tournament.desk import Tournaments, plural
+from skald.core.tournament.desk import Tournaments
+from skald.core.tournament.words import plural
 from skald.core.tournament.standing import Played, places, played, ranked, tallies
 from skald.core.tournament.state import TournamentState
 from skald.events.common import Outcome
