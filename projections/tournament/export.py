@@ -25,9 +25,9 @@ import msgspec
 
 from skald.core.seats import printable
 from skald.core.signing import Signer
-from skald.core.tournament.words import plural
 from skald.core.tournament.state import TournamentState
 from skald.core.tournament.stream import end_mark
+from skald.core.tournament.words import plural
 from skald.events.envelope import Envelope
 from skald.projections.export.markdown import escape_markdown
 from skald.projections.tournament.crosstable import (

@@ -37,9 +37,9 @@ from openskill.models import BradleyTerryFull, BradleyTerryFullRating
 
 from skald.core.errors import InvalidOption
 from skald.core.tournament.desk import Tournaments
-from skald.core.tournament.words import plural
 from skald.core.tournament.standing import Played, places, played, ranked, tallies
 from skald.core.tournament.state import TournamentState
+from skald.core.tournament.words import plural
 from skald.events.common import Outcome
 from skald.projections.bots.autoplay import Bot, play_out
 from skald.projections.table import Table
