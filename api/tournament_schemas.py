@@ -90,6 +90,9 @@ class AutoplayIn(Body):
 
     bots: Literal["random", "greedy"] = "random"
     bot_seed: int = Field(0, ge=0, le=2**31)
+    take_seats: bool = False
+    """The organiser agrees that bots take seats people have played in (else 409
+    needs_confirmation names them and nothing is played)."""
 
 
 class DisputeIn(Body):

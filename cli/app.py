@@ -48,6 +48,7 @@ from skald.core.errors import (
     IllegalMove,
     InvalidNotation,
     InvalidOption,
+    NeedsConfirmation,
     NotFound,
     SkaldError,
     StoreError,
@@ -80,6 +81,7 @@ EXIT_CODES: tuple[tuple[type[SkaldError], int], ...] = (
     (SigningKeyError, STORAGE_EXIT),
     (CorruptRecord, CORRUPT_EXIT),
     (AlreadyStored, 10),
+    (NeedsConfirmation, 11),
     (SkaldError, 1),
 )
 

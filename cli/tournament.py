@@ -202,14 +202,22 @@ def autoplay(
         str, typer.Option("--bots", help=f"Bot level at every seat: {'|'.join(BOTS)}.")
     ] = "random",
     bot_seed: Annotated[int, typer.Option(help="Seed of the bots' choices.")] = 0,
+    take_seats: Annotated[
+        bool,
+        typer.Option(
+            "--take-seats",
+            help="Let the bots take seats people have played in (else the command names "
+            "them, plays nothing and exits 11).",
+        ),
+    ] = False,
     db: DbOption = None,
 ) -> None:
     """Play the current round's open games with bots, each seeing only its own seat's
-    view; one JSON line per game."""
+    view; one JSON line per game. The record says each decision the bots made."""
     if bots not in BOTS:
         raise InvalidOption(f"--bots {bots!r}: must be one of {', '.join(BOTS)}")
     desk, table = _desk(db)
-    for played in play_round(desk, table, tournament, bot_named(bots), bot_seed):
+    for played in play_round(desk, table, tournament, bot_named(bots), bot_seed, take_seats):
         print_json(played)
 
 

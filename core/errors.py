@@ -55,6 +55,11 @@ class VersionConflict(SkaldError):
         self.current = current
 
 
+class NeedsConfirmation(SkaldError):
+    """Asked for something that takes a decision from people (bots taking seats people
+    played): nothing was done; asked again with the confirmation, it is done."""
+
+
 class NotFound(SkaldError):
     """An unknown game, seat or thing."""
 

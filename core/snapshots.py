@@ -67,6 +67,7 @@ class _Snapshot(msgspec.Struct, Generic[S], frozen=True, array_like=True):
     outcome: Outcome | None
     entropy_commitments: tuple[tuple[int, str], ...]
     entropy: tuple[tuple[int, str], ...]
+    seat_keys: tuple[tuple[int, str], ...] = ()
 
 
 class SnapshotCodec:
@@ -103,6 +104,7 @@ class SnapshotCodec:
                 outcome=state.outcome,
                 entropy_commitments=state.entropy_commitments,
                 entropy=state.entropy,
+                seat_keys=state.seat_keys,
             )
         )
 
@@ -128,6 +130,7 @@ class SnapshotCodec:
             outcome=snap.outcome,
             entropy_commitments=snap.entropy_commitments,
             entropy=snap.entropy,
+            seat_keys=snap.seat_keys,
         )
 
     def checked(self, state: GameState) -> bytes | None:

@@ -13,6 +13,7 @@ import pytest
 
 from skald.core.errors import Forbidden
 from skald.core.identity import Signing, move_digest, public_key, sign_decision
+from skald.core.snapshots import codec_for
 from skald.events.common import Author, MoveMade
 from skald.events.secret import redact
 from skald.events.viewer import seat_viewer
@@ -156,3 +157,19 @@ def test_a_hidden_moves_signature_shows_nothing_of_the_move(table: Table) -> Non
 def test_signing_is_plain_json_over_the_wire() -> None:
     signing = Signing(digest="ab", signature="cd", nonce="ef", key="")
     assert msgspec.json.decode(msgspec.json.encode(signing), type=Signing) == signing
+
+
+def test_a_state_with_seat_keys_is_snapshotted_whole(table: Table) -> None:
+    """The engine keeps snapshots of states with registered keys (a state that did not
+    round-trip would turn snapshots off for the game, and every read would replay)."""
+    game = _beowulf(table)
+    seat = table.turn(game).to_act[0]
+    move = _first_move(table, game, seat)
+    table.move(game, seat, move, signing=_signed(table, game, seat, secrets.token_bytes(32), move))
+    state = table._engine.load(game)
+    assert state.seat_keys
+    codec = codec_for("beowulf")
+    assert codec is not None
+    data = codec.checked(state)
+    assert data is not None
+    assert codec.decode(data).seat_keys == state.seat_keys

@@ -264,7 +264,9 @@ async def autoplay(
     caller: OrganiserDep, services: ServicesDep, body: AutoplayIn | None = None
 ) -> MsgspecJSON:
     """Bots play the current round's open games (organiser), each bot seeing only its own
-    seat's view. Results are taken in by `POST .../results`."""
+    seat's view. Where people have played in a game, 409 `needs_confirmation` names the
+    tables and seats and nothing is played, unless `take_seats` is true. Results are taken
+    in by `POST .../results`."""
     given = body or AutoplayIn(bots="random", bot_seed=0)
     if given.bots not in BOTS:  # the schema lists the levels; this guards a drift
         raise InvalidOption(f"bots {given.bots!r}: one of {', '.join(BOTS)}")
@@ -275,6 +277,7 @@ async def autoplay(
         caller.tournament,
         bot_named(given.bots),
         given.bot_seed,
+        given.take_seats,
     )
     return MsgspecJSON({"games": played})
 

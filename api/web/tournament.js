@@ -235,6 +235,32 @@
     }
   }
 
+  // Bots never take a seat a person has played in without the organiser's yes: the service
+  // answers 409 needs_confirmation naming the tables and seats, and the desk asks.
+  async function letBotsPlay() {
+    const said = (played) => `The bots played ${played.games.length} game${played.games.length === 1 ? "" : "s"}; take in the results.`;
+    busy(true);
+    say("");
+    try {
+      let played;
+      try {
+        played = await json(`${base}/autoplay`, { method: "POST", body: { bots: "greedy" } });
+      } catch (error) {
+        if (error.code !== "needs_confirmation") throw error;
+        busy(false);
+        if (!window.confirm(error.message)) return tell("Nothing was played.");
+        busy(true);
+        played = await json(`${base}/autoplay`, { method: "POST", body: { bots: "greedy", take_seats: true } });
+      }
+      await refresh();
+      tell(said(played));
+    } catch (error) {
+      say(error.message);
+    } finally {
+      busy(false);
+    }
+  }
+
   // No table comes with a referee link (an organiser may play too; a referee reads every
   // hand): a Swiss table gets a link to watch it as anyone may, a duplicate table none,
   // since its round is sealed until every table has finished.
@@ -319,7 +345,7 @@
       $("results").addEventListener("click", () => act(null, "results", undefined, (taken) =>
         [`${taken.events.length} result${taken.events.length === 1 ? "" : "s"} taken in.`,
           ...(taken.waiting || []).map((w) => `${w.message[0].toUpperCase()}${w.message.slice(1)}.`)].join(" ")));
-      $("autoplay").addEventListener("click", () => act(null, "autoplay", { bots: "greedy" }, (played) => `The bots played ${played.games.length} game${played.games.length === 1 ? "" : "s"}; take in the results.`));
+      $("autoplay").addEventListener("click", letBotsPlay);
       $("register").addEventListener("submit", async (event) => {
         const name = $("register-name").value.trim();
         await act(event, "players", { player: name }, `${name} is registered and will be paired from the next round.`, (answer) => {

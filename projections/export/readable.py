@@ -23,6 +23,7 @@ from skald.core.history.notes import mark_words, placed, visible_note
 from skald.events.common import MoveMade
 from skald.events.envelope import Envelope
 from skald.events.history import Mark
+from skald.projections.audit.authors import authorship_lines, seat_authors
 from skald.projections.export.model import (
     SECTION_ENDS,
     Bundle,
@@ -208,6 +209,8 @@ def blocks(
         for block in walker.stream(bundle.id, bundle.game_events, 0)
         if block.kind != "board" or block.svg
     ]
+    authors, _ = seat_authors(bundle.game_events, bundle.players)
+    found += [Block(kind="result", depth=0, text=line) for line in authorship_lines(authors)]
     found.append(Block(kind="result", depth=0, text=_result_words(bundle)))
     return found
 

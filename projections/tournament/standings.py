@@ -35,13 +35,15 @@ from typing import Any
 import msgspec
 from openskill.models import BradleyTerryFull, BradleyTerryFullRating
 
-from skald.core.errors import InvalidOption
+from skald.core.errors import InvalidOption, NeedsConfirmation
 from skald.core.tournament.desk import Tournaments
 from skald.core.tournament.standing import Played, places, played, ranked, tallies
 from skald.core.tournament.state import TournamentState
 from skald.core.tournament.words import plural
 from skald.events.common import Outcome
+from skald.projections.audit.authors import DECISIONS
 from skald.projections.bots.autoplay import Bot, play_out
+from skald.projections.narrative.common import listing
 from skald.projections.table import Table
 
 BEAST = "beast"
@@ -366,12 +368,35 @@ class PlayedGame(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def play_round(
-    desk: Tournaments, table: Table, tournament: str, bot: Bot, bot_seed: int = 0
+    desk: Tournaments,
+    table: Table,
+    tournament: str,
+    bot: Bot,
+    bot_seed: int = 0,
+    take_seats: bool = False,
 ) -> list[PlayedGame]:
     """Play the current round's open games with `bot` at every seat, each bot seeing only
-    its own seat's view (game k of the call: bot seed `{bot_seed}/{k}`)."""
+    its own seat's view (game k of the call: bot seed `{bot_seed}/{k}`). Where a person has
+    made a decision in one of the games, nothing is played unless `take_seats` says the
+    organiser agreed: NeedsConfirmation names the tables and seats first."""
+    open_games = desk.open_games(tournament)
+    played_by_people = [
+        (table_number, seats)
+        for _, table_number, game in open_games
+        if (seats := seats_people_played(table, game))
+    ]
+    if played_by_people and not take_seats:
+        tables = "; ".join(
+            f"table {number}: {listing(seats)}" for number, seats in played_by_people
+        )
+        raise NeedsConfirmation(
+            f"People have already played in this round's open games ({tables}). The bots "
+            "would take those seats and finish the games for them; the record will say "
+            "which decisions the bots made. Ask again to confirm (take_seats / "
+            "--take-seats)."
+        )
     played_now = []
-    for number, (round_number, table_number, game) in enumerate(desk.open_games(tournament)):
+    for number, (round_number, table_number, game) in enumerate(open_games):
         rnd = random.Random(f"{bot_seed}/{number}")
         result = play_out(table, game, bot, rnd, started_by="the organiser")
         played_now.append(
@@ -399,3 +424,16 @@ def table_status(table: Any) -> str:
         return f"held (chain {table.result.chain}, audit {table.verdict or 'not yet'})"
     dispute = f"; disputed by {table.dispute.player}" if table.dispute else ""
     return f"counted (chain ok, audit {table.verdict or 'not yet revealed'}){dispute}"
+
+
+def seats_people_played(table: Table, game: str) -> list[str]:
+    """The players who made a decision of their own in `game` (none made by a bot or the
+    organiser for them), in seat order."""
+    players = table.players(game)
+    played = {
+        envelope.event.seat
+        for envelope in table.log(game, table.viewer(game, "referee"))
+        if isinstance(envelope.event, DECISIONS)
+        and (envelope.event.by is None or envelope.event.by.kind == "player")
+    }
+    return [players[seat] for seat in sorted(played)]
