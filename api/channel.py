@@ -11,10 +11,12 @@ Protocol (JSON text frames; the how-to guide "Drive a game over HTTP" walks thro
 - The server answers `{"type": "welcome", "game", "viewer", "seat"}`, then an update.
 - A seat's decisions: `{"type": "move", "move", "expected_seq"?}`, `{"type": "undo"}`,
   `{"type": "redo"}`, `{"type": "entropy", "entropy"}` (each with an optional
-  `expected_seq`, the compare-and-set of the REST routes). One message per decision.
+  `expected_seq`, the compare-and-set of the REST routes, an optional `signed`, the seat's
+  own signature (core/identity.py), and an optional `bot`, the name of a bot the seat's
+  player runs). One message per decision.
 - After every decision by anyone (through this channel, REST, the CLI, another server),
   every channel gets one frame `{"type": "update", "seq", "events", "to_act", "outcome",
-  "legal", "view", "receipt"}`: the events since its last seq redacted for its viewer,
+  "legal", "view", "receipt", "head", "keys"}`: the events since its last seq redacted for its viewer,
   whose turn it is, the outcome, its seat's legal moves (empty when it is not to act;
   null for a viewer without a seat), its view, and the signed receipt for the head.
 - A message that cannot be done gets `{"type": "error", "error", "message"}` (the REST
@@ -69,8 +71,10 @@ from skald.api.schemas import MAX_SEQ
 from skald.api.ws_protocol import direct_sender, text_frame
 from skald.core.errors import SkaldError, StoreError, Unauthorized, VersionConflict
 from skald.core.history.streams import notes_id
+from skald.core.identity import Signing
 from skald.core.kernel import ENTROPY_PREFIX
 from skald.core.store import describe_db_error
+from skald.events.common import Author
 from skald.events.viewer import Viewer
 from skald.projections.table import NotHeld, Table, Update
 
@@ -91,6 +95,8 @@ CLOSE_CODES = {
 """The codes a channel closes with (the documentation's table is made from this)."""
 Seq = Annotated[int, msgspec.Meta(ge=0, le=MAX_SEQ)]
 Text = Annotated[str, msgspec.Meta(max_length=4096)]
+Bot = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+"""A bot's name, sent by a bot the seat's player runs: the record says the decision is its."""
 
 
 class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
@@ -106,18 +112,24 @@ class MoveMessage(msgspec.Struct, tag="move", forbid_unknown_fields=True):
 
     move: Text
     expected_seq: Seq | None = None
+    signed: Signing | None = None
+    bot: Bot | None = None
 
 
 class UndoMessage(msgspec.Struct, tag="undo", forbid_unknown_fields=True):
     """Take back the last decision."""
 
     expected_seq: Seq | None = None
+    signed: Signing | None = None
+    bot: Bot | None = None
 
 
 class RedoMessage(msgspec.Struct, tag="redo", forbid_unknown_fields=True):
     """Re-apply the decision just undone."""
 
     expected_seq: Seq | None = None
+    signed: Signing | None = None
+    bot: Bot | None = None
 
 
 class EntropyMessage(msgspec.Struct, tag="entropy", forbid_unknown_fields=True):
@@ -125,6 +137,8 @@ class EntropyMessage(msgspec.Struct, tag="entropy", forbid_unknown_fields=True):
 
     entropy: Text
     expected_seq: Seq | None = None
+    signed: Signing | None = None
+    bot: Bot | None = None
 
 
 Decision = MoveMessage | UndoMessage | RedoMessage | EntropyMessage
@@ -630,6 +644,10 @@ async def _read(channel: Channel, watches: Watches) -> None:
             )
             continue
         action, notation = decision_args(decision)
+        by = None
+        if decision.bot:
+            player = table.players(caller.game_id)[caller.seat]
+            by = Author(kind="bot", name=decision.bot, started_by=player)
         try:
             seq = await on_table(
                 table,
@@ -639,6 +657,8 @@ async def _read(channel: Channel, watches: Watches) -> None:
                 action,
                 notation,
                 decision.expected_seq,
+                by,
+                decision.signed,
             )
         except (DBAPIError, StoreError) as error:
             await websocket.send_text(store_failure_frame(caller.game_id, error))

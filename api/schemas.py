@@ -112,7 +112,44 @@ class NewGame(Example):
     )
 
 
-class MoveRequest(Example):
+class SeatSigning(BaseModel):
+    """A decision signed by the seat's own Ed25519 key (docs/howto/http.md, "Signing your
+    decisions"): all lowercase hex."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    digest: str = Field(
+        pattern=r"^[0-9a-f]{128}$", description="sha512 of NONCE + newline + the move's text."
+    )
+    signature: str = Field(
+        pattern=r"^[0-9a-f]{128}$", description="Ed25519 over the decision message."
+    )
+    nonce: str = Field(
+        pattern=r"^[0-9a-f]{32,128}$", description="Fresh random hex, one per decision."
+    )
+    key: str = Field(
+        "",
+        pattern=r"^([0-9a-f]{64})?$",
+        description="The seat's public key: on its first signed decision only (registers it).",
+    )
+
+
+class Authored(BaseModel):
+    """Who made a decision and the seat's signature, beside any decision."""
+
+    signed: SeatSigning | None = Field(
+        None, description="The seat's own signature; required once the seat registered a key."
+    )
+    bot: str | None = Field(
+        None,
+        min_length=1,
+        max_length=40,
+        description="Sent by a bot the seat's player runs: its name. The record says the "
+        "decision is that bot's (it may then be unsigned).",
+    )
+
+
+class MoveRequest(Example, Authored):
     """One decision in the game's notation, and the seq the caller last saw."""
 
     model_config = ConfigDict(
@@ -125,7 +162,7 @@ class MoveRequest(Example):
     )
 
 
-class TableAction(Example):
+class TableAction(Example, Authored):
     """Undo or redo, guarded by the seq the caller last saw."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"expected_seq": 6}]})

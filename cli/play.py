@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from skald.cli.app import AsOption, DbOption, JsonFlag, command, echo, open_table, print_json
+from skald.cli.seat_keys import signing_for
 from skald.core.codec import event_tag
 from skald.core.errors import InvalidOption
 from skald.core.kernel import ENTROPY_PREFIX
@@ -189,24 +190,31 @@ def move(
     expect: ExpectOption = None,
     db: DbOption = None,
 ) -> None:
-    """Play one move for a seat; prints the events it appended, as that seat sees them."""
+    """Play one move for a seat, signed by the seat's own key (made on first use in your
+    data folder); prints the events it appended, as that seat sees them."""
     table = open_table(db)
-    appended = table.move(game_id, table.seat(game_id, as_), notation, expect)
+    seat = table.seat(game_id, as_)
+    text, signing = signing_for(table, game_id, seat, "move", notation)
+    appended = table.move(game_id, seat, text, expect, signing=signing)
     _print_appended(table, game_id, as_, appended)
 
 
 @command("undo")
 def undo(game_id: IdArg, as_: SeatOption, expect: ExpectOption = None, db: DbOption = None) -> None:
-    """Take back the last decision (table policy decides who may)."""
+    """Take back the last decision (table policy decides who may), signed by the seat."""
     table = open_table(db)
-    _print_appended(table, game_id, as_, table.undo(game_id, table.seat(game_id, as_), expect))
+    seat = table.seat(game_id, as_)
+    signing = signing_for(table, game_id, seat, "undo")[1]
+    _print_appended(table, game_id, as_, table.undo(game_id, seat, expect, signing=signing))
 
 
 @command("redo")
 def redo(game_id: IdArg, as_: SeatOption, expect: ExpectOption = None, db: DbOption = None) -> None:
-    """Re-apply the decision just undone, if nothing happened since."""
+    """Re-apply the decision just undone, if nothing happened since; signed by the seat."""
     table = open_table(db)
-    _print_appended(table, game_id, as_, table.redo(game_id, table.seat(game_id, as_), expect))
+    seat = table.seat(game_id, as_)
+    signing = signing_for(table, game_id, seat, "redo")[1]
+    _print_appended(table, game_id, as_, table.redo(game_id, seat, expect, signing=signing))
 
 
 @command("entropy")

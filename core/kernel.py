@@ -143,11 +143,22 @@ def derive(rules: Rules, state: GameState, seat: int, request: Request) -> Batch
     first, actor = batch[0]
     text, rng = "", None
     if request.signing is not None:
-        logged = request_of(first, state.scheme)
-        text = logged[1].command if logged is not None and isinstance(logged[1], Move) else ""
+        text = _signed_text(first, state.scheme)
         rng = state.rng(state.version + 1)
     signed = identity.attach(state, seat, first, request.by, request.signing, rng, text)
     return ((signed, actor), *batch[1:])
+
+
+def decision_text(rules: Rules, state: GameState, seat: int, request: Request) -> str:
+    """The text `seat` signs for `request` at `state` (core/identity.py): the move's
+    notation as the log keeps it (`legal`'s form; entropy as `entropy commit HEX`), the
+    empty text for undo and redo. Raises what the request itself would."""
+    return _signed_text(_derived(rules, state, seat, request)[0][0], state.scheme)
+
+
+def _signed_text(first: Any, scheme: int) -> str:
+    logged = request_of(first, scheme)
+    return logged[1].command if logged is not None and isinstance(logged[1], Move) else ""
 
 
 def _derived(rules: Rules, state: GameState, seat: int, request: Request) -> Batch:

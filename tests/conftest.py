@@ -44,6 +44,8 @@ PG_URL = _worker_database(os.environ.get("SKALD_TEST_PG_URL"))
 os.environ.setdefault(
     "SKALD_SIGNING_KEY", os.path.join(tempfile.mkdtemp(prefix="skald-key-"), "signing.key")
 )
+# The seat keys `skald move` makes go to a folder of the run's own, not the user's.
+os.environ.setdefault("SKALD_KEYS", tempfile.mkdtemp(prefix="skald-seat-keys-"))
 BACKENDS = ["sqlite", "postgresql"]
 
 

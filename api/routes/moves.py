@@ -21,13 +21,34 @@ from skald.api.deps import TOKEN, Call, GameId, SeatDep
 from skald.api.offload import on_table
 from skald.api.responses import MsgspecJSON, errors
 from skald.api.schemas import AppendedOut, MoveRequest, TableAction
+from skald.core.identity import Signing
+from skald.events.common import Author
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/games/{game_id}", tags=["moves"])
 ERRORS = errors(401, 403, 404, 409, 422)
 
 
-def _decide(call: Call, action: str, notation: str | None, expected_seq: int | None) -> MsgspecJSON:
+def authored(call: Call, signed: Any, bot: str | None) -> tuple[Author | None, Signing | None]:
+    """The author and signature a decision was sent with (REST body or channel message):
+    a bot the seat's player runs, else the player; the seat's own signature, if any."""
+    seat = call.caller.seat
+    player = call.table.players(call.game_id)[seat] if seat is not None else ""
+    by = Author(kind="bot", name=bot, started_by=player) if bot else None
+    if signed is None:
+        return by, None
+    fields = signed if isinstance(signed, dict) else signed.model_dump()
+    return by, Signing(**fields)
+
+
+def _decide(
+    call: Call,
+    action: str,
+    notation: str | None,
+    expected_seq: int | None,
+    by: Author | None = None,
+    signing: Signing | None = None,
+) -> MsgspecJSON:
     """Make the decision, wake this process's live streams and answer with the new events,
     a receipt (the service's signature on the new chain head, for the seat to keep) and
     what the seat needs next. The events are written once `decide` returns, so nothing
@@ -36,7 +57,7 @@ def _decide(call: Call, action: str, notation: str | None, expected_seq: int | N
     seat = call.caller.seat
     assert seat is not None
     game_id, table = call.game_id, call.table
-    decision = table.decide(game_id, seat, action, notation, expected_seq)
+    decision = table.decide(game_id, seat, action, notation, expected_seq, by, signing)
     head = decision.events[-1]
     call.feed.publish(game_id, head.seq)
     body: dict[str, Any] = {"seq": head.seq, "events": decision.events}
@@ -54,6 +75,8 @@ def _decide(call: Call, action: str, notation: str | None, expected_seq: int | N
         outcome=decision.outcome,
         legal=decision.legal,
         view=decision.view,
+        head=decision.head,
+        keys=decision.keys,
     )
     return MsgspecJSON(body, status_code=201)
 
@@ -68,17 +91,22 @@ ROUTE: dict[str, Any] = {
 
 @router.post("/moves", **ROUTE)
 async def move(game_id: GameId, body: MoveRequest, call: SeatDep) -> MsgspecJSON:
-    """Play one move for the caller's seat."""
-    return await on_table(call.table, _decide, call, "move", body.move, body.expected_seq)
+    """Play one move for the caller's seat (signed by the seat's key once it registered one)."""
+    by, signing = authored(call, body.signed, body.bot)
+    return await on_table(
+        call.table, _decide, call, "move", body.move, body.expected_seq, by, signing
+    )
 
 
 @router.post("/undo", **ROUTE)
 async def undo(game_id: GameId, body: TableAction, call: SeatDep) -> MsgspecJSON:
     """Take back the last decision (the table's undo policy decides who may)."""
-    return await on_table(call.table, _decide, call, "undo", None, body.expected_seq)
+    by, signing = authored(call, body.signed, body.bot)
+    return await on_table(call.table, _decide, call, "undo", None, body.expected_seq, by, signing)
 
 
 @router.post("/redo", **ROUTE)
 async def redo(game_id: GameId, body: TableAction, call: SeatDep) -> MsgspecJSON:
     """Re-apply the decision just undone, if nothing happened since."""
-    return await on_table(call.table, _decide, call, "redo", None, body.expected_seq)
+    by, signing = authored(call, body.signed, body.bot)
+    return await on_table(call.table, _decide, call, "redo", None, body.expected_seq, by, signing)

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from skald.core import kernel
 from skald.core.chain import ChainReport, require_intact, verify_receipt
 from skald.core.engine import (
     Acted,
@@ -42,7 +43,7 @@ from skald.core.kernel import (
 )
 from skald.core.memo import Memo
 from skald.core.provenance import PartialCopy, partial_words
-from skald.core.rules import game_names
+from skald.core.rules import game_names, get_rules
 from skald.core.seats import resolve_seat
 from skald.core.signing import Receipt, Signer, SigningKeyError
 from skald.core.sqlite_writers import NoWaiting
@@ -557,6 +558,21 @@ class Table:
         base = acted.envelopes[0].seq - 1
         self._appended.put((game_id, acted.state.version), (base, acted.envelopes))
         return acted
+
+    def decision_text(self, game_id: str, seat: int, action: str, notation: str = "") -> str:
+        """The text `seat` signs for a decision (`action`: move with `notation`, in notation
+        or in its words; undo; redo): the move as the log will keep it. Nothing is written;
+        raises what the decision itself would."""
+        state = self._engine.load(game_id)
+        rules = get_rules(state.game)
+        requests: dict[str, Request] = {"move": Move(notation), "undo": Undo(), "redo": Redo()}
+        try:
+            return kernel.decision_text(rules, state, seat, requests[action])
+        except InvalidNotation:
+            meant = self._meant(game_id, seat, notation) if action == "move" else None
+            if meant is None:
+                raise
+            return kernel.decision_text(rules, state, seat, Move(meant))
 
     def moves_in_words(self, game_id: str, moves: Sequence[str]) -> dict[str, str]:
         """Each of `moves` whose words, as the game's log says it, are not its notation:
