@@ -16,8 +16,8 @@ Protocol (JSON text frames; the how-to guide "Drive a game over HTTP" walks thro
   player runs). One message per decision.
 - After every decision by anyone (through this channel, REST, the CLI, another server),
   every channel gets one frame `{"type": "update", "seq", "events", "to_act", "outcome",
-  "legal", "view", "receipt", "head", "keys"}`: the events since its last seq redacted for its viewer,
-  whose turn it is, the outcome, its seat's legal moves (empty when it is not to act;
+  "legal", "view", "receipt", "head", "keys"}`: the events since its last seq redacted for
+  its viewer, whose turn it is, the outcome, its seat's legal moves (empty when it is not to act;
   null for a viewer without a seat), its view, and the signed receipt for the head.
 - A message that cannot be done gets `{"type": "error", "error", "message"}` (the REST
   error codes; `current_seq` on a conflict; `bad_message` for one that does not parse),

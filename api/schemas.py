@@ -442,6 +442,10 @@ class LegalOut(BaseModel):
     moves: list[str]
     undo: TakeBackOut
     redo: TakeBackOut
+    head: str = Field("", description="The chain hash at `seq`: what a signed decision names.")
+    keys: list[tuple[int, str]] = Field(
+        default_factory=list, description="[seat, public key] of each seat that registered one."
+    )
 
 
 class ReceiptOut(BaseModel):
@@ -485,6 +489,12 @@ class AppendedOut(BaseModel):
     )
     view: TableViewOut | None = Field(
         default=None, description="The game as the acting seat now sees it (as GET /view)."
+    )
+    head: str = Field(
+        "", description="The chain hash at `seq`: what the next signed decision names."
+    )
+    keys: list[tuple[int, str]] = Field(
+        default_factory=list, description="[seat, public key] of each seat that registered one."
     )
 
 

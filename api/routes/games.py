@@ -238,6 +238,8 @@ def legal_answer(table: Table, game_id: str, seat: int) -> dict[str, object]:
         "moves": legal.moves,
         "undo": legal.undo,
         "redo": legal.redo,
+        "head": legal.head,
+        "keys": legal.keys,
     }
 
 
