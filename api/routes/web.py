@@ -61,6 +61,8 @@ FILES = (
     "entropy.js",
     "narrow.js",
     "tournament.js",
+    "tweetnacl.min.js",
+    "seatkey.js",
     "icon.svg",
 )
 HEADERS = {

@@ -10,7 +10,7 @@
   const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
   const base = path`/games/${gameId}`;
   const state = {
-    game: "", players: [], viewerName: "", seat: null, referee: false,
+    game: "", players: [], viewerName: "", seat: null, referee: false, head: null,
     latest: 0, at: null, toAct: [], outcome: null, partial: "", lookAs: null,
     legal: [], ticket: 0, autoplay: null,
     variation: null, vat: null, notesLoaded: false,
@@ -138,6 +138,7 @@
       const [[svg, lines, legal]] = await Promise.all([readTable(mayAct), notesRead]);
       if (ticket !== state.ticket) return; // a newer load is under way
       state.legalAnswer = legal && legal.seq === state.latest ? legal : null;
+      heard(state.legalAnswer);
       state.legal = state.legalAnswer ? state.legalAnswer.moves : [];
       if (controls.boardChanged(svg, state.legal)) drawBoard(svg);
       else $("board").querySelectorAll("g.markup").forEach((layer) => layer.remove());
@@ -447,15 +448,30 @@
   // Sends one decision (route "moves", "undo" or "redo"; body as the REST route's) made at
   // `seq`; settles once the page shows its outcome: accepted (the page has drawn the update
   // it made) or refused (an ApiError: 409 when the game moved on first).
-  function decide(route, body, seq) {
+  // Each decision is signed by the seat's own key in this browser (seatkey.js) over the
+  // chain head at `seq`, which the page keeps from its last read or update.
+  async function decide(route, body, seq) {
+    const signed = await sign(route, body, seq);
+    const sent = Object.assign({ expected_seq: seq }, body, signed ? { signed } : {});
     if (!channel.open) {
-      return request(`${base}/${route}`, { method: "POST", body: Object.assign({ expected_seq: seq }, body) }).then(() => refresh());
+      return request(`${base}/${route}`, { method: "POST", body: sent }).then(() => refresh());
     }
     return new Promise((resolve, reject) => {
       channel.pending = { seq, resolve, reject };
       const type = route === "moves" ? "move" : route;
-      channel.socket.send(JSON.stringify(Object.assign({ type, expected_seq: seq }, body)));
+      channel.socket.send(JSON.stringify(Object.assign({ type }, sent)));
     });
+  }
+
+  function sign(route, body, seq) {
+    if (state.seat === null || !state.head || state.head.seq !== seq) return Promise.resolve(null);
+    const kind = route === "moves" ? "move" : route;
+    return SkaldSeatKey.sign(gameId, state.seat, seq, state.head.hash, kind, kind === "move" ? body.move : "", state.head.keys);
+  }
+
+  // The chain head at a seq, and the seats' keys, as a read or an update told them.
+  function heard(answer) {
+    if (answer && answer.head) state.head = { seq: answer.seq, hash: answer.head, keys: answer.keys || [] };
   }
 
   // A refused decision's error; after a conflict the page reads where the game is (its
@@ -492,6 +508,7 @@
     } else if (frame.type === "update") {
       if (frame.seq >= state.latest) {
         state.latest = frame.seq;
+        heard(frame);
         state.toAct = state.partial ? [] : frame.to_act;
         state.outcome = frame.outcome;
         channel.synced = true;
