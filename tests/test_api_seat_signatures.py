@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import secrets
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -147,3 +149,29 @@ def test_the_cli_signs_with_a_key_it_keeps_per_game_and_seat(
     code, _, err = skald("move", game_id, "--as", "Ann", move, "--db", db)
     assert code == 7
     assert "key this machine does not hold" in err
+
+
+def test_the_http_guides_python_example_signs_as_documented(base: str, tmp_path: Path) -> None:
+    """docs/howto/http.md's worked example, run as written: its first decision registers
+    the seat's key, its second is signed by it; the record says so."""
+    page = (Path(__file__).resolve().parent.parent / "docs" / "howto" / "http.md").read_text()
+    example = (
+        page.split("<!-- signing example -->", 1)[1].split("```python\n", 1)[1].split("```")[0]
+    )
+    script = tmp_path / "sign.py"
+    script.write_text(example)
+    game = new_game(base, "doc-example")
+    game_id, ann_token, bob_token = game["id"], game["seats"][0]["token"], game["seats"][1]["token"]
+    run = [sys.executable, str(script), base, game_id, ann_token, str(tmp_path / "ann.key")]
+    said = subprocess.run(run, capture_output=True, text=True, timeout=60, check=True).stdout
+    assert said.startswith("seq ")
+    bob_move = _legal(base, game_id, bob_token)["moves"][0]
+    assert _post(base, game_id, "moves", bob_token, {"move": bob_move}).status_code == 201
+    subprocess.run(run, capture_output=True, text=True, timeout=60, check=True)
+    events = httpx.get(f"{base}/games/{game_id}/log").json()["events"]
+    signed = [e["event"]["signed"] for e in events if e["event"].get("signed")]
+    assert len(signed) == 2
+    assert signed[0]["key"]
+    assert "key" not in signed[1]
+    key = bytes.fromhex((tmp_path / "ann.key").read_text())
+    assert signed[0]["key"] == public_key(key)
