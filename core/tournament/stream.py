@@ -1,6 +1,6 @@
 """A tournament's stream in the store: encoding, the hash chain, decoding and verification.
 
-Stored like a game's (core/store.py, kind `tournament`) and chained the same way
+Stored like a game's (core/store/, kind `tournament`) and chained the same way
 (events/envelope.py), so one check covers both: every record is checked by the same
 per-record rule as a game's (`core.chain`), and the header row against the first event.
 `BrokenChain` is what a reader gets instead of a record that fails that check.

@@ -2,7 +2,7 @@
 second server, a restarted one) reads on from the nearest one instead of from seq 1.
 
 `projections.knowledge.cache` keeps a viewer's fold in memory; this module keeps some of
-them beside the stream (`knowledge_checkpoints`, core/store.py), as the engine keeps its
+them beside the stream (`knowledge_checkpoints`, core/store/caches.py), as the engine keeps its
 snapshots (core/snapshots.py), and trusts one only on the same three conditions:
 
 - it was folded by this code: its version key covers the layout it is stored in, the
