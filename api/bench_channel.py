@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import secrets
 import struct
 import time
 from collections.abc import Iterator
@@ -48,6 +49,7 @@ from skald.api.bench import (
     start_server,
 )
 from skald.api.bench_work import HEARD, Heard, decision_work
+from skald.core.identity import sign_decision
 
 FRAME_SECONDS = 10.0
 ROUNDS = 2  # REST and channel measurements alternate, each `seconds / ROUNDS` long
@@ -135,7 +137,7 @@ class ChannelTally(Tally):
 
 async def _one_game(
     port: int, conn: Connection, deadline: float, tally: ChannelTally, game: str, players: int,
-    rnd: random.Random,
+    rnd: random.Random, signed: bool = False,
 ) -> bool:  # fmt: skip
     """Play one game over the channel until it ends or `deadline`; False when the client
     should stop (the game could not be created)."""
@@ -150,6 +152,7 @@ async def _one_game(
         await Channel.open(port, created["id"], {"type": "hello", "token": seat["token"]})
         for seat in created["seats"]
     ]
+    secrets_of = [secrets.token_bytes(32) for _ in seats]
     try:
         latest = []
         for channel in seats:
@@ -162,13 +165,11 @@ async def _one_game(
             actor = latest[0].to_act[0]
             update = latest[actor]
             started = time.perf_counter()
-            seats[actor].send(
-                {
-                    "type": "move",
-                    "move": rnd.choice(update.legal or [""]),
-                    "expected_seq": update.seq,
-                }
-            )
+            move = rnd.choice(update.legal or [""])
+            message: dict[str, Any] = {"type": "move", "move": move, "expected_seq": update.seq}
+            if signed:  # each seat signs with its own key, as the web table does
+                message["signed"] = _signing(secrets_of[actor], created["id"], actor, update, move)
+            seats[actor].send(message)
             answers = [await channel.receive() for channel in seats]
             if any(answer.type != "update" for answer in answers):
                 tally.errors += 1
@@ -191,8 +192,21 @@ async def _one_game(
             channel.close()
 
 
+def _signing(secret: bytes, game_id: str, seat: int, update: Heard, move: str) -> Any:
+    register = seat not in {who for who, _ in update.keys}
+    assert update.seq is not None
+    signing = sign_decision(secret, game_id, seat, update.seq, update.head, "move", move, register)
+    return msgspec.to_builtins(signing)
+
+
 async def _ws_player(
-    port: int, deadline: float, tally: ChannelTally, game: str, players: int, k: int
+    port: int,
+    deadline: float,
+    tally: ChannelTally,
+    game: str,
+    players: int,
+    k: int,
+    signed: bool = False,
 ) -> None:
     rnd = random.Random(k)
     while time.monotonic() < deadline:
@@ -204,7 +218,7 @@ async def _ws_player(
             tally.errors += 1
             return
         try:
-            if not await _one_game(port, conn, deadline, tally, game, players, rnd):
+            if not await _one_game(port, conn, deadline, tally, game, players, rnd, signed):
                 return
         except (OSError, asyncio.IncompleteReadError):
             tally.errors += 1
@@ -214,14 +228,21 @@ async def _ws_player(
 
 
 async def _measure_ws(
-    ports: list[int], clients: int, seconds: float, game: str, players: int, pids: list[int]
+    ports: list[int],
+    clients: int,
+    seconds: float,
+    game: str,
+    players: int,
+    pids: list[int],
+    signed: bool = False,
 ) -> ChannelTally:
     tally = ChannelTally()
     cpu_before, server_before = time.process_time(), sum(map(cpu_seconds, pids))
     started = time.monotonic()
     deadline = started + seconds
     jobs = [
-        _ws_player(ports[k % len(ports)], deadline, tally, game, players, k) for k in range(clients)
+        _ws_player(ports[k % len(ports)], deadline, tally, game, players, k, signed)
+        for k in range(clients)
     ]
     await asyncio.gather(*jobs)
     tally.elapsed = time.monotonic() - started
@@ -248,13 +269,18 @@ def channel_figures(
     try:
         for clients in client_counts:
             health = asyncio.run(_measure(port, clients, half, None, players, pid))
-            rest, ws = Tally(), ChannelTally()
+            rest, ws, signed = Tally(), ChannelTally(), ChannelTally()
             work = 0.0
-            for _ in range(ROUNDS):  # alternately, so that the machine's drift hits both
+            for _ in range(ROUNDS):  # alternately, so that the machine's drift hits each alike
                 _add(rest, asyncio.run(_measure(port, clients, half, game, players, pid)))
                 _add(ws, asyncio.run(_measure_ws([port], clients, half, game, players, [pid])))
+                _add(
+                    signed,
+                    asyncio.run(_measure_ws([port], clients, half, game, players, [pid], True)),
+                )
                 work += decision_work(url, half / 2, game, players)[0] / ROUNDS
             yield from _figures(f"{label}.{clients}", clients, health, rest, ws, work)
+            yield from _signed_figures(f"{label}.{clients}", ws, signed)
     finally:
         _stop(process)
 
@@ -321,6 +347,32 @@ def _figures(
         f"http.bytes.{where}",
         _per(rest.received, rest.decisions),
         "bytes received per decision per seat beside REST answer bytes per decision",
+    )
+
+
+def _signed_figures(where: str, ws: ChannelTally, signed: ChannelTally) -> Iterator[Figure]:
+    """Decisions signed by each seat's own key beside unsigned ones, same server and run."""
+    note = (
+        f"every decision signed by its seat's own Ed25519 key (core/identity.py: the server "
+        f"checks each); goal: ratio >= 0.9; errors {signed.errors}; the clients sign in the "
+        f"bench's process (client CPU {100 * signed.client_cpu / signed.elapsed:.0f}%, "
+        f"unsigned {100 * ws.client_cpu / ws.elapsed:.0f}%)"
+    )
+    yield figure(
+        f"ws.move.signed.{where}",
+        signed.decisions / signed.elapsed,
+        "/s",
+        f"ws.move.{where}",
+        ws.decisions / ws.elapsed,
+        note,
+    )
+    yield figure(
+        f"ws.move.signed.server_cpu.{where}",
+        1000 * _per(signed.server_cpu, signed.decisions),
+        "ms",
+        f"ws.move.server_cpu.{where}",
+        1000 * _per(ws.server_cpu, ws.decisions),
+        "server CPU per signed decision beside per unsigned one",
     )
 
 

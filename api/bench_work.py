@@ -38,6 +38,8 @@ class Heard(msgspec.Struct):
     to_act: list[int] = []
     outcome: Any = None
     legal: list[str] | None = None
+    head: str = ""
+    keys: list[tuple[int, str]] = []
 
 
 HEARD = msgspec.json.Decoder(Heard)
