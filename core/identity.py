@@ -49,6 +49,7 @@ from skald.events.common import (
     DecisionUndone,
     SeatSigned,
 )
+from skald.events.envelope import Envelope
 from skald.events.secret import seal
 
 DOMAIN = "skald/decision/1"
@@ -241,3 +242,39 @@ def registered_keys(events: Sequence[Any]) -> dict[int, str]:
         if signed is not None and signed.key:
             keys.setdefault(event.seat, signed.key)
     return keys
+
+
+def recorded_problem(envelope: Envelope[Any], keys: dict[int, str], player: str) -> str | None:
+    """What is wrong with the seat signature a logged decision carries (None: nothing),
+    from the record alone: the head and seq the seat signed are the decision's `prev_hash`
+    and the seq before it; `keys` holds the seats' keys registered before it."""
+    event = envelope.event
+    signed = event.signed
+    registered = keys.get(event.seat, "")
+    if signed is None:
+        by = event.by
+        if registered and (by is None or by.kind == "player"):
+            return (
+                f"{player}'s seat signs its decisions, but this one, told as {player}'s, "
+                "is not signed"
+            )
+        return None
+    if signed.key and registered:
+        return f"{player}'s seat registers a second key"
+    key = registered or signed.key
+    if not key:
+        return f"{player}'s signature names no key (the seat registered none)"
+    message = decision_message(
+        envelope.stream,
+        event.seat,
+        envelope.seq - 1,
+        envelope.prev_hash,
+        decision_kind(event),
+        signed.digest,
+        key,
+    )
+    if not signature_good(key, message, signed.signature):
+        return (
+            f"{player}'s signature does not verify with the seat's key for this game, seq and head"
+        )
+    return None

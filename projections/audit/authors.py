@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from skald.core.identity import decision_kind, decision_message, signature_good
+from skald.core.identity import recorded_problem
 from skald.events.common import (
     DecisionRedone,
     DecisionUndone,
@@ -75,7 +75,7 @@ def seat_authors(
             continue
         seat, player = event.seat, players[event.seat]
         made[seat] += 1
-        problem = _signature_problem(envelope, keys, player)
+        problem = recorded_problem(envelope, keys, player)
         if problem is not None:
             problems.append(SignatureProblem(seq=envelope.seq, seat=seat, problem=problem))
         elif event.signed is not None:
@@ -101,39 +101,6 @@ def seat_authors(
         for seat in made
     )
     return authors, tuple(problems)
-
-
-def _signature_problem(envelope: Envelope[Any], keys: dict[int, str], player: str) -> str | None:
-    event = envelope.event
-    signed = event.signed
-    registered = keys.get(event.seat, "")
-    if signed is None:
-        by = event.by
-        if registered and (by is None or by.kind == "player"):
-            return (
-                f"{player}'s seat signs its decisions, but this one, told as {player}'s, "
-                "is not signed"
-            )
-        return None
-    if signed.key and registered:
-        return f"{player}'s seat registers a second key"
-    key = registered or signed.key
-    if not key:
-        return f"{player}'s signature names no key (the seat registered none)"
-    message = decision_message(
-        envelope.stream,
-        event.seat,
-        envelope.seq - 1,
-        envelope.prev_hash,
-        decision_kind(event),
-        signed.digest,
-        key,
-    )
-    if not signature_good(key, message, signed.signature):
-        return (
-            f"{player}'s signature does not verify with the seat's key for this game, seq and head"
-        )
-    return None
 
 
 def authorship_lines(authors: Sequence[SeatAuthors]) -> list[str]:
