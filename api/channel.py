@@ -72,7 +72,7 @@ from skald.api.ws_protocol import direct_sender, text_frame
 from skald.core.errors import SkaldError, StoreError, Unauthorized, VersionConflict
 from skald.core.history.streams import notes_id
 from skald.core.identity import Signing
-from skald.core.kernel import ENTROPY_PREFIX
+from skald.core.secrecy import ENTROPY_PREFIX
 from skald.core.store import describe_db_error
 from skald.events.common import Author
 from skald.events.viewer import Viewer

@@ -11,10 +11,9 @@ from skald.cli.app import AsOption, DbOption, JsonFlag, command, echo, open_tabl
 from skald.cli.seat_keys import signing_for
 from skald.core.codec import event_tag
 from skald.core.errors import InvalidOption
-from skald.core.kernel import ENTROPY_PREFIX
 from skald.core.rules import game_names
 from skald.core.seats import check_player_names
-from skald.core.secrecy import COMMIT, REVEAL, entropy_commitment
+from skald.core.secrecy import COMMIT, ENTROPY_PREFIX, REVEAL, entropy_commitment
 from skald.events.envelope import Envelope
 from skald.projections.export.model import SECTION_ENDS
 from skald.projections.export.readable import final_position

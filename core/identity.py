@@ -42,11 +42,15 @@ from nacl.signing import SigningKey, VerifyKey
 
 from skald.core.errors import Forbidden, InvalidNotation
 from skald.core.rng import Rng
+from skald.core.secrecy import COMMIT, ENTROPY_PREFIX, REVEAL
 from skald.core.state import GameState
 from skald.events.common import (
     Author,
     DecisionRedone,
     DecisionUndone,
+    EntropyAdded,
+    EntropyCommitted,
+    MoveMade,
     SeatSigned,
 )
 from skald.events.envelope import Envelope
@@ -137,6 +141,25 @@ def decision_kind(event: Any) -> str:
     if isinstance(event, DecisionRedone):
         return "redo"
     return "move"
+
+
+def decision_text(event: Any, scheme: int) -> str | None:
+    """The text of a logged decision, as its seat sent it in notation and signed it: a
+    move's notation (None while a hidden move is not shown), entropy as `entropy commit
+    HEX` or `entropy reveal TEXT` (scheme 1: `entropy TEXT`), the empty text for undo and
+    redo; None for an event that is no decision."""
+    match event:
+        case MoveMade(move=move, hidden_move=hidden):
+            if move is not None:
+                return move
+            return hidden.value if hidden is not None and hidden.known else None
+        case EntropyCommitted(commitment=commitment):
+            return f"{ENTROPY_PREFIX}{COMMIT} {commitment}"
+        case EntropyAdded(entropy=entropy):
+            return f"{ENTROPY_PREFIX}{REVEAL + ' ' if scheme >= 2 else ''}{entropy}"
+        case DecisionUndone() | DecisionRedone():
+            return ""
+    return None
 
 
 def check_author(by: Author | None) -> None:
@@ -244,7 +267,9 @@ def registered_keys(events: Sequence[Any]) -> dict[int, str]:
     return keys
 
 
-def recorded_problem(envelope: Envelope[Any], keys: dict[int, str], player: str) -> str | None:
+def recorded_problem(
+    envelope: Envelope[Any], keys: dict[int, str], player: str, scheme: int
+) -> str | None:
     """What is wrong with the seat signature a logged decision carries (None: nothing),
     from the record alone: the head and seq the seat signed are the decision's `prev_hash`
     and the seq before it; `keys` holds the seats' keys registered before it."""
@@ -273,6 +298,12 @@ def recorded_problem(envelope: Envelope[Any], keys: dict[int, str], player: str)
         signed.digest,
         key,
     )
+    nonce = signed.nonce or (
+        signed.sealed_nonce.value if signed.sealed_nonce and signed.sealed_nonce.known else None
+    )
+    text = decision_text(event, scheme)
+    if nonce is not None and text is not None and move_digest(nonce, text) != signed.digest:
+        return f"{player}'s signed digest is not that of this decision's move"
     if not signature_good(key, message, signed.signature):
         return (
             f"{player}'s signature does not verify with the seat's key for this game, seq and head"

@@ -25,7 +25,14 @@ from skald.core.identity import Signing
 from skald.core.refusal import named
 from skald.core.rng import Rng
 from skald.core.rules import Rules, plays, versions_played
-from skald.core.secrecy import COMMIT, ENTROPY_MIN_LENGTH, REVEAL, SCHEME, entropy_commitment
+from skald.core.secrecy import (
+    COMMIT,
+    ENTROPY_MIN_LENGTH,
+    ENTROPY_PREFIX,
+    REVEAL,
+    SCHEME,
+    entropy_commitment,
+)
 from skald.core.state import GameState, created_state
 from skald.events.common import (
     Author,
@@ -45,7 +52,6 @@ UNDO_POLICIES = ("author", "anyone", "off")
 REVEAL_POLICIES = ("end", "referee")
 ENTROPY_POLICIES = ("off", "seats")
 TABLE_OPTIONS = {"undo": UNDO_POLICIES, "reveal": REVEAL_POLICIES, "entropy": ENTROPY_POLICIES}
-ENTROPY_PREFIX = "entropy "
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 Batch = tuple[tuple[Any, str], ...]
@@ -157,8 +163,7 @@ def decision_text(rules: Rules, state: GameState, seat: int, request: Request) -
 
 
 def _signed_text(first: Any, scheme: int) -> str:
-    logged = request_of(first, scheme)
-    return logged[1].command if logged is not None and isinstance(logged[1], Move) else ""
+    return identity.decision_text(first, scheme) or ""
 
 
 def _derived(rules: Rules, state: GameState, seat: int, request: Request) -> Batch:
@@ -339,25 +344,14 @@ def request_of(event: Any, scheme: int) -> tuple[int, Request] | None:
     """The seat and request a logged decision event records (None: not a decision).
 
     Raises IllegalMove when a hidden move's notation was never revealed."""
-    by = getattr(event, "by", None)
-    signing = identity.signing_of(event)
-    match event:
-        case MoveMade(seat=seat, move=move, hidden_move=hidden):
-            notation = (
-                move
-                if move is not None
-                else (hidden.value if hidden is not None and hidden.known else None)
-            )
-            if notation is None:
-                raise IllegalMove("the move's notation is not revealed")
-            return seat, Move(notation, by, signing)
-        case DecisionUndone(seat=seat):
-            return seat, Undo(by, signing)
-        case DecisionRedone(seat=seat):
-            return seat, Redo(by, signing)
-        case EntropyCommitted(seat=seat, commitment=commitment):
-            return seat, Move(f"{ENTROPY_PREFIX}{COMMIT} {commitment}", by, signing)
-        case EntropyAdded(seat=seat, entropy=text):
-            verb = f"{REVEAL} " if scheme >= 2 else ""
-            return seat, Move(f"{ENTROPY_PREFIX}{verb}{text}", by, signing)
-    return None
+    text = identity.decision_text(event, scheme)
+    if text is None:
+        if isinstance(event, MoveMade):
+            raise IllegalMove("the move's notation is not revealed")
+        return None
+    by, signing = event.by, identity.signing_of(event)
+    if isinstance(event, DecisionUndone):
+        return event.seat, Undo(by, signing)
+    if isinstance(event, DecisionRedone):
+        return event.seat, Redo(by, signing)
+    return event.seat, Move(text, by, signing)

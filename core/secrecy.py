@@ -35,6 +35,8 @@ from skald.events.secret import Secret, canonical, seal
 
 SCHEME = 2
 ENTROPY_MIN_LENGTH = 16
+ENTROPY_PREFIX = "entropy "
+"""How a seat's entropy is sent, as a move: `entropy commit HEX`, `entropy reveal TEXT`."""
 COMMIT = "commit"
 REVEAL = "reveal"
 

@@ -17,7 +17,9 @@ from skald.core.snapshots import codec_for
 from skald.events.common import Author, MoveMade
 from skald.events.secret import redact
 from skald.events.viewer import seat_viewer
+from skald.projections.audit.authors import seat_authors
 from skald.projections.table import Table
+from tests.forgery import forge, rehash
 
 GREEDY = Author(kind="bot", name="greedy", started_by="the organiser")
 
@@ -173,3 +175,46 @@ def test_a_state_with_seat_keys_is_snapshotted_whole(table: Table) -> None:
     data = codec.checked(state)
     assert data is not None
     assert codec.decode(data).seat_keys == state.seat_keys
+
+
+def _signed_game(table: Table) -> tuple[str, list]:
+    """A Beowulf game where Ann signs every decision and Bob none, some turns in."""
+    game = _beowulf(table)
+    ann = secrets.token_bytes(32)
+    for _ in range(10):
+        seat = table.turn(game).to_act[0]
+        move = _first_move(table, game, seat)
+        signing = _signed(table, game, seat, ann, move) if seat == 0 else None
+        table.move(game, seat, move, signing=signing)
+    return game, list(table.log(game, table.viewer(game, "referee")))
+
+
+def _ann_decisions(log: list) -> list[int]:
+    return [e.seq for e in log if isinstance(e.event, MoveMade) and e.event.seat == 0]
+
+
+@pytest.mark.parametrize("forgery", ["dropped", "altered", "reordered"])
+def test_a_record_doctored_around_a_seat_signed_decision_names_it(
+    table: Table, forgery: str
+) -> None:
+    """The store drops, alters or reorders one of Ann's signed decisions and re-hashes the
+    whole chain (as a server could): her signatures name the heads she saw, so the first
+    one that no longer fits is named, with her seat."""
+    _, log = _signed_game(table)
+    first, second = _ann_decisions(log)[:2]
+    if forgery == "dropped":  # her first decision and what it brought, gone
+        doctored = rehash([e for e in log if not first <= e.seq < first + 2])
+    elif forgery == "altered":
+        doctored = forge(log, first, lambda event: msgspec.structs.replace(event, move="pass"))
+    else:  # her second decision put before the other seat's move between them
+        moved = [e for e in log if e.seq == second]
+        rest = [e for e in log if e.seq != second]
+        at = next(i for i, e in enumerate(rest) if e.seq > first + 1)
+        doctored = rehash([*rest[:at], *moved, *rest[at:]])
+    authors, problems = seat_authors(doctored, ("Ann", "Bob"))
+    assert problems
+    assert problems[0].seat == 0
+    assert "Ann" in problems[0].problem
+    assert {a.player: a.signed for a in authors}["Ann"] < len(_ann_decisions(log))
+    untouched = seat_authors(log, ("Ann", "Bob"))[1]
+    assert untouched == ()

@@ -21,6 +21,7 @@ from skald.events.common import (
     DecisionUndone,
     EntropyAdded,
     EntropyCommitted,
+    GameCreated,
     MoveMade,
 )
 from skald.events.envelope import Envelope
@@ -69,13 +70,15 @@ def seat_authors(
     stints: dict[int, list[Stint]] = {seat: [] for seat in range(len(players))}
     going: dict[int, bool] = dict.fromkeys(range(len(players)), False)
     problems: list[SignatureProblem] = []
+    created = envelopes[0].event if envelopes else None
+    scheme = created.scheme if isinstance(created, GameCreated) else 1
     for envelope in envelopes:
         event = envelope.event
         if not isinstance(event, DECISIONS) or event.seat not in made:
             continue
         seat, player = event.seat, players[event.seat]
         made[seat] += 1
-        problem = recorded_problem(envelope, keys, player)
+        problem = recorded_problem(envelope, keys, player, scheme)
         if problem is not None:
             problems.append(SignatureProblem(seq=envelope.seq, seat=seat, problem=problem))
         elif event.signed is not None:
