@@ -440,6 +440,15 @@ class Engine:
         """Derive a request through the kernel and append its batch."""
         return self.act(game_id, seat, request, expected_version).envelopes
 
+    def decision_text(self, game_id: str, seat: int, request: Request) -> str:
+        """The text `seat` signs for `request` now (core/identity.py): derived as `act`
+        would, after the same checks, and nothing written."""
+        state = self.load(game_id)
+        partial = self.partial_copy(game_id)
+        if partial is not None:
+            raise refuse_partial(game_id, partial)
+        return kernel.decision_text(get_rules(state.game), state, seat, request)
+
     def act(
         self, game_id: str, seat: int, request: Request, expected_version: int | None = None
     ) -> Acted:

@@ -22,7 +22,6 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from skald.core import kernel
 from skald.core.chain import ChainReport, require_intact, verify_receipt
 from skald.core.engine import (
     Acted,
@@ -43,7 +42,7 @@ from skald.core.kernel import (
 )
 from skald.core.memo import Memo
 from skald.core.provenance import PartialCopy, partial_words
-from skald.core.rules import game_names, get_rules
+from skald.core.rules import game_names
 from skald.core.seats import resolve_seat
 from skald.core.signing import Receipt, Signer, SigningKeyError
 from skald.core.sqlite_writers import NoWaiting
@@ -563,16 +562,14 @@ class Table:
         """The text `seat` signs for a decision (`action`: move with `notation`, in notation
         or in its words; undo; redo): the move as the log will keep it. Nothing is written;
         raises what the decision itself would."""
-        state = self._engine.load(game_id)
-        rules = get_rules(state.game)
         requests: dict[str, Request] = {"move": Move(notation), "undo": Undo(), "redo": Redo()}
         try:
-            return kernel.decision_text(rules, state, seat, requests[action])
+            return self._engine.decision_text(game_id, seat, requests[action])
         except InvalidNotation:
             meant = self._meant(game_id, seat, notation) if action == "move" else None
             if meant is None:
                 raise
-            return kernel.decision_text(rules, state, seat, Move(meant))
+            return self._engine.decision_text(game_id, seat, Move(meant))
 
     def moves_in_words(self, game_id: str, moves: Sequence[str]) -> dict[str, str]:
         """Each of `moves` whose words, as the game's log says it, are not its notation:
