@@ -22,6 +22,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
+from tests.patience import HUNG
 from tests.processes import Processes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,9 +34,10 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-START_SECONDS = 60
-"""How long a server may take to answer /health: two workers importing every game on a
-machine the suite keeps busy have taken over 30 s."""
+START_SECONDS = HUNG
+"""How long a server may take to answer /health before it is taken as hung: two workers
+importing every game on a machine the suite keeps busy have taken over 30 s (a detector
+of a stuck start, never a requirement of speed: see tests/patience.py)."""
 
 
 @contextmanager
@@ -54,7 +56,7 @@ def running(command: list[str], port: int, url: str, poll: str = "0.2") -> Itera
             except httpx.HTTPError:
                 pass
             assert process.poll() is None, "the server exited"
-            assert time.monotonic() < deadline, f"the server did not start in {START_SECONDS} s"
+            assert time.monotonic() < deadline, f"hung: no start in {START_SECONDS:.0f} s"
             time.sleep(0.1)
         yield base
     finally:
@@ -134,8 +136,8 @@ class Server:
         self.process: subprocess.Popen[bytes] | None = None
         self.group = Processes()  # its own session, so a kill reaches its workers too
 
-    def start(self, timeout: float = 30) -> str:
-        """Start it and wait until `/health` answers; its base URL."""
+    def start(self, timeout: float = START_SECONDS) -> str:
+        """Start it and wait until `/health` answers (bounded only as hung); its base URL."""
         assert self.process is None, "already running"
         with self.log.open("a") as sink:
             self.process = self.group.start(
@@ -168,7 +170,7 @@ class Server:
                 raise AssertionError(f"the server exited: {self.log.read_text()[-2000:]}")
             if time.monotonic() > deadline:
                 self.kill()
-                raise AssertionError("the server did not start")
+                raise AssertionError(f"hung: the server did not start in {timeout:.0f} s")
             time.sleep(0.05)
 
     def kill(self) -> None:
