@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -274,21 +275,35 @@ class Cluster:
 
 
 @contextmanager
-def own_cluster(tmp_path: Path) -> Iterator[Cluster]:
-    """A running throwaway cluster under `tmp_path/pg`, stopped however the block ends."""
-    os.chmod(tmp_path, 0o755)
-    for parent in tmp_path.parents:  # postgres must reach its data folder
-        if str(parent).startswith("/tmp/") and parent != Path("/tmp"):
-            os.chmod(parent, os.stat(parent).st_mode | 0o005)
-    own = Cluster(tmp_path / "pg")
+def postgres_folder() -> Iterator[Path]:
+    """A new folder that the `postgres` user can reach (for a cluster's data or a
+    tablespace), removed afterwards. Not under pytest's temporary root: every pytest run
+    that starts as the same user takes group and other access off that root again (pytest
+    7.3 and later), and on a machine shared with other runs one did in the middle of a test,
+    cutting PostgreSQL off from its own files ("could not access directory ... Permission
+    denied")."""
+    folder = Path(tempfile.mkdtemp(prefix="skald-pg-"))
     try:
-        own.start()
-        own.createdb("skald")
-        yield own
+        os.chmod(folder, 0o755)
+        yield folder
     finally:
-        if own.running:
-            with contextlib.suppress(subprocess.SubprocessError):
-                own.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def own_cluster() -> Iterator[Cluster]:
+    """A running throwaway cluster in a `postgres_folder` (not in a test's `tmp_path`: see
+    that helper), stopped however the block ends."""
+    with postgres_folder() as folder:
+        own = Cluster(folder / "pg")
+        try:
+            own.start()
+            own.createdb("skald")
+            yield own
+        finally:
+            if own.running:
+                with contextlib.suppress(subprocess.SubprocessError):
+                    own.stop()
 
 
 @contextmanager

@@ -160,8 +160,8 @@ def test_processes_initialising_a_fresh_postgresql_database_at_once(processes: P
 
 
 @pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[Cluster]:
-    with own_cluster(tmp_path) as own:
+def cluster() -> Iterator[Cluster]:
+    with own_cluster() as own:
         yield own
 
 

@@ -34,7 +34,7 @@ from skald.projections.table import Table
 from tests.cli_support import one_line, skald
 from tests.conftest import _pg_or_skip
 from tests.patience import HUNG
-from tests.servers import Server, own_cluster, pg_database, tmpfs
+from tests.servers import Server, own_cluster, pg_database, postgres_folder, tmpfs
 
 
 def try_move(base: str, game: dict[str, Any]) -> httpx.Response:
@@ -222,8 +222,11 @@ def fill(disk: Path, leave: int) -> Path:
 
 
 def test_a_full_postgresql_disk_gives_clean_errors_and_recovers(tmp_path: Path) -> None:
-    os.chmod(tmp_path, 0o755)
-    with tmpfs(tmp_path / "small", "32m") as disk, own_cluster(tmp_path) as cluster:
+    with (
+        postgres_folder() as reachable,
+        tmpfs(reachable / "small", "32m") as disk,
+        own_cluster() as cluster,
+    ):
         subprocess.run(["chown", "postgres:postgres", str(disk)], check=True, timeout=HUNG)
         os.chmod(disk, 0o700)
         admin = sa.create_engine(cluster.url, isolation_level="AUTOCOMMIT")
