@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.patience import HUNG
 from tests.servers import Server
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -25,7 +26,10 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-TIMEOUT = 10_000  # ms, for every wait in the page
+# ms, for every wait in the page: each waits for something that comes (a selector, a
+# frame), so it is a detector of a hung page, never a requirement of speed (a loaded
+# machine's Chromium has taken over 10 s to draw a page): tests/patience.py
+TIMEOUT = int(HUNG * 1000)
 ONLY_LOOPBACK = re.compile(r"^(?!http://127\.0\.0\.1:\d+/).*")
 
 

@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
+from tests.patience import HUNG
 from tests.processes import Processes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,9 +35,10 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-START_SECONDS = 60
-"""How long a server may take to answer /health: two workers importing every game on a
-machine the suite keeps busy have taken over 30 s."""
+START_SECONDS = HUNG
+"""How long a server may take to answer /health before it is taken as hung: two workers
+importing every game on a machine the suite keeps busy have taken over 30 s (a detector
+of a stuck start, never a requirement of speed: see tests/patience.py)."""
 
 
 @contextmanager
@@ -54,7 +57,7 @@ def running(command: list[str], port: int, url: str, poll: str = "0.2") -> Itera
             except httpx.HTTPError:
                 pass
             assert process.poll() is None, "the server exited"
-            assert time.monotonic() < deadline, f"the server did not start in {START_SECONDS} s"
+            assert time.monotonic() < deadline, f"hung: no start in {START_SECONDS:.0f} s"
             time.sleep(0.1)
         yield base
     finally:
@@ -134,8 +137,8 @@ class Server:
         self.process: subprocess.Popen[bytes] | None = None
         self.group = Processes()  # its own session, so a kill reaches its workers too
 
-    def start(self, timeout: float = 30) -> str:
-        """Start it and wait until `/health` answers; its base URL."""
+    def start(self, timeout: float = START_SECONDS) -> str:
+        """Start it and wait until `/health` answers (bounded only as hung); its base URL."""
         assert self.process is None, "already running"
         with self.log.open("a") as sink:
             self.process = self.group.start(
@@ -168,7 +171,7 @@ class Server:
                 raise AssertionError(f"the server exited: {self.log.read_text()[-2000:]}")
             if time.monotonic() > deadline:
                 self.kill()
-                raise AssertionError("the server did not start")
+                raise AssertionError(f"hung: the server did not start in {timeout:.0f} s")
             time.sleep(0.05)
 
     def kill(self) -> None:
@@ -272,21 +275,35 @@ class Cluster:
 
 
 @contextmanager
-def own_cluster(tmp_path: Path) -> Iterator[Cluster]:
-    """A running throwaway cluster under `tmp_path/pg`, stopped however the block ends."""
-    os.chmod(tmp_path, 0o755)
-    for parent in tmp_path.parents:  # postgres must reach its data folder
-        if str(parent).startswith("/tmp/") and parent != Path("/tmp"):
-            os.chmod(parent, os.stat(parent).st_mode | 0o005)
-    own = Cluster(tmp_path / "pg")
+def postgres_folder() -> Iterator[Path]:
+    """A new folder that the `postgres` user can reach (for a cluster's data or a
+    tablespace), removed afterwards. Not under pytest's temporary root: every pytest run
+    that starts as the same user takes group and other access off that root again (pytest
+    7.3 and later), and on a machine shared with other runs one did in the middle of a test,
+    cutting PostgreSQL off from its own files ("could not access directory ... Permission
+    denied")."""
+    folder = Path(tempfile.mkdtemp(prefix="skald-pg-"))
     try:
-        own.start()
-        own.createdb("skald")
-        yield own
+        os.chmod(folder, 0o755)
+        yield folder
     finally:
-        if own.running:
-            with contextlib.suppress(subprocess.SubprocessError):
-                own.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def own_cluster() -> Iterator[Cluster]:
+    """A running throwaway cluster in a `postgres_folder` (not in a test's `tmp_path`: see
+    that helper), stopped however the block ends."""
+    with postgres_folder() as folder:
+        own = Cluster(folder / "pg")
+        try:
+            own.start()
+            own.createdb("skald")
+            yield own
+        finally:
+            if own.running:
+                with contextlib.suppress(subprocess.SubprocessError):
+                    own.stop()
 
 
 @contextmanager

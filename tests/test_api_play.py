@@ -20,9 +20,10 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tests.conftest import fresh_store_url
+from tests.patience import HUNG
 from tests.servers import Server, pg_database
 
-TIMEOUT = 10
+TIMEOUT = HUNG  # every wait here is for a frame that comes (tests/patience.py)
 
 
 @pytest.fixture

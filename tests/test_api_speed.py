@@ -28,6 +28,7 @@ from skald.api.direct import DirectRoutes, direct_routes
 from skald.api.main import SkaldAPI, create_app
 from skald.api.responses import MsgspecJSON
 from skald.api.routes import games, moves
+from tests.patience import HUNG
 from tests.servers import bearer
 from tests.test_faults import serve
 
@@ -244,11 +245,11 @@ def test_a_route_of_another_shape_is_not_answered_directly() -> None:
 def test_bodies_over_the_limit_on_a_move_are_413_json_from_a_real_server(tmp_path: Path) -> None:
     with serve(f"sqlite:///{tmp_path}/limit.db", tmp_path / "server.log") as base:
         game = httpx.post(
-            f"{base}/games", json={"game": "toy", "players": ["Ann", "Bob"]}, timeout=10
+            f"{base}/games", json={"game": "toy", "players": ["Ann", "Bob"]}, timeout=HUNG
         ).json()
         url = f"{base}/games/{game['id']}/moves"
         headers = {"Content-Type": "application/json", **bearer(game["seats"][0]["token"])}
-        declared = httpx.post(url, content=b"x" * (1024 * 1024 + 1), headers=headers, timeout=10)
+        declared = httpx.post(url, content=b"x" * (1024 * 1024 + 1), headers=headers, timeout=HUNG)
 
         def chunks() -> Iterator[bytes]:  # no Content-Length: counted while streaming
             yield b'{"move": "'
@@ -256,7 +257,7 @@ def test_bodies_over_the_limit_on_a_move_are_413_json_from_a_real_server(tmp_pat
                 yield b"a" * 65536
             yield b'"}'
 
-        streamed = httpx.post(url, content=chunks(), headers=headers, timeout=10)
+        streamed = httpx.post(url, content=chunks(), headers=headers, timeout=HUNG)
         for answer in (declared, streamed):
             assert answer.status_code == 413
             assert answer.json() == {
@@ -266,7 +267,7 @@ def test_bodies_over_the_limit_on_a_move_are_413_json_from_a_real_server(tmp_pat
         fine = httpx.post(url, json={"move": "bet 1", "expected_seq": game["seq"]}, headers=headers)
         assert fine.status_code == 201, fine.text
         port = int(base.rsplit(":", 1)[1])
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        with socket.create_connection(("127.0.0.1", port), timeout=HUNG) as sock:
             # A head that outgrows 16 KiB before it ends (as in test_faults).
             sock.sendall(
                 f"GET /games/{game['id']}/legal HTTP/1.1\r\nHost: x\r\nX-Big: ".encode()
@@ -289,7 +290,7 @@ def test_bodies_over_the_limit_on_a_move_are_413_json_from_a_real_server(tmp_pat
             (exact, b"401"),
             (exact + 1, b"400"),
         ):
-            with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            with socket.create_connection(("127.0.0.1", port), timeout=HUNG) as sock:
                 sock.sendall(
                     f"GET /games/{game['id']}/legal HTTP/1.1\r\nHost: x\r\nX-Big: ".encode()
                     + b"a" * size

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from skald.core.checkpoint import WalCheckpointer
 from skald.core.store import EventStore, StoredRecord
+from tests.patience import HUNG
 
 
 def _wal_frames(path: Path) -> int:
@@ -28,7 +29,9 @@ def _writer(path: Path) -> sqlite3.Connection:
     return connection
 
 
-def _wait_for(condition: Callable[[], bool], seconds: float = 10.0) -> bool:
+def _wait_for(condition: Callable[[], bool], seconds: float = HUNG) -> bool:
+    """Whether `condition` came true before `seconds` (a detector of a hung thread: on a
+    loaded machine the checkpointer's thread may wait long for a core)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if condition():
@@ -65,7 +68,7 @@ def test_the_log_stays_bounded_while_writers_go_on(tmp_path: Path) -> None:
                 # of the thread: on a loaded machine the thread may not be scheduled for a
                 # while, and the bound is the checkpointer's, not the scheduler's.
                 behind = written // 10 - 1
-                assert _wait_for(lambda b=behind: checkpointer.checkpoints >= b, seconds=60)
+                assert _wait_for(lambda b=behind: checkpointer.checkpoints >= b)
         assert _wait_for(lambda: checkpointer.checkpoints >= 10)
         # Without restarts the log would hold every page written (over 1,500 frames).
         assert _wal_frames(path) < 400

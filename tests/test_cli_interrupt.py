@@ -8,9 +8,9 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
+from tests.patience import HUNG, wait_until
 from tests.processes import Processes
 from tests.processes import run as run_process
 
@@ -39,7 +39,7 @@ def test_ctrl_c_while_the_cli_loads_is_one_line(tmp_path: Path) -> None:
         [sys.executable, "-c", INTERRUPTED_IMPORT, str(db)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HUNG,
         check=False,
     )
     assert done.returncode == 130, done.stderr
@@ -56,6 +56,23 @@ def _unfinished(db: Path) -> list[tuple[str, int]]:
         ).fetchall()
 
 
+def _under_way(db: Path) -> bool:
+    """Whether the store has an unfinished game with a move made in it."""
+    if not db.exists():
+        return False
+    try:
+        with sqlite3.connect(db, timeout=HUNG) as conn:
+            return bool(
+                conn.execute(
+                    "SELECT 1 FROM events e WHERE e.kind = 'skald.move_made' AND NOT EXISTS"
+                    " (SELECT 1 FROM events f WHERE f.stream_id = e.stream_id"
+                    " AND f.kind = 'skald.game_finished') LIMIT 1"
+                ).fetchall()
+            )
+    except sqlite3.OperationalError:  # its tables are not made yet
+        return False
+
+
 def test_ctrl_c_during_autoplay_names_the_unfinished_game(
     tmp_path: Path, processes: Processes
 ) -> None:
@@ -67,12 +84,11 @@ def test_ctrl_c_during_autoplay_names_the_unfinished_game(
             stderr=subprocess.PIPE,
             text=True,
         )
-        deadline = time.monotonic() + 60
-        while not db.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(1.5)
+        # Ctrl-C once a game is under way (seen in the store), not after a guessed pause
+        # that a loaded machine may spend still loading the CLI.
+        wait_until(lambda db=db: _under_way(db), "a game under way")
         run.send_signal(signal.SIGINT)
-        _, err = run.communicate(timeout=60)
+        _, err = run.communicate(timeout=HUNG)
         assert run.returncode == 130, err
         assert "Traceback" not in err
         lines = err.splitlines()

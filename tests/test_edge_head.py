@@ -23,6 +23,7 @@ from starlette.routing import Route, WebSocketRoute
 
 from skald.api.edge import JsonErrorHttpToolsProtocol
 from skald.api.main import SkaldAPI, create_app
+from tests.patience import HUNG
 from tests.test_wire import serving
 
 HEALTH = b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -43,10 +44,10 @@ def head_at_the_socket(base: str, target: str, headers: dict[str, str]) -> tuple
     port = int(base.rsplit(":", 1)[1])
     lines = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
     request = f"HEAD {target} HTTP/1.1\r\nHost: x\r\n{lines}\r\n".encode()
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+    with socket.create_connection(("127.0.0.1", port), timeout=HUNG) as sock:
         sock.sendall(request + HEALTH)
         received = b""
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + HUNG
         while not received.endswith(HEALTH_BODY):
             assert time.monotonic() < deadline, received[:300]
             chunk = sock.recv(65536)
@@ -84,7 +85,7 @@ def get_routes(app: SkaldAPI) -> list[str]:
 
 def make_game(base: str) -> dict[str, Any]:
     created = httpx.post(
-        f"{base}/games", json={"game": "beowulf", "players": ["Ann", "Bob"]}, timeout=10
+        f"{base}/games", json={"game": "beowulf", "players": ["Ann", "Bob"]}, timeout=HUNG
     )
     assert created.status_code == 201, created.text
     game: dict[str, Any] = created.json()
@@ -99,7 +100,7 @@ def test_head_answers_every_get_route_as_its_get_without_a_body(
     tournament = httpx.post(
         f"{base}/tournaments",
         json={"game": "beowulf", "players": ["Ann", "Bob"], "rounds": 1},
-        timeout=10,
+        timeout=HUNG,
     ).json()
     referee = {"Authorization": f"Bearer {game['referee_token']}"}
     names = {
@@ -132,11 +133,11 @@ def test_head_answers_every_get_route_as_its_get_without_a_body(
 def test_head_on_the_routes_answered_directly(served: tuple[SkaldAPI, str]) -> None:
     _app, base = served
     game = make_game(base)
-    seat = httpx.get(f"{base}/games/{game['id']}", timeout=10).json()["to_act"][0]
+    seat = httpx.get(f"{base}/games/{game['id']}", timeout=HUNG).json()["to_act"][0]
     token = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
     for target in (f"/games/{game['id']}/legal", f"/games/{game['id']}"):
         status, fields = head_at_the_socket(base, target, token)
-        got = httpx.get(f"{base}{target}", headers=token, timeout=10)
+        got = httpx.get(f"{base}{target}", headers=token, timeout=HUNG)
         assert (status, got.status_code) == (200, 200), target
         assert dict(fields)["content-length"] == str(len(got.content))
         assert dict(fields)["content-type"] == "application/json"
@@ -157,15 +158,15 @@ def test_errors_on_head_keep_their_status_and_nothing_but_gets_run(
     assert dict(fields)["www-authenticate"] == "Bearer"
     assert head_at_the_socket(base, "/no/such/page", {})[0] == 404
     # A route that writes has no GET: HEAD is refused as GET is, and nothing is written.
-    before = httpx.get(f"{base}/games/{gid}", timeout=10).json()["seq"]
-    seat = httpx.get(f"{base}/games/{gid}", timeout=10).json()["to_act"][0]
+    before = httpx.get(f"{base}/games/{gid}", timeout=HUNG).json()["seq"]
+    seat = httpx.get(f"{base}/games/{gid}", timeout=HUNG).json()["to_act"][0]
     token = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
     for action in ("moves", "undo", "redo"):
         status, _fields = head_at_the_socket(base, f"/games/{gid}/{action}", token)
-        assert status == httpx.get(f"{base}/games/{gid}/{action}", timeout=10).status_code == 405
+        assert status == httpx.get(f"{base}/games/{gid}/{action}", timeout=HUNG).status_code == 405
     assert head_at_the_socket(base, "/tournaments/x/pair", {})[0] == 405
-    assert httpx.get(f"{base}/games/{gid}", timeout=10).json()["seq"] == before
-    listed = httpx.get(f"{base}/games", timeout=10).json()["items"]
+    assert httpx.get(f"{base}/games/{gid}", timeout=HUNG).json()["seq"] == before
+    listed = httpx.get(f"{base}/games", timeout=HUNG).json()["items"]
     assert [item["id"] for item in listed] == [gid]  # HEAD /games did not create one
 
 
@@ -183,7 +184,7 @@ def test_head_on_the_live_feed_is_its_head_and_ends(served: tuple[SkaldAPI, str]
     assert dict(fields)["cache-control"] == "no-cache"
     assert "transfer-encoding" not in dict(fields)
     waiters = app.state.services.feed._waiters
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + HUNG  # a stream left waiting would wait for ever
     while waiters.get(game["id"]):
         assert time.monotonic() < deadline, "the stream behind HEAD still waits on the feed"
         time.sleep(0.02)
@@ -206,7 +207,7 @@ def test_a_405_lists_what_the_path_answers(
     """RFC 9110 §15.5.6: a 405 carries `Allow`. It was empty for every route of an included
     router (FastAPI wraps them in objects without `methods`)."""
     _app, base = served
-    answer = httpx.request(method, f"{base}{path}", timeout=10)
+    answer = httpx.request(method, f"{base}{path}", timeout=HUNG)
     assert answer.status_code == 405
     assert answer.headers["allow"] == allow
     assert answer.json()["error"] == "method_not_allowed"

@@ -22,6 +22,7 @@ from skald.core.engine import Engine
 from skald.core.signing import Signer, SigningKeyError, open_signer
 from skald.core.store import EventStore
 from skald.projections.table import Table
+from tests.patience import HUNG
 
 
 @pytest.fixture
@@ -226,7 +227,7 @@ def test_threads_creating_the_key_at_once_agree(tmp_path: Path) -> None:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=10)
+        thread.join(timeout=HUNG)
     assert not errors
     assert len(set(keys)) == 1
     assert len(keys) == 8

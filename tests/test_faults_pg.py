@@ -33,29 +33,30 @@ from skald.core.store import EventStore
 from skald.projections.table import Table
 from tests.cli_support import one_line, skald
 from tests.conftest import _pg_or_skip
-from tests.servers import Server, own_cluster, pg_database, tmpfs
+from tests.patience import HUNG
+from tests.servers import Server, own_cluster, pg_database, postgres_folder, tmpfs
 
 
 def try_move(base: str, game: dict[str, Any]) -> httpx.Response:
     """One legal move for whoever is to act (reads first: they work on a failing store
     too); the answer to the POST."""
-    summary = httpx.get(f"{base}/games/{game['id']}", timeout=10)
+    summary = httpx.get(f"{base}/games/{game['id']}", timeout=HUNG)
     assert summary.status_code == 200, summary.text
     token = game["seats"][summary.json()["to_act"][0]]["token"]
     headers = {"Authorization": f"Bearer {token}"}
-    legal = httpx.get(f"{base}/games/{game['id']}/legal", headers=headers, timeout=10)
+    legal = httpx.get(f"{base}/games/{game['id']}/legal", headers=headers, timeout=HUNG)
     assert legal.status_code == 200, legal.text
     return httpx.post(
         f"{base}/games/{game['id']}/moves",
         headers=headers,
-        timeout=10,
+        timeout=HUNG,
         json={"move": legal.json()["moves"][0], "expected_seq": legal.json()["seq"]},
     )
 
 
 def new_game(base: str) -> httpx.Response:
     return httpx.post(
-        f"{base}/games", json={"game": "beowulf", "players": ["Ann", "Bob"]}, timeout=10
+        f"{base}/games", json={"game": "beowulf", "players": ["Ann", "Bob"]}, timeout=HUNG
     )
 
 
@@ -117,8 +118,8 @@ def check_whole(url: str) -> int:
         store.dispose()
 
 
-def moves_again(base: str, game: dict[str, Any], seconds: float = 15) -> httpx.Response:
-    """Retry a move (bounded) until the store takes it; the last answer."""
+def moves_again(base: str, game: dict[str, Any], seconds: float = HUNG) -> httpx.Response:
+    """Retry a move until the store takes it (bounded only as hung); the last answer."""
     deadline = time.monotonic() + seconds
     while True:
         answer = try_move(base, game)
@@ -221,9 +222,12 @@ def fill(disk: Path, leave: int) -> Path:
 
 
 def test_a_full_postgresql_disk_gives_clean_errors_and_recovers(tmp_path: Path) -> None:
-    os.chmod(tmp_path, 0o755)
-    with tmpfs(tmp_path / "small", "32m") as disk, own_cluster(tmp_path) as cluster:
-        subprocess.run(["chown", "postgres:postgres", str(disk)], check=True, timeout=10)
+    with (
+        postgres_folder() as reachable,
+        tmpfs(reachable / "small", "32m") as disk,
+        own_cluster() as cluster,
+    ):
+        subprocess.run(["chown", "postgres:postgres", str(disk)], check=True, timeout=HUNG)
         os.chmod(disk, 0o700)
         admin = sa.create_engine(cluster.url, isolation_level="AUTOCOMMIT")
         try:

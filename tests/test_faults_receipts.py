@@ -26,6 +26,7 @@ import pytest
 
 from skald.core.signing import Signer, load_receipt
 from tests.cli_support import one_line, skald
+from tests.patience import HUNG
 from tests.processes import run as run_process
 from tests.servers import Server, skald_command
 
@@ -58,14 +59,14 @@ def copy_store(database: Path, folder: Path, with_key: bool = True) -> Path:
 
 def play_one(base: str, game: dict[str, Any]) -> dict[str, Any]:
     """One legal move for whoever is to act; the 201 answer."""
-    summary = httpx.get(f"{base}/games/{game['id']}", timeout=10).json()
+    summary = httpx.get(f"{base}/games/{game['id']}", timeout=HUNG).json()
     token = game["seats"][summary["to_act"][0]]["token"]
     headers = {"Authorization": f"Bearer {token}"}
-    legal = httpx.get(f"{base}/games/{game['id']}/legal", headers=headers, timeout=10).json()
+    legal = httpx.get(f"{base}/games/{game['id']}/legal", headers=headers, timeout=HUNG).json()
     moved = httpx.post(
         f"{base}/games/{game['id']}/moves",
         headers=headers,
-        timeout=10,
+        timeout=HUNG,
         json={"move": legal["moves"][0], "expected_seq": legal["seq"]},
     )
     assert moved.status_code == 201, moved.text
@@ -87,7 +88,7 @@ def test_a_receipt_from_a_server_in_one_folder_verifies_from_another_and_on_a_co
     with Server("sqlite:///store/skald.db", tmp_path / "one.log", cwd=tmp_path, env=env) as server:
         base = server.start()
         game = httpx.post(
-            f"{base}/games", json={"game": "beowulf", "players": ["Ann", "Bob"]}, timeout=10
+            f"{base}/games", json={"game": "beowulf", "players": ["Ann", "Bob"]}, timeout=HUNG
         ).json()
         first = play_one(base, game)["receipt"]
     key = database.with_name("skald.db.key")
@@ -99,7 +100,7 @@ def test_a_receipt_from_a_server_in_one_folder_verifies_from_another_and_on_a_co
     # Second start: from another folder, the same store by its absolute path.
     with Server(f"sqlite:///{database}", tmp_path / "two.log", cwd=there, env=env) as server:
         base = server.start()
-        again = httpx.get(f"{base}/games/{game['id']}/receipt", timeout=10).json()
+        again = httpx.get(f"{base}/games/{game['id']}/receipt", timeout=HUNG).json()
         assert again["public_key"] == first["public_key"]
         assert again["seq"] == first["seq"]
         second = play_one(base, game)["receipt"]

@@ -250,5 +250,10 @@ def test_a_read_takes_as_long_beside_160_variations_it_may_not_see(base: str) ->
                 for g, t in ((game, tokens), (control, control_tokens))
             ]
             _paired_ratio(http, reads)  # warm
-            ratio = _paired_ratio(http, reads)
-            assert ratio < 1.5, f"GET .../{read} takes {ratio:.2f} times the control's"
+            # Up to three measurements, the first under 1.5 ending them: a burst of other
+            # work on a loaded machine can skew one run's medians, never all three's as
+            # the 7 times a variation-scanning read takes would.
+            ratios: list[float] = []
+            while len(ratios) < 3 and min(ratios, default=2.0) >= 1.5:
+                ratios.append(_paired_ratio(http, reads))
+            assert min(ratios) < 1.5, f"GET .../{read} takes {ratios} times the control's"

@@ -16,6 +16,7 @@ import pytest
 
 from skald.projections.narrative import Narrator
 from tests.cli_support import skald
+from tests.patience import HUNG
 from tests.servers import bearer, legal_moves, serving
 
 CODED = re.compile(r"[+-]?\d+[a-z#$]")  # a face with an ability or treasure code: `0#`, `-2d`
@@ -44,7 +45,7 @@ def test_beast_steps_say_their_direction() -> None:
 
 
 def test_the_table_read_gives_each_coded_move_its_words(base: str) -> None:
-    with httpx.Client(base_url=base, timeout=10) as http:
+    with httpx.Client(base_url=base, timeout=HUNG) as http:
         created = http.post("/games", json={"game": "beowulf", "players": ["Ann", "Bob"]})
         assert created.status_code == 201, created.text
         game = created.json()
@@ -94,7 +95,7 @@ def test_a_move_may_be_sent_in_its_words(base: str, tmp_path: Path) -> None:
     assert code == 3, (out, err)
     assert "Hägar's castle" in err
     assert json.loads(skald("show", game_id, "--json", "--db", db)[1])["seq"] == seq
-    with httpx.Client(base_url=base, timeout=10) as http:
+    with httpx.Client(base_url=base, timeout=HUNG) as http:
         created = http.post("/games", json={"game": "hagar", "players": ["Ann", "Bob"]}).json()
         answer = http.post(
             f"/games/{created['id']}/moves",

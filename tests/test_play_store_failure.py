@@ -27,6 +27,7 @@ import pytest
 from websockets.sync.client import ClientConnection
 
 from tests.conftest import _pg_or_skip
+from tests.patience import HUNG
 from tests.servers import Server, pg_database, tmpfs
 from tests.test_api_play import channel, frame, new_game, summary
 from tests.test_faults_pg import STORE_FAILURES, check_whole, end_sessions, fill, set_read_only
@@ -179,9 +180,9 @@ def test_a_read_only_postgresql_store_is_told_on_the_channel(
 
     def fail(seats: Seats) -> str:
         set_read_only(server_url, name, True)  # (its sessions ended: the pool reconnects)
-        deadline = time.monotonic() + 15
-        while httpx.get(f"{seats.base}/games/{seats.game['id']}", timeout=10).is_error:
-            assert time.monotonic() < deadline, "reads did not come back"
+        deadline = time.monotonic() + HUNG
+        while httpx.get(f"{seats.base}/games/{seats.game['id']}", timeout=HUNG).is_error:
+            assert time.monotonic() < deadline, "hung: reads did not come back"
             time.sleep(0.2)
         return "store_read_only"
 

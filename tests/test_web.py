@@ -25,6 +25,7 @@ from skald.events.viewer import REFEREE
 from skald.projections.beowulf.board import hand_line
 from skald.projections.table import Table
 from tests.browser_support import CHROMIUM, chromium, local_context, screenshot_folder, served_skald
+from tests.patience import HUNG
 from tests.servers import Server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -193,15 +194,15 @@ def click_a_move(page: Any) -> str:
     return str(label)
 
 
-def played(server: Server, game_id: str, before: int, seconds: float = 20) -> int:
-    """The new seq once a move after `before` has landed (bounded: 20 s on a busy machine)."""
+def played(server: Server, game_id: str, before: int, seconds: float = HUNG) -> int:
+    """The new seq once a move after `before` has landed (bounded only as hung)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         seq = seq_of(server, game_id)
         if seq > before:
             return seq
         time.sleep(0.05)
-    raise AssertionError(f"no move landed after seq {before}")
+    raise AssertionError(f"no move landed after seq {before} in {seconds:.0f} s")
 
 
 def free_squares(view: dict[str, Any]) -> int:
@@ -424,14 +425,16 @@ def enter_a_move_by_keyboard(
     """Tab to `target` (a legal move in the list, or a playable place on the map) and press
     Enter (and Enter again on the menu a place may open); the new seq. The page redraws
     when it hears of the previous move, which can take the focus away between Tab and
-    Enter: then the keyboard tries again (three times at most)."""
+    Enter: then the keyboard tries again (three times at most). A try that did send its
+    move must not be taken for one that did not (its retry would make a second move), so
+    each waits far longer than a loaded machine takes to land a move (over 5 s seen)."""
     for attempt in range(3):
         tab_to(page, target)
         page.keyboard.press("Enter")
         if page.locator("#menu:not([hidden])").count():
             page.keyboard.press("Enter")  # the menu's first move has the focus
         try:
-            return played(server, game_id, seq, seconds=5)
+            return played(server, game_id, seq, seconds=30)
         except AssertionError:
             if attempt == 2:
                 raise

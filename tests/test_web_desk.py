@@ -49,7 +49,7 @@ def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
         context = browser.new_context(
             base_url=server.base, viewport=viewport, has_touch=viewport is PHONE
         )
-        context.set_default_timeout(TIMEOUT * 3)
+        context.set_default_timeout(TIMEOUT)
         context.route(ONLY_LOOPBACK, lambda route: route.abort())
         made.append(context)
         page = context.new_page()

@@ -16,6 +16,7 @@ import pytest
 
 from skald.api.main import create_app
 from skald.projections.beowulf.board import hand_line
+from tests.patience import HUNG
 from tests.servers import free_port, running, skald_command
 
 
@@ -45,7 +46,7 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def game(service: str) -> dict[str, object]:
     """A Beowulf game two moves in, and a private variation of Ann's."""
-    with httpx.Client(base_url=service, timeout=10) as client:
+    with httpx.Client(base_url=service, timeout=HUNG) as client:
         created = client.post("/games", json={"game": "beowulf", "players": ["Ann", "Bob"]})
         assert created.status_code == 201, created.text
         body = created.json()
@@ -68,7 +69,7 @@ def game(service: str) -> dict[str, object]:
 
 def get(service: str, url: str, token: str | None = None) -> httpx.Response:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    return httpx.get(f"{service}{url}", headers=headers, timeout=10)
+    return httpx.get(f"{service}{url}", headers=headers, timeout=HUNG)
 
 
 def test_the_routes_taking_as_are_found() -> None:
@@ -115,7 +116,7 @@ def test_what_a_spectator_gets_hides_every_hand(service: str, game: dict[str, ob
     path = str(game["path"])
     tokens: dict[str, str] = game["tokens"]  # type: ignore[assignment]
     ann = httpx.get(
-        f"{service}{path}/view", headers={"Authorization": f"Bearer {tokens['Ann']}"}, timeout=10
+        f"{service}{path}/view", headers={"Authorization": f"Bearer {tokens['Ann']}"}, timeout=HUNG
     ).json()
     board = get(service, f"{path}/board.svg").text
     lines = get(service, f"{path}/lines").text

@@ -26,6 +26,7 @@ from skald.events.common import Outcome
 from skald.projections.narrative import end_sentence
 from tests.browser_support import CHROMIUM, ONLY_LOOPBACK, chromium, screenshot_folder, served_skald
 from tests.cli_support import skald
+from tests.patience import HUNG
 from tests.servers import Server
 from tests.test_web import api, api_move, create, played, seq_of, wait_seq
 
@@ -34,7 +35,7 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/ch
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1400, "height": 1000}
-WAIT = 45_000  # ms: the machine running these tests may be heavily loaded
+WAIT = int(HUNG * 1000)  # ms: a hung page, not a slow one (tests/patience.py)
 # Every tap on a listed move, as the page showed it at that instant (capture phase: before
 # the page's own handler runs): the move's words and the seq the list was drawn for.
 RECORD_CLICKS = """
@@ -323,7 +324,7 @@ def test_a_whole_beowulf_game_on_two_phones_and_a_desktop(
 
         # Ann taps a square; Bob may not take it back (table policy: author), Ann may.
         ann.play(on_board=True)
-        seq = played(server, game_id, seq, seconds=60)
+        seq = played(server, game_id, seq)
         bob.controls_at(seq)
         take_back_says(bob, "undo", "only Ann")
         ann.controls_at(seq)
@@ -427,7 +428,7 @@ def test_clicks_interleaved_with_live_updates(browser: Any, server: Server) -> N
                     pass  # the live update took the list away first: nothing to tap
             else:
                 table.play(on_board=False)  # the listed moves: their taps are recorded
-                played(server, game_id, summary["seq"], seconds=60)
+                played(server, game_id, summary["seq"])
             other = tables[1 - seat]
             other.controls_at(seq_of(server, game_id))
         log = {e["seq"]: e for e in api(server, referee, f"/games/{game_id}/log")["events"]}
@@ -534,7 +535,7 @@ def test_a_round_tapped_by_every_seat(
             seat = summary["to_act"][0]
             tables[seat].controls_at(summary["seq"])
             tables[seat].play(on_board=taps % 2 == 1)
-            played(server, game_id, summary["seq"], seconds=60)
+            played(server, game_id, summary["seq"])
             tapped.add(seat)
             if taps == 2:
                 fits_a_phone(tables[seat])
@@ -578,7 +579,7 @@ def test_entropy_committed_and_revealed_from_two_pages(
                 page.screenshot(path=shots / "entropy-phone-ann-commit.png")
             seq = seq_of(server, game_id)
             table.touch(page.locator("#entropy-send"))
-            played(server, game_id, seq, seconds=60)
+            played(server, game_id, seq)
             if table is ann:
                 ann.page.wait_for_selector("#entropy-hint:has-text('Waiting for the other seats')")
         log = json.dumps(api(server, referee, f"/games/{game_id}/log"))
@@ -591,7 +592,7 @@ def test_entropy_committed_and_revealed_from_two_pages(
             table.page.wait_for_selector("#entropy-hash:has-text('matches your commitment')")
             seq = seq_of(server, game_id)
             table.touch(table.page.locator("#entropy-send"))
-            played(server, game_id, seq, seconds=60)
+            played(server, game_id, seq)
         for table in (ann, bob):
             table.page.wait_for_selector("#entropy", state="hidden")
             table.page.wait_for_selector("#legal button.move, #play-hint:has-text('Waiting')")

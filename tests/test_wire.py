@@ -21,6 +21,7 @@ import uvicorn
 from skald.api.edge import JsonErrorHttpToolsProtocol
 from skald.api.main import create_app
 from skald.api.wire import HOLD_LIMIT, CoalescedWrites
+from tests.patience import HUNG
 from tests.servers import free_port
 
 
@@ -162,16 +163,16 @@ def serving(app: Any, protocol: type[JsonErrorHttpToolsProtocol]) -> Iterator[st
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + HUNG
     while not server.started:
-        assert time.monotonic() < deadline, "the test server did not start"
+        assert time.monotonic() < deadline, "hung: the test server did not start"
         assert thread.is_alive(), "the test server stopped"
         time.sleep(0.02)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
-        thread.join(timeout=20)
+        thread.join(timeout=HUNG)
 
 
 @pytest.fixture
@@ -217,7 +218,7 @@ def test_a_malformed_request_is_answered_whole_and_the_connection_closed(
     counted_server: str,
 ) -> None:
     port = int(counted_server.rsplit(":", 1)[1])
-    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+    with socket.create_connection(("127.0.0.1", port), timeout=HUNG) as sock:
         sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n")
         received = b""
         while chunk := sock.recv(4096):  # the server closes after its 400
@@ -230,7 +231,7 @@ def test_a_malformed_request_is_answered_whole_and_the_connection_closed(
 
 def _half_closed(port: int, request: bytes) -> bytes:
     """Send `request`, end the sending side (as `nc -N` does), read until the server closes."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+    with socket.create_connection(("127.0.0.1", port), timeout=HUNG) as sock:
         sock.sendall(request)
         sock.shutdown(socket.SHUT_WR)
         received = b""
@@ -243,12 +244,14 @@ def a_turn(base: str) -> tuple[str, str, bytes]:
     """A new Beowulf game: its id, the token of the seat to act, and a POST of a legal move
     as raw bytes."""
     game = httpx.post(
-        f"{base}/games", json={"game": "beowulf", "players": ["Ann", "Bob"]}, timeout=10
+        f"{base}/games", json={"game": "beowulf", "players": ["Ann", "Bob"]}, timeout=HUNG
     ).json()
-    seat = httpx.get(f"{base}/games/{game['id']}", timeout=10).json()["to_act"][0]
+    seat = httpx.get(f"{base}/games/{game['id']}", timeout=HUNG).json()["to_act"][0]
     token = game["seats"][seat]["token"]
     legal = httpx.get(
-        f"{base}/games/{game['id']}/legal", headers={"Authorization": f"Bearer {token}"}, timeout=10
+        f"{base}/games/{game['id']}/legal",
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=HUNG,
     ).json()
     body = json.dumps({"move": legal["moves"][0], "expected_seq": legal["seq"]}).encode()
     move = (
