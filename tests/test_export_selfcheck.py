@@ -25,6 +25,7 @@ from skald.projections.export.selfcheck import SCRIPT
 from skald.projections.export.verify_skald import CONSISTENT, VERIFIED
 from tests.history_support import viewers
 from tests.selfcheck_support import (
+    Browser,
     Edit,
     Signed,
     bump,
@@ -57,49 +58,6 @@ EDITS: dict[str, Edit] = {
     "kept receipt": edit_kept_receipt,
     "kept receipt's signature": edit_kept_signature,
 }
-
-
-class Browser:
-    """One Chromium for the module; every request but the file opened is aborted (and
-    remembered, so a test can say none was made)."""
-
-    def __init__(self, driver: Any) -> None:
-        self.browser = driver.chromium.launch(executable_path=str(CHROMIUM))
-        self.context = self.browser.new_context()
-        self.requests: list[str] = []
-        self.context.route("**/*", self._route)
-
-    def _route(self, route: Any) -> None:
-        if route.request.url.startswith("file://"):
-            route.continue_()
-        else:
-            self.requests.append(route.request.url)
-            route.abort()
-
-    def verdict(self, path: Path, trust: tuple[str, ...] = ()) -> tuple[str, dict[str, Any]]:
-        """What the page says once its check ran (trusting `trust`): its words and verdict."""
-        words, verdict, _ = self.read(path, trust)
-        return words, verdict
-
-    def read(self, path: Path, trust: tuple[str, ...] = ()) -> tuple[str, dict[str, Any], str]:
-        """The page's words and verdict once its check ran, and all the text it shows."""
-        page = self.context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        try:
-            page.goto(path.as_uri() + trust_fragment(trust))
-            shown = page.locator("#skald-verdict[data-verdict]")
-            shown.wait_for(timeout=30_000)
-            words = shown.inner_text()
-            verdict = page.evaluate(
-                "JSON.parse(document.getElementById('skald-verdict').dataset.verdict)"
-            )
-            text = page.inner_text("body")
-        finally:
-            page.close()
-        assert errors == []
-        assert self.requests == []
-        return words, verdict, text
 
 
 @pytest.fixture(scope="module")
