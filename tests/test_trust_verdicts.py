@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +35,7 @@ from tests.cli_support import skald
 from tests.history_support import annotated_game
 from tests.selfcheck_support import (
     CHROMIUM,
+    VERIFIER,
     Browser,
     cli_verdict,
     game_head,
@@ -327,3 +330,57 @@ def test_a_check_rewritten_to_lie_fools_only_the_page(
     assert script_verdict(path, bare=False, trust=trust)[1] == line
     assert selfcheck.HONEST.replace("`", "") in browser.read(path, trust)[2]
     assert skald("verify", "--file", str(path), "--trust", trust[0])[0] == 1
+
+
+def test_a_trust_file_lists_the_keys_one_trusts(tmp_path: Path, played: Played) -> None:
+    path = tmp_path / "game.html"
+    path.write_text(played.html, encoding="utf-8")
+    listed = tmp_path / "club.keys"
+    listed.write_text(
+        f"# our club's key, as the lobby shows it\n\n{key_fingerprint(played.signer.public_key)}\n"
+        f"{played.forger.public_key}\n",
+        encoding="utf-8",
+    )
+    code, line, _ = skald("verify", "--file", str(path), "--trust-file", str(listed))
+    assert code == 0
+    assert line.startswith(f"{VERIFIED}: the head is signed by {_named(played.signer, True)}; ")
+    assert script_verdict(path, bare=False)[0] == 1  # trusting nobody
+    run = subprocess.run(
+        [sys.executable, "-I", str(VERIFIER), "--trust-file", str(listed), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (run.returncode, run.stdout.strip()) == (0, line.strip())
+
+
+def test_the_pages_box_checks_against_a_key(
+    tmp_path: Path, browser: Browser, played: Played
+) -> None:
+    path = tmp_path / "game.html"
+    path.write_text(played.html, encoding="utf-8")
+    page = browser.context.new_page()
+    try:
+        page.goto(path.as_uri())
+        shown = page.locator("#skald-verdict[data-verdict]")
+        shown.wait_for(timeout=30_000)
+        assert shown.inner_text().startswith(f"{CONSISTENT}: ")
+        page.fill("#skald-trust", "not a key")
+        page.get_by_role("button", name="Check").click()
+        page.get_by_text("neither a key nor a fingerprint: not a key").wait_for()
+        page.fill("#skald-trust", key_fingerprint(played.signer.public_key))
+        page.get_by_role("button", name="Check").click()
+        page.locator("#skald-verdict", has_text=f"{VERIFIED}: ").wait_for()
+        assert shown.inner_text().startswith(
+            f"{VERIFIED}: the head is signed by {_named(played.signer, True)}; "
+        )
+        page.fill("#skald-trust", played.forger.public_key)
+        page.keyboard.press("Enter")
+        page.locator("#skald-verdict", has_text=f"{CONSISTENT}: ").wait_for()
+        # the address's fragment counts too, and a change of it checks again
+        page.evaluate(f"location.hash = 'trust={played.signer.public_key}'")
+        page.locator("#skald-verdict", has_text=f"{VERIFIED}: ").wait_for()
+        assert page.locator("#skald-shown li.move").count() > 10  # drawn once, kept
+    finally:
+        page.close()
+    assert browser.requests == []
