@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from skald.projections.export import verify_skald
 from skald.projections.export.selfcheck import SCRIPT
 from tests.browser_support import chromium, local_context, served_skald
 from tests.cli_support import one_line, skald
+from tests.selfcheck_support import VERIFIER
 from tests.servers import Server
 
 KEY = "3b6a27bcceb6a42d62a3a8d02a6f0d73653215771de243a63ac048a18b59da29"
@@ -87,6 +89,14 @@ def test_anything_else_is_refused_by_every_verifier(tmp_path: Path, entry: str) 
     code, _, error = skald("verify", "--file", str(export), "--trust", entry)
     assert code == 2
     assert "neither a key (64 hex digits) nor a fingerprint" in one_line(error)
+    script = subprocess.run(
+        ["python3", "-I", "-S", str(VERIFIER), "--trust", entry, str(export)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert script.returncode == 2
+    assert "neither a key (64 hex digits) nor a fingerprint" in script.stderr
     listed = tmp_path / "trusted.txt"
     listed.write_text(f"# the club's keys\n{KEY}\n\n{entry}\n", encoding="utf-8")
     assert skald("verify", "--file", str(export), "--trust-file", str(listed))[0] == (

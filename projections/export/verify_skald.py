@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Check a Skald export offline, with the standard library (Ed25519 through PyNaCl or
 cryptography if installed): `python3 verify_skald.py [--trust KEY] [--trust-file FILE] EXPORT`.
-Exit 0 verified, 1 consistent but not signed by a key you trust, or tampered / not whole, 3 not
-a Skald export. Skald's docs say what it checks ("Checking an export yourself")."""
+Exit 0 verified, 1 consistent but not signed by a key you trust, or tampered / not whole, 2 a
+usage error, 3 not a Skald export. Skald's docs say what it checks ("Checking an export
+yourself")."""
 import hashlib
 import json
 import re
@@ -250,18 +251,20 @@ def count(number, word):  # "1 event", "2 events"
 def main(argv):  # verify_skald.py [--trust KEY]... [--trust-file FILE]... EXPORT
     args, trust, usage = argv[1:], [], "usage: " + __doc__.split("`")[1].removeprefix("python3 ")
     while len(args) > 2 and args[0] in ("--trust", "--trust-file"):
-        if args[0] == "--trust-file":  # one key or fingerprint a line (# begins a comment)
+        if args[0] == "--trust":
+            trust.append(args[1])
+        else:  # one key or fingerprint a line (# begins a comment)
             with open(args[1], encoding="utf-8") as lines:
                 trust += [line for line in lines if line.strip()[:1] not in ("", "#")]
-        trust, args = trust + [args[1]] * (args[0] == "--trust"), args[2:]
+        args = args[2:]
     if len(args) != 1 or args[0].startswith("--"):
-        sys.exit(usage)
+        return print(usage, file=sys.stderr) or 2  # exit 2: a usage error, as `skald`'s
     with open(args[0], encoding="utf-8") as source:
         text = source.read()
     try:
         verdict = verify(text, trust)
     except ValueError as error:
-        sys.exit(f"{usage}\n{error}")
+        return print(f"{usage}\n{error}", file=sys.stderr) or 2
     print(words(verdict))
     return 0 if verdict["ok"] else 1 if verdict["export"] else 3
 if __name__ == "__main__":
