@@ -41,9 +41,10 @@ from skald.api.routes import audit, events, games, moves, play
 from skald.api.routes import history as history_routes
 from skald.api.routes import tournaments as tournament_routes
 from skald.api.routes import web as web_routes
-from skald.api.schemas import HealthOut
+from skald.api.schemas import HealthOut, KeyOut
 from skald.core.access import TokenStore
 from skald.core.engine import Engine
+from skald.core.fingerprint import key_fingerprint
 from skald.core.signing import open_signer
 from skald.core.store import DEFAULT_URL, EventStore
 from skald.core.tournament.desk import Tournaments
@@ -169,6 +170,17 @@ def create_app(url: str | None = None, poll_interval: float | None = None) -> Sk
     async def health() -> MsgspecJSON:
         """Answers without touching the store (the benchmark's do-nothing baseline)."""
         return MsgspecJSON({"ok": True})
+
+    signing_key = {
+        "public_key": signer.public_key,
+        "fingerprint": key_fingerprint(signer.public_key),
+    }
+
+    @app.get("/key", response_model=KeyOut, tags=["service"], dependencies=check)
+    async def key() -> MsgspecJSON:
+        """The store's signing key: its public half in hex and its fingerprint, to compare
+        aloud (every verifier takes either as a key you trust: `skald verify --file --trust`)."""
+        return MsgspecJSON(signing_key)
 
     # FastAPI tries routes in order, each match costing a few microseconds: the routes
     # every decision uses come first (moves, then the summary and legal moves), for the

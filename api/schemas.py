@@ -579,3 +579,13 @@ class HealthOut(BaseModel):
     """The process answers."""
 
     ok: bool
+
+
+class KeyOut(BaseModel):
+    """The store's signing key (receipts, exports' heads and pages' seals)."""
+
+    public_key: str = Field(description="The Ed25519 public key, 64 hex digits.")
+    fingerprint: str = Field(
+        description="SHA-256 of the key: 8 bytes as four groups of hex, the next 4 as words "
+        "(`1a4c 09f3 77be c2d0 otter lamp violin acorn`), to compare aloud."
+    )

@@ -21,6 +21,7 @@ from skald.cli.app import (
 from skald.cli.play import IdArg, render_table_view
 from skald.core.chain import ChainReport
 from skald.core.errors import InvalidNotation, InvalidOption, NotFound
+from skald.core.fingerprint import trust_entry_problem, trusted_keys
 from skald.core.importer import end_line
 from skald.core.signing import load_receipt
 from skald.events.common import GameFinished, MoveMade
@@ -103,6 +104,21 @@ def verify(
             "revealed commitments, signed head and kept receipts, as its own page does.",
         ),
     ] = None,
+    trust: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trust",
+            help="With --file: a key you trust, in hex, or its fingerprint (as `skald serve` "
+            "prints it); repeatable. Only a head signed by one of them reads 'verified'.",
+        ),
+    ] = None,
+    trust_file: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--trust-file",
+            help="With --file: keys or fingerprints you trust, one a line (# begins a comment).",
+        ),
+    ] = None,
     json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
@@ -110,12 +126,16 @@ def verify(
     (or, for a receipt signed by another key, saying so: that is not tampering). A receipt
     that is wrong itself (for another game, or altered) is RECEIPT INVALID, exit 3: the
     log is not blamed for it. With --file, an export is checked as `skald verifier`'s
-    script checks it (exit 3: not a Skald export)."""
+    script checks it, against the keys you trust (--trust, --trust-file): "verified" (exit
+    0) only when its head is signed by one of them; "consistent, but not signed by a key you
+    trust" or "tampered / not whole" exit 1; 3: not a Skald export."""
     if file is not None:
         if game_id is not None or receipt is not None:
             raise InvalidOption("--file checks an export alone: give no game id or --receipt")
-        _verify_export(file, json)
+        _verify_export(file, json, _trusted(trust or [], trust_file or []))
         return
+    if trust or trust_file:
+        raise InvalidOption("--trust and --trust-file go with --file EXPORT")
     if game_id is None:
         raise InvalidOption("give a game id, or --file EXPORT (a jsonl or html export)")
     if receipt is None:
@@ -136,15 +156,32 @@ def verify(
         raise typer.Exit(1)
 
 
-def _verify_export(path: Path, json: bool) -> None:
-    """`verify --file`: the reference verifier's verdict on an export, and its exit code."""
+def _read_text(path: Path) -> str:
     try:
-        text = path.read_bytes().decode("utf-8")
+        return path.read_bytes().decode("utf-8")
     except FileNotFoundError:
         raise NotFound(f"no file {path}") from None
     except UnicodeDecodeError as error:
         raise InvalidNotation(f"{path} is not UTF-8 text (byte {error.start})") from None
-    verdict = verify_export(text)
+
+
+def _trusted(keys: list[str], files: list[Path]) -> list[str]:
+    """The keys and fingerprints the reader trusts (InvalidOption naming one that is
+    neither)."""
+    entries = list(keys)
+    for path in files:
+        entries += trusted_keys(_read_text(path).splitlines())
+    for entry in entries:
+        problem = trust_entry_problem(entry)
+        if problem:
+            raise InvalidOption(f"--trust: {problem}")
+    return entries
+
+
+def _verify_export(path: Path, json: bool, trusted: list[str]) -> None:
+    """`verify --file`: the reference verifier's verdict on an export against the keys the
+    reader trusts, and its exit code."""
+    verdict = verify_export(_read_text(path), trusted)
     if json:
         print_json(verdict)
     else:

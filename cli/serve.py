@@ -86,6 +86,7 @@ def serve(
     from skald.api.edge import JsonErrorHttpToolsProtocol
     from skald.api.offload import default_decision_threads
     from skald.api.ws_protocol import SkaldWebSocketProtocol
+    from skald.core.fingerprint import key_fingerprint
     from skald.core.signing import open_signer
     from skald.core.store import EventStore
 
@@ -101,9 +102,12 @@ def serve(
             raise
         raise StoreError(refusal) from None
     try:
-        open_signer(store)
+        signer = open_signer(store)
     finally:
         store.dispose()
+    # The key every verifier is told to trust (`--trust`): in full, and to compare aloud.
+    typer.echo(f"signing key {signer.public_key}")
+    typer.echo(f"fingerprint {key_fingerprint(signer.public_key)}")
     os.environ["SKALD_DB"] = url  # read by every worker's app factory
     # Each worker's share of the decision threads (two per core in all), unless set.
     os.environ.setdefault("SKALD_DECISION_THREADS", str(default_decision_threads(workers)))

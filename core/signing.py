@@ -70,8 +70,11 @@ class Signer:
         unsigned = Receipt(
             stream=stream, seq=seq, head=head, public_key=self.public_key, signature=""
         )
-        signature = self._sodium.sign(unsigned.signed_bytes()).signature.hex()
-        return msgspec.structs.replace(unsigned, signature=signature)
+        return msgspec.structs.replace(unsigned, signature=self.sign(unsigned.signed_bytes()))
+
+    def sign(self, message: bytes) -> str:
+        """The Ed25519 signature of `message`, in hex (a head's bytes, an HTML page's seal)."""
+        return self._sodium.sign(message).signature.hex()
 
 
 def _raw_private(key: Ed25519PrivateKey) -> bytes:

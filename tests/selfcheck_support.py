@@ -4,25 +4,32 @@ three verdicts on a file (`skald verify --file`, the reference script, the page 
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import random
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
+
+import msgspec
 
 from skald.core.engine import Engine
 from skald.core.signing import Receipt, Signer, open_signer
 from skald.core.store import EventStore
 from skald.events.viewer import Viewer
 from skald.projections.export import selfcheck
+from skald.projections.export import verify_skald as reference
 from skald.projections.table import Table
 from tests.cli_support import skald
 from tests.history_support import annotated_game
 
 VERIFIER = Path(__file__).parent.parent / "projections" / "export" / "verify_skald.py"
 HEX = "0123456789abcdef"
+GENESIS = "0" * 64
 
 
 class Signed:
@@ -181,20 +188,161 @@ def record_of(html: str) -> list[str]:
 # -- the three verdicts on one file ------------------------------------------------------
 
 
-def cli_verdict(path: Path) -> tuple[int, dict[str, Any], str]:
-    """`skald verify --file`: exit code, verdict (--json) and its line."""
-    code, out, _ = skald("verify", "--file", str(path), "--json")
-    again, text, error = skald("verify", "--file", str(path))
+def trust_args(trust: Sequence[str]) -> list[str]:
+    """`--trust KEY` for each key or fingerprint trusted."""
+    return [arg for key in trust for arg in ("--trust", key)]
+
+
+def cli_verdict(path: Path, trust: Sequence[str] = ()) -> tuple[int, dict[str, Any], str]:
+    """`skald verify --file` (trusting `trust`): exit code, verdict (--json) and its line."""
+    code, out, _ = skald("verify", "--file", str(path), *trust_args(trust), "--json")
+    again, text, error = skald("verify", "--file", str(path), *trust_args(trust))
     assert again == code
     return code, json.loads(out), (text or error).strip()
 
 
-def script_verdict(path: Path, bare: bool) -> tuple[int, str]:
-    """The reference script run on `path`: under a bare `python3 -I -S` (standard library
-    only, no site packages) or this interpreter (PyNaCl installed). Exit code and line."""
+def script_verdict(path: Path, bare: bool, trust: Sequence[str] = ()) -> tuple[int, str]:
+    """The reference script run on `path` (trusting `trust`): under a bare `python3 -I -S`
+    (standard library only, no site packages) or this interpreter (PyNaCl installed). Exit
+    code and line."""
     python = ["python3", "-I", "-S"] if bare else [sys.executable, "-I"]
     done = subprocess.run(
-        [*python, str(VERIFIER), str(path)], capture_output=True, text=True, timeout=60
+        [*python, str(VERIFIER), *trust_args(trust), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.stderr == "", done.stderr
     return done.returncode, done.stdout.strip()
+
+
+def trust_fragment(trust: Sequence[str]) -> str:
+    """The page address's fragment that trusts `trust` (`#trust=…&trust=…`)."""
+    return "#" + urlencode([("trust", key) for key in trust]) if trust else ""
+
+
+# -- the page's own verdict, in Chromium ----------------------------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+class Browser:
+    """One Chromium for the module; every request but the file opened is aborted (and
+    remembered, so a test can say none was made)."""
+
+    def __init__(self, driver: Any) -> None:
+        self.browser = driver.chromium.launch(executable_path=str(CHROMIUM))
+        self.context = self.browser.new_context()
+        self.requests: list[str] = []
+        self.context.route("**/*", self._route)
+
+    def _route(self, route: Any) -> None:
+        if route.request.url.startswith("file://"):
+            route.continue_()
+        else:
+            self.requests.append(route.request.url)
+            route.abort()
+
+    def verdict(self, path: Path, trust: tuple[str, ...] = ()) -> tuple[str, dict[str, Any]]:
+        """What the page says once its check ran (trusting `trust`): its words and verdict."""
+        words, verdict, _ = self.read(path, trust)
+        return words, verdict
+
+    def read(self, path: Path, trust: tuple[str, ...] = ()) -> tuple[str, dict[str, Any], str]:
+        """The page's words and verdict once its check ran, and all the text it shows."""
+        page = self.context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        try:
+            page.goto(path.as_uri() + trust_fragment(trust))
+            shown = page.locator("#skald-verdict[data-verdict]")
+            shown.wait_for(timeout=30_000)
+            words = shown.inner_text()
+            verdict = page.evaluate(
+                "JSON.parse(document.getElementById('skald-verdict').dataset.verdict)"
+            )
+            text = page.inner_text("body")
+        finally:
+            page.close()
+        assert errors == []
+        assert self.requests == []
+        return words, verdict, text
+
+
+# -- a careful forger's edits of an export: re-hashed, re-signed, re-sealed ----------------
+
+
+def _line(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def rehash_game(
+    lines: list[str],
+    change: Callable[[dict[str, Any]], None] | None = None,
+    at: int = 0,
+    until: int | None = None,
+) -> list[str]:
+    """The record with the game's event at seq `at` changed by `change` (in place), the game
+    cut after seq `until` (None: kept whole), and every game hash from there on recomputed,
+    as a forger holding no key would (the end mark and kept receipts left as they were)."""
+    game = json.loads(lines[0])["id"]
+    out, prev = [], GENESIS
+    for line in lines:
+        envelope = json.loads(line)
+        if envelope.get("stream") != game:
+            out.append(line)
+            continue
+        if until is not None and envelope["seq"] > until:
+            continue
+        if envelope["seq"] == at and change is not None:
+            change(envelope["event"])
+        public = {key: envelope[key] for key in ("actor", "event", "recorded_at", "seq", "stream")}
+        public["event"] = reference.sealed(envelope["event"], [])
+        envelope["prev_hash"] = prev
+        envelope["hash"] = prev = hashlib.sha256(
+            bytes.fromhex(envelope["prev_hash"]) + reference.canonical(public)
+        ).hexdigest()
+        out.append(_line(envelope))
+    return out
+
+
+def game_head(lines: list[str]) -> tuple[str, int, str]:
+    """The game's id, last seq and last hash in a record."""
+    game = json.loads(lines[0])["id"]
+    last = [json.loads(line) for line in lines[1:] if json.loads(line).get("stream") == game][-1]
+    return game, last["seq"], last["hash"]
+
+
+def with_end(lines: list[str], signer: Signer | None) -> list[str]:
+    """The record ending with a head signed by `signer`, or an unsigned end (None)."""
+    game, seq, head = game_head(lines)
+    if signer is None:
+        end = _line({"end": {"seq": seq, "head": head}})
+    else:
+        end = _line({"receipt": msgspec.to_builtins(signer.receipt(game, seq, head))})
+    return [*lines[:-1], end]
+
+
+def with_kept(lines: list[str], kept: Sequence[Receipt]) -> list[str]:
+    """The record with `kept` as its kept receipts (before the end mark)."""
+    record = [line for line in lines[:-1] if not line.startswith('{"kept_receipt":')]
+    mine = [_line({"kept_receipt": msgspec.to_builtins(receipt)}) for receipt in kept]
+    return [*record, *mine, lines[-1]]
+
+
+def resealed(html: str, lines: list[str], signer: Signer | None) -> str:
+    """The page `html` carrying the record `lines`, sealed again by `signer` (None: as from
+    a store without a key), as a forger who holds that key would."""
+    page = with_record(html, lines)
+    game, seq, head = game_head(lines)
+    key = signer.public_key if signer is not None else ""
+    return selfcheck.seal(page, game, seq, head, key, signer.sign if signer else None)
+
+
+def with_check(html: str, script: str) -> str:
+    """The page `html` with its self-check replaced by `script`, and the page's CSP hash
+    made to allow it (as a forger editing the check would)."""
+    digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+    edited = html.replace(selfcheck.SCRIPT_SOURCE, f"'sha256-{digest}'")
+    start = edited.index(selfcheck.CHECK_OPEN) + len(selfcheck.CHECK_OPEN)
+    return edited[:start] + script + edited[edited.index("</script>", start) :]

@@ -84,7 +84,8 @@ def test_the_html_export_draws_the_games_own_board_with_markup_on_its_places(
     with chromium() as browser:
         tab: Any = browser.new_page()
         tab.goto(page.as_uri())
-        boards = tab.locator("svg.board")
+        tab.locator("#skald-verdict[data-verdict]").wait_for()  # shown once checked
+        boards = tab.locator("#skald-shown svg.board")
         assert boards.count() >= 2  # the markup's board and the end of the game
         marked = tab.locator("figure", has=tab.locator("g.markup"))
         assert marked.count() == 1

@@ -1,5 +1,6 @@
-"""The HTML export in the real browser (Debian's Chromium through Playwright): the board
-diagrams render, the move list is there, and nothing is requested from the network."""
+"""The HTML export in the real browser (Debian's Chromium through Playwright): once its check
+ran, the board diagrams render, the move list is there, and nothing is requested from the
+network."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def test_the_html_export_renders_offline(tmp_path: Path) -> None:
     policy = html[html.index("<meta http-equiv") : html.index("<title>")]
     control = tmp_path / "control.html"
     control.write_text(
-        html.replace(policy, "").replace("<h1>", '<img src="http://192.0.2.1/x.png"><h1>', 1)
+        html.replace(policy, "").replace("<body>", '<body><img src="http://192.0.2.1/x.png">', 1)
     )
     requests: list[str] = []
     with playwright_api.sync_playwright() as driver:
@@ -52,7 +53,10 @@ def test_the_html_export_renders_offline(tmp_path: Path) -> None:
 
             page.route("**", count)
             page.goto(url)
-            moves = page.locator("li.move")
+            # the readable part is shown once the check found the page whole
+            page.locator("#skald-verdict[data-verdict]").wait_for(timeout=30_000)
+            assert page.locator("#skald-verdict").inner_text().startswith("consistent, but ")
+            moves = page.locator("#skald-shown li.move")
             assert moves.count() > 10
             assert "place" in moves.first.inner_text()
             boards = page.locator("figure svg.board")

@@ -1,9 +1,11 @@
 """The HTML export checks itself (Debian's Chromium through Playwright, the page opened from
-a file:// path, every other request aborted): "Verified" for untouched exports of every
-viewer, and for copies with one byte changed in an event, a revealed value, the signature
+a file:// path, every other request aborted): "verified" for untouched exports of every
+viewer when the store's key is trusted (the page's `#trust=` fragment), naming that key and
+no other, and for copies with one byte changed in an event, a revealed value, the signature
 or an embedded receipt the same first bad seq and reason as `skald verify --file` on that
 file; for random games of every title, the page, the reference script and `skald verify`
-agree (also on a random one-byte edit of the record)."""
+agree (also on a random one-byte edit of the record). The forgeries that keep a chain whole
+are tests/test_trust_verdicts.py's."""
 
 from __future__ import annotations
 
@@ -17,10 +19,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from skald.core.fingerprint import key_fingerprint
 from skald.events.viewer import REFEREE
 from skald.projections.export.selfcheck import SCRIPT
+from skald.projections.export.verify_skald import CONSISTENT, VERIFIED
 from tests.history_support import viewers
 from tests.selfcheck_support import (
+    Browser,
     Edit,
     Signed,
     bump,
@@ -35,6 +40,7 @@ from tests.selfcheck_support import (
     record_of,
     script_verdict,
     signed_games,
+    trust_fragment,
     with_record,
 )
 
@@ -54,43 +60,6 @@ EDITS: dict[str, Edit] = {
 }
 
 
-class Browser:
-    """One Chromium for the module; every request but the file opened is aborted (and
-    remembered, so a test can say none was made)."""
-
-    def __init__(self, driver: Any) -> None:
-        self.browser = driver.chromium.launch(executable_path=str(CHROMIUM))
-        self.context = self.browser.new_context()
-        self.requests: list[str] = []
-        self.context.route("**/*", self._route)
-
-    def _route(self, route: Any) -> None:
-        if route.request.url.startswith("file://"):
-            route.continue_()
-        else:
-            self.requests.append(route.request.url)
-            route.abort()
-
-    def verdict(self, path: Path) -> tuple[str, dict[str, Any]]:
-        """What the page says once its check ran: its words and its verdict."""
-        page = self.context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        try:
-            page.goto(path.as_uri())
-            shown = page.locator("#skald-verdict[data-verdict]")
-            shown.wait_for(timeout=30_000)
-            words = shown.inner_text()
-            verdict = page.evaluate(
-                "JSON.parse(document.getElementById('skald-verdict').dataset.verdict)"
-            )
-        finally:
-            page.close()
-        assert errors == []
-        assert self.requests == []
-        return words, verdict
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with playwright_api.sync_playwright() as driver:
@@ -106,10 +75,10 @@ def signed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Signed]:
     return signed_games(tmp_path_factory.mktemp, GAMES)
 
 
-def _same_as_cli(browser: Browser, path: Path) -> dict[str, Any]:
+def _same_as_cli(browser: Browser, path: Path, trust: tuple[str, ...] = ()) -> dict[str, Any]:
     """The page's verdict, asserted equal to `skald verify --file` on the same file."""
-    words, verdict = browser.verdict(path)
-    _, expected, line = cli_verdict(path)
+    words, verdict = browser.verdict(path, trust)
+    _, expected, line = cli_verdict(path, trust)
     assert (words, verdict) == (line, expected)
     return verdict
 
@@ -121,7 +90,7 @@ def test_the_script_cannot_end_its_own_element() -> None:
 @pytest.mark.parametrize("name", ["beast", "beowulf", "hagar"])
 def test_golden_pages_verify(browser: Browser, name: str) -> None:
     verdict = _same_as_cli(browser, GOLDEN / f"{name}.html")
-    assert verdict["ok"] is True
+    assert (verdict["verdict"], verdict["head"]) == (CONSISTENT, "unsigned")  # built keyless
     assert verdict["commitments"] > 0
 
 
@@ -130,18 +99,24 @@ def test_untouched_pages_of_every_viewer_verify(
     tmp_path: Path, browser: Browser, signed: dict[str, Signed], game: str
 ) -> None:
     played = signed[game]
+    key = played.signer.public_key
     for viewer in viewers(played.table, played.id):
         path = tmp_path / f"{viewer.name}.html"
         page = played.export(viewer, "html")
         path.write_text(page, encoding="utf-8")
-        words, verdict = browser.verdict(path)
-        assert words.startswith(f"Verified: {verdict['events']} events, ")
-        assert f"head signed by {played.signer.public_key[:16]}…" in words
-        assert "extends 2 kept receipts" in words
+        words, verdict, shown = browser.read(path, (key_fingerprint(key),))
+        assert words.startswith(
+            f"{VERIFIED}: the head is signed by {key} ({key_fingerprint(key)}), a key you "
+            f"trust; {verdict['events']} events, "
+        )
+        assert "; extends 2 kept receipts signed by the head's key" in words
         assert verdict["signatures"] == "checked"
         assert ("this viewer may not see" in words) == (not viewer.referee)
-        assert played.signer.public_key in page  # the key it was checked against, in full
-        _same_as_cli(browser, path)
+        # the key that verified the head, in full, once: no other key stands on the page
+        assert shown.count(key) == 1
+        assert "Result:" in shown  # the readable part it checked, shown
+        _same_as_cli(browser, path, (key,))
+        _same_as_cli(browser, path)  # trusting nobody: consistent, naming the same key
 
 
 @pytest.mark.parametrize("what", sorted(EDITS))
@@ -156,7 +131,7 @@ def test_pages_with_one_byte_changed_name_the_seq_and_reason(
     assert sum(a != b for a, b in zip(edited, page, strict=True)) == 1
     path = tmp_path / "edited.html"
     path.write_text(edited, encoding="utf-8")
-    verdict = _same_as_cli(browser, path)
+    verdict = _same_as_cli(browser, path, (signed[game].signer.public_key,))
     assert (verdict["ok"], verdict["seq"], verdict["stream"]) == (False, seq, signed[game].id)
 
 
@@ -212,7 +187,7 @@ def test_page_script_and_cli_agree_on_random_games(
         assert line == browser.verdict(path)[0]
         assert code == (0 if verdict["ok"] else 1 if verdict["export"] else 3)
         if not edit:
-            assert verdict["ok"] is True
+            assert verdict["verdict"] == CONSISTENT
 
 
 def test_a_browser_without_ed25519_says_the_signatures_went_unchecked(
@@ -220,6 +195,7 @@ def test_a_browser_without_ed25519_says_the_signatures_went_unchecked(
 ) -> None:
     path = tmp_path / "game.html"
     path.write_text(signed["hagar"].export(REFEREE, "html"), encoding="utf-8")
+    key = signed["hagar"].signer.public_key
     page = browser.context.new_page()
     # the page as an older browser runs it: Web Crypto without the Ed25519 algorithm
     page.add_init_script(
@@ -230,15 +206,16 @@ def test_a_browser_without_ed25519_says_the_signatures_went_unchecked(
             : importKey(format, key, algorithm, ...rest);"""
     )
     try:
-        page.goto(path.as_uri())
+        page.goto(path.as_uri() + trust_fragment((key,)))
         shown = page.locator("#skald-verdict[data-verdict]")
         shown.wait_for(timeout=30_000)
         words = shown.inner_text()
     finally:
         page.close()
-    _, verdict, line = cli_verdict(path)
-    assert verdict["signatures"] == "checked"
-    assert (
-        words
-        == f"{line}; not checked: signatures (this browser has no Ed25519: run verify_skald.py)"
+    _, verdict, line = cli_verdict(path, (key,))
+    assert (verdict["signatures"], verdict["verdict"]) == ("checked", VERIFIED)
+    # a head whose signature could not be checked is never verified, whoever it names
+    unchecked = CONSISTENT + line.removeprefix(VERIFIED).replace(", a key you trust", "")
+    assert words == (
+        f"{unchecked}; not checked: signatures (this browser has no Ed25519: run verify_skald.py)"
     )

@@ -194,6 +194,17 @@
     await listGames();
   }
 
+  // The store's signing key, to compare aloud with what the club says it is (`GET /key`).
+  async function showKey() {
+    try {
+      const key = await json("/key");
+      $("key-fingerprint").textContent = key.fingerprint;
+      $("key-hex").textContent = key.public_key;
+    } catch (error) {
+      $("key-fingerprint").textContent = `unknown (${error.message})`;
+    }
+  }
+
   $("new-game").addEventListener("submit", create);
   $("new-tournament").addEventListener("submit", createTournament);
   $("refresh").addEventListener("click", refresh);
@@ -203,4 +214,5 @@
   $("older").addEventListener("click", () => { if (paging.next !== null) { paging.offset = paging.next; listGames(); } });
   $("newer").addEventListener("click", () => { paging.offset = Math.max(0, paging.offset - PAGE); listGames(); });
   refresh();
+  showKey();
 })();

@@ -310,8 +310,10 @@ class Histories:
         if format == "text":
             return write_text(bundle, comments, variations)
         board = self._board(game_id, viewer)
-        writer = write_markdown if format == "md" else write_html
-        return writer(bundle, board, comments, variations)
+        if format == "md":
+            return write_markdown(bundle, board, comments, variations)
+        sign = self._signer.sign if self._signer is not None else None
+        return write_html(bundle, board, comments, variations, sign)
 
     def _board(
         self, game_id: str, viewer: Viewer

@@ -1,7 +1,8 @@
 """The HTML export: one self-contained page (inline CSS and SVG, no external resource),
 with a Content-Security-Policy that forbids loading anything from elsewhere. It checks
 itself when opened (`selfcheck`): the one script, allowed by its hash, verifies the exact
-record the page embeds and writes the verdict at the top."""
+record the page embeds and the seal over the page's readable part, writes the verdict at the
+top and, when the page is whole, shows the readable part it checked."""
 
 from __future__ import annotations
 
@@ -18,14 +19,20 @@ STYLE = (
     "ol.moves{list-style:none;padding-left:0}li.move code{background:#f3f3f3}"
     ".note{color:#444;margin-left:1.5rem}.variation{border-left:3px solid #bbb;"
     "margin:.3rem 0 .3rem 1rem;padding-left:.7rem}figure{margin:.5rem 0}"
+    "#skald-verdict{font-weight:bold;padding:.5rem .8rem;border:2px solid #888}"
 )
-CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src " + (
-    selfcheck.SCRIPT_SOURCE
-)
+CSP = selfcheck.CSP
 
 
-def write_html(bundle: Bundle, board: Board, comments: bool = True, variations: bool = True) -> str:
-    """The HTML export of `bundle`."""
+def write_html(
+    bundle: Bundle,
+    board: Board,
+    comments: bool = True,
+    variations: bool = True,
+    sign: selfcheck.Sign | None = None,
+) -> str:
+    """The HTML export of `bundle`, sealed by `sign` (the key that signed its head; None
+    for a bundle with an unsigned end)."""
     title = escape(title_of(bundle))
     rows = "".join(
         f"<tr><th>{escape(name)}</th><td>{escape(value)}</td></tr>"
@@ -57,12 +64,14 @@ def write_html(bundle: Bundle, board: Board, comments: bool = True, variations: 
         elif block.kind == "result":
             body.append(f'</ol><p class="result"><b>Result:</b> {escape(block.text)}</p><ol>')
     body.append("</ol>")
-    verdict = selfcheck.verdict_html(bundle.receipt, bundle.kept_receipts)
-    record = selfcheck.record_html(write_jsonl(bundle, comments, variations))
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
-        f"<title>{title}</title><style>{STYLE}{selfcheck.STYLE}</style></head><body>{verdict}"
-        f"<h1>{title}</h1><table>{rows}</table><h2>Moves</h2>{''.join(body)}"
-        f"{record}{selfcheck.script_html()}</body></html>\n"
+    readable = (
+        f"<style>{STYLE}</style><h1>{title}</h1><table>{rows}</table><h2>Moves</h2>{''.join(body)}"
     )
+    record = selfcheck.record_html(write_jsonl(bundle, comments, variations))
+    page = selfcheck.page_html(title, readable, record)
+    last = bundle.game_events[-1]
+    head = bundle.receipt
+    if head is None:
+        return selfcheck.seal(page, bundle.id, last.seq, last.hash, "", None)
+    assert sign is not None, "a signed head's page is sealed by the same key"
+    return selfcheck.seal(page, head.stream, head.seq, head.head, head.public_key, sign)
