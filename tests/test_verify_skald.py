@@ -76,10 +76,15 @@ def test_the_golden_exports_verify_alike(name: str, suffix: str) -> None:
     code, verdict, line = _agree(path)
     # the goldens are built without a key: whole, but nobody vouches for them
     assert (code, verdict["ok"], verdict["verdict"]) == (1, False, CONSISTENT)
+    seats = "".join(
+        f"; {name}: {seat['decisions']} decisions, 0 signed by the seat's own key"
+        for name, seat in verdict["seats"].items()
+    )  # nobody signed: the goldens are bots' games
     assert line == (
         f"{CONSISTENT}: the head is unsigned; {verdict['events']} events, "
-        f"{verdict['commitments']} commitments"
+        f"{verdict['commitments']} commitments{seats}"
     )
+    assert verdict["seats"]
     assert script_verdict(path, bare=True) == (1, line)
 
 
@@ -280,8 +285,8 @@ def test_the_printed_verifier_is_the_shipped_script_short_and_standard_library_o
     assert code == 0
     assert text == VERIFIER.read_text(encoding="utf-8")
     # short enough to read through before trusting it (issue 30's 200 lines, grown by the
-    # fingerprint's 256 words, the keys one trusts and the page's seal)
-    assert len(text.splitlines()) < 280
+    # fingerprint's 256 words, the keys one trusts, the page's seal and the seats' signatures)
+    assert len(text.splitlines()) < 330
     imported = set()
     for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.Import):

@@ -324,9 +324,58 @@
     }
   }
 
-  // Where per-seat checks plug in, once seats sign their decisions: from the game's decoded
-  // envelopes in seq order, the problems found, as [seq, reason], and counts per seat.
-  const checkSeats = (envelopes) => [[], {}];
+  // Every seat signature, as core/identity.py says it and verify_skald.py checks it: from
+  // the game's decoded envelopes in seq order, the problems found, as [seq, reason], and per
+  // seat its decisions and how many its own key signed.
+  const DECISIONS = { "skald.move_made": "move", "skald.decision_undone": "undo",
+    "skald.decision_redone": "redo", "skald.entropy_committed": "move", "skald.entropy_added": "move" };
+  function decisionText(event, scheme) {
+    const hidden = event.hidden_move || {};
+    if (event.type === "skald.move_made") return "move" in event ? event.move : hidden.value;
+    if (event.type === "skald.entropy_committed") return `entropy commit ${event.commitment}`;
+    if (event.type === "skald.entropy_added") return `entropy ${scheme >= 2 ? "reveal " : ""}${event.entropy}`;
+    return "";
+  }
+  async function checkSeats(envelopes, verifySignature) {
+    const created = envelopes.length ? envelopes[0].event : {};
+    const players = created.players || [], scheme = created.scheme || 1;
+    const keys = {}, problems = [], seats = {};
+    for (const name of players) seats[name] = { decisions: 0, signed: 0 };
+    for (const envelope of envelopes) {
+      const event = envelope.event, kind = DECISIONS[event.type], seat = event.seat;
+      if (!kind || !Number.isInteger(seat) || seat < 0 || seat >= players.length) continue;
+      const signed = event.signed, by = event.by || {}, who = players[seat];
+      seats[who].decisions += 1;
+      if (!signed) {
+        if (keys[seat] && (by.kind || "player") === "player") problems.push([envelope.seq, `${who}'s decision is not signed by the seat`]);
+        continue;
+      }
+      const key = keys[seat] || signed.key || "";
+      const nonce = signed.nonce || (signed.sealed_nonce || {}).value;
+      const moveText = decisionText(event, scheme);
+      const message = ["skald/decision/1", `game ${envelope.stream}`, `seat ${seat}`, `seq ${envelope.seq - 1}`,
+        `head ${envelope.prev_hash}`, `kind ${kind}`, `digest ${signed.digest}`, `key ${key}`].join("\n");
+      if ((keys[seat] && signed.key) || !key) {
+        problems.push([envelope.seq, `${who}'s seat registers a second key or none`]);
+      } else if (nonce != null && moveText != null &&
+          hex(new Uint8Array(await crypto.subtle.digest("SHA-512", utf8.encode(`${nonce}\n${moveText}`)))) !== signed.digest) {
+        problems.push([envelope.seq, `${who}'s signed digest is not that of the move`]);
+      } else if (verifySignature && !(await seatSignatureHolds(key, signed.signature, message, verifySignature))) {
+        problems.push([envelope.seq, `${who}'s signature does not verify`]);
+      } else {
+        keys[seat] = keys[seat] || key;
+        seats[who].signed += 1;
+      }
+    }
+    return [problems, seats];
+  }
+  async function seatSignatureHolds(key, signature, message, verifySignature) {
+    try {
+      return Boolean(await verifySignature(unhex(key), unhex(signature), utf8.encode(message)));
+    } catch (error) {
+      return false;
+    }
+  }
 
   async function verify(parts, trust) {
     const lines = parse(parts.record);
@@ -341,7 +390,7 @@
     try {
       const [envelopes, hashes] = await checkLines(lines, header, verdict, verifySignature, trust);
       await checkSeal(game, hashes, verdict.key, verifySignature, parts);
-      const [problems, seats] = checkSeats(envelopes);
+      const [problems, seats] = await checkSeats(envelopes, verifySignature);
       verdict.seats = seats;
       for (const [seq, reason] of problems.slice(0, 1)) throw new Tampered(game, seq, reason);
     } catch (error) {
@@ -366,6 +415,9 @@
       return `${TAMPERED}${where}: ${verdict.reason}${said ? `; ${said}` : ""}`;
     }
     const parts = [said, `${count(verdict.events, "event")}, ${count(verdict.commitments, "commitment")}`];
+    for (const [name, seat] of Object.entries(verdict.seats)) {
+      if (seat.decisions) parts.push(`${name}: ${count(seat.decisions, "decision")}, ${seat.signed} signed by the seat's own key`);
+    }
     for (const kept of verdict.receipts) {
       const by = kept.key === verdict.key ? "the head's key" : whose(kept, skipped);
       parts.push(`extends ${count(kept.count, "kept receipt")} signed by ${by}`);

@@ -194,8 +194,55 @@ def check_seal(text, game, hashes, key, verify_signature):  # an HTML page's sea
     rest = (text[:found.start(1)] + text[found.end(1):]).encode()  # all but the seal's own text
     if hashlib.sha256(rest).hexdigest() != seal["page"]:
         raise Tampered(game, None, "the page was changed after it was sealed")
-def check_seats(envelopes):  # where per-seat checks plug in, once seats sign their decisions:
-    return [], {}  # from the game's envelopes, problems as (seq, reason), and counts per seat
+DECISIONS = {"skald.move_made": "move", "skald.decision_undone": "undo",
+             "skald.decision_redone": "redo", "skald.entropy_committed": "move",
+             "skald.entropy_added": "move"}
+def decision_text(event, scheme):  # what its seat signed (core/identity.py); None: not shown
+    kind, hidden = event["type"], event.get("hidden_move") or {}
+    if kind == "skald.move_made":
+        return event["move"] if "move" in event else hidden.get("value")
+    if kind == "skald.entropy_committed":
+        return "entropy commit " + event["commitment"]
+    if kind == "skald.entropy_added":
+        return "entropy " + "reveal " * (scheme >= 2) + event["entropy"]
+    return ""
+def check_seats(envelopes, verify_signature):  # each seat signature, as core/identity.py
+    created = envelopes[0]["event"] if envelopes else {}  # says; problems and counts per seat
+    players, scheme = created.get("players", []), created.get("scheme", 1)
+    keys, problems, seats = {}, [], {name: {"decisions": 0, "signed": 0} for name in players}
+    for envelope in envelopes:
+        event = envelope["event"]
+        kind, seat = DECISIONS.get(event["type"]), event.get("seat")
+        if kind is None or not isinstance(seat, int) or not 0 <= seat < len(players):
+            continue
+        signed, by, who = event.get("signed"), event.get("by") or {}, players[seat]
+        seats[who]["decisions"] += 1
+        if signed is None:
+            if keys.get(seat) and by.get("kind", "player") == "player":
+                problems.append((envelope["seq"], f"{who}'s decision is not signed by the seat"))
+            continue
+        key = keys.get(seat) or signed.get("key", "")
+        nonce = signed.get("nonce") or (signed.get("sealed_nonce") or {}).get("value")
+        text = decision_text(event, scheme)
+        lines = ["skald/decision/1", f"game {envelope['stream']}", f"seat {seat}",
+                 f"seq {envelope['seq'] - 1}", f"head {envelope['prev_hash']}", f"kind {kind}",
+                 f"digest {signed['digest']}", f"key {key}"]
+        if (keys.get(seat) and signed.get("key")) or not key:
+            problems.append((envelope["seq"], f"{who}'s seat registers a second key or none"))
+        elif None not in (nonce, text) and hashlib.sha512(
+                f"{nonce}\n{text}".encode()).hexdigest() != signed["digest"]:
+            problems.append((envelope["seq"], f"{who}'s signed digest is not that of the move"))
+        elif verify_signature and not genuine_seat(key, signed, "\n".join(lines), verify_signature):
+            problems.append((envelope["seq"], f"{who}'s signature does not verify"))
+        else:
+            keys.setdefault(seat, key)
+            seats[who]["signed"] += 1
+    return problems, seats
+def genuine_seat(key, signed, message, verify_signature):  # a seat's signature holds
+    try:
+        return bool(verify_signature(unhex(key), unhex(signed["signature"]), message.encode()))
+    except Exception:
+        return False
 def verify(text: str, trust=()) -> dict:  # the verdict on an export (ValueError: a bad trust)
     trust, page = trusted(trust), text.lstrip().startswith("<")
     text = text.replace("\r\n", "\n").replace("\r", "\n") if page else text  # as a browser reads
@@ -215,7 +262,7 @@ def verify(text: str, trust=()) -> dict:  # the verdict on an export (ValueError
         envelopes, hashes = check_lines(lines, header, verdict, verify_signature, trust)
         if page:
             check_seal(text, game, hashes, verdict["key"], verify_signature)
-        problems, verdict["seats"] = check_seats(envelopes)
+        problems, verdict["seats"] = check_seats(envelopes, verify_signature)
         for seq, reason in problems[:1]:
             raise Tampered(game, seq, reason)
     except Tampered as error:
@@ -234,6 +281,8 @@ def words(verdict: dict) -> str:  # the verdict in words, as `skald verify --fil
         return f"{TAMPERED}{where}: {verdict['reason']}" + (f"; {said}" if said else "")
     parts = [said, f"{count(verdict['events'], 'event')}, "
              f"{count(verdict['commitments'], 'commitment')}"]
+    parts += [f"{name}: {count(seat['decisions'], 'decision')}, {seat['signed']} signed by the "
+              f"seat's own key" for name, seat in verdict["seats"].items() if seat["decisions"]]
     for kept in verdict["receipts"]:
         by = "the head's key" if kept["key"] == verdict["key"] else whose(kept, skipped)
         parts.append(f"extends {count(kept['count'], 'kept receipt')} signed by {by}")
