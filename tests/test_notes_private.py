@@ -190,6 +190,30 @@ def _table(seed: int = 5) -> Table:
     return Table(Engine(EventStore("sqlite://"), clock=lambda: MOMENT, random_hex=_draws(seed)))
 
 
+def test_a_note_raced_by_a_hidden_note_is_written_and_counts_nothing() -> None:
+    """Ann's private note lands between Bob's read of the notes stream's head and his
+    append: Bob's note is written all the same, and its answer is his copy's first note,
+    not a conflict naming the stream's length (which counted Ann's notes)."""
+    table = _table()
+    game = table.create("beowulf", ["Ann", "Bob"], game_id="race")
+    histories = table.histories()
+    store = table._engine.store
+    real = store.append
+    raced: list[str] = []
+
+    def append(stream: str, *args: Any, **kwargs: Any) -> Any:
+        if stream == notes_id(game) and not raced:
+            raced.append(stream)
+            histories.annotate(game, ANN, "1", comment="ANN-RACE", audience="seat")
+        return real(stream, *args, **kwargs)
+
+    store.append = append  # type: ignore[method-assign]
+    shown = histories.annotate(game, BOB, "1", comment="mine")
+    assert raced
+    assert (shown.seq, shown.prev_hash) == (1, GENESIS)
+    assert len(store.read(notes_id(game))) == 2
+
+
 def _listed(table: Table, game: str, viewer: Viewer) -> list[dict[str, Any]]:
     bundle = table.histories().bundle(game, viewer)
     return annotation_items(bundle.notes, bundle.id, bundle.players)

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from skald.core.engine import Engine, plain_utc
-from skald.core.errors import Forbidden, IllegalMove, NotFound, SkaldError
+from skald.core.errors import Forbidden, IllegalMove, NotFound, SkaldError, VersionConflict
 from skald.core.history import variations
 from skald.core.history.notes import outside_copy, reader_copy
 from skald.core.history.streams import (
@@ -52,6 +52,9 @@ from skald.events.viewer import REFEREE, Viewer
 
 UNDO_WORD = "undo"
 REDO_WORD = "redo"
+NOTE_ATTEMPTS = 8
+"""How many times a note is appended after the notes stream's head while others' appends
+overtake it (each time it read the head again)."""
 
 
 class HistoryStore:
@@ -244,9 +247,22 @@ class HistoryStore:
         return self._append_notes(game_id, [(event, _actor(event.author))])[0]
 
     def _append_notes(self, game_id: str, events: list[tuple[Any, str]]) -> list[Envelope[Any]]:
-        now = plain_utc(self.engine.clock())
-        head = head_of(self.notes(game_id))
-        return append(self.store, notes_id(game_id), head, events, now, NOTES_KIND, game_id)
+        """Append to the notes stream after its head. A note rests on nothing written
+        before it, so one that another append overtook goes after that one: the conflict
+        is never answered, since it would name the stream's length, and so count the
+        notes the writer may not read."""
+        for _attempt in range(NOTE_ATTEMPTS):
+            now = plain_utc(self.engine.clock())
+            head = head_of(self.notes(game_id))
+            try:
+                return append(self.store, notes_id(game_id), head, events, now, NOTES_KIND, game_id)
+            except VersionConflict:
+                continue
+        raise VersionConflict(
+            "the game's notes were being written by others all along; nothing was written: "
+            "send it again",
+            self.store.version(game_id),
+        )
 
     def open_variation(
         self,
