@@ -69,8 +69,10 @@ def annotate(
         game_id, viewer, at, comment=comment, glyph=glyph, marks=mark or (), audience=audience
     )
     note = visible_note(envelope.event)
+    # its seq in the notes as this viewer is given them (0: one it may not read back)
+    where = f"notes seq {envelope.seq}" if envelope.seq else "sealed for the referee alone"
     echo(
-        f"annotated {at} ({envelope.event.audience}): notes seq {envelope.seq}"
+        f"annotated {at} ({envelope.event.audience}): {where}"
         + (f" {note.glyph}" if note and note.glyph else "")
     )
 

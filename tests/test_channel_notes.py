@@ -4,14 +4,16 @@ annotations and variations changed, and only then.
 
 The secrecy attack: a seat counting the notes and variations hidden from it by the frames
 it gets. Its frames must be the same whether the other side opened none or several
-variations, and a note sealed from it reaches it only as the annotations route lists it
-(author and anchor). The ordering checks rest on the channel's guarantee that one game's
+variations or wrote none or several private notes, and such a note reaches it in no
+other way either (not listed, not exported: tests/test_notes_private.py compares every
+payload byte for byte). The ordering checks rest on the channel's guarantee that one game's
 frames go out in the order they were made: a notes frame made for a change comes before
 the update of a move made after the change."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -108,8 +110,8 @@ def test_a_public_note_tells_every_reader_that_asked(base: str) -> None:
 
 def test_hidden_variations_send_a_seat_nothing(base: str) -> None:
     """Bob's variations are his side's alone: Ann's channel gets the same frames whether
-    he opened none or three, and his own is told of each; a note sealed from Ann is
-    listed to her (author and anchor), so it tells her as the listing does."""
+    he opened none or three, and his own is told of each; his note for his seat is not
+    listed to Ann at all."""
     seen: dict[int, list[str]] = {}
     for hidden in (0, 3):
         game = new_game(base, seed=f"hidden-{hidden}")
@@ -129,12 +131,81 @@ def test_hidden_variations_send_a_seat_nothing(base: str) -> None:
         listed = httpx.get(
             f"{base}/games/{game['id']}/annotations", headers=auth(tokens[0])
         ).json()["annotations"]
-        assert [(item["author"], item["sealed"]) for item in listed] == [("Bob", True)]
-        assert "remark" not in json.dumps(listed)
+        assert listed == []
         seen[hidden] = frames
         ann.close()
         bob.close()
-    assert seen[0] == seen[3] == ["update", "notes", "update"]
+    assert seen[0] == seen[3] == ["update", "update"]
+
+
+def _normalized(text: str, game_id: str) -> str:
+    """A payload with what differs between two games of one server by construction put
+    in words: the game's id, times, and hashes, salts, commitments and signatures (each
+    named by its first appearance, so that which equals which is kept)."""
+    text = text.replace(game_id, "GAME")
+    text = re.sub(r"\d{4}-\d\d-\d\d[T ][0-9:.]+(?:Z|[+-]\d\d:\d\d)?", "TIME", text)
+    names: dict[str, str] = {}
+    return re.sub(r"[0-9a-f]{16,}", lambda m: names.setdefault(m[0], f"H{len(names)}"), text)
+
+
+def test_hidden_notes_send_a_seat_and_a_spectator_nothing(base: str) -> None:
+    """Ann's private notes (for her seat, for the referee) are hers: Bob's and a
+    spectator's channels get the same frames whether she wrote none or three, before,
+    between and after Bob's public note and the moves, and they list and export the same
+    (up to what differs between two games by construction); Ann's own channel is told of
+    each note for her seat, and she lists them."""
+    seen: dict[int, list[Any]] = {}
+    for hidden in (0, 3):
+        made = httpx.post(  # one seed and one deal: both games are dealt alike
+            f"{base}/games",
+            json={
+                "game": "beowulf",
+                "players": ["Ann", "Bob"],
+                "seed": "hidden-notes",
+                "reproducible": True,
+                "deal": "notes",
+            },
+        )
+        assert made.status_code == 201, made.text
+        game = made.json()
+        tokens = [seat["token"] for seat in game["seats"]]
+        ann, bob = open_notes(base, game["id"], tokens[0]), open_notes(base, game["id"], tokens[1])
+        spectator = open_notes(base, game["id"])
+        got: list[Any] = []
+        for step in range(3):
+            if step < hidden:
+                audience = "referee" if step == 1 else "seat"
+                note(base, game["id"], tokens[0], 1 + step, audience=audience)
+                if audience == "seat":
+                    assert frame(ann) == {"type": "notes"}
+            if step == 1:
+                note(base, game["id"], tokens[1], 2)
+                for conn in (ann, bob, spectator):
+                    assert frame(conn) == {"type": "notes"}
+            move(base, game, tokens)
+            got += [types_until_update(bob), types_until_update(spectator)]
+            assert types_until_update(ann) == ["update"]
+        for token in (tokens[1], None):
+            headers = auth(token) if token else {}
+            listed = httpx.get(f"{base}/games/{game['id']}/annotations", headers=headers)
+            got.append(_normalized(listed.text, game["id"]))
+            for format in ("jsonl", "text", "md", "html"):
+                exported = httpx.get(
+                    f"{base}/games/{game['id']}/export", params={"format": format}, headers=headers
+                )
+                assert "seat remark" not in exported.text
+                assert "referee remark" not in exported.text
+                got.append(_normalized(exported.text, game["id"]))
+        mine = httpx.get(f"{base}/games/{game['id']}/annotations", headers=auth(tokens[0]))
+        comments = [item.get("comment") for item in mine.json()["annotations"]]
+        assert comments == ["seat remark"] * min(hidden, 1) + ["public remark"] + [
+            "seat remark"
+        ] * (hidden == 3)
+        seen[hidden] = got
+        for conn in (ann, bob, spectator):
+            conn.close()
+    assert seen[0] == seen[3]
+    assert seen[0][:2] == [["update"], ["update"]]
 
 
 def test_a_note_written_by_the_cli_is_told(base: str, tmp_path: Path) -> None:

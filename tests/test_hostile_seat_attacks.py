@@ -59,8 +59,9 @@ def test_private_notes_in_a_variation_do_not_show_that_it_exists(base: str) -> N
         for headers in (bearer(tokens["Bob"]), {}):
             listed = http.get(f"/games/{game}/annotations", headers=headers).json()
             anchors = [item["at"] for item in listed["annotations"]]
-            assert anchors == [None, None], f"{listed['viewer']} reads Ann's anchors {anchors}"
-            assert all(item["sealed"] for item in listed["annotations"])
+            # not listed at all since issue 44 (a sealed entry counted Ann's notes):
+            # tests/test_notes_private.py
+            assert anchors == [], f"{listed['viewer']} reads Ann's anchors {anchors}"
             exported = http.get(
                 f"/games/{game}/export", params={"format": "jsonl"}, headers=headers
             ).text

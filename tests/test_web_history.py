@@ -1,8 +1,9 @@
 """Annotations and variations at the table: the JSON reads the page uses (through
 TestClient on each store), then the page itself in real Chromium against a real
 `skald serve` (tests/test_web.py's fixtures): an annotation added from one seat's page
-shows on its move, a seat-only one is absent from the other seat's DOM and traffic,
-markup is drawn on the SVG board, and a variation opened from the page replays."""
+shows on its move, a seat-only one is absent from the other seat's DOM and traffic (not
+even a notes frame tells it was written), markup is drawn on the SVG board, and a
+variation opened from the page replays."""
 
 from __future__ import annotations
 
@@ -66,23 +67,15 @@ def test_annotations_and_variations_read_as_each_viewer(client: TestClient) -> N
         return found
 
     as_ann, as_bob, as_spectator = notes(ann), notes(bob), notes({})
-    assert as_ann[0]["comment"] == "Ann's secret plan"
-    assert as_ann[0]["sealed"] is False
-    for other in (as_bob, as_spectator):
-        assert other[0] == {  # who wrote it; where, like what, is hers alone
-            "seq": 1,
-            "at": None,
-            "stream": None,
-            "move": None,
-            "author": "Ann",
-            "audience": "seat",
-            "sealed": True,
-        }
-    assert as_spectator[1]["marks"] == [
+    assert [(n["seq"], n["comment"]) for n in as_ann] == [(1, "Ann's secret plan"), (2, "for all")]
+    assert as_ann[0]["audience"] == "seat"
+    for other in (as_bob, as_spectator):  # nothing of hers: not even that it exists
+        assert [(n["seq"], n["author"], n["comment"]) for n in other] == [(1, "Bob", "for all")]
+    assert as_spectator[0]["marks"] == [
         {"shape": "arrow", "at": "B2", "to": "C3", "colour": "blue", "label": None},
         {"shape": "label", "at": "C3", "to": None, "colour": "green", "label": "look here"},
     ]
-    assert as_spectator[1]["glyph"] == "!?"
+    assert as_spectator[0]["glyph"] == "!?"
     assert "secret plan" not in client.get(f"/games/{game_id}/annotations").text
     assert notes(referee)[0]["comment"] == "Ann's secret plan"
 
@@ -183,16 +176,19 @@ def test_notes_and_variations_at_the_table(
     assert ann.locator("#board g.markup circle").count() == 0
     ann.keyboard.press("End")
 
-    # Bob and a spectator see that Ann wrote a note, never where, what it says or marks.
+    # Bob and a spectator are shown nothing of Ann's note: not what it says or marks, nor
+    # that it exists (no notes frame, no placeholder, which would count her notes).
+    bob.wait_for_timeout(1500)
     for page in (bob, spectator):
-        page.wait_for_selector("#notes-sealed:has-text('1 by Ann (for their seat)')")
         assert page.locator(f'#lines li[data-seq="{seq}"] .notes-on li').count() == 0
         assert "Ann's plan" not in page.content()
+        assert "not shown to you" not in page.content()
         assert page.locator("#board g.markup circle").count() == 0
-    bob.locator("section:has(#lines)").screenshot(path=shots / "beowulf-sealed-note-bob.png")
+    bob.locator("section:has(#lines)").screenshot(path=shots / "beowulf-private-note-bob.png")
     assert bob_traffic.bodies
     assert not bob_traffic.seen("Ann's plan")
     assert not bob_traffic.seen("B2 D4")
+    assert '{"type":"notes"}' not in bob_traffic.bodies
 
     # Bob's public note with a label typed and a cross placed by keyboard reaches Ann's page.
     bob.fill("#note-comment", "Watch C3")

@@ -68,8 +68,10 @@ class VariationIn(BaseModel):
     "/annotations", status_code=201, responses=errors(401, 403, 404, 422), openapi_extra=TOKEN
 )
 async def annotate(game_id: GameId, body: AnnotationIn, call: ReadDep) -> MsgspecJSON:
-    """Annotate a seq of the game or of a variation; answers the annotation as stored
-    (for the caller: its own private note is readable to it)."""
+    """Annotate a seq of the game or of a variation; answers the annotation as the
+    caller is given it: its envelope in the caller's copy of the notes stream (`seq` and
+    hashes of that copy). A note for the referee alone written by a seat, which its
+    author may not read back, is answered sealed with `seq` 0 and no hashes."""
     envelope = await offload(
         call.table.histories().annotate,
         call.game_id,
@@ -141,9 +143,10 @@ async def export(
 
 @router.get("/annotations", responses=errors(401, 403, 404, 422), openapi_extra=OPTIONAL_TOKEN)
 async def list_annotations(game_id: GameId, call: ReadDep) -> MsgspecJSON:
-    """The game's annotations as the caller may see them, oldest first: `at` is the
-    anchor (`12`, or `v2@5`), `stream` `game` or `v2`, `move` the anchored seq. A note
-    the caller may not read says only who wrote it and where (`sealed`, no content)."""
+    """The game's annotations the caller may read, oldest first: `seq` its place in the
+    caller's copy of the notes stream, `at` the anchor (`12`, or `v2@5`), `stream` `game`
+    or `v2`, `move` the anchored seq. A note the caller may not read is not listed, and
+    nothing (no seq, no gap) tells that it exists."""
     bundle = await offload(call.table.histories().bundle, call.game_id, call.caller.viewer)
     items = annotation_items(bundle.notes, bundle.id, bundle.players)
     return MsgspecJSON({"id": call.game_id, "viewer": bundle.viewer, "annotations": items})

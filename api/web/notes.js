@@ -2,7 +2,7 @@
 // the board, a form to add one (comment, glyph, audience, marks picked by clicking places),
 // and the variations: listed, opened for a read-only replay, and opened from the page at the
 // shown seq with moves written in notation. Everything read comes from the service already
-// projected for this page's token: a note the viewer may not read arrives without its text.
+// projected for this page's token: a note the viewer may not read does not arrive at all.
 "use strict";
 
 const SkaldNotes = (() => {
@@ -20,33 +20,11 @@ const SkaldNotes = (() => {
   function update(annotations, variations) {
     mine.annotations = annotations;
     mine.variations = variations;
-    drawSealed();
-  }
-
-  // The notes this page may not read: who wrote how many, for whom (where they lie is as
-  // private as what they say, so they hang under no move).
-  function drawSealed() {
-    const counts = new Map();
-    for (const note of mine.annotations) {
-      if (!note.sealed || note.at !== null) continue;
-      const key = `${note.author}|${note.audience}`;
-      counts.set(key, (counts.get(key) || 0) + 1);
-    }
-    const parts = [...counts].map(([key, n]) => {
-      const [author, audience] = key.split("|");
-      return `${n} by ${author} (for ${AUDIENCE[audience] || audience})`;
-    });
-    const box = $("notes-sealed");
-    box.hidden = !parts.length;
-    box.textContent = parts.length ? `Private notes not shown to you: ${parts.join(", ")}.` : "";
   }
 
   // -- on the log ------------------------------------------------------------------------
 
   function describe(note) {
-    if (note.sealed) {
-      return [el("span", { class: "sealed" }, `a note by ${note.author} for ${AUDIENCE[note.audience] || note.audience} (not shown to you)`)];
-    }
     const parts = [];
     if (note.glyph) parts.push(el("b", { class: "glyph" }, note.glyph), " ");
     if (note.comment) parts.push(el("span", { class: "comment" }, note.comment), " ");
@@ -63,7 +41,7 @@ const SkaldNotes = (() => {
     return el(
       "ul",
       { class: "notes-on", "aria-label": `notes on seq ${seq}` },
-      here.map((note) => el("li", { class: note.sealed ? "note sealed" : "note", "data-note": note.seq, "data-audience": note.audience }, describe(note))),
+      here.map((note) => el("li", { class: "note", "data-note": note.seq, "data-audience": note.audience }, describe(note))),
     );
   }
 
@@ -122,7 +100,7 @@ const SkaldNotes = (() => {
     }
     layer.append(defs);
     for (const note of mine.annotations) {
-      if (note.sealed || note.stream !== stream || note.move !== seq) continue;
+      if (note.stream !== stream || note.move !== seq) continue;
       for (const mark of note.marks || []) {
         const node = shape(svg, mark, false);
         if (node) layer.append(node);

@@ -5,9 +5,15 @@ Beast, but never more than see the anchor: in a seat's variation, that seat alon
 the referee; `referee`: the referee alone. A private note is a `Secret` whose audience is
 those seats, so the one generic redaction (`events.secret.redact`) decides
 who reads it, and after the game the table's reveal policy (`reveal=end`: everyone;
-`reveal=referee`: the referee) decides as it does for the game's own hidden values. Who
-*wrote* a note is public; what a private note says, and where it is anchored, are not
-(a note's place in a variation would tell the others the variation exists).
+`reveal=referee`: the referee) decides as it does for the game's own hidden values.
+
+A note a reader may not read is not shown to it at all, not even that it exists: the store
+keeps every note in the game's one notes stream (its chain is evidence), and a reader is
+given its copy of that stream (`reader_copy`): the records it may read, numbered from 1
+and chained anew in their order, over the same public bytes. So no seq, hash, count or
+placeholder tells it how many notes others wrote or when; a reader who may read every
+record (the referee; everyone after the game under reveal=end) is given the stored chain
+itself, byte for byte.
 
 Glyphs: `! ? !! ?? !? ?!`, `unclear`, and `good:N` (good for seat N). Markup (one `--mark`
 each, the same words the text export writes inside `[%...]`):
@@ -26,7 +32,9 @@ import msgspec
 from skald.core.errors import Forbidden, InvalidNotation, InvalidOption
 from skald.core.history.locations import check_place, team
 from skald.core.history.streams import variation_game
+from skald.core.history.variations import sees_author
 from skald.core.seats import has_control
+from skald.events.envelope import GENESIS, Envelope, seal_envelope
 from skald.events.history import (
     AUDIENCES,
     COLOURS,
@@ -37,8 +45,9 @@ from skald.events.history import (
     Annotated,
     Mark,
     Note,
+    VariationNoted,
 )
-from skald.events.secret import seal
+from skald.events.secret import redact, seal, secrets_in
 from skald.events.viewer import Viewer
 
 _GOOD = re.compile(r"good:(0|[1-9][0-9]?)")
@@ -191,3 +200,54 @@ def visible_note(event: Annotated) -> Note | None:
     if event.private is not None and event.private.known:
         return event.private.get()
     return None
+
+
+def readable(event: Any, viewer: Viewer, sees_stream: Callable[[str], bool]) -> bool:
+    """Whether `viewer` (the effective viewer) may read a notes stream's event, redacted
+    for it: a note whose every hidden value it reads, anchored in a stream it sees
+    (`sees_stream`: the game's, or a variation whose author's it sees); a variation's
+    record, when it sees its author's variations."""
+    if isinstance(event, Annotated):
+        anchor = anchor_of(event)
+        known = all(secret.known for secret in secrets_in(event))
+        return known and anchor is not None and sees_stream(anchor[0])
+    if isinstance(event, VariationNoted):
+        return sees_author(viewer, event.author)
+    return False
+
+
+def reader_copy(
+    envelopes: Sequence[Envelope[Any]], viewer: Viewer, sees_stream: Callable[[str], bool]
+) -> list[tuple[int, Envelope[Any]]]:
+    """The notes stream as `viewer` (the effective viewer) is given it, from its stored
+    envelopes: each record it may read (`readable`), redacted for it and paired with its
+    stored seq, numbered from 1 and chained anew (`prev_hash` the hash of the record
+    before in the copy; the hash over the same public bytes as the stored one). The copy
+    verifies as any chain does and carries nothing of the records left out: not their
+    number, nor where they were. Where nothing was left out before a record, it is the
+    stored envelope itself (so the copy of a reader who reads them all is the stored
+    chain, byte for byte); its hash is computed all the same, so that a copy costs the
+    same whatever was left out before."""
+    copy: list[tuple[int, Envelope[Any]]] = []
+    prev_hash = GENESIS
+    for envelope in envelopes:
+        shown: Envelope[Any] = redact(envelope, viewer)
+        if not readable(shown.event, viewer, sees_stream):
+            continue
+        seq = len(copy) + 1
+        chained = seal_envelope(
+            shown.stream, seq, shown.recorded_at, shown.actor, shown.event, prev_hash
+        )
+        if (envelope.seq, envelope.prev_hash) != (seq, prev_hash):
+            shown = chained
+        copy.append((envelope.seq, shown))
+        prev_hash = shown.hash
+    return copy
+
+
+def outside_copy(envelope: Envelope[Any], viewer: Viewer) -> Envelope[Any]:
+    """A note its own author may not read back (a seat's note for the referee alone), as
+    it is answered to the author: sealed, and in no chain it is given (seq 0, no hashes),
+    so that the answer tells nothing of the stream around it."""
+    shown: Envelope[Any] = redact(envelope, viewer)
+    return msgspec.structs.replace(shown, seq=0, prev_hash="", hash="")

@@ -14,8 +14,9 @@ from datetime import datetime
 from typing import Any
 
 from skald.core.engine import Engine, plain_utc
-from skald.core.errors import Forbidden, IllegalMove, NotFound, SkaldError
+from skald.core.errors import Forbidden, IllegalMove, NotFound, SkaldError, VersionConflict
 from skald.core.history import variations
+from skald.core.history.notes import outside_copy, reader_copy
 from skald.core.history.streams import (
     NOTES_KIND,
     VARIATION_KIND,
@@ -28,6 +29,7 @@ from skald.core.history.streams import (
     notes_id,
     number_author,
     variation_decoder,
+    variation_game,
     variation_id,
     variation_name,
     variation_number,
@@ -50,6 +52,9 @@ from skald.events.viewer import REFEREE, Viewer
 
 UNDO_WORD = "undo"
 REDO_WORD = "redo"
+NOTE_ATTEMPTS = 8
+"""How many times a note is appended after the notes stream's head while others' appends
+overtake it (each time it read the head again)."""
 
 
 class HistoryStore:
@@ -73,11 +78,47 @@ class HistoryStore:
         return self.engine.load(game_id)
 
     def notes(self, game_id: str) -> list[Envelope[Any]]:
-        """The notes stream's full envelopes (none yet: empty)."""
+        """The notes stream's full envelopes (none yet: empty). For the store's own use:
+        a reader is given its copy (`notes_for`)."""
         stream = notes_id(game_id)
         if not self.store.version(stream):
             return []
         return [decode(r, notes_decoder()) for r in self.store.read(stream)]
+
+    def notes_for(self, game_id: str, viewer: Viewer) -> list[Envelope[Any]]:
+        """The notes stream as `viewer` (pass the effective viewer) is given it: the
+        records it may read, chained anew (`core.history.notes.reader_copy`)."""
+        return [shown for _seq, shown in self._copy(game_id, viewer, self.notes(game_id))]
+
+    def note_for(self, game_id: str, viewer: Viewer, stored: Envelope[Any]) -> Envelope[Any]:
+        """A note just appended (`stored`) as `viewer` (its author, the effective viewer)
+        is answered: its envelope in the viewer's copy, or, for a note it may not read
+        back, sealed outside any chain (`outside_copy`)."""
+        copy = self._copy(game_id, viewer, self.notes(game_id))
+        shown = next((env for seq, env in copy if seq == stored.seq), None)
+        return shown if shown is not None else outside_copy(stored, viewer)
+
+    def _copy(
+        self, game_id: str, viewer: Viewer, envelopes: list[Envelope[Any]]
+    ) -> list[tuple[int, Envelope[Any]]]:
+        noted = {
+            variation_number(e.event.variation): e.event.author
+            for e in envelopes
+            if isinstance(e.event, VariationNoted)
+        }
+        players = len(self.engine.players_of(game_id))
+
+        def sees_stream(stream: str) -> bool:
+            """The game's stream, or a variation by an author whose variations `viewer`
+            sees (told by its number or its record, as `author_of_number`)."""
+            if stream == game_id:
+                return True
+            number = variation_number(stream)
+            if number is None or variation_game(stream) != game_id:
+                return False
+            return sees_author(viewer, noted.get(number, number_author(number, players)))
+
+        return reader_copy(envelopes, viewer, sees_stream)
 
     def variation_ids(self, game_id: str, viewer: Viewer = REFEREE) -> list[str]:
         """The game's variations by authors `viewer` may see (`sees_author`; the referee:
@@ -206,9 +247,22 @@ class HistoryStore:
         return self._append_notes(game_id, [(event, _actor(event.author))])[0]
 
     def _append_notes(self, game_id: str, events: list[tuple[Any, str]]) -> list[Envelope[Any]]:
-        now = plain_utc(self.engine.clock())
-        head = head_of(self.notes(game_id))
-        return append(self.store, notes_id(game_id), head, events, now, NOTES_KIND, game_id)
+        """Append to the notes stream after its head. A note rests on nothing written
+        before it, so one that another append overtook goes after that one: the conflict
+        is never answered, since it would name the stream's length, and so count the
+        notes the writer may not read."""
+        for _attempt in range(NOTE_ATTEMPTS):
+            now = plain_utc(self.engine.clock())
+            head = head_of(self.notes(game_id))
+            try:
+                return append(self.store, notes_id(game_id), head, events, now, NOTES_KIND, game_id)
+            except VersionConflict:
+                continue
+        raise VersionConflict(
+            "the game's notes were being written by others all along; nothing was written: "
+            "send it again",
+            self.store.version(game_id),
+        )
 
     def open_variation(
         self,

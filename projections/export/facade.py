@@ -1,7 +1,9 @@
 """Annotated histories for the CLI and the API: annotate, open variations, export, import.
 
 Who sees what. The effective viewer is the Table's (`Table._effective`: after the game,
-the reveal policy may show everything). Notes are redacted like any hidden value. A
+the reveal policy may show everything). Notes are redacted like any hidden value, and a
+note the viewer may not read is left out of its copy of the notes stream altogether
+(`HistoryStore.notes_for`: the notes it reads, chained anew, so nothing counts the rest). A
 variation is seen by its author's seat (the referee's only by the referee) and, after the
 game under reveal=end, by everyone; a seat may branch and anchor only in what it sees.
 Whether a viewer sees a variation is decided from its author, which its number tells
@@ -156,7 +158,8 @@ class Histories:
         marks: Sequence[str] = (),
         audience: str | None = None,
     ) -> Envelope[Any]:
-        """Add an annotation by `viewer` at `at`; returns it as `viewer` sees it. A note is
+        """Add an annotation by `viewer` at `at`; returns it as `viewer` is given it (in
+        its copy of the notes stream, `HistoryStore.note_for`). A note is
         never seen by more than its anchor: in a variation that not everyone may see, it
         is for the author's seat (the referee: for the referee) unless `audience` says
         referee, and `public` is refused; elsewhere the default is `public`."""
@@ -177,8 +180,7 @@ class Histories:
             within=None if start is None else start.seats,
         )
         envelope = self._store.annotate(game_id, event)
-        shown: Envelope[Any] = redact(envelope, self._effective(state, viewer))
-        return shown
+        return self._store.note_for(game_id, self._effective(state, viewer), envelope)
 
     def variation(
         self,
@@ -263,7 +265,7 @@ class Histories:
             created_at=info.created_at,
             outcome=state.outcome,
             game_events=tuple(redact(to_envelope(r, state.game), effective) for r in records),
-            notes=tuple(redact(env, effective) for env in self._store.notes(game_id)),
+            notes=tuple(self._store.notes_for(game_id, effective)),
             variations=tuple(variations),
             receipt=receipt,
             occasion=occasion(self._engine.store, game_id),
@@ -277,7 +279,7 @@ class Histories:
         it as it was. The live channel compares it, and never sends it."""
         state = self._store.game(game_id)
         effective = self._effective(state, viewer)
-        notes = (redact(env, effective) for env in self._store.notes(game_id))
+        notes = self._store.notes_for(game_id, effective)
         shown = [
             (envelopes[0].stream, envelopes[-1].seq)
             for envelopes in self._store.visible_variations(game_id, effective)

@@ -4,8 +4,10 @@ Line 1 is a header `{"format": "skald-history", "version": 1, "game", "id", "vie
 "full"}` (a partial copy's also has `"partial": {"decisions", "seq", "of"}`, its mark: such
 an export imports only as a partial copy again); then one envelope a line, exactly as the
 store chains it (redacted for the viewer: a sealed value keeps its commitment, so every
-chain still verifies): the game's stream, then its notes stream (`ID~notes`), then each
-variation (`ID~vN`) the viewer may see, in order. Then `{"kept_receipt": {...}}` for each
+chain still verifies), the notes stream excepted, which is the viewer's copy
+(`HistoryStore.notes_for`: only the notes it may read, chained anew): the game's stream,
+then its notes stream (`ID~notes`), then each variation (`ID~vN`) the viewer may see, in
+order. Then `{"kept_receipt": {...}}` for each
 receipt a player kept and asked to embed (`skald export --receipt FILE`), which every
 verifier checks the record extends. Last, the end mark: `{"receipt": {...}}`, the
 exporting service's signed head of the game, so a seat can prove its copy genuine without

@@ -29,33 +29,33 @@ def author_name(author: int, players: Sequence[str]) -> str:
 def annotation_items(
     notes: Iterable[Envelope[Any]], game_id: str, players: Sequence[str]
 ) -> list[dict[str, Any]]:
-    """The annotations among a notes stream's envelopes (redacted for the reader), oldest
-    first: a note the reader may not read says only who wrote it (`sealed`), and where
-    when that is public (a note written before private anchors were sealed)."""
+    """The annotations in a reader's copy of the notes stream (`HistoryStore.notes_for`:
+    only the notes it may read, numbered in its copy), oldest first. A note it may not
+    read is not in its copy; one that slipped in is left out here too, never listed as a
+    placeholder (that would count another's private notes)."""
     items = []
     for envelope in notes:
         event = envelope.event
         if not isinstance(event, Annotated):
             continue
-        anchor = anchor_of(event)
-        stream = None if anchor is None else short_stream(anchor[0], game_id)
-        move = None if anchor is None else anchor[1]
-        note = visible_note(event)
-        item: dict[str, Any] = {
-            "seq": envelope.seq,
-            "at": None if anchor is None else str(move) if stream == "game" else f"{stream}@{move}",
-            "stream": stream,
-            "move": move,
-            "author": author_name(event.author, players),
-            "audience": event.audience,
-            "sealed": note is None,
-        }
-        if note is not None:
-            item["comment"] = note.comment
-            item["glyph"] = note.glyph
-            item["marks"] = [
-                {"shape": m.shape, "at": m.at, "to": m.to, "colour": m.colour, "label": m.label}
-                for m in note.marks
-            ]
-        items.append(item)
+        anchor, note = anchor_of(event), visible_note(event)
+        if anchor is None or note is None:
+            continue
+        stream, move = short_stream(anchor[0], game_id), anchor[1]
+        items.append(
+            {
+                "seq": envelope.seq,
+                "at": str(move) if stream == "game" else f"{stream}@{move}",
+                "stream": stream,
+                "move": move,
+                "author": author_name(event.author, players),
+                "audience": event.audience,
+                "comment": note.comment,
+                "glyph": note.glyph,
+                "marks": [
+                    {"shape": m.shape, "at": m.at, "to": m.to, "colour": m.colour, "label": m.label}
+                    for m in note.marks
+                ],
+            }
+        )
     return items

@@ -1,9 +1,10 @@
 """What one viewer may see of an annotated history, gathered once for every writer.
 
 Everything here is already redacted for the effective viewer (the reveal policy applied):
-the game's envelopes, the notes stream's envelopes (a private note sealed to its
-commitment) and the variations the viewer may see (their author's team, the referee; after
-the game, per the reveal policy). Writers only format.
+the game's envelopes, the viewer's copy of the notes stream (the notes it may read, chained
+anew: a private note it may not read is not in it) and the variations the viewer may see
+(their author's team, the referee; after the game, per the reveal policy). Writers only
+format.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class Bundle(msgspec.Struct, frozen=True, kw_only=True):
     outcome: Outcome | None
     game_events: tuple[Envelope[Any], ...]
     notes: tuple[Envelope[Any], ...] = ()
+    """The viewer's copy of the notes stream (`HistoryStore.notes_for`)."""
     variations: tuple[tuple[Envelope[Any], ...], ...] = ()
     receipt: Receipt | None = None
     kept_receipts: tuple[Receipt, ...] = ()
