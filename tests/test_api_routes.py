@@ -8,6 +8,7 @@ dealt); then turns alternate Ann, Bob, ... with `bet N` (public, undoable) or `d
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -87,12 +88,15 @@ def test_walk_create_read_play_undo_redo(client: TestClient) -> None:
     assert summary["outcome"] is None
     assert summary["seq"] == 4
 
-    assert client.get(f"/games/{game.id}/legal", headers=game.ann).json() == {
+    legal = client.get(f"/games/{game.id}/legal", headers=game.ann).json()
+    assert re.fullmatch(r"[0-9a-f]{64}", legal.pop("head"))  # what a signed decision names
+    assert legal == {
         "seat": 0,
         "seq": 4,
         "moves": ["bet 1", "bet 2", "bet 3", "bet 4", "bet 5", "draw"],
         "undo": {"allowed": False, "reason": NOTHING_TO_UNDO},
         "redo": {"allowed": False, "reason": NOTHING_TO_REDO},
+        "keys": [],
     }
     assert client.get(f"/games/{game.id}/legal", headers=game.bob).json()["moves"] == []
 

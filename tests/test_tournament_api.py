@@ -151,7 +151,14 @@ def test_tokens_decide_who_may_do_what(client: TestClient) -> None:
     assert moved.status_code == 201, moved.text
 
     # disputes: only after a result, only by a seated player with its own token
-    played = client.post(f"/tournaments/{tid}/autoplay", json={"bots": "greedy"}, headers=organiser)
+    asked = client.post(f"/tournaments/{tid}/autoplay", json={"bots": "greedy"}, headers=organiser)
+    assert asked.status_code == 409, asked.text  # a person moved: the desk asks first
+    assert asked.json()["error"] == "needs_confirmation"
+    played = client.post(
+        f"/tournaments/{tid}/autoplay",
+        json={"bots": "greedy", "take_seats": True},
+        headers=organiser,
+    )
     assert played.status_code == 200, played.text
     assert all(g["outcome"] is not None for g in played.json()["games"])
     assert client.post(f"/tournaments/{tid}/results").status_code == 401

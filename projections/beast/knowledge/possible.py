@@ -171,14 +171,17 @@ class BeastKnowledgeFold:
 
     Stored = StoredBeastFold
     CODE = (
-        "skald.`stored`",
-        "skald.`shadow`",
-        "skald.`folds`",
-        "skald.`groups`",
-        "skald.`bounds`",
-        "skald.`paths`",
-        "skald.`clues`",
-        "skald.`path_graph`",
+        "skald.projections.beast.knowledge.stored",
+        "skald.projections.beast.knowledge.shadow",
+        "skald.projections.beast.knowledge.folds",
+        "skald.projections.beast.knowledge.groups",
+        "skald.projections.beast.knowledge.bounds",
+        "skald.projections.beast.knowledge.paths",
+        "skald.projections.beast.knowledge.clues",
+        "skald.projections.beast.knowledge.path_graph",
+        "skald.projections.beast.knowledge.timeline",
+        "skald.projections.beast.knowledge.places",
+        "skald.projections.beast.role",
         "skald.events.beast",
     )
     """The modules whose code the stored folds depend on besides this one (their source is
