@@ -114,6 +114,7 @@ def base_state(
         redo=(),
         version=envelope.seq,
         last_hash=envelope.hash,
+        seat_keys=(),  # a variation is a line to explore, not the record: its moves go unsigned
     )
 
 
