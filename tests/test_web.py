@@ -290,17 +290,20 @@ def test_beowulf_played_in_the_browser(context: Any, server: Server, shots: Path
     # The move elsewhere and the stale tap in one go inside the page: the page has no
     # moment between them to hear of the move (its channel's reconnects could, on a busy
     # machine, and take the button away before a tap sent from here)
+    # (signed by Ann's key, which this browser holds: her seat signs since her first move)
     stale.evaluate(
-        """async ([url, token, move, seq]) => {
+        """async ([url, token, move, legal, game]) => {
+            const signed = await SkaldSeatKey.sign(
+                game, legal.seat, legal.seq, legal.head, "move", move, legal.keys);
             const made = await fetch(url, {
                 method: "POST",
                 headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-                body: JSON.stringify({ move, expected_seq: seq }),
+                body: JSON.stringify({ move, expected_seq: legal.seq, signed }),
             });
             if (made.status !== 201) throw new Error(`the move elsewhere: ${made.status}`);
             document.querySelector("#legal button.move").click();
         }""",
-        [f"/games/{game_id}/moves", ann_token, legal["moves"][0], legal["seq"]],
+        [f"/games/{game_id}/moves", ann_token, legal["moves"][0], legal, game_id],
     )
     # The page says "Sending: ..." while the tap is under way, then the refusal's words.
     stale.wait_for_function(
