@@ -100,10 +100,17 @@ def api(server: Server, token: str | None, path: str) -> Any:
     return answer.json()
 
 
-def api_move(server: Server, game_id: str, token: str, move: str, seq: int) -> None:
+def api_move(
+    server: Server, game_id: str, token: str, move: str, seq: int, bot: str | None = None
+) -> None:
+    """A move sent over REST for the token's seat (unsigned: as a bot the seat's player runs,
+    named `bot`, where the seat signs its own decisions)."""
+    body: dict[str, Any] = {"move": move, "expected_seq": seq}
+    if bot is not None:
+        body["bot"] = bot
     answer = httpx.post(
         f"{server.base}/games/{game_id}/moves",
-        json={"move": move, "expected_seq": seq},
+        json=body,
         headers={"Authorization": f"Bearer {token}"},
     )
     assert answer.status_code == 201, answer.text

@@ -417,9 +417,11 @@ def test_clicks_interleaved_with_live_updates(browser: Any, server: Server) -> N
             table = tables[seat]
             table.controls_at(summary["seq"])
             if round_no % 2:
-                # The seat's other device plays first; the page's tap comes right after.
+                # The seat's other device plays first (a helper bot of the player's: this
+                # browser holds the seat's key); the page's tap comes right after.
                 legal = api(server, tokens[seat], f"/games/{game_id}/legal")
-                api_move(server, game_id, tokens[seat], legal["moves"][-1], legal["seq"])
+                move, seq = legal["moves"][-1], legal["seq"]
+                api_move(server, game_id, tokens[seat], move, seq, bot="other device")
                 behind_its_back.add(legal["seq"])
                 try:
                     table.touch(table.page.locator("#legal button.move").first, timeout=3000)

@@ -1,5 +1,5 @@
-// The seat's own key in this browser: an Ed25519 key per game and seat, made the first time
-// the seat decides from this browser and kept in IndexedDB; every decision the page sends
+// The seat's own key in this browser: an Ed25519 key per game and seat, made when the page
+// takes the seat and kept in IndexedDB; every decision the page sends
 // is signed with it (core/identity.py says the message), and the first one registers the
 // key in the game's log. tweetnacl (tweetnacl.min.js, vendored) does the signing and the
 // SHA-512, so a phone at the club's LAN address (plain http, where Web Crypto's Ed25519 is
@@ -42,10 +42,23 @@ const SkaldSeatKey = (() => {
   }
 
   // The seat's key pair in this browser; made now when the seat has none registered yet.
+  // Kept in memory once read, so a decision after the first is signed without waiting on
+  // IndexedDB: nothing the channel tells the page can come between a tap and its message.
+  const pairs = new Map();
   async function pair(gameId, seat, registered) {
-    const seed = await stored(`${gameId}/${seat}`, !registered);
-    if (!seed) return null;
-    return nacl.sign.keyPair.fromSeed(unhex(seed));
+    const name = `${gameId}/${seat}`;
+    if (!pairs.has(name)) {
+      const seed = await stored(name, !registered);
+      if (!seed) return null;
+      pairs.set(name, nacl.sign.keyPair.fromSeed(unhex(seed)));
+    }
+    return pairs.get(name);
+  }
+
+  // The seat's key from the moment the page takes the seat (made now if this browser has
+  // none), read into memory before any decision.
+  function load(gameId, seat) {
+    return pair(gameId, seat, "").catch(() => null);
   }
 
   // `signed` for a decision made at `seq` (chain head `head`), or null where this seat has
@@ -67,5 +80,5 @@ const SkaldSeatKey = (() => {
     return Object.assign({ digest, signature, nonce }, registered ? {} : { key });
   }
 
-  return { sign };
+  return { sign, load };
 })();

@@ -629,6 +629,7 @@
       state.referee = view.viewer === "referee";
       const seat = view.players.indexOf(view.viewer);
       state.seat = Skald.token() && seat >= 0 ? seat : null;
+      if (state.seat !== null) await SkaldSeatKey.load(gameId, state.seat); // signs at once later
       state.latest = view.seq;
       state.partial = view.partial || "";
       // A shared link opens the position it names: ?at=SEQ, ?variation=vN (&at=SEQ in it).
