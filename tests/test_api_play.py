@@ -26,10 +26,19 @@ from tests.servers import Server, pg_database
 TIMEOUT = HUNG  # every wait here is for a frame that comes (tests/patience.py)
 
 
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the module's tests (each plays games of its own on it): a start costs
+    seconds, more on a loaded machine."""
+    folder = tmp_path_factory.mktemp("play")
+    with Server(f"sqlite:///{folder}/skald.db", folder / "server.log") as server:
+        server.start()
+        yield server
+
+
 @pytest.fixture
-def base(tmp_path: Path) -> Iterator[str]:
-    with Server(f"sqlite:///{tmp_path}/skald.db", tmp_path / "server.log") as server:
-        yield server.start()
+def base(served: Server) -> str:
+    return served.base
 
 
 def new_game(base: str, seed: str = "play") -> dict[str, Any]:
@@ -87,7 +96,7 @@ def event_seqs(frames: list[dict[str, Any]]) -> list[int]:
     return [event["seq"] for f in frames for event in f["events"]]
 
 
-def test_a_seat_plays_a_whole_game_one_message_per_decision(base: str, tmp_path: Path) -> None:
+def test_a_seat_plays_a_whole_game_one_message_per_decision(base: str, served: Server) -> None:
     game = new_game(base)
     tokens = [seat["token"] for seat in game["seats"]]
     rnd = random.Random(3)
@@ -151,7 +160,7 @@ def test_a_seat_plays_a_whole_game_one_message_per_decision(base: str, tmp_path:
         frame(gone)
         gone.socket.close()
     assert summary(base, other["id"])["seq"] > 0  # the server still answers
-    assert "Traceback" not in (tmp_path / "server.log").read_text()
+    assert "Traceback" not in served.log.read_text()
 
 
 def test_a_move_through_rest_is_seen_on_the_channel_and_the_referee_listens(base: str) -> None:

@@ -92,14 +92,17 @@ def test_only_refuses_an_unknown_part() -> None:
 
 @pytest.fixture
 def safety_url() -> Iterator[str]:
-    """An empty database of this test's own on the test server (per xdist worker)."""
+    """An empty database of this test's own on the test server (per xdist worker, and
+    named after the run's database: runs of other work trees on the same server each have
+    their own, and a shared name had one run's DROP ... WITH (FORCE) end another's test)."""
     base = os.environ.get("SKALD_TEST_PG_URL")
     if not base:
         if os.environ.get("SKALD_REQUIRE_PG"):
             pytest.fail("SKALD_REQUIRE_PG is set but SKALD_TEST_PG_URL is not")
         pytest.skip("no PostgreSQL server (set SKALD_TEST_PG_URL)")
     worker = os.environ.get("PYTEST_XDIST_WORKER")
-    name = "skald_bench_safety" + (f"_{worker}" if worker else "")
+    run = sa.engine.make_url(base).database
+    name = f"{run}_bench_safety" + (f"_{worker}" if worker else "")
     admin = sa.create_engine(sa.engine.make_url(base), isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))

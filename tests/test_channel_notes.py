@@ -86,10 +86,19 @@ def types_until_update(conn: ClientConnection) -> list[str]:
     return seen
 
 
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """One server for the module's tests (each on games of its own): a start costs seconds,
+    more on a loaded machine."""
+    folder = tmp_path_factory.mktemp("notes")
+    with Server(f"sqlite:///{folder}/skald.db", folder / "server.log") as server:
+        server.start()
+        yield server
+
+
 @pytest.fixture
-def base(tmp_path: Path) -> Any:
-    with Server(f"sqlite:///{tmp_path}/skald.db", tmp_path / "server.log") as server:
-        yield server.start()
+def base(served: Server) -> str:
+    return served.base
 
 
 def test_a_public_note_tells_every_reader_that_asked(base: str) -> None:
@@ -208,12 +217,12 @@ def test_hidden_notes_send_a_seat_and_a_spectator_nothing(base: str) -> None:
     assert seen[0][:2] == [["update"], ["update"]]
 
 
-def test_a_note_written_by_the_cli_is_told(base: str, tmp_path: Path) -> None:
+def test_a_note_written_by_the_cli_is_told(base: str, served: Server) -> None:
     """SQLite has no notifications: the watch's poll finds the notes stream moved."""
     game = new_game(base)
     tokens = [seat["token"] for seat in game["seats"]]
     ann = open_notes(base, game["id"], tokens[0])
-    db = f"sqlite:///{tmp_path}/skald.db"
+    db = served.url
     code, _out, err = skald(
         "annotate", game["id"], "--as", "Bob", "--at", "1", "--comment", "x", "--db", db
     )

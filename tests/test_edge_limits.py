@@ -30,9 +30,12 @@ SLACK = HUNG
 HALF_HEAD = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n"  # no blank line: never ends
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    with Server(f"sqlite:///{tmp_path}/limits.db", tmp_path / "server.log") as running:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server with the default limits for the module's tests (each on connections of
+    its own): a start costs seconds, more on a loaded machine."""
+    folder = tmp_path_factory.mktemp("limits")
+    with Server(f"sqlite:///{folder}/limits.db", folder / "server.log") as running:
         running.start()
         yield running
 

@@ -144,23 +144,33 @@ def set_read_only(server_url: str, database: str, on: bool) -> None:
                     f"default_transaction_read_only = {'on' if on else 'off'}"
                 )
             )
+            altered = conn.execute(sa.text("SELECT clock_timestamp()")).scalar_one()
     finally:
         admin.dispose()
-    end_sessions(server_url, database)
+    end_sessions(server_url, database, altered)
 
 
-def end_sessions(server_url: str, database: str) -> None:
-    """End every session of `database` (the server's pooled connections among them)."""
+def end_sessions(server_url: str, database: str, started_before: Any = None) -> None:
+    """End every session of `database` (the server's pooled connections among them), and
+    wait until each is gone: `pg_terminate_backend` only signals, and on a loaded machine
+    an ended session's process may still be there when the server's next statement comes.
+    `started_before`: end the sessions started before then, until none is left (one that
+    was starting then shows in `pg_stat_activity` only once it has started)."""
     admin = sa.create_engine(server_url, isolation_level="AUTOCOMMIT")
+    older = " AND backend_start < :before" if started_before is not None else ""
+    sessions = "FROM pg_stat_activity WHERE datname = :name AND pid <> pg_backend_pid()" + older
+    names = {"name": database, "before": started_before}
+    end = sa.text(f"SELECT pg_terminate_backend(pid, {int(HUNG * 1000)}) {sessions}")
+    left = sa.text(f"SELECT count(*) {sessions}")
     try:
         with admin.connect() as conn:
-            conn.execute(
-                sa.text(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                    "WHERE datname = :name AND pid <> pg_backend_pid()"
-                ),
-                {"name": database},
-            )
+            conn.execute(end, names)  # each waited for until it is gone (or hung)
+            for _ in range(100):
+                if started_before is None or not conn.execute(left, names).scalar_one():
+                    break
+                conn.execute(end, names)
+            else:
+                raise AssertionError(f"sessions of {database} from before the change stay")
     finally:
         admin.dispose()
 
