@@ -122,7 +122,9 @@ def verify(
     json: JsonFlag = False,
     db: DbOption = None,
 ) -> None:
-    """Check the stored hash chain and every commitment; exit 1 naming the first bad seq
+    """Check a game's hash chain and commitments, or an export against the keys you trust.
+
+    The stored chain and every commitment: exit 1 naming the first bad seq
     (or, for a receipt signed by another key, saying so: that is not tampering). A receipt
     that is wrong itself (for another game, or altered) is RECEIPT INVALID, exit 3: the
     log is not blamed for it. With --file, an export is checked as `skald verifier`'s
