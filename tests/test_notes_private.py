@@ -324,13 +324,15 @@ def test_a_readers_copy_of_the_notes_stream_verifies(tmp_path: Path) -> None:
     exported = histories.export(game, BOB, "jsonl")
     assert "ANN-" not in exported
     verdict = verify_skald.verify(exported)
-    assert verdict["ok"], verdict
+    # whole: every chain, the reader's notes copy included, holds (nobody trusted signs it
+    # here, so "consistent", never "tampered")
+    assert verdict["verdict"].startswith("consistent"), verdict
     (tmp_path / "bob.jsonl").write_text(exported, encoding="utf-8")
     script = Path(verify_skald.__file__)
     checked = subprocess.run(
         [sys.executable, str(script), str(tmp_path / "bob.jsonl")], capture_output=True, text=True
     )
-    assert checked.returncode == 0, checked.stdout
+    assert checked.stdout.startswith("consistent"), checked.stdout
     imported = _table(9).histories().import_export(exported)
     assert (imported.stored, imported.annotations) == (False, 3)
     stored = table._engine.store.read(notes_id(game))
