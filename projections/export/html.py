@@ -61,6 +61,8 @@ def write_html(
                 f'<li class="diagram"><figure>{block.svg}<figcaption>{escape(block.text)}'
                 "</figcaption></figure></li>"
             )
+        elif block.kind == "authors":  # who made each seat's decisions
+            body.append(f'</ol><p class="authors">{escape(block.text)}</p><ol>')
         elif block.kind == "result":
             body.append(f'</ol><p class="result"><b>Result:</b> {escape(block.text)}</p><ol>')
     body.append("</ol>")

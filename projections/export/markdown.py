@@ -40,6 +40,8 @@ def write_markdown(
                 f"{pad}<figure>{block.svg}<figcaption>{escape_markdown(block.text)}</figcaption></figure>",
                 "",
             ]
+        elif block.kind == "authors":  # who made each seat's decisions
+            lines += ["", escape_markdown(block.text)]
         elif block.kind == "result":
             lines += ["", f"**Result:** {escape_markdown(block.text)}"]
     return "\n".join(lines) + "\n"

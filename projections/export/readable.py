@@ -48,7 +48,7 @@ Board = Callable[[str, int, Sequence[Mark], str], str]
 class Block(msgspec.Struct, frozen=True, kw_only=True):
     """One piece of a readable export."""
 
-    kind: str  # story | move | note | board | open | close | result
+    kind: str  # story | move | note | board | open | close | authors | result
     depth: int
     text: str = ""
     detail: str = ""
@@ -210,7 +210,7 @@ def blocks(
         if block.kind != "board" or block.svg
     ]
     authors, _ = seat_authors(bundle.game_events, bundle.players)
-    found += [Block(kind="result", depth=0, text=line) for line in authorship_lines(authors)]
+    found += [Block(kind="authors", depth=0, text=line) for line in authorship_lines(authors)]
     found.append(Block(kind="result", depth=0, text=_result_words(bundle)))
     return found
 
